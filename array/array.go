@@ -1,0 +1,375 @@
+package array
+
+import (
+	"fmt"
+	"math"
+	"sync/atomic"
+
+	"github.com/apache/arrow/go/v15/arrow/memory"
+)
+
+// Array is an N-dimensional array over an Arrow buffer. Create one with New,
+// Empty, FromSlice, Wrap, Full, Arange or FromBuffer, and give it back with
+// Release. The zero value is not usable; a nil *Array is accepted by every
+// method and function (methods return zero values, functions return ErrNil).
+//
+// An Array is safe for concurrent reads. Writes (Set, SetNull and evaluation
+// into it) need the caller's synchronization, like a Go slice.
+type Array struct {
+	refs    atomic.Int64
+	dtype   DType
+	shape   []int
+	strides []int // in elements
+	offset  int   // in elements
+	data    *memory.Buffer
+	valid   *memory.Buffer   // nil: every element is valid; else one byte per element, same layout as data
+	mem     memory.Allocator // where buffers derived from this array (masks, copies) come from
+}
+
+// New returns a zero-filled, contiguous (row-major) array of the given dtype
+// and shape, with its buffer from mem (memory.DefaultAllocator when nil).
+func New(mem memory.Allocator, dt DType, shape ...int) (*Array, error) {
+	a, err := Empty(mem, dt, shape...)
+	if err != nil {
+		return nil, err
+	}
+	clear(a.data.Bytes())
+	return a, nil
+}
+
+// Empty is New without the zero fill: the contents are whatever the allocator
+// returned. Use it for outputs that are about to be written in full.
+func Empty(mem memory.Allocator, dt DType, shape ...int) (*Array, error) {
+	if !dt.Valid() {
+		return nil, fmt.Errorf("array.New: %w: %v", ErrDType, dt)
+	}
+	n, err := numel(shape)
+	if err != nil {
+		return nil, fmt.Errorf("array.New %v: %w", shape, err)
+	}
+	if n > math.MaxInt/dt.Size() {
+		return nil, fmt.Errorf("array.New %v %v: %w: byte count overflows int", shape, dt, ErrShape)
+	}
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	buf := memory.NewResizableBuffer(mem)
+	buf.Resize(n * dt.Size())
+	a := &Array{dtype: dt, shape: clone(shape), strides: ContiguousStrides(shape), data: buf, mem: mem}
+	a.refs.Store(1)
+	return a, nil
+}
+
+// FromBuffer returns an array header over an existing buffer: element (i0,
+// i1, ...) lives at element index offset + Σ ik*strides[k] of data, and of
+// valid when valid is not nil (valid holds one byte per element, 1 = valid,
+// addressed like data). FromBuffer Retains data and valid; the caller keeps its
+// own references. It checks that every element the header can reach lies
+// inside both buffers.
+func FromBuffer(dt DType, shape, strides []int, offset int, data, valid *memory.Buffer) (*Array, error) {
+	if !dt.Valid() {
+		return nil, fmt.Errorf("array.FromBuffer: %w: %v", ErrDType, dt)
+	}
+	if data == nil {
+		return nil, fmt.Errorf("array.FromBuffer: %w: nil data buffer", ErrNil)
+	}
+	if len(strides) != len(shape) {
+		return nil, fmt.Errorf("array.FromBuffer: %w: %d strides for shape %v", ErrShape, len(strides), shape)
+	}
+	if _, err := numel(shape); err != nil {
+		return nil, fmt.Errorf("array.FromBuffer %v: %w", shape, err)
+	}
+	if err := checkBounds(shape, strides, offset, data.Len()/dt.Size()); err != nil {
+		return nil, fmt.Errorf("array.FromBuffer %v strides %v offset %d: data %w", shape, strides, offset, err)
+	}
+	if valid != nil {
+		if err := checkBounds(shape, strides, offset, valid.Len()); err != nil {
+			return nil, fmt.Errorf("array.FromBuffer %v strides %v offset %d: validity %w", shape, strides, offset, err)
+		}
+		valid.Retain()
+	}
+	data.Retain()
+	a := &Array{dtype: dt, shape: clone(shape), strides: clone(strides), offset: offset, data: data, valid: valid, mem: memory.DefaultAllocator}
+	a.refs.Store(1)
+	return a, nil
+}
+
+// View returns a new header over a's buffers (data and validity) with another
+// shape, strides and offset, after checking that it stays inside them. It is
+// the primitive that every zero-copy view in package view is built on. The
+// new header holds its own references; release both.
+func (a *Array) View(shape, strides []int, offset int) (*Array, error) {
+	if err := Check(a); err != nil {
+		return nil, fmt.Errorf("array.View: %w", err)
+	}
+	v, err := FromBuffer(a.dtype, shape, strides, offset, a.data, a.valid)
+	if err != nil {
+		return nil, err
+	}
+	v.mem = a.mem
+	return v, nil
+}
+
+// Allocator returns the allocator that buffers derived from a come from.
+func (a *Array) Allocator() memory.Allocator {
+	if a == nil || a.mem == nil {
+		return memory.DefaultAllocator
+	}
+	return a.mem
+}
+
+// Retain adds a reference to a. Each Retain needs a matching Release.
+func (a *Array) Retain() {
+	if a != nil {
+		a.refs.Add(1)
+	}
+}
+
+// Release drops a reference; the last one releases the buffers. Releasing
+// more often than retaining is a no-op, not a double free.
+func (a *Array) Release() {
+	if a == nil {
+		return
+	}
+	for {
+		n := a.refs.Load()
+		if n <= 0 {
+			return
+		}
+		if a.refs.CompareAndSwap(n, n-1) {
+			if n == 1 {
+				a.data.Release()
+				if a.valid != nil {
+					a.valid.Release()
+				}
+			}
+			return
+		}
+	}
+}
+
+// Live reports whether a holds its buffers (it has not been released).
+func (a *Array) Live() bool { return a != nil && a.refs.Load() > 0 }
+
+// Check returns nil if a can be used: not nil and not released.
+func Check(a *Array) error {
+	if a == nil {
+		return ErrNil
+	}
+	if a.refs.Load() <= 0 {
+		return ErrReleased
+	}
+	return nil
+}
+
+// DType returns the element type (Invalid for nil).
+func (a *Array) DType() DType {
+	if a == nil {
+		return Invalid
+	}
+	return a.dtype
+}
+
+// Shape returns a copy of the shape ([] for a scalar, nil for a nil array).
+func (a *Array) Shape() []int {
+	if a == nil {
+		return nil
+	}
+	return clone(a.shape)
+}
+
+// Strides returns a copy of the strides, in elements.
+func (a *Array) Strides() []int {
+	if a == nil {
+		return nil
+	}
+	return clone(a.strides)
+}
+
+// Offset returns the element index of element (0, 0, ...) in the buffer.
+func (a *Array) Offset() int {
+	if a == nil {
+		return 0
+	}
+	return a.offset
+}
+
+// Rank returns the number of dimensions (0 for a scalar or nil).
+func (a *Array) Rank() int {
+	if a == nil {
+		return 0
+	}
+	return len(a.shape)
+}
+
+// Dim returns the size of axis i, or 0 if there is no such axis.
+func (a *Array) Dim(i int) int {
+	if a == nil || i < 0 || i >= len(a.shape) {
+		return 0
+	}
+	return a.shape[i]
+}
+
+// Len returns the number of elements (1 for a scalar, 0 for nil).
+func (a *Array) Len() int {
+	if a == nil {
+		return 0
+	}
+	n := 1
+	for _, d := range a.shape {
+		n *= d
+	}
+	return n
+}
+
+// Data returns the data buffer without retaining it.
+func (a *Array) Data() *memory.Buffer {
+	if a == nil {
+		return nil
+	}
+	return a.data
+}
+
+// Validity returns the validity buffer (nil when every element is valid)
+// without retaining it. It holds one byte per element, addressed like Data.
+func (a *Array) Validity() *memory.Buffer {
+	if a == nil {
+		return nil
+	}
+	return a.valid
+}
+
+// HasNulls reports whether a carries a validity mask. (A mask may still mark
+// every element valid.)
+func (a *Array) HasNulls() bool { return a != nil && a.valid != nil }
+
+// IsContiguous reports whether a is row-major contiguous: its elements are
+// the buffer's elements offset .. offset+Len()-1 in order.
+func (a *Array) IsContiguous() bool {
+	if a == nil {
+		return false
+	}
+	want := 1
+	for i := len(a.shape) - 1; i >= 0; i-- {
+		if a.shape[i] == 1 {
+			continue
+		}
+		if a.shape[i] == 0 {
+			return true
+		}
+		if a.strides[i] != want {
+			return false
+		}
+		want *= a.shape[i]
+	}
+	return true
+}
+
+// ReadOnly reports whether writing through a would write an element more
+// than once: some axis longer than 1 has stride 0.
+func (a *Array) ReadOnly() bool {
+	if a == nil {
+		return true
+	}
+	if a.Len() == 0 {
+		return false
+	}
+	for i, s := range a.strides {
+		if s == 0 && a.shape[i] > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// String describes the header: dtype, shape, strides and offset.
+func (a *Array) String() string {
+	if a == nil {
+		return "array(nil)"
+	}
+	s := fmt.Sprintf("array(%v %v strides %v offset %d", a.dtype, a.shape, a.strides, a.offset)
+	if a.valid != nil {
+		s += " with validity"
+	}
+	if !a.Live() {
+		s += " released"
+	}
+	return s + ")"
+}
+
+// ContiguousStrides returns the row-major strides, in elements, of shape.
+func ContiguousStrides(shape []int) []int {
+	st := make([]int, len(shape))
+	n := 1
+	for i := len(shape) - 1; i >= 0; i-- {
+		st[i] = n
+		if shape[i] > 0 {
+			n *= shape[i]
+		}
+	}
+	return st
+}
+
+// numel is the element count of shape; it rejects negative dims and counts
+// that overflow int.
+func numel(shape []int) (int, error) {
+	n := 1
+	zero := false
+	for i, d := range shape {
+		if d < 0 {
+			return 0, fmt.Errorf("%w: dim %d is %d", ErrShape, i, d)
+		}
+		if d == 0 {
+			zero = true
+		}
+	}
+	if zero {
+		return 0, nil
+	}
+	for _, d := range shape {
+		if n > math.MaxInt/d {
+			return 0, fmt.Errorf("%w: element count overflows int", ErrShape)
+		}
+		n *= d
+	}
+	return n, nil
+}
+
+// checkBounds reports whether every element index reachable through
+// (shape, strides, offset) is in [0, n).
+func checkBounds(shape, strides []int, offset, n int) error {
+	for _, d := range shape {
+		if d == 0 {
+			return nil
+		}
+	}
+	lo, hi := offset, offset
+	for i, d := range shape {
+		s := strides[i]
+		if d > 1 && (s > math.MaxInt/(d-1) || s < -math.MaxInt/(d-1)) {
+			return fmt.Errorf("%w: stride %d overflows on axis %d", ErrBounds, s, i)
+		}
+		span := (d - 1) * s
+		if span > 0 {
+			if hi > math.MaxInt-span {
+				return fmt.Errorf("%w: extent overflows on axis %d", ErrBounds, i)
+			}
+			hi += span
+		} else {
+			if lo < math.MinInt-span {
+				return fmt.Errorf("%w: extent overflows on axis %d", ErrBounds, i)
+			}
+			lo += span
+		}
+	}
+	if lo < 0 || hi >= n {
+		return fmt.Errorf("%w: reaches elements %d..%d of a buffer of %d", ErrBounds, lo, hi, n)
+	}
+	return nil
+}
+
+func clone(s []int) []int {
+	c := make([]int, len(s))
+	copy(c, s)
+	return c
+}

@@ -1,0 +1,27 @@
+// Package array holds stride0's N-dimensional array: a dtype, a shape, strides
+// and an offset counted in elements, and a reference-counted Arrow
+// *memory.Buffer that holds the elements.
+//
+// An Array is a header over memory it does not own alone. Many headers (views,
+// see package view) may share one buffer; each header holds one reference to it
+// and gives it back on Release. A stride of 0 repeats one element along an
+// axis: that is how a broadcast costs nothing until its result is needed.
+//
+// Layout facts:
+//
+//   - Strides and the offset are in elements, not bytes (arrow/tensor uses
+//     bytes; package arrowio converts).
+//   - Rank 0 (a scalar, shape []) and zero-size dimensions are valid
+//     everywhere. Element counts are checked for overflow.
+//   - Booleans take one byte per element (0 or 1); they are bit-packed only at
+//     the Arrow boundary.
+//   - An optional validity mask (one byte per element, 1 = valid) lives in a
+//     second buffer addressed with the same offset and strides as the data, so
+//     every view of the data is also a view of its mask. Null slots hold zero.
+//   - An array with a stride-0 axis longer than 1 is read-only: a write would
+//     land on one element many times. Writes through it return ErrReadOnly.
+//
+// Functions return errors for bad input (nil arrays included) rather than
+// panicking; the exceptions are the element accessors At and Set, which panic
+// on an index out of range, like a Go slice.
+package array

@@ -1,0 +1,14 @@
+package array
+
+import "errors"
+
+// Sentinel errors. Errors returned by this package wrap one of them (test with
+// errors.Is) and say which array, shape or index was at fault.
+var (
+	ErrNil      = errors.New("nil array")
+	ErrReleased = errors.New("array already released")
+	ErrDType    = errors.New("dtype mismatch")
+	ErrShape    = errors.New("invalid shape")
+	ErrBounds   = errors.New("out of bounds")
+	ErrReadOnly = errors.New("read-only array (stride-0 axis)")
+)

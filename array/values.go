@@ -1,0 +1,276 @@
+package array
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/apache/arrow/go/v15/arrow/memory"
+)
+
+// FromSlice returns a new contiguous array holding a copy of values, with the
+// given shape (1-D of len(values) when shape is omitted). The element count of
+// shape must equal len(values).
+func FromSlice[T Element](mem memory.Allocator, values []T, shape ...int) (*Array, error) {
+	if shape == nil {
+		shape = []int{len(values)}
+	}
+	n, err := numel(shape)
+	if err != nil {
+		return nil, fmt.Errorf("array.FromSlice %v: %w", shape, err)
+	}
+	if n != len(values) {
+		return nil, fmt.Errorf("array.FromSlice: %w: shape %v holds %d elements, got %d values", ErrShape, shape, n, len(values))
+	}
+	a, err := Empty(mem, DTypeOf[T](), shape...)
+	if err != nil {
+		return nil, err
+	}
+	copy(typed[T](a.data), values)
+	return a, nil
+}
+
+// Wrap returns an array over values without copying them: writes through the
+// array change values and the other way round. The buffer belongs to the Go
+// garbage collector, so Release frees nothing. The element count of shape
+// (default: 1-D) must equal len(values).
+func Wrap[T Element](values []T, shape ...int) (*Array, error) {
+	if shape == nil {
+		shape = []int{len(values)}
+	}
+	n, err := numel(shape)
+	if err != nil {
+		return nil, fmt.Errorf("array.Wrap %v: %w", shape, err)
+	}
+	if n != len(values) {
+		return nil, fmt.Errorf("array.Wrap: %w: shape %v holds %d elements, got %d values", ErrShape, shape, n, len(values))
+	}
+	var b []byte
+	if len(values) > 0 {
+		b = unsafe.Slice((*byte)(unsafe.Pointer(&values[0])), len(values)*DTypeOf[T]().Size())
+	}
+	buf := memory.NewBufferBytes(b)
+	a := &Array{dtype: DTypeOf[T](), shape: clone(shape), strides: ContiguousStrides(shape), data: buf, mem: memory.DefaultAllocator}
+	a.refs.Store(1)
+	return a, nil
+}
+
+// Full returns a new contiguous array of the given shape with every element
+// equal to v. With no shape it returns a scalar (rank 0).
+func Full[T Element](mem memory.Allocator, v T, shape ...int) (*Array, error) {
+	a, err := Empty(mem, DTypeOf[T](), shape...)
+	if err != nil {
+		return nil, err
+	}
+	p := typed[T](a.data)
+	for i := range p {
+		p[i] = v
+	}
+	return a, nil
+}
+
+// Scalar returns a rank-0 array holding v.
+func Scalar[T Element](mem memory.Allocator, v T) (*Array, error) { return Full(mem, v) }
+
+// Arange returns the 1-D array start, start+step, ... (stopping before stop),
+// converted to dt, like numpy.arange. step must not be 0.
+func Arange(mem memory.Allocator, dt DType, start, stop, step float64) (*Array, error) {
+	if step == 0 || step != step || start != start || stop != stop {
+		return nil, fmt.Errorf("array.Arange(%v, %v, %v): %w: step must be a non-zero number", start, stop, step, ErrShape)
+	}
+	cnt := (stop - start) / step
+	n := 0
+	if cnt > 0 {
+		if cnt > 1<<50 {
+			return nil, fmt.Errorf("array.Arange(%v, %v, %v): %w: too many elements", start, stop, step, ErrShape)
+		}
+		n = int(cnt)
+		if float64(n) < cnt {
+			n++
+		}
+	}
+	a, err := Empty(mem, dt, n)
+	if err != nil {
+		return nil, err
+	}
+	for i := 0; i < n; i++ {
+		a.store(i, fromFloat(start+float64(i)*step))
+	}
+	return a, nil
+}
+
+// Values returns the whole data buffer as a []T, without copying: element
+// (i0, i1, ...) of a is at index a.Offset() + Σ ik*a.Strides()[k]. T must be
+// the Go type of a's dtype.
+func Values[T Element](a *Array) ([]T, error) {
+	if err := Check(a); err != nil {
+		return nil, fmt.Errorf("array.Values: %w", err)
+	}
+	if DTypeOf[T]() != a.dtype {
+		return nil, fmt.Errorf("array.Values: %w: array is %v, asked for %v", ErrDType, a.dtype, DTypeOf[T]())
+	}
+	return typed[T](a.data), nil
+}
+
+// ToSlice copies a's elements, in row-major order, into a new []T. Elements
+// are converted to T when a's dtype differs (as a Go conversion would; bool
+// is 0 or 1). Null elements read as zero.
+func ToSlice[T Element](a *Array) ([]T, error) {
+	if err := Check(a); err != nil {
+		return nil, fmt.Errorf("array.ToSlice: %w", err)
+	}
+	out := make([]T, a.Len())
+	if len(out) == 0 {
+		return out, nil
+	}
+	if DTypeOf[T]() == a.dtype && a.IsContiguous() {
+		copy(out, typed[T](a.data)[a.offset:])
+		return out, nil
+	}
+	i := 0
+	a.each(func(e int) {
+		out[i] = convert[T](a.load(e))
+		i++
+	})
+	return out, nil
+}
+
+// ValidSlice returns, in row-major order, whether each element is valid.
+func ValidSlice(a *Array) ([]bool, error) {
+	if err := Check(a); err != nil {
+		return nil, fmt.Errorf("array.ValidSlice: %w", err)
+	}
+	out := make([]bool, a.Len())
+	i := 0
+	mask := a.maskBytes()
+	a.each(func(e int) {
+		out[i] = mask == nil || mask[e] != 0
+		i++
+	})
+	return out, nil
+}
+
+// At returns the element at idx, converted to T as ToSlice does. It panics if
+// a is nil or released, or if idx has the wrong length or is out of range,
+// like indexing a Go slice.
+func At[T Element](a *Array, idx ...int) T {
+	return convert[T](a.load(a.mustIndex(idx)))
+}
+
+// IsValid reports whether the element at idx is valid (not null). It panics
+// like At on a bad index.
+func (a *Array) IsValid(idx ...int) bool {
+	e := a.mustIndex(idx)
+	m := a.maskBytes()
+	return m == nil || m[e] != 0
+}
+
+// Set stores v, converted to a's dtype, at idx and marks it valid. It returns
+// ErrReadOnly for a broadcast (stride-0) view and panics like At on a bad
+// index.
+func Set[T Element](a *Array, v T, idx ...int) error {
+	e := a.mustIndex(idx)
+	if a.ReadOnly() {
+		return fmt.Errorf("array.Set at %v of %v: %w", idx, a, ErrReadOnly)
+	}
+	a.store(e, toValue(v))
+	if m := a.maskBytes(); m != nil {
+		m[e] = 1
+	}
+	return nil
+}
+
+// SetNull marks the element at idx null and zeroes it, adding a validity mask
+// (all valid) to a first if it has none. The mask is added to this header
+// only: views made earlier do not see it, views made later share it. It
+// returns ErrReadOnly for a broadcast view and panics like At on a bad index.
+func (a *Array) SetNull(idx ...int) error {
+	e := a.mustIndex(idx)
+	if a.ReadOnly() {
+		return fmt.Errorf("array.SetNull at %v of %v: %w", idx, a, ErrReadOnly)
+	}
+	if a.valid == nil {
+		n := a.data.Len() / a.dtype.Size()
+		v := memory.NewResizableBuffer(a.Allocator())
+		v.Resize(n)
+		b := v.Bytes()
+		for i := range b {
+			b[i] = 1
+		}
+		a.valid = v
+	}
+	a.valid.Bytes()[e] = 0
+	a.store(e, value{})
+	return nil
+}
+
+// mustIndex converts a multi-index to an element index of the buffer,
+// panicking on misuse (the documented behaviour of At and Set).
+func (a *Array) mustIndex(idx []int) int {
+	if err := Check(a); err != nil {
+		panic("array: index into " + err.Error())
+	}
+	if len(idx) != len(a.shape) {
+		panic(fmt.Sprintf("array: index %v has %d dims, array has shape %v", idx, len(idx), a.shape))
+	}
+	e := a.offset
+	for k, i := range idx {
+		if i < 0 || i >= a.shape[k] {
+			panic(fmt.Sprintf("array: index %v out of range for shape %v", idx, a.shape))
+		}
+		e += i * a.strides[k]
+	}
+	return e
+}
+
+// each calls f with the buffer element index of every element of a, in
+// row-major order.
+func (a *Array) each(f func(e int)) {
+	n := a.Len()
+	if n == 0 {
+		return
+	}
+	r := len(a.shape)
+	if r == 0 {
+		f(a.offset)
+		return
+	}
+	idx := make([]int, r)
+	e := a.offset
+	last := r - 1
+	for {
+		for i := 0; i < a.shape[last]; i++ {
+			f(e + i*a.strides[last])
+		}
+		k := last - 1
+		for ; k >= 0; k-- {
+			idx[k]++
+			e += a.strides[k]
+			if idx[k] < a.shape[k] {
+				break
+			}
+			e -= idx[k] * a.strides[k]
+			idx[k] = 0
+		}
+		if k < 0 {
+			return
+		}
+	}
+}
+
+func (a *Array) maskBytes() []byte {
+	if a.valid == nil {
+		return nil
+	}
+	return a.valid.Bytes()
+}
+
+// typed views a buffer's bytes as a []T.
+func typed[T Element](b *memory.Buffer) []T {
+	var z T
+	sz := int(unsafe.Sizeof(z))
+	bs := b.Bytes()
+	if len(bs) < sz {
+		return nil
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(&bs[0])), len(bs)/sz)
+}
