@@ -1,0 +1,155 @@
+package compute
+
+import (
+	"fmt"
+	"unsafe"
+)
+
+// LookupBinary returns the kernel for dst = x op y on elements of type t,
+// reading x and y as form says. Comparisons write bool (one byte, 0 or 1);
+// everything else writes t. It returns an error for a combination that has no
+// kernel (arithmetic on bool, logical connectives on numbers, float16: the
+// engine computes those in float32).
+func LookupBinary(op Op, t Type, form Form) (BinaryFunc, error) {
+	if op >= numOps || t >= numTypes || form >= numForms {
+		return nil, fmt.Errorf("compute: no %v kernel for %v (form %d)", op, t, form)
+	}
+	if f := binTable[op][t][form]; f != nil {
+		return f, nil
+	}
+	return nil, fmt.Errorf("compute: no %v kernel for %v", op, t)
+}
+
+// LookupUnary returns the kernel for dst = op(x) on elements of type t.
+func LookupUnary(op Op, t Type) (UnaryFunc, error) {
+	if op >= numOps || t >= numTypes {
+		return nil, fmt.Errorf("compute: no %v kernel for %v", op, t)
+	}
+	if f := unTable[op][t]; f != nil {
+		return f, nil
+	}
+	return nil, fmt.Errorf("compute: no %v kernel for %v", op, t)
+}
+
+// Gather returns the kernel that reads n elements of the given byte size at
+// a stride into a contiguous run. Sizes 1, 2, 4 and 8 are supported.
+func Gather(size int) (MoveFunc, error) {
+	switch size {
+	case 1:
+		return gather[uint8], nil
+	case 2:
+		return gather[uint16], nil
+	case 4:
+		return gather[uint32], nil
+	case 8:
+		return gather[uint64], nil
+	}
+	return nil, fmt.Errorf("compute: no gather for %d-byte elements", size)
+}
+
+// Scatter returns the kernel that writes a contiguous run of n elements of
+// the given byte size to a strided destination.
+func Scatter(size int) (MoveFunc, error) {
+	switch size {
+	case 1:
+		return scatter[uint8], nil
+	case 2:
+		return scatter[uint16], nil
+	case 4:
+		return scatter[uint32], nil
+	case 8:
+		return scatter[uint64], nil
+	}
+	return nil, fmt.Errorf("compute: no scatter for %d-byte elements", size)
+}
+
+func gather[T any](dst, src unsafe.Pointer, n, stride int) {
+	d := unsafe.Slice((*T)(dst), n)
+	switch stride {
+	case 1:
+		copy(d, unsafe.Slice((*T)(src), n))
+	case 0:
+		v := *(*T)(src)
+		for i := range d {
+			d[i] = v
+		}
+	default:
+		step := stride * int(unsafe.Sizeof(d[0]))
+		for i := range d {
+			d[i] = *(*T)(unsafe.Add(src, i*step))
+		}
+	}
+}
+
+func scatter[T any](dst, src unsafe.Pointer, n, stride int) {
+	s := unsafe.Slice((*T)(src), n)
+	if stride == 1 {
+		copy(unsafe.Slice((*T)(dst), n), s)
+		return
+	}
+	step := stride * int(unsafe.Sizeof(s[0]))
+	for i := range s {
+		*(*T)(unsafe.Add(dst, i*step)) = s[i]
+	}
+}
+
+// LookupWhere returns the select kernel for elements of the given byte size.
+func LookupWhere(size int) (WhereFunc, error) {
+	switch size {
+	case 1:
+		return where[uint8], nil
+	case 2:
+		return where[uint16], nil
+	case 4:
+		return where[uint32], nil
+	case 8:
+		return where[uint64], nil
+	}
+	return nil, fmt.Errorf("compute: no where for %d-byte elements", size)
+}
+
+func where[T any](dst, c, x, y unsafe.Pointer, n, cs, xs, ys int) {
+	d := unsafe.Slice((*T)(dst), n)
+	if cs == 1 && xs == 1 && ys == 1 {
+		cc, xx, yy := unsafe.Slice((*uint8)(c), n), unsafe.Slice((*T)(x), n), unsafe.Slice((*T)(y), n)
+		for i := range d {
+			if cc[i] != 0 {
+				d[i] = xx[i]
+			} else {
+				d[i] = yy[i]
+			}
+		}
+		return
+	}
+	if cs == 1 && xs == 1 && ys == 0 {
+		cc, xx, yv := unsafe.Slice((*uint8)(c), n), unsafe.Slice((*T)(x), n), *(*T)(y)
+		for i := range d {
+			if cc[i] != 0 {
+				d[i] = xx[i]
+			} else {
+				d[i] = yv
+			}
+		}
+		return
+	}
+	cc := unsafe.Slice((*uint8)(c), (n-1)*cs+1)
+	xx := unsafe.Slice((*T)(x), (n-1)*xs+1)
+	yy := unsafe.Slice((*T)(y), (n-1)*ys+1)
+	for i := range d {
+		if cc[i*cs] != 0 {
+			d[i] = xx[i*xs]
+		} else {
+			d[i] = yy[i*ys]
+		}
+	}
+}
+
+// The tables are filled once, in this order: generated Go loops first, then
+// the vek kernels that replace some of them, then the reductions built on
+// both, and the casts.
+func init() {
+	registerGenerated()
+	registerVek()
+	registerReductions()
+	registerCasts()
+}

@@ -1,0 +1,118 @@
+package compute
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/viterin/vek"
+	"github.com/viterin/vek/vek32"
+)
+
+// Reduction operators are Add (sum), Mul (product), Maximum and Minimum.
+
+var (
+	accTable  [numOps][numTypes]AccumulateFunc
+	foldTable [numOps][numTypes]FoldFunc
+)
+
+// LookupAccumulate returns the kernel acc[i] = acc[i] op x[i] for a reduction
+// operator on type t.
+func LookupAccumulate(op Op, t Type) (AccumulateFunc, error) {
+	if op >= numOps || t >= numTypes || accTable[op][t] == nil {
+		return nil, fmt.Errorf("compute: no %v accumulation for %v", op, t)
+	}
+	return accTable[op][t], nil
+}
+
+// LookupFold returns the kernel *acc = *acc op x[0] op ... op x[n-1] for a
+// reduction operator on type t.
+func LookupFold(op Op, t Type) (FoldFunc, error) {
+	if op >= numOps || t >= numTypes || foldTable[op][t] == nil {
+		return nil, fmt.Errorf("compute: no %v fold for %v", op, t)
+	}
+	return foldTable[op][t], nil
+}
+
+func foldSum[T number](acc, x unsafe.Pointer, n int) {
+	s := *(*T)(acc)
+	for _, v := range unsafe.Slice((*T)(x), n) {
+		s += v
+	}
+	*(*T)(acc) = s
+}
+
+func foldProd[T number](acc, x unsafe.Pointer, n int) {
+	s := *(*T)(acc)
+	for _, v := range unsafe.Slice((*T)(x), n) {
+		s *= v
+	}
+	*(*T)(acc) = s
+}
+
+func foldMax[T number](acc, x unsafe.Pointer, n int) {
+	s := *(*T)(acc)
+	for _, v := range unsafe.Slice((*T)(x), n) {
+		s = max(s, v)
+	}
+	*(*T)(acc) = s
+}
+
+func foldMin[T number](acc, x unsafe.Pointer, n int) {
+	s := *(*T)(acc)
+	for _, v := range unsafe.Slice((*T)(x), n) {
+		s = min(s, v)
+	}
+	*(*T)(acc) = s
+}
+
+func regFold[T number](t Type) {
+	foldTable[Add][t] = foldSum[T]
+	foldTable[Mul][t] = foldProd[T]
+	foldTable[Maximum][t] = foldMax[T]
+	foldTable[Minimum][t] = foldMin[T]
+}
+
+func registerReductions() {
+	regFold[int8](Int8)
+	regFold[int16](Int16)
+	regFold[int32](Int32)
+	regFold[int64](Int64)
+	regFold[uint8](Uint8)
+	regFold[uint16](Uint16)
+	regFold[uint32](Uint32)
+	regFold[uint64](Uint64)
+	regFold[float32](Float32)
+	regFold[float64](Float64)
+	foldTable[Maximum][Bool] = foldMax[uint8]
+	foldTable[Minimum][Bool] = foldMin[uint8]
+	// The generated VV loops read and write element i in one step, so they
+	// accumulate in place with dst = acc and x = acc.
+	for _, op := range []Op{Add, Mul, Maximum, Minimum} {
+		for t := Bool; t < numTypes; t++ {
+			if f := binTable[op][t][VV]; f != nil {
+				accTable[op][t] = func(acc, x unsafe.Pointer, n int) { f(acc, acc, x, n) }
+			}
+		}
+	}
+	// vek's in-place sums for float32 and float64.
+	accTable[Add][Float32] = func(acc, x unsafe.Pointer, n int) {
+		if n > 0 {
+			vek32.Add_Inplace(unsafe.Slice((*float32)(acc), n), unsafe.Slice((*float32)(x), n))
+		}
+	}
+	accTable[Add][Float64] = func(acc, x unsafe.Pointer, n int) {
+		if n > 0 {
+			vek.Add_Inplace(unsafe.Slice((*float64)(acc), n), unsafe.Slice((*float64)(x), n))
+		}
+	}
+	accTable[Mul][Float32] = func(acc, x unsafe.Pointer, n int) {
+		if n > 0 {
+			vek32.Mul_Inplace(unsafe.Slice((*float32)(acc), n), unsafe.Slice((*float32)(x), n))
+		}
+	}
+	accTable[Mul][Float64] = func(acc, x unsafe.Pointer, n int) {
+		if n > 0 {
+			vek.Mul_Inplace(unsafe.Slice((*float64)(acc), n), unsafe.Slice((*float64)(x), n))
+		}
+	}
+}

@@ -1,0 +1,142 @@
+package compute
+
+import (
+	"fmt"
+	"unsafe"
+)
+
+// Type is an element type. Its numbering is that of array.DType (a test
+// keeps the two in step), so a DType converts with compute.Type(dt).
+type Type uint8
+
+// The element types.
+const (
+	Invalid Type = iota
+	Bool
+	Int8
+	Int16
+	Int32
+	Int64
+	Uint8
+	Uint16
+	Uint32
+	Uint64
+	Float16
+	Float32
+	Float64
+	numTypes
+)
+
+var typeNames = [...]string{"invalid", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32", "float64"}
+
+var typeSizes = [...]int{0, 1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8}
+
+func (t Type) String() string {
+	if t >= numTypes {
+		return fmt.Sprintf("Type(%d)", uint8(t))
+	}
+	return typeNames[t]
+}
+
+// Size is the byte size of one element.
+func (t Type) Size() int {
+	if t >= numTypes {
+		return 0
+	}
+	return typeSizes[t]
+}
+
+// Op is an elementwise or reduction operator.
+type Op uint8
+
+// Binary operators.
+const (
+	OpInvalid Op = iota
+	Add
+	Sub
+	Mul
+	Div      // floats: x/y; integers: floor division (Python //), x/0 = 0
+	DivTrunc // floats: x/y; integers: truncated division (C, ONNX Div), x/0 = 0
+	Pow      // integers: repeated multiplication, negative exponent -> 0 unless |x| = 1
+	FloorMod // result has the sign of y (Python %); x mod 0 = 0 for integers
+	Mod      // result has the sign of x (C fmod); x mod 0 = 0 for integers
+	Maximum  // NaN propagates
+	Minimum  // NaN propagates
+	SquaredDiff
+	PRelu // x if x >= 0 else x*y
+	Equal
+	NotEqual
+	Greater
+	GreaterEqual
+	Less
+	LessEqual
+	And
+	Or
+	Xor
+
+	// Unary operators.
+	Neg
+	Abs
+	Sqrt
+	Exp
+	Log
+	Not
+
+	numOps
+)
+
+var opNames = [...]string{"invalid", "add", "subtract", "multiply", "divide", "divide_trunc", "power", "floor_mod", "mod",
+	"maximum", "minimum", "squared_difference", "prelu", "equal", "not_equal", "greater", "greater_equal", "less",
+	"less_equal", "logical_and", "logical_or", "logical_xor", "negative", "abs", "sqrt", "exp", "log", "logical_not"}
+
+func (o Op) String() string {
+	if o >= numOps {
+		return fmt.Sprintf("Op(%d)", uint8(o))
+	}
+	return opNames[o]
+}
+
+// IsComparison reports whether o yields bool from two numeric operands.
+func (o Op) IsComparison() bool { return o >= Equal && o <= LessEqual }
+
+// IsLogical reports whether o is a boolean connective (and, or, xor, not).
+func (o Op) IsLogical() bool { return (o >= And && o <= Xor) || o == Not }
+
+// IsUnary reports whether o takes one operand.
+func (o Op) IsUnary() bool { return o >= Neg && o < numOps }
+
+// Form says how each operand of a binary kernel is read: as a vector of n
+// elements (V) or as one element repeated n times (S).
+type Form uint8
+
+// The forms of a binary kernel.
+const (
+	VV Form = iota
+	VS
+	SV
+	numForms
+)
+
+// BinaryFunc computes dst[i] = x[i] op y[i] for i < n, reading x or y as one
+// repeated element when the kernel was looked up with that form.
+type BinaryFunc func(dst, x, y unsafe.Pointer, n int)
+
+// UnaryFunc computes dst[i] = f(x[i]) for i < n. Casts are unary functions.
+type UnaryFunc func(dst, x unsafe.Pointer, n int)
+
+// AccumulateFunc folds x into acc element by element: acc[i] = acc[i] op x[i].
+// acc and x must not overlap.
+type AccumulateFunc func(acc, x unsafe.Pointer, n int)
+
+// FoldFunc folds the n elements of x into the one element at acc:
+// *acc = *acc op x[0] op x[1] ...
+type FoldFunc func(acc, x unsafe.Pointer, n int)
+
+// WhereFunc computes dst[i] = x[i] if c[i] != 0 else y[i], where c is bool
+// and each of c, x and y is read with its own step, 0 (repeated) or 1.
+type WhereFunc func(dst, c, x, y unsafe.Pointer, n, cs, xs, ys int)
+
+// MoveFunc copies n elements between a strided and a contiguous run:
+// Gather reads src[i*stride] into dst[i]; Scatter writes src[i] to
+// dst[i*stride]. The stride is in elements and may be 0 or negative.
+type MoveFunc func(dst, src unsafe.Pointer, n, stride int)
