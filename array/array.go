@@ -119,9 +119,17 @@ func (a *Array) Allocator() memory.Allocator {
 }
 
 // Retain adds a reference to a. Each Retain needs a matching Release.
+// Retaining a released array does nothing: its buffers are gone, and it stays
+// released.
 func (a *Array) Retain() {
-	if a != nil {
-		a.refs.Add(1)
+	if a == nil {
+		return
+	}
+	for {
+		n := a.refs.Load()
+		if n <= 0 || a.refs.CompareAndSwap(n, n+1) {
+			return
+		}
 	}
 }
 
@@ -248,6 +256,9 @@ func (a *Array) HasNulls() bool { return a != nil && a.valid != nil }
 func (a *Array) IsContiguous() bool {
 	if a == nil {
 		return false
+	}
+	if a.Len() == 0 {
+		return true // no element, whatever the strides
 	}
 	want := 1
 	for i := len(a.shape) - 1; i >= 0; i-- {

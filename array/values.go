@@ -29,6 +29,35 @@ func FromSlice[T Element](mem memory.Allocator, values []T, shape ...int) (*Arra
 	return a, nil
 }
 
+// FromSliceValid is FromSlice with a validity mask: valid[i] false makes
+// element i null (its value is stored as zero, whatever values[i] holds). A
+// nil valid gives an array without a mask; otherwise len(valid) must equal
+// len(values), and the result carries a mask even if every element is valid.
+func FromSliceValid[T Element](mem memory.Allocator, values []T, valid []bool, shape ...int) (*Array, error) {
+	if valid != nil && len(valid) != len(values) {
+		return nil, fmt.Errorf("array.FromSliceValid: %w: %d validity flags for %d values", ErrShape, len(valid), len(values))
+	}
+	a, err := FromSlice(mem, values, shape...)
+	if err != nil || valid == nil {
+		return a, err
+	}
+	m := memory.NewResizableBuffer(a.Allocator())
+	m.Resize(len(valid))
+	mb := m.Bytes()
+	data := typed[T](a.data)
+	var zero T
+	for i, ok := range valid {
+		mb[i] = 0
+		if ok {
+			mb[i] = 1
+		} else {
+			data[i] = zero
+		}
+	}
+	a.valid = m
+	return a, nil
+}
+
 // Wrap returns an array over values without copying them: writes through the
 // array change values and the other way round. The buffer belongs to the Go
 // garbage collector, so Release frees nothing. The element count of shape
@@ -127,6 +156,11 @@ func ToSlice[T Element](a *Array) ([]T, error) {
 		return out, nil
 	}
 	i := 0
+	if DTypeOf[T]() == a.dtype {
+		src := typed[T](a.data)
+		a.each(func(e int) { out[i] = src[e]; i++ })
+		return out, nil
+	}
 	a.each(func(e int) {
 		out[i] = convert[T](a.load(e))
 		i++
@@ -153,7 +187,11 @@ func ValidSlice(a *Array) ([]bool, error) {
 // a is nil or released, or if idx has the wrong length or is out of range,
 // like indexing a Go slice.
 func At[T Element](a *Array, idx ...int) T {
-	return convert[T](a.load(a.mustIndex(idx)))
+	e := a.mustIndex(idx)
+	if DTypeOf[T]() == a.dtype {
+		return typed[T](a.data)[e] // same type: bit-exact, NaN payloads included
+	}
+	return convert[T](a.load(e))
 }
 
 // IsValid reports whether the element at idx is valid (not null). It panics
@@ -165,14 +203,21 @@ func (a *Array) IsValid(idx ...int) bool {
 }
 
 // Set stores v, converted to a's dtype, at idx and marks it valid. It returns
-// ErrReadOnly for a broadcast (stride-0) view and panics like At on a bad
-// index.
+// ErrNil or ErrReleased for a nil or released array and ErrReadOnly for a
+// broadcast (stride-0) view, and panics like At on a bad index.
 func Set[T Element](a *Array, v T, idx ...int) error {
+	if err := Check(a); err != nil {
+		return fmt.Errorf("array.Set at %v: %w", idx, err)
+	}
 	e := a.mustIndex(idx)
 	if a.ReadOnly() {
 		return fmt.Errorf("array.Set at %v of %v: %w", idx, a, ErrReadOnly)
 	}
-	a.store(e, toValue(v))
+	if DTypeOf[T]() == a.dtype {
+		typed[T](a.data)[e] = v
+	} else {
+		a.store(e, toValue(v))
+	}
 	if m := a.maskBytes(); m != nil {
 		m[e] = 1
 	}
@@ -182,8 +227,12 @@ func Set[T Element](a *Array, v T, idx ...int) error {
 // SetNull marks the element at idx null and zeroes it, adding a validity mask
 // (all valid) to a first if it has none. The mask is added to this header
 // only: views made earlier do not see it, views made later share it. It
-// returns ErrReadOnly for a broadcast view and panics like At on a bad index.
+// returns ErrNil or ErrReleased for a nil or released array and ErrReadOnly
+// for a broadcast view, and panics like At on a bad index.
 func (a *Array) SetNull(idx ...int) error {
+	if err := Check(a); err != nil {
+		return fmt.Errorf("array.SetNull at %v: %w", idx, err)
+	}
 	e := a.mustIndex(idx)
 	if a.ReadOnly() {
 		return fmt.Errorf("array.SetNull at %v of %v: %w", idx, a, ErrReadOnly)
