@@ -491,9 +491,9 @@ func TestIsContiguousAndReadOnly(t *testing.T) {
 		{[]int{4}, []int{0}, 0, false, true},
 		{[]int{1}, []int{0}, 0, true, false},
 		{[]int{3, 2}, []int{0, 1}, 0, false, true},
-		{[]int{0, 3}, []int{0, 0}, 0, true, false},  // empty: nothing to write twice
-		{[]int{3, 0}, []int{5, 7}, 0, true, false},  // empty: contiguous whatever the strides
-		{[]int{0, 3}, []int{1, 5}, 0, true, false},  // empty: contiguous whatever the strides
+		{[]int{0, 3}, []int{0, 0}, 0, true, false}, // empty: nothing to write twice
+		{[]int{3, 0}, []int{5, 7}, 0, true, false}, // empty: contiguous whatever the strides
+		{[]int{0, 3}, []int{1, 5}, 0, true, false}, // empty: contiguous whatever the strides
 		{[]int{2, 2}, []int{2, 0}, 0, false, true},
 	}
 	for _, tc := range cases {
