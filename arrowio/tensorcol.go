@@ -133,6 +133,9 @@ func WithDimNames(names ...string) TensorOption {
 // the buffer. Any other view (a broadcast, a reversed or strided slice, a
 // transposition that moves axis 0) is materialized with array.Copy first.
 //
+// Tensors without elements (a tensor dim of 0) return ErrUnsupported:
+// arrow-go v15 cannot make a FixedSizeList of size 0. Zero rows are fine.
+//
 // Nulls: an element's validity is written to the validity bitmap of the list
 // values, so element-level nulls survive exactly; and a row is null in the
 // FixedSizeList exactly when it has at least one element and all of its

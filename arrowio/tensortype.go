@@ -64,6 +64,9 @@ func NewFixedShapeTensorType(value arrow.DataType, shape []int, dimNames []strin
 	if err != nil {
 		return nil, fmt.Errorf("arrowio: fixed_shape_tensor: %w", err)
 	}
+	if n == 0 {
+		return nil, fmt.Errorf("arrowio: fixed_shape_tensor: %w: shape %v has no elements, and arrow-go v15 has no FixedSizeList of size 0", ErrUnsupported, shape)
+	}
 	if n > math.MaxInt32 {
 		return nil, fmt.Errorf("arrowio: fixed_shape_tensor: %w: %d elements per tensor overflow the list size", ErrMetadata, n)
 	}
