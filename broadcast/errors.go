@@ -124,9 +124,12 @@ func joinAnd(s []string) string {
 // newError builds an *Error for a static rule, copying the shapes so that
 // the caller's slices are not retained.
 func newError(rule string, shapes [][]int, axes []int, axis int, sentinel error, format string, args ...any) *Error {
-	cs := make([][]int, len(shapes))
-	for i, s := range shapes {
-		cs[i] = cloneInts(s)
+	var cs [][]int
+	if shapes != nil {
+		cs = make([][]int, len(shapes))
+		for i, s := range shapes {
+			cs[i] = cloneInts(s)
+		}
 	}
 	var ca []int
 	if axes != nil {
