@@ -1,0 +1,309 @@
+package expr
+
+import (
+	"sync"
+	"unsafe"
+
+	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/compute"
+)
+
+// target is where a group's values go: an output array (store) or an
+// accumulator (fold or accumulate along the inner axis).
+type target struct {
+	base  unsafe.Pointer // element 0 of the buffer
+	off   int            // element offset of index (0, 0, ...)
+	size  int            // element size
+	mask  unsafe.Pointer // validity of the output, nil if none
+	fold  compute.FoldFunc
+	accum compute.AccumulateFunc
+	ident unsafe.Pointer // reductions: the identity that null elements become
+}
+
+// worker holds one goroutine's registers and scratch buffers.
+type worker struct {
+	regs    []unsafe.Pointer
+	scratch []byte
+	bufs    []unsafe.Pointer // per register: its scratch buffer (nil for leaves read in place)
+	maskAcc unsafe.Pointer
+	maskTmp unsafe.Pointer
+	valTmp  unsafe.Pointer
+	off     []int // per leaf, then the target: element offset of the current row
+	idx     []int
+	base    []unsafe.Pointer
+	mbase   []unsafe.Pointer
+	size    []int
+}
+
+var (
+	gather1, _  = compute.Gather(1)
+	scatter1, _ = compute.Scatter(1)
+	andVV, _    = compute.LookupBinary(compute.And, compute.Bool, compute.VV)
+)
+
+func (g *group) newWorker(nphys int) *worker {
+	t := g.tile
+	w := &worker{regs: make([]unsafe.Pointer, nphys), bufs: make([]unsafe.Pointer, nphys)}
+	nbuf := 0
+	for r := 0; r < nphys; r++ {
+		if r >= len(g.leaves) || g.leaves[r].gather != nil {
+			nbuf++
+		}
+	}
+	// every buffer holds a tile of 8-byte elements; three more for the mask
+	// accumulator, a mask temporary and a value temporary.
+	w.scratch = make([]byte, (nbuf+3)*t*8+64)
+	p := unsafe.Pointer(unsafe.SliceData(w.scratch))
+	p = unsafe.Add(p, (64-uintptr(p)%64)%64)
+	next := func() unsafe.Pointer {
+		q := p
+		p = unsafe.Add(p, t*8)
+		return q
+	}
+	for r := 0; r < nphys; r++ {
+		if r >= len(g.leaves) || g.leaves[r].gather != nil {
+			w.bufs[r] = next()
+			w.regs[r] = w.bufs[r]
+		}
+	}
+	w.maskAcc, w.maskTmp, w.valTmp = next(), next(), next()
+	nl := len(g.leaves)
+	w.off = make([]int, nl+1)
+	w.idx = make([]int, len(g.cshape))
+	w.base = make([]unsafe.Pointer, nl)
+	w.mbase = make([]unsafe.Pointer, nl)
+	w.size = make([]int, nl)
+	return w
+}
+
+// bind points the worker at the current leaf arrays.
+func (g *group) bind(w *worker) {
+	for k, l := range g.leaves {
+		w.base[k] = l.r.arr.DataPointer()
+		w.mbase[k] = l.r.arr.ValidityPointer()
+		w.size[k] = l.dt.Size()
+	}
+}
+
+// runRange evaluates flat positions [lo, hi) of the coalesced space.
+func (g *group) runRange(w *worker, t *target, lo, hi int) {
+	if lo >= hi {
+		return
+	}
+	nl := len(g.leaves)
+	r := len(g.cshape)
+	inner := g.cshape[r-1]
+	row, col := lo/inner, lo%inner
+	// offsets of the first row
+	for k, l := range g.leaves {
+		w.off[k] = l.r.arr.Offset()
+	}
+	w.off[nl] = t.off
+	rem := row
+	for j := r - 2; j >= 0; j-- {
+		i := rem % g.cshape[j]
+		rem /= g.cshape[j]
+		w.idx[j] = i
+		for k, l := range g.leaves {
+			w.off[k] += i * l.cs[j]
+		}
+		w.off[nl] += i * g.dstCS[j]
+	}
+	for pos := lo; pos < hi; {
+		n := min(inner-col, hi-pos)
+		for c := col; c < col+n; c += g.tile {
+			g.tileAt(w, t, c, min(g.tile, col+n-c))
+		}
+		pos += n
+		col = 0
+		if pos >= hi {
+			break
+		}
+		// next row: odometer over the outer axes
+		for j := r - 2; j >= 0; j-- {
+			w.idx[j]++
+			for k, l := range g.leaves {
+				w.off[k] += l.cs[j]
+			}
+			w.off[nl] += g.dstCS[j]
+			if w.idx[j] < g.cshape[j] {
+				break
+			}
+			for k, l := range g.leaves {
+				w.off[k] -= w.idx[j] * l.cs[j]
+			}
+			w.off[nl] -= w.idx[j] * g.dstCS[j]
+			w.idx[j] = 0
+		}
+	}
+}
+
+// tileAt evaluates n elements starting at column c of the current row.
+func (g *group) tileAt(w *worker, t *target, c, n int) {
+	nl := len(g.leaves)
+	for k, l := range g.leaves {
+		s := l.inner()
+		e := w.off[k] + c*s
+		p := unsafe.Add(w.base[k], e*w.size[k])
+		if l.gather != nil {
+			l.gather(w.bufs[k], p, n, s)
+		} else {
+			w.regs[k] = p
+		}
+	}
+	ds := g.dstCS[len(g.dstCS)-1]
+	de := w.off[nl] + c*ds
+	if g.direct {
+		w.regs[g.root] = unsafe.Add(t.base, de*t.size)
+	}
+	for i := range g.prog {
+		in := &g.prog[i]
+		m := n
+		if in.scalar {
+			m = 1
+		}
+		switch in.code {
+		case iBinary:
+			in.bin(w.regs[in.dst], w.regs[in.a], w.regs[in.b], m)
+		case iUnary:
+			in.un(w.regs[in.dst], w.regs[in.a], m)
+		case iWhere:
+			in.wh(w.regs[in.dst], w.regs[in.a], w.regs[in.b], w.regs[in.c], m, in.as, in.bs, in.cs)
+		}
+	}
+	if g.masked {
+		g.combineMasks(w, c, n)
+	}
+	val, vstep := w.regs[g.root], 1
+	if g.rootS {
+		vstep = 0
+	}
+	if t.fold != nil || t.accum != nil {
+		g.reduceTile(w, t, val, vstep, de, ds, n)
+		return
+	}
+	if g.masked {
+		// null slots hold zero
+		wh := g.whereZero
+		if g.direct {
+			wh(val, w.maskAcc, val, zeroPtr, n, 1, 1, 0)
+		} else {
+			wh(w.valTmp, w.maskAcc, val, zeroPtr, n, 1, vstep, 0)
+			val, vstep = w.valTmp, 1
+		}
+	}
+	if !g.direct {
+		dp := unsafe.Add(t.base, de*t.size)
+		switch {
+		case vstep == 1:
+			g.scatter(dp, val, n, ds)
+		case ds == 1:
+			g.gatherOut(dp, val, n, 0)
+		default:
+			g.gatherOut(w.valTmp, val, n, 0)
+			g.scatter(dp, w.valTmp, n, ds)
+		}
+	}
+	if t.mask != nil {
+		mp := unsafe.Add(t.mask, de)
+		if g.masked {
+			scatter1(mp, w.maskAcc, n, ds)
+		} else {
+			gather1(w.maskTmp, unsafe.Pointer(&one), n, 0)
+			scatter1(mp, w.maskTmp, n, ds)
+		}
+	}
+}
+
+var one byte = 1
+
+// combineMasks ANDs the validity of every masked leaf into w.maskAcc.
+func (g *group) combineMasks(w *worker, c, n int) {
+	first := true
+	for k, l := range g.leaves {
+		if !l.mask {
+			continue
+		}
+		s := l.inner()
+		p := unsafe.Add(w.mbase[k], w.off[k]+c*s)
+		if first {
+			gather1(w.maskAcc, p, n, s)
+			first = false
+			continue
+		}
+		gather1(w.maskTmp, p, n, s)
+		andVV(w.maskAcc, w.maskAcc, w.maskTmp, n)
+	}
+}
+
+// reduceTile folds a tile of values into the accumulator.
+func (g *group) reduceTile(w *worker, t *target, val unsafe.Pointer, vstep, de, ds, n int) {
+	if g.masked {
+		g.whereZero(w.valTmp, w.maskAcc, val, t.ident, n, 1, vstep, 0)
+		val, vstep = w.valTmp, 1
+	} else if vstep == 0 {
+		g.gatherOut(w.valTmp, val, n, 0)
+		val = w.valTmp
+	}
+	ap := unsafe.Add(t.base, de*t.size)
+	if ds == 0 {
+		t.fold(ap, val, n)
+	} else {
+		t.accum(ap, val, n)
+	}
+}
+
+// execute runs the group over its whole space with up to workers
+// goroutines. With outerOnly the space is split only between whole blocks
+// of the outermost axis (a reduction whose accumulator must not be shared);
+// with private, worker i > 0 folds into private(i) instead of t.
+func (g *group) execute(t *target, workers int, outerOnly bool, private func(i int) *target) {
+	total := size(g.cshape)
+	if total == 0 {
+		return
+	}
+	if workers < 2 || total < minParallel {
+		w := g.getWorker()
+		g.bind(w)
+		g.runRange(w, t, 0, total)
+		g.pool.Put(w)
+		return
+	}
+	block := 1
+	if outerOnly && len(g.cshape) > 1 {
+		block = total / g.cshape[0]
+	}
+	units := total / block
+	workers = min(workers, units)
+	var wg sync.WaitGroup
+	for i := 0; i < workers; i++ {
+		lo := units * i / workers * block
+		hi := units * (i + 1) / workers * block
+		tt := t
+		if private != nil && i > 0 {
+			tt = private(i)
+		}
+		run := func() {
+			w := g.getWorker()
+			g.bind(w)
+			g.runRange(w, tt, lo, hi)
+			g.pool.Put(w)
+		}
+		if i == workers-1 {
+			run()
+			continue
+		}
+		wg.Add(1)
+		go func() { defer wg.Done(); run() }()
+	}
+	wg.Wait()
+}
+
+func (g *group) getWorker() *worker {
+	if w, ok := g.pool.Get().(*worker); ok {
+		return w
+	}
+	return g.newWorker(g.nphys)
+}
+
+var _ = array.Bool

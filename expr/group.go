@@ -1,0 +1,409 @@
+package expr
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"unsafe"
+
+	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/compute"
+)
+
+// A group is one fused pass: an elementwise tree whose leaves are read in
+// place (strides in the root's index space, 0 where broadcast), evaluated
+// tile by tile into the output, or, for a reduction, folded into an
+// accumulator. It is built for one layout of the leaves and the output and
+// reused while that layout repeats.
+type group struct {
+	shape  []int // iteration space (the root's shape; a reduction's argument's)
+	cshape []int // coalesced iteration space; never empty (rank 0 runs as [1])
+	leaves []*leafOp
+	prog   []instr
+	nregs  int // scratch registers, each tile elements of up to 8 bytes
+	root   int // register holding the root's value
+	rootT  array.DType
+	rootS  bool // the root value is one element (every leaf is constant along the inner axis)
+	direct bool // the root instruction writes straight into the output run
+	masked bool // some leaf has a validity mask
+	dstCS  []int // coalesced output (or accumulator) strides
+	tile   int
+	notes  []string // what Explain prints
+
+	nphys     int               // physical registers after allocation
+	pool      sync.Pool         // *worker
+	whereZero compute.WhereFunc // select on the root's element size
+	scatter   compute.MoveFunc  // moves of the root's element size
+	gatherOut compute.MoveFunc
+}
+
+// leafOp is one leaf array of a group.
+type leafOp struct {
+	r      *rnode
+	dt     array.DType
+	rs     []int // strides in the root's index space
+	cs     []int // coalesced strides
+	reg    int
+	gather compute.MoveFunc // non-nil: the inner stride is neither 0 nor 1
+	mask   bool
+}
+
+type icode uint8
+
+const (
+	iBinary icode = iota + 1
+	iUnary
+	iWhere
+	iFill // expand a scalar register to a vector
+)
+
+type instr struct {
+	code       icode
+	bin        compute.BinaryFunc
+	un         compute.UnaryFunc
+	wh         compute.WhereFunc
+	mv         compute.MoveFunc
+	dst        int
+	a, b, c    int
+	scalar     bool // operates on one element
+	as, bs, cs int  // where: steps (0 or 1) of cond, x, y
+	name       string
+}
+
+// value is what emit returns: a register, its dtype and whether it holds one
+// element.
+type value struct {
+	reg    int
+	dt     array.DType
+	scalar bool
+}
+
+// composeStrides gives a leaf's strides in the root's index space, following
+// the axis maps from the leaf up to the root: axis i of the leaf lands on root
+// axis j and keeps its stride if its size equals the root's there; a size-1
+// axis, a dropped axis and every root axis no leaf axis lands on get stride 0.
+func composeStrides(leaf *rnode, path []int, rootShape []int) ([]int, error) {
+	rs := make([]int, len(rootShape))
+	for i, d := range leaf.shape {
+		j := path[i]
+		if j < 0 || d == 1 {
+			continue
+		}
+		if d != rootShape[j] {
+			return nil, fmt.Errorf("expr: internal error: leaf axis %d (size %d) maps to root axis %d of size %d", i, d, j, rootShape[j])
+		}
+		rs[j] = leaf.arr.Stride(i)
+	}
+	return rs, nil
+}
+
+// collect finds the leaves under r (the group root, or an argument of a
+// reduction root) with their root-space strides. path[i] is the root axis of
+// r's axis i.
+func (g *group) collect(r *rnode, path []int) error {
+	if r.isLeaf() {
+		rs, err := composeStrides(r, path, g.shape)
+		if err != nil {
+			return err
+		}
+		l := &leafOp{r: r, dt: r.arr.DType(), rs: rs, mask: r.arr.HasNulls()}
+		g.masked = g.masked || l.mask
+		g.leaves = append(g.leaves, l)
+		return nil
+	}
+	for k, a := range r.args {
+		m := r.maps[k]
+		sub := make([]int, len(m))
+		for i, j := range m {
+			sub[i] = -1
+			if j >= 0 {
+				sub[i] = path[j]
+			}
+		}
+		if err := g.collect(a, sub); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// coalesce drops size-1 axes and merges neighbouring axes along which every
+// operand (the leaves and the output) steps uniformly.
+func (g *group) coalesce(dstStrides []int) {
+	type ax struct {
+		n  int
+		st []int // per leaf, then the output last
+	}
+	var axes []ax
+	for j, d := range g.shape {
+		if d == 1 {
+			continue
+		}
+		st := make([]int, len(g.leaves)+1)
+		for k, l := range g.leaves {
+			st[k] = l.rs[j]
+		}
+		st[len(g.leaves)] = dstStrides[j]
+		if len(axes) > 0 {
+			prev := &axes[len(axes)-1]
+			ok := true
+			for k := range st {
+				if prev.st[k] != st[k]*d {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				prev.n *= d
+				copy(prev.st, st)
+				continue
+			}
+		}
+		axes = append(axes, ax{n: d, st: st})
+	}
+	if len(axes) == 0 || size(g.shape) == 0 {
+		// rank 0, all dims 1, or empty: one run of size(shape) elements.
+		st := make([]int, len(g.leaves)+1)
+		axes = []ax{{n: size(g.shape), st: st}}
+	}
+	g.cshape = make([]int, len(axes))
+	for _, l := range g.leaves {
+		l.cs = make([]int, len(axes))
+	}
+	g.dstCS = make([]int, len(axes))
+	for j, a := range axes {
+		g.cshape[j] = a.n
+		for k, l := range g.leaves {
+			l.cs[j] = a.st[k]
+		}
+		g.dstCS[j] = a.st[len(g.leaves)]
+	}
+}
+
+// innerStride of a leaf after coalescing.
+func (l *leafOp) inner() int { return l.cs[len(l.cs)-1] }
+
+// compile turns the tree under r into register instructions. Leaves take
+// registers 0..len(leaves)-1 (set per tile); scratch registers follow.
+func (g *group) compile(r *rnode) error {
+	g.nregs = len(g.leaves)
+	for i, l := range g.leaves {
+		l.reg = i
+		if s := l.inner(); s != 0 && s != 1 {
+			var err error
+			if l.gather, err = compute.Gather(l.dt.Size()); err != nil {
+				return err
+			}
+		}
+	}
+	next := 0
+	v, err := g.emit(r, &next)
+	if err != nil {
+		return err
+	}
+	g.root, g.rootT, g.rootS = v.reg, v.dt, v.scalar
+	return nil
+}
+
+func (g *group) newReg() int {
+	g.nregs++
+	return g.nregs - 1
+}
+
+func (g *group) add(in instr) {
+	g.prog = append(g.prog, in)
+	g.notes = append(g.notes, in.name)
+}
+
+// cast converts v to dt, emitting a cast when the dtypes differ.
+func (g *group) cast(v value, dt array.DType) (value, error) {
+	if v.dt == dt {
+		return v, nil
+	}
+	k, err := compute.LookupCast(compute.Type(v.dt), compute.Type(dt))
+	if err != nil {
+		return v, err
+	}
+	out := value{reg: g.newReg(), dt: dt, scalar: v.scalar}
+	g.add(instr{code: iUnary, un: k, dst: out.reg, a: v.reg, scalar: v.scalar, name: fmt.Sprintf("cast %v->%v", v.dt, dt)})
+	return out, nil
+}
+
+// kernelType is the type an op computes in: half precision runs in float32.
+func kernelType(dt array.DType) array.DType {
+	if dt == array.Float16 {
+		return array.Float32
+	}
+	return dt
+}
+
+func (g *group) emit(r *rnode, next *int) (value, error) {
+	if r.isLeaf() {
+		l := g.leaves[*next]
+		*next++
+		return value{reg: l.reg, dt: l.dt, scalar: l.inner() == 0}, nil
+	}
+	args := make([]value, len(r.args))
+	for i, a := range r.args {
+		v, err := g.emit(a, next)
+		if err != nil {
+			return value{}, err
+		}
+		args[i] = v
+	}
+	n := r.n
+	switch n.kind {
+	case kBroadcast:
+		return args[0], nil // a broadcast is strides, already applied to the leaves
+	case kCast:
+		return g.cast(args[0], r.dtype)
+	case kUnary:
+		kt := kernelType(r.ctype)
+		x, err := g.cast(args[0], kt)
+		if err != nil {
+			return value{}, err
+		}
+		if n.op == compute.Abs && (kt == array.Bool || kt.IsUnsigned()) {
+			return g.cast(x, r.dtype)
+		}
+		k, err := compute.LookupUnary(n.op, compute.Type(kt))
+		if err != nil {
+			return value{}, fmt.Errorf("expr.%v on %v: %w", n.op, kt, err)
+		}
+		out := value{reg: g.newReg(), dt: kt, scalar: x.scalar}
+		g.add(instr{code: iUnary, un: k, dst: out.reg, a: x.reg, scalar: x.scalar, name: fmt.Sprintf("%v %v", n.op, kt)})
+		return g.cast(out, r.dtype)
+	case kBinary:
+		kt := kernelType(r.ctype)
+		x, err := g.cast(args[0], kt)
+		if err != nil {
+			return value{}, err
+		}
+		y, err := g.cast(args[1], kt)
+		if err != nil {
+			return value{}, err
+		}
+		form, formName := compute.VV, "vv"
+		switch {
+		case x.scalar && !y.scalar:
+			form, formName = compute.SV, "sv"
+		case y.scalar && !x.scalar:
+			form, formName = compute.VS, "vs"
+		}
+		k, err := compute.LookupBinary(n.op, compute.Type(kt), form)
+		if err != nil {
+			return value{}, fmt.Errorf("expr.%v on %v: %w", n.op, kt, err)
+		}
+		rt := kt
+		if n.op.IsComparison() {
+			rt = array.Bool
+		}
+		out := value{reg: g.newReg(), dt: rt, scalar: x.scalar && y.scalar}
+		g.add(instr{code: iBinary, bin: k, dst: out.reg, a: x.reg, b: y.reg, scalar: out.scalar, name: fmt.Sprintf("%v %v %s", n.op, kt, formName)})
+		return g.cast(out, r.dtype)
+	case kWhere:
+		c, err := g.cast(args[0], array.Bool)
+		if err != nil {
+			return value{}, err
+		}
+		x, err := g.cast(args[1], r.ctype)
+		if err != nil {
+			return value{}, err
+		}
+		y, err := g.cast(args[2], r.ctype)
+		if err != nil {
+			return value{}, err
+		}
+		k, err := compute.LookupWhere(r.ctype.Size())
+		if err != nil {
+			return value{}, err
+		}
+		step := func(v value) int {
+			if v.scalar {
+				return 0
+			}
+			return 1
+		}
+		out := value{reg: g.newReg(), dt: r.ctype, scalar: c.scalar && x.scalar && y.scalar}
+		g.add(instr{code: iWhere, wh: k, dst: out.reg, a: c.reg, b: x.reg, c: y.reg, scalar: out.scalar,
+			as: step(c), bs: step(x), cs: step(y), name: fmt.Sprintf("select %v steps %d%d%d", r.ctype, step(c), step(x), step(y))})
+		return out, nil
+	}
+	return value{}, fmt.Errorf("expr: internal error: %s inside a fused group", n.opName())
+}
+
+// regAlloc maps the virtual registers of the program onto few physical
+// ones: a scratch register is reused once the last instruction reading it
+// has run, and an instruction never writes a register it reads (vek forbids
+// overlap). The root gets a register of its own, so that a tile can point it
+// straight at the output. Leaf registers keep their numbers. It returns the
+// number of physical registers.
+func (g *group) regAlloc() int {
+	nl := len(g.leaves)
+	last := make([]int, g.nregs)
+	for i := range last {
+		last[i] = -1
+	}
+	for pc, in := range g.prog {
+		for _, r := range in.reads() {
+			last[r] = pc
+		}
+	}
+	phys := make([]int, g.nregs)
+	for i := range phys {
+		phys[i] = i
+	}
+	freed := make([]bool, g.nregs)
+	var free []int
+	used := nl
+	for pc := range g.prog {
+		in := &g.prog[pc]
+		vr := in.reads()
+		in.a, in.b, in.c = phys[in.a], phys[in.b], phys[in.c]
+		var p int
+		switch {
+		case in.dst == g.root:
+			p = used
+			used++
+		case len(free) > 0:
+			p, free = free[len(free)-1], free[:len(free)-1]
+		default:
+			p = used
+			used++
+		}
+		phys[in.dst] = p
+		in.dst = p
+		for _, r := range vr {
+			if r >= nl && last[r] == pc && !freed[r] {
+				freed[r] = true
+				free = append(free, phys[r])
+			}
+		}
+	}
+	g.root = phys[g.root]
+	return used
+}
+
+// reads returns the virtual registers an instruction reads (before
+// allocation rewrote them).
+func (in instr) reads() []int {
+	switch in.code {
+	case iFill:
+		return []int{in.a}
+	case iBinary:
+		return []int{in.a, in.b}
+	case iWhere:
+		return []int{in.a, in.b, in.c}
+	}
+	return []int{in.a}
+}
+
+func (g *group) describe() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "shape %v coalesced %v, tile %d", g.shape, g.cshape, g.tile)
+	return b.String()
+}
+
+var zero8 [8]byte
+
+var zeroPtr = unsafe.Pointer(&zero8)

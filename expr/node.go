@@ -1,0 +1,193 @@
+package expr
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/broadcast"
+	"github.com/stride0/stride0/compute"
+)
+
+type kind uint8
+
+const (
+	kLeaf      kind = iota + 1 // an array
+	kVar                       // a named variable, bound at evaluation
+	kConst                     // a scalar constant
+	kBroadcast                 // a Broadcast op (rule + target)
+	kUnary                     // elementwise, one operand
+	kBinary                    // elementwise, two operands with an auto-broadcast rule
+	kWhere                     // select(cond, x, y)
+	kCast                      // dtype conversion
+	kReduce                    // reduction over axes (ends a fused group)
+)
+
+// Node is one vertex of a lazy expression. Nodes are immutable once built
+// and may be shared between expressions and goroutines. A node whose
+// construction failed records the error (Err) and so does every node built
+// on it, so a whole expression can be written before checking once.
+type Node struct {
+	kind  kind
+	op    compute.Op
+	dtype array.DType
+	shape broadcast.Shape
+	args  []*Node
+	err   error
+
+	arr  *array.Array // kLeaf, kConst (a rank-0 array)
+	name string       // kVar
+
+	// kBroadcast
+	mode   Mode
+	target []int
+	axes   []int // axes_mapping (explicit), broadcast_axes (ngraph), reduction axes (kReduce)
+	axis   int   // pdpd start axis
+
+	// kBinary, kWhere
+	rule Rule
+
+	// kReduce
+	red    reduction
+	keep   bool
+	reshap []int // ReduceTo: the final shape; nil otherwise
+
+	// compute dtype of an elementwise op (operands are cast to it first)
+	ctype array.DType
+}
+
+// Err returns the error recorded when n (or any node below it) was built,
+// or nil. A nil *Node reports an error too.
+func (n *Node) Err() error {
+	if n == nil {
+		return fmt.Errorf("expr: %w", ErrNilNode)
+	}
+	return n.err
+}
+
+// DType is the element type of n's result.
+func (n *Node) DType() array.DType {
+	if n == nil {
+		return array.Invalid
+	}
+	return n.dtype
+}
+
+// Shape is n's result shape as far as it is known when built: static for
+// expressions over arrays, partial where variables have unknown dims.
+func (n *Node) Shape() broadcast.Shape {
+	if n == nil {
+		return broadcast.DynamicShape()
+	}
+	return n.shape
+}
+
+// StaticShape returns n's shape if every dim is known.
+func (n *Node) StaticShape() ([]int, bool) {
+	if n == nil {
+		return nil, false
+	}
+	return n.shape.Static()
+}
+
+// String renders n as a readable formula, e.g. "add(x, broadcast_numpy(b, [4 3]))".
+func (n *Node) String() string {
+	var b strings.Builder
+	n.format(&b)
+	return b.String()
+}
+
+func (n *Node) format(b *strings.Builder) {
+	if n == nil {
+		b.WriteString("<nil>")
+		return
+	}
+	switch n.kind {
+	case kLeaf:
+		fmt.Fprintf(b, "array<%v%v>", n.dtype, n.arr.Shape())
+		return
+	case kVar:
+		b.WriteString(n.name)
+		return
+	case kConst:
+		b.WriteString(n.constString())
+		return
+	}
+	b.WriteString(n.opName())
+	b.WriteByte('(')
+	for i, a := range n.args {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		a.format(b)
+	}
+	switch n.kind {
+	case kBroadcast:
+		fmt.Fprintf(b, ", %v", n.target)
+		if n.mode == ModeExplicit || n.mode == ModeNGraph {
+			fmt.Fprintf(b, ", axes=%v", n.axes)
+		}
+		if n.mode == ModePDPD {
+			fmt.Fprintf(b, ", axis=%d", n.axis)
+		}
+	case kBinary, kWhere:
+		if n.rule.kind != ruleNumpy {
+			fmt.Fprintf(b, ", %v", n.rule)
+		}
+	case kCast:
+		fmt.Fprintf(b, ", %v", n.dtype)
+	case kReduce:
+		if n.reshap != nil {
+			fmt.Fprintf(b, ", to=%v", n.reshap)
+		} else {
+			fmt.Fprintf(b, ", axes=%v", n.axes)
+			if n.keep {
+				b.WriteString(", keepdims")
+			}
+		}
+	}
+	b.WriteByte(')')
+}
+
+func (n *Node) opName() string {
+	switch n.kind {
+	case kBroadcast:
+		return "broadcast_" + string(n.mode)
+	case kWhere:
+		return "select"
+	case kCast:
+		return "cast"
+	case kReduce:
+		if n.reshap != nil {
+			return "reduce_to"
+		}
+		return "reduce_" + n.red.String()
+	}
+	return n.op.String()
+}
+
+// Leaves calls f for every array leaf and variable below n, in evaluation
+// order, once per occurrence.
+func (n *Node) walk(f func(*Node)) {
+	if n == nil {
+		return
+	}
+	for _, a := range n.args {
+		a.walk(f)
+	}
+	f(n)
+}
+
+// Vars returns the names of the variables n refers to, each once, in order
+// of first appearance.
+func (n *Node) Vars() []string {
+	var names []string
+	seen := map[string]bool{}
+	n.walk(func(m *Node) {
+		if m.kind == kVar && !seen[m.name] {
+			seen[m.name] = true
+			names = append(names, m.name)
+		}
+	})
+	return names
+}

@@ -1,0 +1,294 @@
+package expr
+
+import (
+	"fmt"
+	"slices"
+	"unsafe"
+
+	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/broadcast"
+	"github.com/stride0/stride0/compute"
+)
+
+// Plan is an expression prepared for evaluation: checked once, evaluated
+// many times with different variable bindings. A Plan is safe for
+// concurrent use.
+type Plan struct {
+	root *Node
+	opts options
+}
+
+// Compile checks e and prepares it for evaluation with the given options.
+// Variables stay unbound: each Eval binds them.
+func Compile(e *Node, opts ...Option) (*Plan, error) {
+	if err := e.Err(); err != nil {
+		return nil, err
+	}
+	dts := map[string]*Node{}
+	var err error
+	e.walk(func(n *Node) {
+		if n.kind != kVar || err != nil {
+			return
+		}
+		if prev, ok := dts[n.name]; ok && (prev.dtype != n.dtype) {
+			err = fmt.Errorf("expr.Compile: %w: variable %q declared as %v and %v", ErrBinding, n.name, prev.dtype, n.dtype)
+		}
+		dts[n.name] = n
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Plan{root: e, opts: makeOptions(opts)}, nil
+}
+
+// Root returns the expression the plan evaluates.
+func (p *Plan) Root() *Node { return p.root }
+
+// Eval evaluates the plan with the variables bound by b and returns a new
+// contiguous array, which the caller releases.
+func (p *Plan) Eval(b Bindings) (*array.Array, error) {
+	if p == nil {
+		return nil, fmt.Errorf("expr: nil plan: %w", ErrNilNode)
+	}
+	return p.run(nil, b)
+}
+
+// EvalInto evaluates the plan into dst, whose dtype and shape must be the
+// expression's. dst may be any writable view, and may share memory with the
+// inputs: an overlap is detected and evaluated through a temporary, never
+// silently wrong. If the result has nulls and dst has no validity mask, one
+// is added to dst (see array.EnsureValidity).
+func (p *Plan) EvalInto(dst *array.Array, b Bindings) error {
+	if p == nil {
+		return fmt.Errorf("expr: nil plan: %w", ErrNilNode)
+	}
+	if err := array.Check(dst); err != nil {
+		return fmt.Errorf("expr.EvalInto: %w: %w", ErrOutput, err)
+	}
+	_, err := p.run(dst, b)
+	return err
+}
+
+// Eval evaluates e and returns a new contiguous array that the caller
+// releases. Options set the allocator, workers, tile size and bindings.
+func Eval(e *Node, opts ...Option) (*array.Array, error) {
+	p, err := Compile(e, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return p.run(nil, p.opts.bind)
+}
+
+// EvalInto evaluates e into dst (see Plan.EvalInto).
+func EvalInto(dst *array.Array, e *Node, opts ...Option) error {
+	p, err := Compile(e, opts...)
+	if err != nil {
+		return err
+	}
+	return p.EvalInto(dst, p.opts.bind)
+}
+
+// evaluation is the state of one run: options and the temporaries to
+// release at the end.
+type evaluation struct {
+	o     *options
+	temps []*array.Array
+}
+
+func (p *Plan) run(dst *array.Array, b Bindings) (*array.Array, error) {
+	r, err := resolve(p.root, b)
+	if err != nil {
+		return nil, err
+	}
+	ev := &evaluation{o: &p.opts}
+	defer ev.release()
+	return ev.eval(r, dst)
+}
+
+func (ev *evaluation) release() {
+	for _, t := range ev.temps {
+		t.Release()
+	}
+	ev.temps = nil
+}
+
+// eval evaluates the tree at r into dst (allocated when nil).
+func (ev *evaluation) eval(r *rnode, dst *array.Array) (*array.Array, error) {
+	if err := ev.hoist(r, r.n.kind == kReduce); err != nil {
+		return nil, err
+	}
+	if r.n.kind == kReduce {
+		return ev.reduce(r, dst)
+	}
+	return ev.elementwise(r, dst)
+}
+
+// hoist evaluates, once and ahead of the fused pass, every subexpression
+// that the pass would otherwise recompute: an operation whose result is
+// smaller than the space it is broadcast over, and every reduction below the
+// root. Each becomes a temporary leaf.
+func (ev *evaluation) hoist(r *rnode, isReduceRoot bool) error {
+	for i, a := range r.args {
+		if a.isLeaf() {
+			continue
+		}
+		if a.n.kind == kReduce || (!isReduceRoot && size(a.shape) < size(r.shape)) {
+			out, err := ev.eval(a, nil)
+			if err != nil {
+				return err
+			}
+			ev.temps = append(ev.temps, out)
+			r.args[i] = &rnode{n: a.n, shape: out.Shape(), arr: out, temp: true, dtype: out.DType(), ctype: out.DType()}
+			continue
+		}
+		if err := ev.hoist(a, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkOutput validates a caller's output array.
+func checkOutput(dst *array.Array, dt array.DType, shape []int) error {
+	if dst.DType() != dt {
+		return fmt.Errorf("expr.EvalInto: %w: output is %v, expression is %v", ErrOutput, dst.DType(), dt)
+	}
+	if !slices.Equal(dst.Shape(), shape) {
+		return fmt.Errorf("expr.EvalInto: %w: output shape %v, expression shape %v", ErrOutput, dst.Shape(), shape)
+	}
+	if dst.ReadOnly() {
+		return fmt.Errorf("expr.EvalInto: %w: output %v: %w", ErrOutput, dst, array.ErrReadOnly)
+	}
+	return nil
+}
+
+// span is the byte range [lo, hi) of a buffer an array can reach.
+func span(a *array.Array) (lo, hi uintptr) {
+	b := a.Data().Bytes()
+	if len(b) == 0 {
+		return 0, 0
+	}
+	lo = uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	return lo, lo + uintptr(len(b))
+}
+
+// overlaps reports whether dst's buffer overlaps any leaf's buffer.
+func overlaps(dst *array.Array, r *rnode) bool {
+	dlo, dhi := span(dst)
+	if dlo == dhi {
+		return false
+	}
+	hit := false
+	var walk func(*rnode)
+	walk = func(x *rnode) {
+		if hit {
+			return
+		}
+		if x.isLeaf() {
+			lo, hi := span(x.arr)
+			if lo < dhi && dlo < hi {
+				hit = true
+			}
+			return
+		}
+		for _, a := range x.args {
+			walk(a)
+		}
+	}
+	walk(r)
+	return hit
+}
+
+// newOutput allocates a contiguous result array.
+func (ev *evaluation) newOutput(dt array.DType, shape []int) (*array.Array, error) {
+	return array.Empty(ev.o.mem, dt, shape...)
+}
+
+// buildGroup prepares the fused pass of the tree at r over shape, with the
+// output strides dstStrides (in the same index space), converting the
+// root's value to want (when valid).
+func (ev *evaluation) buildGroup(r *rnode, shape, dstStrides []int, want array.DType, storeDirect bool) (*group, error) {
+	g := &group{shape: shape, tile: ev.o.tile}
+	path := make([]int, len(r.shape))
+	for i := range path {
+		path[i] = i
+	}
+	if err := g.collect(r, path); err != nil {
+		return nil, err
+	}
+	g.coalesce(dstStrides)
+	if err := g.compile(r); err != nil {
+		return nil, err
+	}
+	if want.Valid() && g.rootT != want {
+		v, err := g.cast(value{reg: g.root, dt: g.rootT, scalar: g.rootS}, want)
+		if err != nil {
+			return nil, err
+		}
+		g.root, g.rootT = v.reg, v.dt
+	}
+	rootIsLeaf := g.root < len(g.leaves)
+	g.nphys = g.regAlloc()
+	g.direct = storeDirect && !rootIsLeaf && !g.rootS && g.dstCS[len(g.dstCS)-1] == 1
+	sz := g.rootT.Size()
+	var err error
+	if g.whereZero, err = compute.LookupWhere(sz); err != nil {
+		return nil, err
+	}
+	if g.scatter, err = compute.Scatter(sz); err != nil {
+		return nil, err
+	}
+	if g.gatherOut, err = compute.Gather(sz); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+func (ev *evaluation) elementwise(r *rnode, dst *array.Array) (*array.Array, error) {
+	if dst != nil {
+		if err := checkOutput(dst, r.dtype, r.shape); err != nil {
+			return nil, err
+		}
+		if overlaps(dst, r) {
+			tmp, err := ev.elementwise(r, nil)
+			if err != nil {
+				return nil, err
+			}
+			defer tmp.Release()
+			cp := &rnode{n: &Node{kind: kCast, dtype: r.dtype, ctype: r.dtype}, shape: r.shape, dtype: r.dtype, ctype: r.dtype,
+				args: []*rnode{{n: r.n, shape: r.shape, arr: tmp, dtype: r.dtype, ctype: r.dtype}},
+				maps: []broadcast.AxisMap{identityMap(len(r.shape))}}
+			return ev.elementwise(cp, dst)
+		}
+	}
+	g, err := ev.buildGroup(r, r.shape, outStrides(dst, r.shape), r.dtype, true)
+	if err != nil {
+		return nil, err
+	}
+	out := dst
+	if out == nil {
+		if out, err = ev.newOutput(r.dtype, r.shape); err != nil {
+			return nil, err
+		}
+	}
+	if g.masked {
+		if err := out.EnsureValidity(); err != nil {
+			if dst == nil {
+				out.Release()
+			}
+			return nil, err
+		}
+	}
+	t := &target{base: out.DataPointer(), off: out.Offset(), size: r.dtype.Size(), mask: out.ValidityPointer()}
+	g.execute(t, ev.o.workers, false, nil)
+	return out, nil
+}
+
+// outStrides is the output's strides in its own index space (contiguous for
+// a fresh output).
+func outStrides(dst *array.Array, shape []int) []int {
+	if dst == nil {
+		return array.ContiguousStrides(shape)
+	}
+	return dst.Strides()
+}

@@ -1,0 +1,212 @@
+package expr
+
+import (
+	"math"
+	"slices"
+	"unsafe"
+
+	"github.com/apache/arrow/go/v15/arrow/float16"
+
+	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/broadcast"
+	"github.com/stride0/stride0/compute"
+)
+
+// identity returns the 8-byte pattern of op's identity in type t.
+func identity(r reduction, t array.DType) [8]byte {
+	var b [8]byte
+	p := unsafe.Pointer(&b)
+	hi := r == redMin
+	switch r {
+	case redSum, redMean:
+		return b
+	case redProd:
+		a, _ := array.Wrap([]float64{1})
+		c, _ := array.Empty(nil, t)
+		_ = array.Set(c, array.At[float64](a, 0))
+		copy(b[:], c.Data().Bytes())
+		return b
+	}
+	switch t {
+	case array.Bool:
+		*(*uint8)(p) = b2u(hi)
+	case array.Int8:
+		*(*int8)(p) = pick[int8](hi, math.MaxInt8, math.MinInt8)
+	case array.Int16:
+		*(*int16)(p) = pick[int16](hi, math.MaxInt16, math.MinInt16)
+	case array.Int32:
+		*(*int32)(p) = pick[int32](hi, math.MaxInt32, math.MinInt32)
+	case array.Int64:
+		*(*int64)(p) = pick[int64](hi, math.MaxInt64, math.MinInt64)
+	case array.Uint8:
+		*(*uint8)(p) = pick[uint8](hi, math.MaxUint8, 0)
+	case array.Uint16:
+		*(*uint16)(p) = pick[uint16](hi, math.MaxUint16, 0)
+	case array.Uint32:
+		*(*uint32)(p) = pick[uint32](hi, math.MaxUint32, 0)
+	case array.Uint64:
+		*(*uint64)(p) = pick[uint64](hi, math.MaxUint64, 0)
+	case array.Float16:
+		*(*uint16)(p) = pick(hi, float16.Inf(), float16.Inf().Negate()).Uint16()
+	case array.Float32:
+		*(*float32)(p) = pick(hi, float32(math.Inf(1)), float32(math.Inf(-1)))
+	case array.Float64:
+		*(*float64)(p) = pick(hi, math.Inf(1), math.Inf(-1))
+	}
+	return b
+}
+
+func pick[T any](hi bool, a, b T) T {
+	if hi {
+		return a
+	}
+	return b
+}
+
+func b2u(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// reduce evaluates a reduction: the argument's tree is fused and folded
+// into an accumulator shaped like the argument with the reduced axes set to
+// 1, which is then converted (mean: divided) into the result.
+func (ev *evaluation) reduce(r *rnode, dst *array.Array) (*array.Array, error) {
+	arg := r.args[0]
+	if dst != nil {
+		if err := checkOutput(dst, r.dtype, r.shape); err != nil {
+			return nil, err
+		}
+	}
+	at := kernelType(r.ctype) // accumulator type
+	keep := slices.Clone(arg.shape)
+	for _, a := range r.axes {
+		keep[a] = 1
+	}
+	// accumulate straight into the output when it is a fresh or contiguous
+	// array of the accumulator's type that no input shares.
+	direct := r.n.red != redMean && at == r.dtype && (dst == nil || (dst.IsContiguous() && !overlaps(dst, arg)))
+	var acc, out *array.Array
+	var err error
+	if direct {
+		out = dst
+		if out == nil {
+			if out, err = ev.newOutput(r.dtype, r.shape); err != nil {
+				return nil, err
+			}
+		}
+		if acc, err = out.Reshaped(keep...); err != nil {
+			if dst == nil {
+				out.Release()
+			}
+			return nil, err
+		}
+		defer acc.Release()
+	} else {
+		if acc, err = ev.newOutput(at, keep); err != nil {
+			return nil, err
+		}
+		defer acc.Release()
+	}
+	ident := identity(r.n.red, at)
+	fill, _ := compute.Gather(at.Size())
+	fill(acc.DataPointer(), unsafe.Pointer(&ident), acc.Len(), 0)
+
+	accStrides := array.ContiguousStrides(keep)
+	for _, a := range r.axes {
+		accStrides[a] = 0
+	}
+	fail := func(err error) (*array.Array, error) {
+		if direct && dst == nil {
+			out.Release()
+		}
+		return nil, err
+	}
+	g, err := ev.buildGroup(arg, arg.shape, accStrides, at, false)
+	if err != nil {
+		return fail(err)
+	}
+	op := r.n.red.op()
+	fold, err := compute.LookupFold(op, compute.Type(at))
+	if err != nil {
+		return fail(err)
+	}
+	accum, err := compute.LookupAccumulate(op, compute.Type(at))
+	if err != nil {
+		return fail(err)
+	}
+	t := &target{base: acc.DataPointer(), off: acc.Offset(), size: at.Size(), fold: fold, accum: accum, ident: unsafe.Pointer(&ident)}
+
+	workers := ev.o.workers
+	outerOnly := g.dstCS[0] != 0
+	var privates []*array.Array
+	var private func(i int) *target
+	if !outerOnly && workers > 1 {
+		// every worker folds into its own accumulator, summed at the end;
+		// only worth it while the accumulators are small next to the input.
+		if acc.Len()*workers*4 > size(arg.shape) {
+			workers = 1
+		} else {
+			privates = make([]*array.Array, workers)
+			private = func(i int) *target {
+				p, err := ev.newOutput(at, keep)
+				if err != nil {
+					return t // fall back: cannot happen with a Go allocator
+				}
+				fill(p.DataPointer(), unsafe.Pointer(&ident), p.Len(), 0)
+				privates[i] = p
+				tt := *t
+				tt.base, tt.off = p.DataPointer(), 0
+				return &tt
+			}
+		}
+	}
+	g.execute(t, workers, outerOnly, private)
+	for _, p := range privates {
+		if p != nil {
+			accum(acc.DataPointer(), unsafe.Pointer(unsafe.Add(p.DataPointer(), p.Offset()*at.Size())), acc.Len())
+			p.Release()
+		}
+	}
+	if r.n.red == redMean {
+		cnt := 1
+		if len(keep) > 0 {
+			cnt = size(arg.shape) / max(acc.Len(), 1)
+		}
+		if acc.Len() == 0 {
+			cnt = 1
+		}
+		div, err := compute.LookupBinary(compute.Div, compute.Type(at), compute.VS)
+		if err != nil {
+			return fail(err)
+		}
+		cv := identity(redSum, at)
+		c, _ := array.Empty(nil, at)
+		_ = array.Set(c, float64(cnt))
+		copy(cv[:], c.Data().Bytes())
+		if size(arg.shape) == 0 {
+			_ = array.Set(c, math.NaN())
+			copy(cv[:], c.Data().Bytes())
+			fill(acc.DataPointer(), unsafe.Pointer(&cv), acc.Len(), 0)
+		} else if acc.Len() > 0 {
+			tmp := make([]byte, acc.Len()*at.Size())
+			copy(tmp, acc.Data().Bytes())
+			div(acc.DataPointer(), unsafe.Pointer(unsafe.SliceData(tmp)), unsafe.Pointer(&cv), acc.Len())
+		}
+	}
+	if direct {
+		return out, nil
+	}
+	// convert the accumulator into the result (cast, reshape, strided dst)
+	view, err := acc.Reshaped(r.shape...)
+	if err != nil {
+		return nil, err
+	}
+	defer view.Release()
+	cp := &rnode{n: &Node{kind: kCast, dtype: r.dtype, ctype: r.dtype}, shape: r.shape, dtype: r.dtype, ctype: r.dtype,
+		args: []*rnode{{n: r.n, shape: r.shape, arr: view, dtype: at, ctype: at}},
+		maps: []broadcast.AxisMap{identityMap(len(r.shape))}}
+	return ev.elementwise(cp, dst)
+}
