@@ -23,9 +23,9 @@ type group struct {
 	nregs  int // scratch registers, each tile elements of up to 8 bytes
 	root   int // register holding the root's value
 	rootT  array.DType
-	rootS  bool // the root value is one element (every leaf is constant along the inner axis)
-	direct bool // the root instruction writes straight into the output run
-	masked bool // some leaf has a validity mask
+	rootS  bool  // the root value is one element (every leaf is constant along the inner axis)
+	direct bool  // the root instruction writes straight into the output run
+	masked bool  // some leaf has a validity mask
 	dstCS  []int // coalesced output (or accumulator) strides
 	tile   int
 	notes  []string // what Explain prints
