@@ -70,6 +70,20 @@ func count(shape []int) int {
 	return n
 }
 
+// mapRef is the index function an AxisMap describes: input axis i reads
+// output axis m[i], or 0 where the input dim is 1.
+func mapRef(in []int, m broadcast.AxisMap) indexFunc {
+	return func(c []int) []int {
+		x := make([]int, len(in))
+		for i, o := range m {
+			if o >= 0 && in[i] != 1 {
+				x[i] = c[o]
+			}
+		}
+		return x
+	}
+}
+
 // indexFunc maps an output coordinate to the input coordinate it reads.
 type indexFunc func(c []int) []int
 
@@ -106,8 +120,11 @@ func onAxes(in, axes []int) indexFunc {
 // summing over Adjoint's axes is the adjoint of that read.
 func checkView(t *testing.T, in, out []int, m broadcast.AxisMap, ref indexFunc) {
 	t.Helper()
-	if count(out) > 1024 {
+	if n, err := broadcast.Size(out); err != nil || n > 1024 {
 		return
+	}
+	if n, err := broadcast.Size(in); err != nil || n > 1024 {
+		return // possible when out has a 0 dim
 	}
 	st, err := broadcast.Strides(in, contiguous(in), out, m)
 	require.NoError(t, err)
@@ -216,7 +233,9 @@ func requireAgree(t *testing.T, out []int, err error, pout broadcast.Shape, perr
 		require.ErrorAs(t, err, &a)
 		require.ErrorAs(t, perr, &b)
 		require.Equal(t, a.Err, b.Err, "static: %v; partial: %v", err, perr)
-		require.Equal(t, fmt.Sprint(a.Shapes), fmt.Sprint(b.Shapes))
+		if b.Shapes != nil { // nil when a dim is invalid, hence not static
+			require.Equal(t, fmt.Sprint(a.Shapes), fmt.Sprint(b.Shapes))
+		}
 		return
 	}
 	require.NoError(t, perr)
