@@ -225,8 +225,9 @@ func rowValidity(mem memory.Allocator, mask []byte, n, l int) (*memory.Buffer, i
 // tensorLayout reports whether an array of shape [N, S...] with these
 // strides is N consecutive blocks (row stride = prod(S)) each row-major for
 // some order of the S axes, and if so returns perm (logical axis i is
-// physical axis perm[i]) and the physical shape. Empty arrays are laid out
-// trivially (identity).
+// physical axis perm[i]) and the physical shape. An array with no rows is
+// laid out as its strides say if they describe a permutation, else as the
+// identity.
 func tensorLayout(shape, strides []int) (perm, phys []int, ok bool) {
 	inner, st := shape[1:], strides[1:]
 	k := len(inner)
@@ -234,10 +235,18 @@ func tensorLayout(shape, strides []int) (perm, phys []int, ok bool) {
 	for i := range perm {
 		perm[i] = i
 	}
-	for _, d := range shape {
+	for _, d := range inner {
 		if d == 0 {
 			return perm, append([]int{}, inner...), true
 		}
+	}
+	if shape[0] == 0 {
+		// No data: any layout is exact. Keep the permutation the strides
+		// describe, so that an empty batch gets the same type as full ones.
+		if p, ph, ok := tensorLayout(append([]int{1}, inner...), strides); ok {
+			return p, ph, true
+		}
+		return perm, append([]int{}, inner...), true
 	}
 	// Sort axes by decreasing stride. An axis of size 1 has no meaningful
 	// stride: it sorts as if it sat just before the next axis, so that it

@@ -326,3 +326,27 @@ func TestTensorFromArrowMalformed(t *testing.T) {
 	_, err = FromArrow(mem, scol)
 	assert.ErrorIs(t, err, ErrUnsupported)
 }
+
+// TestTensorEmptyBatchSameType: a batch with no rows of a transposed view
+// gets the same type (permutation) as a full batch of the same view, so a
+// stream's batches share one schema.
+func TestTensorEmptyBatchSameType(t *testing.T) {
+	mem := newMem(t)
+	base, err := array.Arange(mem, array.Float32, 0, 12, 1)
+	require.NoError(t, err)
+	defer base.Release()
+	full, err := base.View([]int{2, 3, 2}, []int{6, 1, 3}, 0)
+	require.NoError(t, err)
+	defer full.Release()
+	empty, err := base.View([]int{0, 3, 2}, []int{6, 1, 3}, 0)
+	require.NoError(t, err)
+	defer empty.Release()
+	fc, err := ToTensorColumn(mem, full)
+	require.NoError(t, err)
+	defer fc.Release()
+	ec, err := ToTensorColumn(mem, empty)
+	require.NoError(t, err)
+	defer ec.Release()
+	assert.Equal(t, []int{1, 0}, fc.TensorType().Permutation())
+	assert.True(t, arrow.TypeEqual(fc.DataType(), ec.DataType()))
+}
