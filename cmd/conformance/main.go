@@ -1,0 +1,103 @@
+// Command conformance checks the library against broadcasting case files in
+// the format of the shared conformance README.
+//
+//	go run ./cmd/conformance FILE_OR_DIR...
+//
+// It prints a line for every failed case (its id, expected and got) and for
+// every skipped case (its id and why), then
+//
+//	N passed, N failed, N skipped
+//
+// It exits 1 when a case fails and 2 when a file cannot be read.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/stride0/stride0/internal/conformance"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("conformance", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	quiet := fs.Bool("q", false, "do not list skipped cases")
+	verbose := fs.Bool("v", false, "also list passed cases")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: conformance [-q] [-v] FILE_OR_DIR...")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return 2
+	}
+	paths, unreadable := expand(fs.Args(), stderr)
+	var passed, failed, skipped int
+	for _, path := range paths {
+		f, err := conformance.Load(path)
+		if err != nil {
+			fmt.Fprintf(stderr, "conformance: %v\n", err)
+			unreadable = true
+			continue
+		}
+		for _, c := range f.Cases {
+			r := conformance.Check(c, nil)
+			switch r.Status {
+			case conformance.Pass:
+				passed++
+				if *verbose {
+					fmt.Fprintln(stdout, r)
+				}
+			case conformance.Fail:
+				failed++
+				fmt.Fprintln(stdout, r)
+			case conformance.Skip:
+				skipped++
+				if !*quiet {
+					fmt.Fprintln(stdout, r)
+				}
+			}
+		}
+	}
+	fmt.Fprintf(stdout, "%d passed, %d failed, %d skipped\n", passed, failed, skipped)
+	switch {
+	case unreadable:
+		return 2
+	case failed > 0:
+		return 1
+	}
+	return 0
+}
+
+// expand replaces each directory by the .json files in it.
+func expand(args []string, stderr io.Writer) ([]string, bool) {
+	var paths []string
+	bad := false
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if err != nil {
+			fmt.Fprintf(stderr, "conformance: %v\n", err)
+			bad = true
+			continue
+		}
+		if !st.IsDir() {
+			paths = append(paths, a)
+			continue
+		}
+		m, _ := filepath.Glob(filepath.Join(a, "*.json"))
+		sort.Strings(m)
+		paths = append(paths, m...)
+	}
+	return paths, bad
+}
