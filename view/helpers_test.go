@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
@@ -250,6 +251,13 @@ func checkBroadcastView(t testing.TB, mem memory.Allocator, x *array.Array, out 
 // checkBroadcast checks the broadcast view v of x to out through m.
 func checkBroadcast(t testing.TB, mem memory.Allocator, x *array.Array, out []int, m broadcast.AxisMap, v *array.Array) {
 	t.Helper()
+	if n, ok := t.(interface{ Name() string }); ok {
+		name := n.Name()
+		if i := strings.LastIndexByte(name, '/'); i >= 0 {
+			name = name[i+1:]
+		}
+		checked[strings.ReplaceAll(name, "_", " ")]++
+	}
 	require.Equal(t, out, v.Shape())
 	require.Equal(t, x.DType(), v.DType())
 	require.Equal(t, x.HasNulls(), v.HasNulls())
