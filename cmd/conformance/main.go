@@ -30,7 +30,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("conformance", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	quiet := fs.Bool("q", false, "do not list skipped cases")
-	verbose := fs.Bool("v", false, "also list passed cases")
+	verbose := fs.Bool("v", false, "also list passed cases, with what the library computed")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: conformance [-q] [-v] FILE_OR_DIR...")
 		fs.PrintDefaults()
@@ -57,7 +57,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			case conformance.Pass:
 				passed++
 				if *verbose {
-					fmt.Fprintln(stdout, r)
+					fmt.Fprintf(stdout, "%v (got %s)\n", r, r.Got)
 				}
 			case conformance.Fail:
 				failed++

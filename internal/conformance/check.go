@@ -36,6 +36,9 @@ type Result struct {
 	ID     string
 	Status Status
 	Detail string
+	// Got is what the library computed for a checked shape case: the shape,
+	// or "error: ..." (the last variant's, when a case has several).
+	Got string
 }
 
 // String formats the result as one line: "PASS id", "FAIL id: detail" or
@@ -80,6 +83,7 @@ func Check(c Case, vc ValueChecker) (r Result) {
 	if reason != "" {
 		return Result{ID: c.ID, Status: Skip, Detail: reason}
 	}
+	got := ""
 	for _, v := range vars {
 		outs := evaluate(c, v)
 		for _, o := range outs {
@@ -96,12 +100,13 @@ func Check(c Case, vc ValueChecker) (r Result) {
 			case o.skip != "":
 				return Result{ID: c.ID, Status: Skip, Detail: label + o.skip}
 			}
+			got = o.String()
 			if diff := compare(c.Expected, v, o); diff != "" {
-				return Result{ID: c.ID, Status: Fail, Detail: label + diff}
+				return Result{ID: c.ID, Status: Fail, Detail: label + diff, Got: got}
 			}
 		}
 	}
-	return Result{ID: c.ID, Status: Pass}
+	return Result{ID: c.ID, Status: Pass, Got: got}
 }
 
 // outcome is what the library computes for a case.
@@ -114,6 +119,13 @@ type outcome struct {
 	err       error
 	skip      string // why the case cannot be checked
 	bad       string // why the case is malformed
+}
+
+func (o outcome) String() string {
+	if o.err != nil {
+		return "error: " + o.err.Error()
+	}
+	return o.shape.String()
 }
 
 func failed(err error) outcome { return outcome{err: err} }
