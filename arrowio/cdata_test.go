@@ -11,7 +11,6 @@ import (
 	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/cdata"
 	"github.com/apache/arrow/go/v15/arrow/ipc"
-	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -25,25 +24,6 @@ func cStructs(t *testing.T) (*cdata.CArrowArray, *cdata.CArrowSchema) {
 	a, s := cabi.NewArray(), cabi.NewSchema()
 	t.Cleanup(func() { cabi.Free(a); cabi.Free(s) })
 	return a, s
-}
-
-// tensorFixture is a [3, 2, 3] float64 column with element (0,1,1) null and
-// row 2 entirely null.
-func tensorFixture(t *testing.T, mem memory.Allocator) (*array.Array, *FixedShapeTensorArray) {
-	a, err := array.Arange(mem, array.Float64, 0, 18, 1)
-	require.NoError(t, err)
-	v, err := a.View([]int{3, 2, 3}, []int{6, 3, 1}, 0)
-	a.Release()
-	require.NoError(t, err)
-	require.NoError(t, v.SetNull(0, 1, 1))
-	for j := 0; j < 2; j++ {
-		for k := 0; k < 3; k++ {
-			require.NoError(t, v.SetNull(2, j, k))
-		}
-	}
-	col, err := ToTensorColumn(mem, v, WithDimNames("h", "w"))
-	require.NoError(t, err)
-	return v, col
 }
 
 // TestCDataTensorColumn: a fixed_shape_tensor column crosses the C Data
@@ -156,40 +136,6 @@ func TestCDataExtensionChildren(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, arrowarray.Equal(col, imp))
 	imp.Release()
-}
-
-func recordFixture(t *testing.T, mem memory.Allocator, rows int, seed int) arrow.Record {
-	x, err := array.Arange(mem, array.Float32, float64(seed), float64(seed+rows*4), 1)
-	require.NoError(t, err)
-	defer x.Release()
-	xv, err := x.View([]int{rows, 2, 2}, []int{4, 1, 2}, 0) // transposed tensors
-	require.NoError(t, err)
-	defer xv.Release()
-	col, err := ToTensorColumn(mem, xv)
-	require.NoError(t, err)
-	defer col.Release()
-	valid := make([]bool, rows)
-	vals := make([]float64, rows)
-	for i := range valid {
-		valid[i] = (i+seed)%3 != 0
-		vals[i] = float64(i + seed)
-	}
-	y := buildArrow(t, mem, array.Int32, vals, valid)
-	defer y.Release()
-	schema := arrow.NewSchema([]arrow.Field{
-		{Name: "x", Type: col.DataType(), Nullable: true},
-		{Name: "y", Type: arrow.PrimitiveTypes.Int32, Nullable: true, Metadata: arrow.NewMetadata([]string{"unit"}, []string{"m"})},
-	}, nil)
-	return arrowarray.NewRecord(schema, []arrow.Array{col, y}, int64(rows))
-}
-
-func requireSameRecord(t *testing.T, want, got arrow.Record) {
-	require.True(t, want.Schema().Equal(got.Schema()), "schema %v\nvs %v", want.Schema(), got.Schema())
-	require.Equal(t, want.NumRows(), got.NumRows())
-	for i := range want.Columns() {
-		require.True(t, arrowarray.Equal(want.Column(i), got.Column(i)), "column %d", i)
-		require.IsType(t, want.Column(i), got.Column(i))
-	}
 }
 
 func TestCDataRecordBatch(t *testing.T) {

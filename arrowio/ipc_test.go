@@ -1,0 +1,206 @@
+package arrowio
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/ipc"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/stride0/stride0/array"
+)
+
+// ipcBatches are batches of one schema: tensor columns (transposed, with
+// nulls), an empty batch, and a row slice (Arrow offsets on every column).
+func ipcBatches(t *testing.T, mem memory.Allocator) []arrow.Record {
+	a := recordFixture(t, mem, 4, 0)
+	b := recordFixture(t, mem, 0, 7)
+	c := recordFixture(t, mem, 9, 2)
+	d := c.NewSlice(2, 7)
+	c.Release()
+	return []arrow.Record{a, b, d}
+}
+
+func releaseRecords(recs []arrow.Record) {
+	for _, r := range recs {
+		r.Release()
+	}
+}
+
+// TestIPCRoundTrip: streams and files, plain and compressed, to a
+// bytes.Buffer (not a seeker) and to a file: every batch comes back equal,
+// with the extension type.
+func TestIPCRoundTrip(t *testing.T) {
+	for _, file := range []bool{false, true} {
+		for _, zstd := range []bool{false, true} {
+			t.Run(fmt.Sprintf("file=%v/zstd=%v", file, zstd), func(t *testing.T) {
+				mem := newMem(t)
+				recs := ipcBatches(t, mem)
+				defer releaseRecords(recs)
+				opts := []ipc.Option{ipc.WithAllocator(mem)}
+				if zstd {
+					opts = append(opts, ipc.WithZstd())
+				}
+				var buf bytes.Buffer
+				require.NoError(t, WriteRecords(&buf, file, recs[0].Schema(), recs, opts...))
+				var rr arrowarray.RecordReader
+				var err error
+				if file {
+					rr, err = ReadFile(bytes.NewReader(buf.Bytes()), WithAllocator(mem))
+				} else {
+					rr, err = ReadStream(&buf, WithAllocator(mem))
+				}
+				require.NoError(t, err)
+				defer rr.Release()
+				assert.True(t, recs[0].Schema().Equal(rr.Schema()))
+				i := 0
+				for rr.Next() {
+					requireSameRecord(t, recs[i], rr.Record())
+					x, err := FromArrow(mem, rr.Record().Column(0))
+					require.NoError(t, err)
+					assert.Equal(t, []int{int(recs[i].NumRows()), 2, 2}, x.Shape())
+					x.Release()
+					i++
+				}
+				require.NoError(t, rr.Err())
+				assert.Equal(t, len(recs), i)
+			})
+		}
+	}
+}
+
+func TestIPCFileOnDisk(t *testing.T) {
+	mem := newMem(t)
+	recs := ipcBatches(t, mem)
+	defer releaseRecords(recs)
+	path := filepath.Join(t.TempDir(), "x.arrow")
+	f, err := os.Create(path)
+	require.NoError(t, err)
+	_, err = f.Write([]byte("junk")) // the file writer records its start
+	require.NoError(t, err)
+	rr, err := arrowarray.NewRecordReader(recs[0].Schema(), recs)
+	require.NoError(t, err)
+	n, err := WriteFile(f, rr, ipc.WithAllocator(mem))
+	rr.Release()
+	require.NoError(t, err)
+	assert.Equal(t, 3, n)
+	require.NoError(t, f.Close())
+
+	f, err = os.Create(path)
+	require.NoError(t, err)
+	rr, err = arrowarray.NewRecordReader(recs[0].Schema(), recs)
+	require.NoError(t, err)
+	_, err = WriteFile(f, rr, ipc.WithAllocator(mem))
+	rr.Release()
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	f, err = os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	in, err := ReadFile(f, WithAllocator(mem))
+	require.NoError(t, err)
+	defer in.Release()
+	i := 0
+	for in.Next() {
+		requireSameRecord(t, recs[i], in.Record())
+		i++
+	}
+	require.NoError(t, in.Err())
+	assert.Equal(t, 3, i)
+}
+
+// TestIPCMalformed: truncations and corruptions of valid streams and files
+// give errors (or fewer batches), never panics, and leak nothing.
+func TestIPCMalformed(t *testing.T) {
+	mem := newMem(t)
+	recs := ipcBatches(t, mem)
+	defer releaseRecords(recs)
+	for _, file := range []bool{false, true} {
+		var buf bytes.Buffer
+		require.NoError(t, WriteRecords(&buf, file, recs[0].Schema(), recs))
+		good := buf.Bytes()
+		for cut := 0; cut < len(good); cut += 7 {
+			drainIPC(t, mem, good[:cut], file)
+		}
+		for pos := 0; pos < len(good); pos += 3 {
+			bad := append([]byte{}, good...)
+			bad[pos] ^= 0xff
+			drainIPC(t, mem, bad, file)
+		}
+	}
+	_, err := ReadStream(bytes.NewReader([]byte("definitely not arrow")))
+	assert.ErrorIs(t, err, ErrInvalid)
+	_, err = ReadFile(bytes.NewReader([]byte("ARROW1\x00\x00 short")))
+	assert.ErrorIs(t, err, ErrInvalid)
+	_, err = ReadStream(nil)
+	assert.ErrorIs(t, err, array.ErrNil)
+	_, err = ReadFile(nil)
+	assert.ErrorIs(t, err, array.ErrNil)
+	_, err = WriteStream(nil, nil)
+	assert.ErrorIs(t, err, array.ErrNil)
+	_, err = WriteFile(nil, nil)
+	assert.ErrorIs(t, err, array.ErrNil)
+}
+
+// drainIPC reads every batch of data and converts every column it can;
+// errors are fine, panics are not (a panic fails the test).
+func drainIPC(t testing.TB, mem memory.Allocator, data []byte, file bool) {
+	var rr arrowarray.RecordReader
+	var err error
+	if file {
+		rr, err = ReadFile(bytes.NewReader(data), WithAllocator(mem), WithMaxBuffer(1<<20))
+	} else {
+		rr, err = ReadStream(bytes.NewReader(data), WithAllocator(mem), WithMaxBuffer(1<<20))
+	}
+	if err != nil {
+		return
+	}
+	defer rr.Release()
+	for rr.Next() {
+		for _, c := range rr.Record().Columns() {
+			if a, err := FromArrow(mem, c); err == nil {
+				_, _ = array.ToSlice[float64](a)
+				_, _ = array.ValidSlice(a)
+				a.Release()
+			}
+		}
+	}
+	_ = rr.Err()
+}
+
+// TestIPCBadExtensionMetadata: a stream whose field carries bad
+// fixed_shape_tensor metadata is rejected when its schema is read.
+func TestIPCBadExtensionMetadata(t *testing.T) {
+	mem := newMem(t)
+	b := arrowarray.NewFixedSizeListBuilder(mem, 2, arrow.PrimitiveTypes.Float64)
+	b.Append(true)
+	b.ValueBuilder().(*arrowarray.Float64Builder).AppendValues([]float64{1, 2}, nil)
+	storage := b.NewArray()
+	b.Release()
+	defer storage.Release()
+	for _, meta := range []string{`{"shape":[3]}`, `{"shape":[2],"permutation":[1]}`, `not json`, ``} {
+		md := arrow.NewMetadata([]string{ipc.ExtensionTypeKeyName, ipc.ExtensionMetadataKeyName}, []string{ExtensionName, meta})
+		schema := arrow.NewSchema([]arrow.Field{{Name: "t", Type: storage.DataType(), Metadata: md}}, nil)
+		rec := arrowarray.NewRecord(schema, []arrow.Array{storage}, 1)
+		for _, file := range []bool{false, true} {
+			var buf bytes.Buffer
+			require.NoError(t, WriteRecords(&buf, file, schema, []arrow.Record{rec}, ipc.WithAllocator(mem)))
+			var err error
+			if file {
+				_, err = ReadFile(bytes.NewReader(buf.Bytes()), WithAllocator(mem))
+			} else {
+				_, err = ReadStream(&buf, WithAllocator(mem))
+			}
+			assert.ErrorIs(t, err, ErrMetadata, "%q file=%v", meta, file)
+			assert.ErrorIs(t, err, ErrInvalid)
+		}
+		rec.Release()
+	}
+}
