@@ -203,6 +203,19 @@ func genArray(t testing.TB, src source, mem memory.Allocator, shape []int) *arra
 	s, err := view.Slice(x, ranges...)
 	require.NoError(t, err)
 	require.Equal(t, shape, s.Shape(), "genArray built the wrong shape from %v by %v", x.Shape(), ranges)
+	if src.IntN(6) == 0 {
+		// Axes of size 0 or 1 may have any stride at all.
+		st := s.Strides()
+		for k, d := range shape {
+			if d <= 1 && src.IntN(2) == 0 {
+				st[k] = []int{0, -1, 7, -1000, math.MaxInt, math.MinInt}[src.IntN(6)]
+			}
+		}
+		odd, err := s.View(shape, st, s.Offset())
+		require.NoError(t, err)
+		s.Release()
+		s = odd
+	}
 	return s
 }
 

@@ -30,12 +30,15 @@ func Reshape(a *array.Array, shape ...int) (*array.Array, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s %v to %v: %w", op, in, shape, err)
 	}
-	var st []int
 	if a.Len() == 0 {
-		st = array.ContiguousStrides(out) // no element to reach: any strides do
-	} else if st = noCopyStrides(in, a.Strides(), out); st == nil {
-		return nil, fmt.Errorf("%s %v (strides %v) to %v: merged axes are not laid out one after the other: %w",
-			op, in, a.Strides(), out, ErrCopyRequired)
+		// No element to reach: any strides do.
+		return view(op, a, out, array.ContiguousStrides(out), a.Offset())
+	}
+	inStrides := a.Strides()
+	st, bad := noCopyStrides(in, inStrides, out)
+	if st == nil {
+		return nil, fmt.Errorf("%s %v (strides %v) to %v: axes %d and %d (strides %d and %d) would merge but are not laid out one after the other: %w",
+			op, in, inStrides, out, bad[0], bad[1], inStrides[bad[0]], inStrides[bad[1]], ErrCopyRequired)
 	}
 	return view(op, a, out, st, a.Offset())
 }
@@ -85,13 +88,15 @@ func inferShape(in []int, n int, shape []int) ([]int, error) {
 // both shapes in groups of axes with equal products; a group of input axes
 // must be mergeable (each stride equal to the next dim times the next
 // stride), and the output axes of the group get the strides of a row-major
-// split of the merged axis. Output axes left over are 1s.
-func noCopyStrides(in, inStrides, out []int) []int {
-	var od, os []int // input dims and strides without the 1s
+// split of the merged axis. Output axes left over are 1s. When there are no
+// such strides, bad holds the two input axes that cannot merge.
+func noCopyStrides(in, inStrides, out []int) (strides []int, bad [2]int) {
+	var od, os, oa []int // input dims, strides and axes without the 1s
 	for i, d := range in {
 		if d != 1 {
 			od = append(od, d)
 			os = append(os, inStrides[i])
+			oa = append(oa, i)
 		}
 	}
 	st := make([]int, len(out))
@@ -110,7 +115,7 @@ func noCopyStrides(in, inStrides, out []int) []int {
 		}
 		for k := oi; k < oj-1; k++ {
 			if os[k] != od[k+1]*os[k+1] {
-				return nil
+				return nil, [2]int{oa[k], oa[k+1]}
 			}
 		}
 		st[nj-1] = os[oj-1]
@@ -127,5 +132,5 @@ func noCopyStrides(in, inStrides, out []int) []int {
 	for k := ni; k < len(out); k++ {
 		st[k] = last
 	}
-	return st
+	return st, bad
 }
