@@ -1,0 +1,422 @@
+package compute_test
+
+// Plain scalar Go references for every kernel, written from the definitions
+// in the compute and expr documentation rather than from the kernels: integer
+// results are computed exactly with math/big and then wrapped to the type's
+// width, float32 results are computed in float64 and rounded once (which is
+// the correctly rounded float32 result for +, -, *, / and sqrt), and float16
+// conversions round to nearest, ties to even, subnormals included.
+
+import (
+	"math"
+	"math/big"
+
+	"github.com/stride0/stride0/compute"
+)
+
+type elem interface {
+	~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~float32 | ~float64
+}
+
+func isSigned(t compute.Type) bool   { return t >= compute.Int8 && t <= compute.Int64 }
+func isUnsigned(t compute.Type) bool { return t >= compute.Uint8 && t <= compute.Uint64 }
+func isInt(t compute.Type) bool      { return isSigned(t) || isUnsigned(t) }
+func isFloat(t compute.Type) bool    { return t == compute.Float32 || t == compute.Float64 }
+
+func bits(t compute.Type) uint { return uint(t.Size() * 8) }
+
+var bigOne = big.NewInt(1)
+
+// wrap reduces v modulo 2^n into the signed or unsigned range of an n-bit
+// integer, returned as the int64 / uint64 bit pattern.
+func wrap(v *big.Int, n uint, signed bool) uint64 {
+	m := new(big.Int).Lsh(bigOne, n)
+	r := new(big.Int).Mod(v, m) // 0 <= r < 2^n
+	if signed && r.Bit(int(n-1)) == 1 {
+		r.Sub(r, m)
+		return uint64(r.Int64())
+	}
+	return r.Uint64()
+}
+
+// floorDiv is floor(x / y) for y != 0, derived from the Euclidean quotient
+// (big.Int.DivMod: x = q*y + m with 0 <= m < |y|).
+func floorDiv(x, y *big.Int) *big.Int {
+	q, m := new(big.Int).DivMod(x, y, new(big.Int))
+	if y.Sign() < 0 && m.Sign() != 0 {
+		q.Sub(q, bigOne)
+	}
+	return q
+}
+
+// refInt computes op on integers x, y (exact values) and returns the wrapped
+// n-bit result, or for comparisons the truth value.
+func refInt(op compute.Op, x, y *big.Int, n uint, signed bool) (uint64, bool) {
+	r := new(big.Int)
+	w := func(v *big.Int) (uint64, bool) { return wrap(v, n, signed), false }
+	switch op {
+	case compute.Add:
+		return w(r.Add(x, y))
+	case compute.Sub:
+		return w(r.Sub(x, y))
+	case compute.Mul:
+		return w(r.Mul(x, y))
+	case compute.Div:
+		if y.Sign() == 0 {
+			return 0, false
+		}
+		return w(floorDiv(x, y))
+	case compute.DivTrunc:
+		if y.Sign() == 0 {
+			return 0, false
+		}
+		return w(r.Quo(x, y))
+	case compute.FloorMod:
+		if y.Sign() == 0 {
+			return 0, false
+		}
+		return w(r.Sub(x, r.Mul(y, floorDiv(x, y))))
+	case compute.Mod:
+		if y.Sign() == 0 {
+			return 0, false
+		}
+		return w(r.Rem(x, y))
+	case compute.Pow:
+		if y.Sign() < 0 {
+			switch {
+			case x.Cmp(bigOne) == 0:
+				return 1, false
+			case x.Cmp(big.NewInt(-1)) == 0:
+				if y.Bit(0) == 0 {
+					return 1, false
+				}
+				return w(big.NewInt(-1))
+			}
+			return 0, false
+		}
+		m := new(big.Int).Lsh(bigOne, n)
+		xm := new(big.Int).Mod(x, m)
+		return w(r.Exp(xm, y, m))
+	case compute.Maximum:
+		if x.Cmp(y) >= 0 {
+			return w(x)
+		}
+		return w(y)
+	case compute.Minimum:
+		if x.Cmp(y) <= 0 {
+			return w(x)
+		}
+		return w(y)
+	case compute.SquaredDiff:
+		d := new(big.Int).Sub(x, y)
+		return w(r.Mul(d, d))
+	case compute.PRelu:
+		if x.Sign() < 0 {
+			return w(r.Mul(x, y))
+		}
+		return w(x)
+	case compute.Equal:
+		return 0, x.Cmp(y) == 0
+	case compute.NotEqual:
+		return 0, x.Cmp(y) != 0
+	case compute.Greater:
+		return 0, x.Cmp(y) > 0
+	case compute.GreaterEqual:
+		return 0, x.Cmp(y) >= 0
+	case compute.Less:
+		return 0, x.Cmp(y) < 0
+	case compute.LessEqual:
+		return 0, x.Cmp(y) <= 0
+	}
+	panic("refInt: " + op.String())
+}
+
+// refFloat computes op on floats of the given type (x, y hold values of that
+// type) and returns the result rounded to the type, or the truth value.
+func refFloat(t compute.Type, op compute.Op, x, y float64) (float64, bool) {
+	rnd := func(v float64) float64 {
+		if t == compute.Float32 {
+			return float64(float32(v))
+		}
+		return v
+	}
+	nan := math.IsNaN(x) || math.IsNaN(y)
+	switch op {
+	case compute.Add:
+		return rnd(x + y), false
+	case compute.Sub:
+		return rnd(x - y), false
+	case compute.Mul:
+		return rnd(x * y), false
+	case compute.Div, compute.DivTrunc:
+		return rnd(x / y), false
+	case compute.Pow:
+		return rnd(math.Pow(x, y)), false
+	case compute.Mod:
+		return rnd(math.Mod(x, y)), false
+	case compute.FloorMod:
+		// Python's float %: fmod (exact), moved into the sign of y.
+		r := math.Mod(x, y)
+		if r != 0 && (r < 0) != (y < 0) {
+			r = rnd(r + y)
+		}
+		return r, false
+	case compute.Maximum:
+		switch {
+		case nan:
+			return math.NaN(), false
+		case x > y:
+			return x, false
+		}
+		return y, false
+	case compute.Minimum:
+		switch {
+		case nan:
+			return math.NaN(), false
+		case x < y:
+			return x, false
+		}
+		return y, false
+	case compute.SquaredDiff:
+		d := rnd(x - y)
+		return rnd(d * d), false
+	case compute.PRelu:
+		if x < 0 {
+			return rnd(x * y), false
+		}
+		return x, false
+	case compute.Equal:
+		return 0, x == y
+	case compute.NotEqual:
+		return 0, x != y
+	case compute.Greater:
+		return 0, x > y
+	case compute.GreaterEqual:
+		return 0, x >= y
+	case compute.Less:
+		return 0, x < y
+	case compute.LessEqual:
+		return 0, x <= y
+	}
+	panic("refFloat: " + op.String())
+}
+
+// refBool computes op on bools (0 or 1).
+func refBool(op compute.Op, x, y bool) bool {
+	switch op {
+	case compute.Maximum, compute.Or:
+		return x || y
+	case compute.Minimum, compute.And:
+		return x && y
+	case compute.Xor, compute.NotEqual:
+		return x != y
+	case compute.Equal:
+		return x == y
+	case compute.Greater:
+		return x && !y
+	case compute.GreaterEqual:
+		return x || !y
+	case compute.Less:
+		return !x && y
+	case compute.LessEqual:
+		return !x || y
+	}
+	panic("refBool: " + op.String())
+}
+
+// bigOf returns the exact value of an integer element of type t.
+func bigOf[T elem](t compute.Type, v T) *big.Int {
+	if isSigned(t) {
+		return big.NewInt(int64(v))
+	}
+	return new(big.Int).SetUint64(uint64(v))
+}
+
+// fromBits converts the wrapped bit pattern back to T.
+func fromBits[T elem](t compute.Type, u uint64) T {
+	if isSigned(t) {
+		return T(int64(u))
+	}
+	return T(u)
+}
+
+// refBinary returns the expected result of x op y for elements of type t:
+// the value (arithmetic ops) or the truth value (comparisons).
+func refBinary[T elem](t compute.Type, op compute.Op, x, y T) (T, bool) {
+	switch {
+	case t == compute.Bool:
+		r := refBool(op, x != 0, y != 0)
+		if r {
+			return 1, r
+		}
+		return 0, r
+	case isInt(t):
+		u, b := refInt(op, bigOf(t, x), bigOf(t, y), bits(t), isSigned(t))
+		return fromBits[T](t, u), b
+	}
+	f, b := refFloat(t, op, float64(x), float64(y))
+	return T(f), b
+}
+
+// refUnary returns op(x) for elements of type t.
+func refUnary[T elem](t compute.Type, op compute.Op, x T) T {
+	switch {
+	case t == compute.Bool:
+		if op != compute.Not {
+			panic("refUnary bool: " + op.String())
+		}
+		return 1 - x
+	case isInt(t):
+		v := bigOf(t, x)
+		switch op {
+		case compute.Neg:
+			v.Neg(v)
+		case compute.Abs:
+			v.Abs(v)
+		default:
+			panic("refUnary int: " + op.String())
+		}
+		return fromBits[T](t, wrap(v, bits(t), isSigned(t)))
+	}
+	f := float64(x)
+	switch op {
+	case compute.Neg:
+		return -x
+	case compute.Abs:
+		return T(math.Abs(f))
+	case compute.Sqrt:
+		return T(math.Sqrt(f))
+	case compute.Exp:
+		return T(math.Exp(f))
+	case compute.Log:
+		return T(math.Log(f))
+	}
+	panic("refUnary float: " + op.String())
+}
+
+// f16ToFloat64 is the exact value of a half-precision bit pattern.
+func f16ToFloat64(h uint16) float64 {
+	s := 1.0
+	if h&0x8000 != 0 {
+		s = -1
+	}
+	e := int(h>>10) & 0x1f
+	m := float64(h & 0x3ff)
+	switch e {
+	case 0:
+		return s * math.Ldexp(m, -24)
+	case 0x1f:
+		if m != 0 {
+			return math.NaN()
+		}
+		return s * math.Inf(1)
+	}
+	return s * math.Ldexp(1024+m, e-25)
+}
+
+// float64ToF16 rounds v to the nearest half-precision value, ties to even:
+// subnormals are kept, magnitudes from 65520 up become infinities.
+func float64ToF16(v float64) uint16 {
+	if math.IsNaN(v) {
+		return 0x7e00
+	}
+	var sign uint16
+	if math.Signbit(v) {
+		sign, v = 0x8000, -v
+	}
+	switch {
+	case v >= 65520:
+		return sign | 0x7c00
+	case v < math.Ldexp(1, -14): // subnormal: a multiple of 2^-24
+		return sign | uint16(math.RoundToEven(math.Ldexp(v, 24))) // 1024 is the smallest normal
+	}
+	_, e := math.Frexp(v) // v = f * 2^e, 0.5 <= f < 1
+	e--                   // v = g * 2^e, 1 <= g < 2
+	m := math.RoundToEven(math.Ldexp(v, 10-e))
+	if m == 2048 {
+		m, e = 1024, e+1
+	}
+	if e > 15 {
+		return sign | 0x7c00
+	}
+	return sign | uint16(e+15)<<10 | uint16(m-1024)
+}
+
+// castRef is the expected conversion of one element, as exact values: from
+// the source element (value, or NaN/Inf) to the destination. ok is false
+// when Go leaves the result unspecified (a float out of the integer range or
+// NaN converted to an integer), which tests then do not compare.
+type castVal struct {
+	i   *big.Int // integer destination
+	f   float64  // float destination (float16: its exact value)
+	b   bool     // bool destination
+	ok  bool
+	nan bool
+}
+
+// refCast converts the exact source value (an integer as *big.Int, or a
+// float as float64) to type to.
+func refCast(isrc *big.Int, fsrc float64, fromFloat bool, to compute.Type) castVal {
+	switch {
+	case to == compute.Bool:
+		if fromFloat {
+			return castVal{b: fsrc != 0 || math.IsNaN(fsrc), ok: true}
+		}
+		return castVal{b: isrc.Sign() != 0, ok: true}
+	case isInt(to):
+		if fromFloat {
+			if math.IsNaN(fsrc) || math.IsInf(fsrc, 0) {
+				return castVal{}
+			}
+			tr := math.Trunc(fsrc)
+			v, _ := new(big.Float).SetFloat64(tr).Int(nil)
+			lo, hi := intRange(to)
+			if v.Cmp(lo) < 0 || v.Cmp(hi) > 0 {
+				return castVal{}
+			}
+			return castVal{i: v, ok: true}
+		}
+		return castVal{i: new(big.Int).SetUint64(wrap(isrc, bits(to), isSigned(to))), ok: true}
+	}
+	// float destination
+	var v float64
+	var nan bool
+	if fromFloat {
+		v, nan = fsrc, math.IsNaN(fsrc)
+	} else {
+		v = roundBig(new(big.Float).SetInt(isrc), compute.Float64)
+		if to != compute.Float64 {
+			// integers go to float32 directly, to float16 through float32
+			v = roundBig(new(big.Float).SetInt(isrc), compute.Float32)
+		}
+	}
+	if nan {
+		return castVal{f: math.NaN(), ok: true, nan: true}
+	}
+	switch to {
+	case compute.Float32:
+		v = float64(float32(v)) // float64 -> float32: Go rounds to nearest even
+	case compute.Float16:
+		v = f16ToFloat64(float64ToF16(float64(float32(v))))
+	}
+	return castVal{f: v, ok: true}
+}
+
+// roundBig rounds an exact value to float32 or float64, to nearest even.
+func roundBig(x *big.Float, t compute.Type) float64 {
+	if t == compute.Float32 {
+		f, _ := x.Float32()
+		return float64(f)
+	}
+	f, _ := x.Float64()
+	return f
+}
+
+func intRange(t compute.Type) (lo, hi *big.Int) {
+	n := bits(t)
+	if isSigned(t) {
+		hi = new(big.Int).Sub(new(big.Int).Lsh(bigOne, n-1), bigOne)
+		return new(big.Int).Neg(new(big.Int).Lsh(bigOne, n-1)), hi
+	}
+	return big.NewInt(0), new(big.Int).Sub(new(big.Int).Lsh(bigOne, n), bigOne)
+}
