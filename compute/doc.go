@@ -26,3 +26,4 @@
 package compute
 
 //go:generate go run gen.go
+//go:generate go run asmgen.go

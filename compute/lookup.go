@@ -93,8 +93,15 @@ func scatter[T any](dst, src unsafe.Pointer, n, stride int) {
 	}
 }
 
+// whereTable holds select kernels by element size that replace the Go ones
+// (the AVX2 kernels for 4- and 8-byte elements).
+var whereTable [9]WhereFunc
+
 // LookupWhere returns the select kernel for elements of the given byte size.
 func LookupWhere(size int) (WhereFunc, error) {
+	if size > 0 && size < len(whereTable) && whereTable[size] != nil {
+		return whereTable[size], nil
+	}
 	switch size {
 	case 1:
 		return where[uint8], nil
@@ -150,6 +157,23 @@ func where[T any](dst, c, x, y unsafe.Pointer, n, cs, xs, ys int) {
 func init() {
 	registerGenerated()
 	registerVek()
-	registerReductions()
+	registerReductions() // before the assembly: accumulations alias acc and x, which the NT and vek paths must not see
+	registerAsm()
 	registerCasts()
+}
+
+// ntTable holds binary kernels that stream their result with non-temporal
+// stores (where the CPU and build have them).
+var ntTable [numOps][numTypes][numForms]BinaryFunc
+
+// LookupBinaryNT returns a kernel like LookupBinary's whose stores bypass
+// the cache (non-temporal), for results far larger than the cache that are
+// not read again soon. ok is false when there is none for op and t; call
+// Fence after the last such kernel of a goroutine.
+func LookupBinaryNT(op Op, t Type, form Form) (BinaryFunc, bool) {
+	if op >= numOps || t >= numTypes || form >= numForms {
+		return nil, false
+	}
+	f := ntTable[op][t][form]
+	return f, f != nil
 }

@@ -28,7 +28,8 @@ type worker struct {
 	maskAcc unsafe.Pointer
 	maskTmp unsafe.Pointer
 	valTmp  unsafe.Pointer
-	off     []int // per leaf, then the target: element offset of the current row
+	arrs    []*array.Array // the leaf arrays of this call
+	off     []int          // per leaf, then the target: element offset of the current row
 	idx     []int
 	base    []unsafe.Pointer
 	mbase   []unsafe.Pointer
@@ -70,17 +71,21 @@ func (g *group) newWorker(nphys int) *worker {
 	nl := len(g.leaves)
 	w.off = make([]int, nl+1)
 	w.idx = make([]int, len(g.cshape))
+	w.arrs = make([]*array.Array, 0, nl)
 	w.base = make([]unsafe.Pointer, nl)
 	w.mbase = make([]unsafe.Pointer, nl)
 	w.size = make([]int, nl)
 	return w
 }
 
-// bind points the worker at the current leaf arrays.
-func (g *group) bind(w *worker) {
+// bind points the worker at this call's leaf arrays.
+func (g *group) bind(w *worker, arrs []*array.Array) {
+	w.arrs = w.arrs[:0]
 	for k, l := range g.leaves {
-		w.base[k] = l.r.arr.DataPointer()
-		w.mbase[k] = l.r.arr.ValidityPointer()
+		a := arrs[k]
+		w.arrs = append(w.arrs, a)
+		w.base[k] = a.DataPointer()
+		w.mbase[k] = a.ValidityPointer()
 		w.size[k] = l.dt.Size()
 	}
 }
@@ -95,8 +100,8 @@ func (g *group) runRange(w *worker, t *target, lo, hi int) {
 	inner := g.cshape[r-1]
 	row, col := lo/inner, lo%inner
 	// offsets of the first row
-	for k, l := range g.leaves {
-		w.off[k] = l.r.arr.Offset()
+	for k := range g.leaves {
+		w.off[k] = w.arrs[k].Offset()
 	}
 	w.off[nl] = t.off
 	rem := row
@@ -108,6 +113,9 @@ func (g *group) runRange(w *worker, t *target, lo, hi int) {
 			w.off[k] += i * l.cs[j]
 		}
 		w.off[nl] += i * g.dstCS[j]
+	}
+	if g.nt {
+		defer compute.Fence()
 	}
 	for pos := lo; pos < hi; {
 		n := min(inner-col, hi-pos)
@@ -195,6 +203,8 @@ func (g *group) tileAt(w *worker, t *target, c, n int) {
 	if !g.direct {
 		dp := unsafe.Add(t.base, de*t.size)
 		switch {
+		case vstep == 1 && g.nt && ds == 1:
+			compute.CopyNT(dp, val, n*t.size)
 		case vstep == 1:
 			g.scatter(dp, val, n, ds)
 		case ds == 1:
@@ -257,15 +267,16 @@ func (g *group) reduceTile(w *worker, t *target, val unsafe.Pointer, vstep, de, 
 // goroutines. With outerOnly the space is split only between whole blocks
 // of the outermost axis (a reduction whose accumulator must not be shared);
 // with private, worker i > 0 folds into private(i) instead of t.
-func (g *group) execute(t *target, workers int, outerOnly bool, private func(i int) *target) {
+func (g *group) execute(t *target, arrs []*array.Array, workers int, outerOnly bool, private func(i int) *target) {
 	total := size(g.cshape)
 	if total == 0 {
 		return
 	}
 	if workers < 2 || total < minParallel {
 		w := g.getWorker()
-		g.bind(w)
+		g.bind(w, arrs)
 		g.runRange(w, t, 0, total)
+		w.arrs = w.arrs[:0]
 		g.pool.Put(w)
 		return
 	}
@@ -285,8 +296,9 @@ func (g *group) execute(t *target, workers int, outerOnly bool, private func(i i
 		}
 		run := func() {
 			w := g.getWorker()
-			g.bind(w)
+			g.bind(w, arrs)
 			g.runRange(w, tt, lo, hi)
+			w.arrs = w.arrs[:0]
 			g.pool.Put(w)
 		}
 		if i == workers-1 {
@@ -305,5 +317,3 @@ func (g *group) getWorker() *worker {
 	}
 	return g.newWorker(g.nphys)
 }
-
-var _ = array.Bool

@@ -25,6 +25,7 @@ type group struct {
 	rootT  array.DType
 	rootS  bool  // the root value is one element (every leaf is constant along the inner axis)
 	direct bool  // the root instruction writes straight into the output run
+	nt     bool  // the output is streamed with non-temporal stores
 	masked bool  // some leaf has a validity mask
 	dstCS  []int // coalesced output (or accumulator) strides
 	tile   int
@@ -68,6 +69,9 @@ type instr struct {
 	scalar     bool // operates on one element
 	as, bs, cs int  // where: steps (0 or 1) of cond, x, y
 	name       string
+	op         compute.Op   // binary: the operator, type and form, to find
+	kt         compute.Type // a streaming variant of the kernel
+	form       compute.Form
 }
 
 // value is what emit returns: a register, its dtype and whether it holds one
@@ -299,7 +303,8 @@ func (g *group) emit(r *rnode, next *int) (value, error) {
 			rt = array.Bool
 		}
 		out := value{reg: g.newReg(), dt: rt, scalar: x.scalar && y.scalar}
-		g.add(instr{code: iBinary, bin: k, dst: out.reg, a: x.reg, b: y.reg, scalar: out.scalar, name: fmt.Sprintf("%v %v %s", n.op, kt, formName)})
+		g.add(instr{code: iBinary, bin: k, dst: out.reg, a: x.reg, b: y.reg, scalar: out.scalar, name: fmt.Sprintf("%v %v %s", n.op, kt, formName),
+			op: n.op, kt: compute.Type(kt), form: form})
 		return g.cast(out, r.dtype)
 	case kWhere:
 		c, err := g.cast(args[0], array.Bool)
@@ -407,3 +412,12 @@ func (g *group) describe() string {
 var zero8 [8]byte
 
 var zeroPtr = unsafe.Pointer(&zero8)
+
+// arrays returns the leaf arrays the group was built with.
+func (g *group) arrays() []*array.Array {
+	a := make([]*array.Array, len(g.leaves))
+	for k, l := range g.leaves {
+		a[k] = l.r.arr
+	}
+	return a
+}

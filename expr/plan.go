@@ -3,6 +3,7 @@ package expr
 import (
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/stride0/stride0/array"
@@ -16,6 +17,7 @@ import (
 type Plan struct {
 	root *Node
 	opts options
+	fast [2]atomic.Pointer[fastGroup] // the last fused pass, for Eval [0] and EvalInto [1]
 }
 
 // Compile checks e and prepares it for evaluation with the given options.
@@ -91,18 +93,33 @@ func EvalInto(dst *array.Array, e *Node, opts ...Option) error {
 // evaluation is the state of one run: options and the temporaries to
 // release at the end.
 type evaluation struct {
-	o     *options
-	temps []*array.Array
+	o      *options
+	temps  []*array.Array
+	root   *rnode
+	single *group // the root's fused pass, when it was the whole evaluation
 }
 
 func (p *Plan) run(dst *array.Array, b Bindings) (*array.Array, error) {
+	slot := 0
+	if dst != nil {
+		slot = 1
+	}
+	if fg := p.fast[slot].Load(); fg != nil {
+		if out, ok, err := fg.try(&p.opts, dst, b); ok {
+			return out, err
+		}
+	}
 	r, err := resolve(p.root, b)
 	if err != nil {
 		return nil, err
 	}
-	ev := &evaluation{o: &p.opts}
+	ev := &evaluation{o: &p.opts, root: r}
 	defer ev.release()
-	return ev.eval(r, dst)
+	out, err := ev.eval(r, dst)
+	if err == nil && ev.single != nil {
+		p.fast[slot].Store(newFastGroup(ev.single, r, dst))
+	}
+	return out, err
 }
 
 func (ev *evaluation) release() {
@@ -230,6 +247,9 @@ func (ev *evaluation) buildGroup(r *rnode, shape, dstStrides []int, want array.D
 	rootIsLeaf := g.root < len(g.leaves)
 	g.nphys = g.regAlloc()
 	g.direct = storeDirect && !rootIsLeaf && !g.rootS && g.dstCS[len(g.dstCS)-1] == 1
+	if storeDirect && size(shape)*g.rootT.Size() >= ntThreshold && g.dstCS[len(g.dstCS)-1] == 1 && !g.masked {
+		g.streamOutput(rootIsLeaf)
+	}
 	sz := g.rootT.Size()
 	var err error
 	if g.whereZero, err = compute.LookupWhere(sz); err != nil {
@@ -265,9 +285,19 @@ func (ev *evaluation) elementwise(r *rnode, dst *array.Array) (*array.Array, err
 	if err != nil {
 		return nil, err
 	}
+	if r == ev.root && len(ev.temps) == 0 {
+		ev.single = g
+	}
+	return runElementwise(g, g.arrays(), r.dtype, r.shape, dst, ev.o)
+}
+
+// runElementwise runs a built elementwise pass over the given leaf arrays
+// into dst, or into a new array when dst is nil.
+func runElementwise(g *group, arrs []*array.Array, dt array.DType, shape []int, dst *array.Array, o *options) (*array.Array, error) {
 	out := dst
 	if out == nil {
-		if out, err = ev.newOutput(r.dtype, r.shape); err != nil {
+		var err error
+		if out, err = array.Empty(o.mem, dt, shape...); err != nil {
 			return nil, err
 		}
 	}
@@ -279,9 +309,37 @@ func (ev *evaluation) elementwise(r *rnode, dst *array.Array) (*array.Array, err
 			return nil, err
 		}
 	}
-	t := &target{base: out.DataPointer(), off: out.Offset(), size: r.dtype.Size(), mask: out.ValidityPointer()}
-	g.execute(t, ev.o.workers, false, nil)
+	t := target{base: out.DataPointer(), off: out.Offset(), size: dt.Size(), mask: out.ValidityPointer()}
+	g.execute(&t, arrs, o.workers, false, nil)
 	return out, nil
+}
+
+// ntThreshold is the output size in bytes from which results are written
+// with non-temporal stores: half this machine's L3 (32 MiB), far larger
+// than L1 and L2, so the result would evict the inputs on its way out and
+// is unlikely to be read again while still cached.
+var ntThreshold = 16 << 20
+
+// streamOutput switches the store of the root value to non-temporal stores
+// where a kernel exists: the root instruction when it writes straight into
+// the output, or the copy of a leaf that is the whole expression.
+func (g *group) streamOutput(rootIsLeaf bool) {
+	if rootIsLeaf {
+		g.nt = compute.Asm
+		return
+	}
+	if !g.direct || len(g.prog) == 0 {
+		return
+	}
+	in := &g.prog[len(g.prog)-1]
+	if in.code != iBinary || in.dst != g.root {
+		return
+	}
+	if k, ok := compute.LookupBinaryNT(in.op, in.kt, in.form); ok {
+		in.bin = k
+		in.name += " (streaming stores)"
+		g.nt = true
+	}
 }
 
 // outStrides is the output's strides in its own index space (contiguous for

@@ -163,7 +163,7 @@ func (ev *evaluation) reduce(r *rnode, dst *array.Array) (*array.Array, error) {
 			}
 		}
 	}
-	g.execute(t, workers, outerOnly, private)
+	g.execute(t, g.arrays(), workers, outerOnly, private)
 	for _, p := range privates {
 		if p != nil {
 			accum(acc.DataPointer(), unsafe.Pointer(unsafe.Add(p.DataPointer(), p.Offset()*at.Size())), acc.Len())

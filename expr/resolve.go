@@ -182,6 +182,9 @@ func (r *rnode) resolveReduce(x []int) error {
 			r.shape = append(r.shape, 1)
 		}
 	}
+	if n.reshap != nil {
+		r.shape = slices.Clone(n.reshap)
+	}
 	if r.shape == nil {
 		r.shape = []int{}
 	}

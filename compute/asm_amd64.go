@@ -1,0 +1,157 @@
+//go:build amd64 && !noasm
+
+package compute
+
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
+
+// Asm reports whether the AVX2 assembly kernels are in use (amd64 with
+// AVX2, built without the noasm tag).
+var Asm = cpu.X86.HasAVX2
+
+// whereAsm[size/4-1][y is one repeated element] selects 4- or 8-byte
+// elements with a bool vector c and a vector x.
+var whereAsm [2][2]func(dst, c, x, y unsafe.Pointer, n int)
+
+func registerAsm() {
+	if !Asm {
+		return
+	}
+	registerAsmKernels()
+	// x op y[i] for commutative operators: the VS kernel with x and y swapped.
+	for _, op := range []Op{Add, Mul} {
+		for t := Bool; t < numTypes; t++ {
+			if vs := binTable[op][t][VS]; vs != nil {
+				binTable[op][t][SV] = func(d, x, y unsafe.Pointer, n int) { vs(d, y, x, n) }
+			}
+			if vs := ntTable[op][t][VS]; vs != nil {
+				ntTable[op][t][SV] = func(d, x, y unsafe.Pointer, n int) { vs(d, y, x, n) }
+			}
+		}
+	}
+	for s := 0; s < 2; s++ {
+		size := 4 * (s + 1)
+		goWhere, _ := LookupWhere(size)
+		v, sc := whereAsm[s][0], whereAsm[s][1]
+		L := 32 / size
+		whereTable[size] = func(dst, c, x, y unsafe.Pointer, n, cs, xs, ys int) {
+			if cs != 1 || xs != 1 || n < L {
+				goWhere(dst, c, x, y, n, cs, xs, ys)
+				return
+			}
+			m := n &^ (L - 1)
+			if ys == 1 {
+				v(dst, c, x, y, m)
+			} else {
+				sc(dst, c, x, y, m)
+			}
+			if m < n {
+				goWhere(unsafe.Add(dst, m*size), unsafe.Add(c, m), unsafe.Add(x, m*size), unsafe.Add(y, m*size*ys), n-m, cs, xs, ys)
+			}
+		}
+	}
+}
+
+// steps gives the element steps of x and y for a binary form.
+func steps(size int, form string) (int, int) {
+	switch form {
+	case "vs":
+		return size, 0
+	case "sv":
+		return 0, size
+	}
+	return size, size
+}
+
+// asmBinary runs whole vectors in assembly and the rest with the Go loop.
+func asmBinary(k func(d, x, y unsafe.Pointer, n int), tail BinaryFunc, size, lanes int, form string) BinaryFunc {
+	xs, ys := steps(size, form)
+	return func(d, x, y unsafe.Pointer, n int) {
+		m := n &^ (lanes - 1)
+		if m > 0 {
+			k(d, x, y, m)
+		}
+		if m < n {
+			tail(unsafe.Add(d, m*size), unsafe.Add(x, m*xs), unsafe.Add(y, m*ys), n-m)
+		}
+	}
+}
+
+// asmCompare is asmBinary for comparisons, whose results are bytes.
+func asmCompare(k func(d, x, y unsafe.Pointer, n int), tail BinaryFunc, size, lanes int, form string) BinaryFunc {
+	xs, ys := steps(size, form)
+	return func(d, x, y unsafe.Pointer, n int) {
+		m := n &^ (lanes - 1)
+		if m > 0 {
+			k(d, x, y, m)
+		}
+		if m < n {
+			tail(unsafe.Add(d, m), unsafe.Add(x, m*xs), unsafe.Add(y, m*ys), n-m)
+		}
+	}
+}
+
+// asmBinaryNT streams the result with non-temporal stores: the Go loop
+// writes up to the first 32-byte boundary of dst, assembly the aligned
+// whole vectors, the Go loop the rest. Call Fence before the result is read
+// by another goroutine.
+func asmBinaryNT(k func(d, x, y unsafe.Pointer, n int), tail BinaryFunc, size, lanes int, form string) BinaryFunc {
+	xs, ys := steps(size, form)
+	return func(d, x, y unsafe.Pointer, n int) {
+		h := 0
+		if a := int(uintptr(d) & 31); a != 0 {
+			if a%size != 0 { // not element aligned: no streaming
+				tail(d, x, y, n)
+				return
+			}
+			h = min(n, (32-a)/size)
+			tail(d, x, y, h)
+		}
+		m := (n - h) &^ (lanes - 1)
+		if m > 0 {
+			k(unsafe.Add(d, h*size), unsafe.Add(x, h*xs), unsafe.Add(y, h*ys), m)
+		}
+		if h+m < n {
+			tail(unsafe.Add(d, (h+m)*size), unsafe.Add(x, (h+m)*xs), unsafe.Add(y, (h+m)*ys), n-h-m)
+		}
+	}
+}
+
+//go:noescape
+func copyNTAVX2(dst, src unsafe.Pointer, n int)
+
+func sfence()
+
+// CopyNT copies n bytes from src to dst with non-temporal stores where dst
+// is 32-byte aligned (plain copies elsewhere). Call Fence before another
+// goroutine reads dst.
+func CopyNT(dst, src unsafe.Pointer, n int) {
+	if !Asm || n < 256 {
+		copy(unsafe.Slice((*byte)(dst), n), unsafe.Slice((*byte)(src), n))
+		return
+	}
+	h := 0
+	if a := int(uintptr(dst) & 31); a != 0 {
+		h = 32 - a
+		copy(unsafe.Slice((*byte)(dst), h), unsafe.Slice((*byte)(src), h))
+	}
+	m := (n - h) &^ 127
+	if m > 0 {
+		copyNTAVX2(unsafe.Add(dst, h), unsafe.Add(src, h), m)
+	}
+	if r := n - h - m; r > 0 {
+		copy(unsafe.Slice((*byte)(unsafe.Add(dst, h+m)), r), unsafe.Slice((*byte)(unsafe.Add(src, h+m)), r))
+	}
+}
+
+// Fence orders this goroutine's non-temporal stores before its later
+// stores (SFENCE), so that a result written with NT kernels is complete
+// when the goroutine signals that it is done.
+func Fence() {
+	if Asm {
+		sfence()
+	}
+}

@@ -1,0 +1,172 @@
+package compute
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+	"unsafe"
+
+	"github.com/stretchr/testify/require"
+)
+
+// goBinary is the portable kernel (the generated Go loop) for comparison.
+func goBinary(t *testing.T, op Op, typ Type, form Form) BinaryFunc {
+	saved := binTable
+	defer func() { binTable = saved }()
+	registerGenerated()
+	f := binTable[op][typ][form]
+	require.NotNil(t, f)
+	return f
+}
+
+func randBytes(r *rand.Rand, typ Type, n int) []byte {
+	b := make([]byte, n*8+64)
+	for i := 0; i < n+8; i++ {
+		p := unsafe.Pointer(&b[i*typ.Size()])
+		v := r.NormFloat64() * 50
+		switch typ {
+		case Float32:
+			*(*float32)(p) = float32(v)
+			if i%17 == 3 {
+				*(*float32)(p) = float32(math.NaN())
+			}
+		case Float64:
+			*(*float64)(p) = v
+			if i%19 == 5 {
+				*(*float64)(p) = math.Inf(-1)
+			}
+		case Int32, Uint32:
+			*(*int32)(p) = int32(r.Uint32())
+		case Int64, Uint64:
+			*(*int64)(p) = int64(r.Uint64())
+		}
+	}
+	return b
+}
+
+// TestAsmKernelsMatchGo runs every assembly kernel (plain and streaming)
+// against the Go loop for n = 0..130 at unaligned offsets, and checks that
+// nothing past n is written.
+func TestAsmKernelsMatchGo(t *testing.T) {
+	if !Asm {
+		t.Skip("no AVX2 assembly in this build")
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	ops := []Op{Add, Sub, Mul, Equal, NotEqual, Greater, GreaterEqual, Less, LessEqual}
+	types := []Type{Float32, Float64, Int32, Int64, Uint32, Uint64}
+	for _, op := range ops {
+		for _, typ := range types {
+			for form := VV; form < numForms; form++ {
+				ref := goBinary(t, op, typ, form)
+				for _, nt := range []bool{false, true} {
+					var k BinaryFunc
+					if nt {
+						var ok bool
+						if k, ok = LookupBinaryNT(op, typ, form); !ok {
+							continue
+						}
+					} else {
+						var err error
+						if k, err = LookupBinary(op, typ, form); err != nil {
+							continue
+						}
+					}
+					osz := typ.Size()
+					if op.IsComparison() {
+						osz = 1
+					}
+					for n := 0; n <= 130; n++ {
+						off := n % 4
+						x, y := randBytes(r, typ, n), randBytes(r, typ, n)
+						want := make([]byte, (n+8)*osz+64)
+						got := make([]byte, (n+8)*osz+64)
+						for i := range got {
+							got[i], want[i] = 0xAB, 0xAB
+						}
+						xp, yp := unsafe.Pointer(&x[off*typ.Size()]), unsafe.Pointer(&y[off*typ.Size()])
+						ref(unsafe.Pointer(&want[off*osz]), xp, yp, n)
+						k(unsafe.Pointer(&got[off*osz]), xp, yp, n)
+						Fence()
+						if !equalBits(want, got, typ, osz) {
+							t.Fatalf("%v %v form %d nt=%v n=%d: assembly differs from Go", op, typ, form, nt, n)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// equalBits compares results bit for bit, treating any two NaNs as equal.
+func equalBits(a, b []byte, typ Type, osz int) bool {
+	if osz == 1 || !(typ == Float32 || typ == Float64) {
+		return string(a) == string(b)
+	}
+	for i := 0; i+osz <= len(a); i += osz {
+		if typ == Float32 {
+			x, y := *(*float32)(unsafe.Pointer(&a[i])), *(*float32)(unsafe.Pointer(&b[i]))
+			if math.Float32bits(x) != math.Float32bits(y) && !(x != x && y != y) {
+				return false
+			}
+		} else {
+			x, y := *(*float64)(unsafe.Pointer(&a[i])), *(*float64)(unsafe.Pointer(&b[i]))
+			if math.Float64bits(x) != math.Float64bits(y) && !(x != x && y != y) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func TestAsmWhereMatchesGo(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, size := range []int{1, 2, 4, 8} {
+		k, err := LookupWhere(size)
+		require.NoError(t, err)
+		var ref WhereFunc
+		switch size {
+		case 1:
+			ref = where[uint8]
+		case 2:
+			ref = where[uint16]
+		case 4:
+			ref = where[uint32]
+		case 8:
+			ref = where[uint64]
+		}
+		for n := 0; n <= 70; n++ {
+			for _, st := range [][3]int{{1, 1, 1}, {1, 1, 0}, {1, 0, 1}, {0, 1, 1}, {0, 0, 0}} {
+				c := make([]byte, n+1)
+				for i := range c {
+					c[i] = byte(r.IntN(2))
+				}
+				x, y := make([]byte, (n+1)*size), make([]byte, (n+1)*size)
+				for i := range x {
+					x[i], y[i] = byte(r.Uint32()), byte(r.Uint32())
+				}
+				want, got := make([]byte, (n+2)*size), make([]byte, (n+2)*size)
+				ref(unsafe.Pointer(&want[0]), unsafe.Pointer(&c[0]), unsafe.Pointer(&x[0]), unsafe.Pointer(&y[0]), n, st[0], st[1], st[2])
+				k(unsafe.Pointer(&got[0]), unsafe.Pointer(&c[0]), unsafe.Pointer(&x[0]), unsafe.Pointer(&y[0]), n, st[0], st[1], st[2])
+				require.Equal(t, want, got, "size %d n %d steps %v", size, n, st)
+			}
+		}
+	}
+}
+
+func TestCopyNT(t *testing.T) {
+	for _, n := range []int{0, 1, 100, 255, 256, 1000, 4099} {
+		for off := 0; off < 5; off++ {
+			src := make([]byte, n+8)
+			for i := range src {
+				src[i] = byte(i * 7)
+			}
+			dst := make([]byte, n+16)
+			CopyNT(unsafe.Pointer(&dst[off]), unsafe.Pointer(&src[0]), n)
+			Fence()
+			require.Equal(t, src[:n], dst[off:off+n])
+			for i := off + n; i < len(dst); i++ {
+				require.Zero(t, dst[i])
+			}
+		}
+	}
+}

@@ -1,0 +1,281 @@
+//go:build ignore
+
+// asmgen.go writes kernels_amd64.s and kernels_amd64.go: AVX2 loops for the
+// hottest elementwise kernels. Each assembly routine handles whole vectors
+// only (n a multiple of the lane count); the generated Go wrapper runs the
+// rest with the portable Go loop. Variants ending in NT store with
+// non-temporal (streaming) stores to a 32-byte aligned destination; their
+// wrappers align the head in Go. Run with `go generate ./compute`.
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"log"
+	"os"
+	"strings"
+)
+
+type typ struct {
+	name    string // Go type
+	konst   string // Type constant
+	size    int
+	load    string // vector load
+	store   string // vector store
+	storeNT string
+	bcast   string
+	float   bool
+}
+
+var (
+	f32 = typ{"float32", "Float32", 4, "VMOVUPS", "VMOVUPS", "VMOVNTPS", "VBROADCASTSS", true}
+	f64 = typ{"float64", "Float64", 8, "VMOVUPD", "VMOVUPD", "VMOVNTPD", "VBROADCASTSD", true}
+	i32 = typ{"int32", "Int32", 4, "VMOVDQU", "VMOVDQU", "VMOVNTDQ", "VPBROADCASTD", false}
+	i64 = typ{"int64", "Int64", 8, "VMOVDQU", "VMOVDQU", "VMOVNTDQ", "VPBROADCASTQ", false}
+	u32 = typ{"uint32", "Uint32", 4, "VMOVDQU", "VMOVDQU", "VMOVNTDQ", "VPBROADCASTD", false}
+	u64 = typ{"uint64", "Uint64", 8, "VMOVDQU", "VMOVDQU", "VMOVNTDQ", "VPBROADCASTQ", false}
+)
+
+type arith struct {
+	op    string // Op constant
+	stem  string // generated Go loop stem (kernels_gen.go)
+	insts map[string]string
+}
+
+var ariths = []arith{
+	{"Add", "add", map[string]string{"float32": "VADDPS", "float64": "VADDPD", "int32": "VPADDD", "int64": "VPADDQ", "uint32": "VPADDD", "uint64": "VPADDQ"}},
+	{"Sub", "sub", map[string]string{"float32": "VSUBPS", "float64": "VSUBPD", "int32": "VPSUBD", "int64": "VPSUBQ", "uint32": "VPSUBD", "uint64": "VPSUBQ"}},
+	{"Mul", "mul", map[string]string{"float32": "VMULPS", "float64": "VMULPD", "int32": "VPMULLD", "uint32": "VPMULLD"}},
+}
+
+var asm, decl, reg bytes.Buffer
+
+func cat(t typ) string {
+	switch {
+	case t.float:
+		return "f"
+	case strings.HasPrefix(t.name, "u"):
+		return "u"
+	}
+	return "s"
+}
+
+func lanes(t typ) int { return 32 / t.size }
+
+// emitArith writes dst = x op y for whole vectors. form: vv, vs, sv.
+func emitArith(a arith, t typ, form string, nt bool) string {
+	inst := a.insts[t.name]
+	name := fmt.Sprintf("%s%s%s", a.stem, strings.ToUpper(form), t.konst)
+	if nt {
+		name += "NT"
+	}
+	st := t.store
+	if nt {
+		st = t.storeNT
+	}
+	L := lanes(t)
+	fmt.Fprintf(&decl, "//go:noescape\nfunc %sAVX2(dst, x, y unsafe.Pointer, n int)\n\n", name)
+	w := &asm
+	fmt.Fprintf(w, "// func %sAVX2(dst, x, y unsafe.Pointer, n int)\n", name)
+	fmt.Fprintf(w, "TEXT ·%sAVX2(SB), NOSPLIT, $0-32\n", name)
+	fmt.Fprintf(w, "\tMOVQ dst+0(FP), DI\n\tMOVQ x+8(FP), SI\n\tMOVQ y+16(FP), DX\n\tMOVQ n+24(FP), CX\n")
+	switch form {
+	case "vs":
+		fmt.Fprintf(w, "\t%s (DX), Y4\n", t.bcast)
+	case "sv":
+		fmt.Fprintf(w, "\t%s (SI), Y4\n", t.bcast)
+	}
+	// one vector: Y0 = x op y
+	one := func(r, off string) string {
+		switch form {
+		case "vv":
+			return fmt.Sprintf("\t%s %s(SI), %s\n\t%s %s(DX), %s, %s\n", t.load, off, r, inst, off, r, r)
+		case "vs":
+			return fmt.Sprintf("\t%s %s(SI), %s\n\t%s Y4, %s, %s\n", t.load, off, r, inst, r, r)
+		default: // sv: r = x - y[i]
+			return fmt.Sprintf("\t%s %s(DX), %s\n\t%s %s, Y4, %s\n", t.load, off, r, inst, r, r)
+		}
+	}
+	adv := func(bytes int) string {
+		s := ""
+		if form != "sv" {
+			s += fmt.Sprintf("\tADDQ $%d, SI\n", bytes)
+		}
+		if form != "vs" {
+			s += fmt.Sprintf("\tADDQ $%d, DX\n", bytes)
+		}
+		return s + fmt.Sprintf("\tADDQ $%d, DI\n", bytes)
+	}
+	fmt.Fprintf(w, "loop4:\n\tCMPQ CX, $%d\n\tJLT loop1\n", 4*L)
+	regs := []string{"Y0", "Y1", "Y2", "Y3"}
+	for i, r := range regs {
+		fmt.Fprint(w, one(r, fmt.Sprint(i*32)))
+	}
+	for i, r := range regs {
+		fmt.Fprintf(w, "\t%s %s, %d(DI)\n", st, r, i*32)
+	}
+	fmt.Fprint(w, adv(128))
+	fmt.Fprintf(w, "\tSUBQ $%d, CX\n\tJMP loop4\n", 4*L)
+	fmt.Fprintf(w, "loop1:\n\tCMPQ CX, $%d\n\tJLT done\n", L)
+	fmt.Fprint(w, one("Y0", "0"))
+	fmt.Fprintf(w, "\t%s Y0, (DI)\n", st)
+	fmt.Fprint(w, adv(32))
+	fmt.Fprintf(w, "\tSUBQ $%d, CX\n\tJMP loop1\n", L)
+	fmt.Fprintf(w, "done:\n\tVZEROUPPER\n\tRET\n\n")
+
+	// Go wrapper
+	goForm := strings.ToUpper(form)
+	loop := fmt.Sprintf("%s_%s_%s[%s]", a.stem, cat(t), goForm, t.name)
+	wrap := fmt.Sprintf("wrap%s(%s)", goForm, loop)
+	if nt {
+		fmt.Fprintf(&reg, "\tntTable[%s][%s][%s] = asmBinaryNT(%sAVX2, %s, %d, %d, %q)\n", a.op, t.konst, goForm, name, wrap, t.size, L, form)
+	} else {
+		fmt.Fprintf(&reg, "\tbinTable[%s][%s][%s] = asmBinary(%sAVX2, %s, %d, %d, %q)\n", a.op, t.konst, goForm, name, wrap, t.size, L, form)
+	}
+	return name
+}
+
+// comparisons of floats, writing bool bytes: 8 (or 4) results per vector.
+var cmps = []struct {
+	op, stem string
+	pred     int
+}{
+	{"Equal", "eq", 0x00}, {"NotEqual", "ne", 0x04}, {"Greater", "gt", 0x1e}, {"GreaterEqual", "ge", 0x1d}, {"Less", "lt", 0x11}, {"LessEqual", "le", 0x12},
+}
+
+func emitCmp(c struct {
+	op, stem string
+	pred     int
+}, t typ, form string) {
+	name := fmt.Sprintf("%s%s%s", c.stem, strings.ToUpper(form), t.konst)
+	cmp := "VCMPPS"
+	if t.size == 8 {
+		cmp = "VCMPPD"
+	}
+	L := lanes(t)
+	fmt.Fprintf(&decl, "//go:noescape\nfunc %sAVX2(dst, x, y unsafe.Pointer, n int)\n\n", name)
+	w := &asm
+	fmt.Fprintf(w, "// func %sAVX2(dst, x, y unsafe.Pointer, n int)\n", name)
+	fmt.Fprintf(w, "TEXT ·%sAVX2(SB), NOSPLIT, $0-32\n", name)
+	fmt.Fprintf(w, "\tMOVQ dst+0(FP), DI\n\tMOVQ x+8(FP), SI\n\tMOVQ y+16(FP), DX\n\tMOVQ n+24(FP), CX\n")
+	fmt.Fprintf(w, "\tMOVQ $0x0101010101010101, AX\n\tMOVQ AX, X5\n")
+	if form == "vs" {
+		fmt.Fprintf(w, "\t%s (DX), Y4\n", t.bcast)
+	}
+	fmt.Fprintf(w, "loop1:\n\tCMPQ CX, $%d\n\tJLT done\n", L)
+	fmt.Fprintf(w, "\t%s (SI), Y0\n", t.load)
+	if form == "vs" {
+		fmt.Fprintf(w, "\t%s $%d, Y4, Y0, Y0\n", cmp, c.pred)
+	} else {
+		fmt.Fprintf(w, "\t%s $%d, (DX), Y0, Y0\n", cmp, c.pred)
+	}
+	fmt.Fprintf(w, "\tVEXTRACTI128 $1, Y0, X1\n")
+	if t.size == 4 {
+		// 8 dword masks -> 8 bytes
+		fmt.Fprintf(w, "\tVPACKSSDW X1, X0, X0\n\tVPACKSSWB X0, X0, X0\n\tVPAND X5, X0, X0\n\tMOVQ X0, (DI)\n")
+		fmt.Fprintf(w, "\tADDQ $8, DI\n")
+	} else {
+		// 4 qword masks -> 4 bytes
+		fmt.Fprintf(w, "\tVPACKSSDW X1, X0, X0\n\tVPACKSSDW X0, X0, X0\n\tVPACKSSWB X0, X0, X0\n\tVPAND X5, X0, X0\n\tMOVL X0, (DI)\n")
+		fmt.Fprintf(w, "\tADDQ $4, DI\n")
+	}
+	fmt.Fprintf(w, "\tADDQ $32, SI\n")
+	if form == "vv" {
+		fmt.Fprintf(w, "\tADDQ $32, DX\n")
+	}
+	fmt.Fprintf(w, "\tSUBQ $%d, CX\n\tJMP loop1\n", L)
+	fmt.Fprintf(w, "done:\n\tVZEROUPPER\n\tRET\n\n")
+	goForm := strings.ToUpper(form)
+	loop := fmt.Sprintf("%s_f_%s[%s]", c.stem, goForm, t.name)
+	fmt.Fprintf(&reg, "\tbinTable[%s][%s][%s] = asmCompare(%sAVX2, wrap%s(%s), %d, %d, %q)\n", c.op, t.konst, goForm, name, goForm, loop, t.size, L, form)
+}
+
+// where: dst[i] = c[i] != 0 ? x[i] : y[i] for 4- and 8-byte elements, with
+// x a vector and y a vector or one repeated element.
+func emitWhere(size int, ys string) {
+	name := fmt.Sprintf("where%d%s", size, strings.ToUpper(ys))
+	L := 32 / size
+	fmt.Fprintf(&decl, "//go:noescape\nfunc %sAVX2(dst, c, x, y unsafe.Pointer, n int)\n\n", name)
+	w := &asm
+	fmt.Fprintf(w, "// func %sAVX2(dst, c, x, y unsafe.Pointer, n int)\n", name)
+	fmt.Fprintf(w, "TEXT ·%sAVX2(SB), NOSPLIT, $0-40\n", name)
+	fmt.Fprintf(w, "\tMOVQ dst+0(FP), DI\n\tMOVQ c+8(FP), AX\n\tMOVQ x+16(FP), SI\n\tMOVQ y+24(FP), DX\n\tMOVQ n+32(FP), CX\n")
+	fmt.Fprintf(w, "\tVPXOR Y6, Y6, Y6\n")
+	ext, eq, bc := "VPMOVZXBD", "VPCMPEQD", "VPBROADCASTD"
+	if size == 8 {
+		ext, eq, bc = "VPMOVZXBQ", "VPCMPEQQ", "VPBROADCASTQ"
+	}
+	if ys == "s" {
+		fmt.Fprintf(w, "\t%s (DX), Y3\n", bc)
+	}
+	fmt.Fprintf(w, "loop1:\n\tCMPQ CX, $%d\n\tJLT done\n", L)
+	if size == 4 {
+		fmt.Fprintf(w, "\tMOVQ (AX), X1\n")
+	} else {
+		fmt.Fprintf(w, "\tMOVL (AX), X1\n")
+	}
+	fmt.Fprintf(w, "\t%s X1, Y1\n\t%s Y6, Y1, Y1\n", ext, eq)
+	fmt.Fprintf(w, "\tVMOVDQU (SI), Y2\n")
+	if ys == "v" {
+		fmt.Fprintf(w, "\tVMOVDQU (DX), Y3\n\tADDQ $32, DX\n")
+	}
+	// Y1 = (c == 0): take y there, x elsewhere
+	fmt.Fprintf(w, "\tVPBLENDVB Y1, Y3, Y2, Y0\n\tVMOVDQU Y0, (DI)\n")
+	fmt.Fprintf(w, "\tADDQ $%d, AX\n\tADDQ $32, SI\n\tADDQ $32, DI\n\tSUBQ $%d, CX\n\tJMP loop1\n", L, L)
+	fmt.Fprintf(w, "done:\n\tVZEROUPPER\n\tRET\n\n")
+	fmt.Fprintf(&reg, "\twhereAsm[%d][%d] = %sAVX2\n", size/4-1, b2i(ys == "s"), name)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func main() {
+	asm.WriteString("// Code generated by asmgen.go; DO NOT EDIT.\n\n//go:build amd64 && !noasm\n\n#include \"textflag.h\"\n\n")
+	for _, a := range ariths {
+		for _, t := range []typ{f32, f64, i32, i64, u32, u64} {
+			if a.insts[t.name] == "" {
+				continue
+			}
+			forms := []string{"vv", "vs"}
+			if a.op == "Sub" {
+				forms = append(forms, "sv")
+			}
+			for _, f := range forms {
+				emitArith(a, t, f, false)
+				emitArith(a, t, f, true)
+			}
+		}
+	}
+	for _, c := range cmps {
+		for _, t := range []typ{f32, f64} {
+			emitCmp(c, t, "vv")
+			emitCmp(c, t, "vs")
+		}
+	}
+	for _, size := range []int{4, 8} {
+		emitWhere(size, "v")
+		emitWhere(size, "s")
+	}
+	if err := os.WriteFile("kernels_amd64.s", asm.Bytes(), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	var g bytes.Buffer
+	g.WriteString("// Code generated by asmgen.go; DO NOT EDIT.\n\n//go:build amd64 && !noasm\n\npackage compute\n\nimport \"unsafe\"\n\n")
+	g.Write(decl.Bytes())
+	g.WriteString("func registerAsmKernels() {\n")
+	g.Write(reg.Bytes())
+	g.WriteString("}\n")
+	src, err := format.Source(g.Bytes())
+	if err != nil {
+		os.WriteFile("kernels_amd64.go", g.Bytes(), 0o644)
+		log.Fatal(err)
+	}
+	if err := os.WriteFile("kernels_amd64.go", src, 0o644); err != nil {
+		log.Fatal(err)
+	}
+}
