@@ -2,7 +2,10 @@ package conformance
 
 import (
 	"fmt"
+	"math"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/stride0/stride0/broadcast"
@@ -123,10 +126,17 @@ type outcome struct {
 
 func (o outcome) String() string {
 	if o.err != nil {
-		return "error: " + o.err.Error()
+		// An error names the target as the package saw it (see targetShape).
+		msg := markedUnknown.ReplaceAllString(o.err.Error(), "?")
+		return "error: " + markedBound.ReplaceAllString(msg, "..?")
 	}
 	return o.shape.String()
 }
+
+var (
+	markedUnknown = regexp.MustCompile(`\b0\.\.` + strconv.Itoa(markedHi) + `\b`)
+	markedBound   = regexp.MustCompile(`\.\.` + strconv.Itoa(markedHi) + `\b`)
+)
 
 func failed(err error) outcome { return outcome{err: err} }
 
@@ -142,7 +152,7 @@ func compare(exp Expected, v variant, o outcome) string {
 		return fmt.Sprintf("expected error (%s), got shape %v", reason, o.shape)
 	}
 	if o.err != nil {
-		return fmt.Sprintf("expected shape %v, got error: %v", exp.Shape.Shape, o.err)
+		return fmt.Sprintf("expected shape %v, got %s", exp.Shape.Shape, o)
 	}
 	if exp.Shape.Present && !sameShape(exp.Shape.Shape, o.shape) {
 		return fmt.Sprintf("expected shape %v, got %v", exp.Shape.Shape, o.shape)
@@ -187,17 +197,22 @@ func evaluate(c Case, v variant) []outcome {
 		outs := make([]outcome, len(versions))
 		for i, ver := range versions {
 			outs[i] = broadcastOp(c, v, ver)
+			outs[i].shape = fromMarked(outs[i].shape)
 			outs[i].label = fmt.Sprintf("v%d", ver)
 		}
 		return outs
 	case k == "ngraph_axes":
-		return []outcome{ngraphOp(c, v)}
+		o := ngraphOp(c, v)
+		o.shape = fromMarked(o.shape)
+		return []outcome{o}
 	case strings.HasPrefix(k, "elementwise_"):
 		return []outcome{elementwise(c, v)}
 	case k == "unidirectional":
 		return []outcome{unidirectional(c, v)}
 	case k == "expand":
-		return []outcome{expand(c, v)}
+		o := expand(c, v)
+		o.shape = fromMarked(o.shape)
+		return []outcome{o}
 	}
 	return []outcome{{skip: fmt.Sprintf("kind %q is not supported", c.Kind)}}
 }
@@ -213,21 +228,54 @@ func unknownValue(n int) broadcast.Shape {
 // targetShape is the target_shape input: its value when known; n unknown
 // dims when only its length n is; unknown rank otherwise. tensorRank tells
 // whether the rank of the target tensor itself is known.
+//
+// The broadcast package reads a target made only of unknown dims as "value
+// unknown" (the Infer* convention). A case can also know the value to be all
+// unknown dims (ShapeOf of a dynamic tensor), and OpenVINO then runs the
+// checks that need the value; such a value is passed with 0..MaxInt dims,
+// which the package does not read as unknown, and fromMarked turns them back
+// into "?" in the result.
 func targetShape(c Case) (target broadcast.Shape, tensorRank bool, err error) {
-	if c.TargetShape.Present && c.TargetShape.Shape.RankKnown {
-		return c.TargetShape.Shape, true, nil
-	}
 	in := c.TargetShapeInputShape
+	if in.Present && in.Shape.RankKnown && len(in.Shape.Dims) != 1 {
+		return broadcast.Shape{}, false, fmt.Errorf("broadcast shape rank must be 1, but has %d", len(in.Shape.Dims))
+	}
+	if c.TargetShape.Present && c.TargetShape.Shape.RankKnown {
+		return toMarked(c.TargetShape.Shape), true, nil
+	}
 	if !in.Present || in.Null() {
 		return broadcast.DynamicShape(), false, nil
-	}
-	if len(in.Shape.Dims) != 1 {
-		return broadcast.Shape{}, false, fmt.Errorf("broadcast shape rank must be 1, but has %d", len(in.Shape.Dims))
 	}
 	if d := in.Shape.Dims[0]; d.IsStatic() {
 		return unknownValue(d.Lo), true, nil
 	}
 	return broadcast.DynamicShape(), true, nil
+}
+
+// markedHi is the upper bound that stands for "unbounded" in a known target
+// value (see targetShape).
+const markedHi = math.MaxInt
+
+func toMarked(s broadcast.Shape) broadcast.Shape {
+	d := slices.Clone(s.Dims)
+	for i := range d {
+		if d[i].Hi == -1 {
+			d[i].Hi = markedHi
+		}
+	}
+	return broadcast.Shape{Dims: d, RankKnown: true}
+}
+
+func fromMarked(s broadcast.Shape) broadcast.Shape {
+	if !s.RankKnown {
+		return s
+	}
+	for i := range s.Dims {
+		if s.Dims[i].Hi == markedHi {
+			s.Dims[i].Hi = -1
+		}
+	}
+	return s
 }
 
 // broadcastOp is an OpenVINO Broadcast-1 or Broadcast-3 op.
@@ -309,6 +357,10 @@ func explicitOp(c Case, o outcome, data, target broadcast.Shape, tensorRank bool
 	if dt := c.AxesMappingDType; !integral(dt) {
 		return failed(fmt.Errorf("broadcast axes must be integral numbers, but are: %s", dt))
 	}
+	in := c.AxesMappingInputShape
+	if in.Present && in.Shape.RankKnown && len(in.Shape.Dims) != 1 {
+		return failed(fmt.Errorf("broadcast axes rank must be 1, but has %d", len(in.Shape.Dims)))
+	}
 	var axes []int // nil: value unknown
 	length := -1   // -1: unknown
 	if c.AxesMapping.Known() {
@@ -317,15 +369,15 @@ func explicitOp(c Case, o outcome, data, target broadcast.Shape, tensorRank bool
 			axes = []int{}
 		}
 		length = len(axes)
-	} else if in := c.AxesMappingInputShape; in.Present && !in.Null() {
-		if len(in.Shape.Dims) != 1 {
-			return failed(fmt.Errorf("broadcast axes rank must be 1, but has %d", len(in.Shape.Dims)))
-		}
-		if d := in.Shape.Dims[0]; d.IsStatic() {
-			length = d.Lo
-		}
+	} else if in.Present && !in.Null() && in.Shape.Dims[0].IsStatic() {
+		length = in.Shape.Dims[0].Lo
 	}
-	if axes == nil && length >= 0 && data.RankKnown && tensorRank {
+	if !tensorRank {
+		// OpenVINO validates axes_mapping only when the rank of the
+		// target tensor is known.
+		axes, length = nil, -1
+	}
+	if axes == nil && length >= 0 && data.RankKnown {
 		rank := len(data.Dims)
 		if rank == 0 && length > 0 {
 			rank = 1

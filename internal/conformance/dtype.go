@@ -41,6 +41,18 @@ func variants(c Case) ([]variant, string) {
 	if len(base.inputs) == 0 {
 		base.inputs = []string{""}
 	}
+	// A case whose non-boolean inputs differ in type (an element-type
+	// mismatch test) runs as given.
+	first := ""
+	for _, dt := range base.inputs {
+		if dt != "boolean" && dt != "dynamic" {
+			if first == "" {
+				first = dt
+			} else if dt != first {
+				c.DTypes = nil
+			}
+		}
+	}
 	if len(c.DTypes) == 0 {
 		for _, dt := range base.inputs {
 			if !SupportedDType(dt) {
