@@ -37,14 +37,24 @@
 // the row count unknown), the Infer* functions apply the same rules to
 // partial shapes: a Dim is an interval (static, "?" or lo..hi) and a Shape
 // may have unknown rank. They follow OpenVINO's shape inference, dim merges
-// included (BroadcastMerge, MergeDim), and agree with the static rules on
-// static shapes. BidirectionalAxes reports what Broadcast-3's
+// included (BroadcastMerge, MergeDim): a check runs only when every piece it
+// needs is known, so inference may accept what evaluation later rejects,
+// and on static shapes every Infer* function agrees with its static rule.
+// (Like OpenVINO, InferPDPD stretches only a static 1: data 1..3 against a
+// target dim of 5..7 is rejected although data 1 would do.) BidirectionalAxes reports what Broadcast-3's
 // get_broadcast_axes() does.
+//
+// A target shape whose value is unknown but whose length n is known is
+// passed as n UnknownDims, one of unknown length as DynamicShape(). A target
+// made only of UnknownDims is therefore read as "value unknown", and the
+// checks that need its value are skipped, as OpenVINO skips them when the
+// target input is not a constant.
 //
 // # Errors
 //
-// Every error is an *Error naming the rule, every shape, the offending axis
-// and the reason, and matches one of ErrIncompatible, ErrRank, ErrAxes,
+// Every error is an *Error naming the rule, every shape (Error.Partial holds
+// the partial shapes of an Infer* function), the offending axis and the
+// reason, and matches one of ErrIncompatible, ErrRank, ErrAxes,
 // ErrShape or ErrOverflow with errors.Is:
 //
 //	broadcast numpy: cannot broadcast [3 1 5] to [4 4 5]: dim 0 is 3, target is 4

@@ -2,17 +2,6 @@ package broadcast
 
 import "fmt"
 
-// The Infer* functions apply a rule to partial shapes, before the data
-// exists, with the merge rules OpenVINO's shape inference uses (see
-// BroadcastMerge). A check runs only when every piece it needs is known, so
-// inference can accept what evaluation later rejects, never the reverse; on
-// static shapes every Infer* function agrees with its static rule.
-//
-// A target shape whose value is unknown but whose length n is known is
-// passed as n UnknownDims, and one of unknown length as DynamicShape(). A
-// target made only of UnknownDims is therefore read as "value unknown", and
-// the checks that need its value are skipped, as OpenVINO does.
-
 // InferNumpy is Numpy over partial shapes (Broadcast "numpy" mode): the
 // output is target. rank(target) >= rank(data) is checked when both ranks
 // and the target value are known, and a data dim is checked (1 or equal)
