@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/memory"
@@ -576,4 +577,67 @@ func TestReleasedArray(t *testing.T) {
 	// The header is still readable.
 	assert.Equal(t, []int{2}, a.Shape())
 	assert.Equal(t, 2, a.Len())
+}
+
+func TestAccessHelpers(t *testing.T) {
+	mem := checkedMem(t)
+	a, err := array.FromSlice(mem, []int16{1, 2, 3, 4, 5, 6}, 2, 3)
+	require.NoError(t, err)
+	defer a.Release()
+
+	assert.Equal(t, 3, a.Stride(0))
+	assert.Equal(t, 1, a.Stride(1))
+	assert.Zero(t, a.Stride(2))
+	assert.Zero(t, a.Stride(-1))
+	var nilArr *array.Array
+	assert.Zero(t, nilArr.Stride(0))
+
+	p := a.DataPointer()
+	require.NotNil(t, p)
+	raw, err := array.Values[int16](a)
+	require.NoError(t, err)
+	assert.Equal(t, unsafe.Pointer(&raw[0]), p)
+	assert.Nil(t, a.ValidityPointer())
+	assert.Nil(t, nilArr.DataPointer())
+	assert.Nil(t, nilArr.ValidityPointer())
+
+	// EnsureValidity adds an all-valid mask once, to this header only.
+	v, err := a.View([]int{3}, []int{1}, 3)
+	require.NoError(t, err)
+	defer v.Release()
+	require.NoError(t, a.EnsureValidity())
+	require.True(t, a.HasNulls())
+	require.NotNil(t, a.ValidityPointer())
+	mask := a.Validity()
+	require.NoError(t, a.EnsureValidity())
+	assert.Same(t, mask, a.Validity(), "an existing mask is kept")
+	vs, err := array.ValidSlice(a)
+	require.NoError(t, err)
+	assert.Equal(t, []bool{true, true, true, true, true, true}, vs)
+	assert.False(t, v.HasNulls())
+	assert.ErrorIs(t, nilArr.EnsureValidity(), array.ErrNil)
+
+	// Reshaped: contiguous inputs only, mask shared.
+	r, err := a.Reshaped(3, 2)
+	require.NoError(t, err)
+	assert.Equal(t, []int{3, 2}, r.Shape())
+	assert.Same(t, a.Validity(), r.Validity())
+	assert.Equal(t, int16(4), array.At[int16](r, 1, 1))
+	r.Release()
+	r, err = v.Reshaped(1, 3, 1)
+	require.NoError(t, err)
+	assert.Equal(t, 3, r.Offset())
+	assert.Equal(t, []float64{4, 5, 6}, floats(t, r))
+	r.Release()
+	tr, err := a.View([]int{3, 2}, []int{1, 3}, 0)
+	require.NoError(t, err)
+	defer tr.Release()
+	_, err = tr.Reshaped(6)
+	assert.ErrorIs(t, err, array.ErrShape)
+	_, err = a.Reshaped(4)
+	assert.ErrorIs(t, err, array.ErrShape)
+	_, err = a.Reshaped(-6)
+	assert.ErrorIs(t, err, array.ErrShape)
+	_, err = nilArr.Reshaped(1)
+	assert.ErrorIs(t, err, array.ErrNil)
 }
