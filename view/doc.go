@@ -19,7 +19,7 @@
 // array.ErrNil or array.ErrReleased.
 //
 // A view shares its elements with its input: writing through one (array.Set,
-// SetNull on an element of an existing mask) is seen through the other.
+// or SetNull when the mask already exists) is seen through the other.
 // The validity mask is shared in the same way and addressed like the data,
 // so a view of an array with nulls has the same nulls; a mask that SetNull
 // later adds to one header is that header's alone.
@@ -36,7 +36,7 @@
 // each input axis lands) live in package broadcast; the functions here apply
 // a rule, then Broadcast, which turns the rule's AxisMap into strides. Their
 // errors wrap broadcast's *broadcast.Error, so errors.Is(err,
-// broadcast.ErrIncompatible) and errors.As(err, &*broadcast.Error) work.
+// broadcast.ErrIncompatible) and errors.As with a *broadcast.Error target work.
 //
 // # Reshape never copies
 //

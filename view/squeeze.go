@@ -41,7 +41,8 @@ func ExpandDims(a *array.Array, axis int) (*array.Array, error) {
 
 // Squeeze returns a view of a without the given axes, each of which must
 // have size 1 (negative axes count from the end; an axis may not repeat).
-// With no axes it removes every axis of size 1, as numpy.squeeze does.
+// With no axes (nil or empty) it removes every axis of size 1, as
+// numpy.squeeze does.
 func Squeeze(a *array.Array, axes ...int) (*array.Array, error) {
 	const op = "view.Squeeze"
 	if err := check(op, a); err != nil {
