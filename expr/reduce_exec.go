@@ -124,7 +124,7 @@ func (ev *evaluation) reduce(r *rnode, dst *array.Array) (*array.Array, error) {
 		}
 		return nil, err
 	}
-	g, err := ev.buildGroup(arg, arg.shape, accStrides, at, false)
+	g, err := ev.buildGroup(arg, arg.shape, accStrides, at, false, false)
 	if err != nil {
 		return fail(err)
 	}
