@@ -166,7 +166,7 @@ func zeroNulls(v []float64, ok []bool) []float64 {
 
 // tensorFixture is a [3, 2, 3] float64 column with element (0,1,1) null and
 // row 2 entirely null.
-func tensorFixture(t *testing.T, mem memory.Allocator) (*array.Array, *FixedShapeTensorArray) {
+func tensorFixture(t testing.TB, mem memory.Allocator) (*array.Array, *FixedShapeTensorArray) {
 	a, err := array.Arange(mem, array.Float64, 0, 18, 1)
 	require.NoError(t, err)
 	v, err := a.View([]int{3, 2, 3}, []int{6, 3, 1}, 0)
@@ -183,7 +183,7 @@ func tensorFixture(t *testing.T, mem memory.Allocator) (*array.Array, *FixedShap
 	return v, col
 }
 
-func recordFixture(t *testing.T, mem memory.Allocator, rows int, seed int) arrow.Record {
+func recordFixture(t testing.TB, mem memory.Allocator, rows int, seed int) arrow.Record {
 	x, err := array.Arange(mem, array.Float32, float64(seed), float64(seed+rows*4), 1)
 	require.NoError(t, err)
 	defer x.Release()
@@ -208,7 +208,7 @@ func recordFixture(t *testing.T, mem memory.Allocator, rows int, seed int) arrow
 	return arrowarray.NewRecord(schema, []arrow.Array{col, y}, int64(rows))
 }
 
-func requireSameRecord(t *testing.T, want, got arrow.Record) {
+func requireSameRecord(t testing.TB, want, got arrow.Record) {
 	require.True(t, want.Schema().Equal(got.Schema()), "schema %v\nvs %v", want.Schema(), got.Schema())
 	require.Equal(t, want.NumRows(), got.NumRows())
 	for i := range want.Columns() {

@@ -206,6 +206,7 @@ func ReadStream(r io.Reader, opts ...ReadOption) (rr arrowarray.RecordReader, er
 	ir, err := ipc.NewReaderFromMessageReader(mr, iopts...)
 	if err != nil {
 		lim.abandon() // the reader is dropped: nothing it allocated is live
+		mr.Release()  // nor is the last message (kept out of the abandon)
 		return nil, fmt.Errorf("arrowio.ReadStream: %w: %w", ErrInvalid, err)
 	}
 	lim.commit()

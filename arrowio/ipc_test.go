@@ -19,7 +19,7 @@ import (
 
 // ipcBatches are batches of one schema: tensor columns (transposed, with
 // nulls), an empty batch, and a row slice (Arrow offsets on every column).
-func ipcBatches(t *testing.T, mem memory.Allocator) []arrow.Record {
+func ipcBatches(t testing.TB, mem memory.Allocator) []arrow.Record {
 	a := recordFixture(t, mem, 4, 0)
 	b := recordFixture(t, mem, 0, 7)
 	c := recordFixture(t, mem, 9, 2)
