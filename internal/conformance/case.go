@@ -141,6 +141,7 @@ func Parse(data []byte) (*File, error) {
 		Description json.RawMessage   `json:"description"`
 		Cases       []json.RawMessage `json:"cases"`
 	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a UTF-8 byte order mark
 	if err := json.Unmarshal(data, &top); err != nil {
 		return nil, fmt.Errorf("conformance: %w", err)
 	}
@@ -178,11 +179,6 @@ func (p *parser) fail(key string, err error) {
 	if p.err == nil {
 		p.err = fmt.Errorf("field %q: %w", key, err)
 	}
-}
-
-func (p *parser) has(key string) bool {
-	_, ok := p.obj[key]
-	return ok
 }
 
 func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }

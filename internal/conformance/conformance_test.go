@@ -199,7 +199,7 @@ func TestParseErrors(t *testing.T) {
 		_, err := conformance.Parse([]byte(data))
 		assert.Error(t, err, "%q", data)
 	}
-	f, err := conformance.Parse([]byte(`{"cases": []}`))
+	f, err := conformance.Parse([]byte("\xef\xbb\xbf" + `{"cases": []}`))
 	require.NoError(t, err)
 	assert.Empty(t, f.Cases)
 
