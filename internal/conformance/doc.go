@@ -1,0 +1,32 @@
+// Package conformance reads broadcasting case files (the format of the
+// shared conformance README: schema conformance-case-file/1) and checks
+// them against the library.
+//
+//	f, err := conformance.Load("testdata/spec_doc_shape_cases.json")
+//	for _, c := range f.Cases {
+//		r := conformance.Check(c, nil) // Pass, Fail (Detail: the difference) or Skip (Detail: why)
+//	}
+//
+// Shape cases are checked with package broadcast's partial-shape inference,
+// the way OpenVINO's shape inference treats each kind:
+//
+//   - broadcast_numpy/explicit/pdpd/bidirectional: Broadcast-1 and -3 (every
+//     version in op_versions must give the expected result). v3 requires
+//     axes_mapping in explicit mode and rejects it otherwise; v1 built
+//     without it falls back to numpy. target_shape null stands for a
+//     target whose value is unknown (its length comes from
+//     target_shape_input_shape); a target or axes tensor of rank other than
+//     1 and a non-integer target or axes type are errors.
+//     expected.broadcast_axes is compared with get_broadcast_axes().
+//   - ngraph_axes: nGraph v0 Broadcast with broadcast_axes.
+//   - elementwise_none/numpy/pdpd: the auto-broadcast rules, folded over
+//     the inputs in OpenVINO's order; Select takes cond, then, else. The
+//     element-type rules of arithmetic, comparison, logical and Select ops
+//     apply (not to ONNX cases).
+//   - unidirectional and expand: ONNX (Gemm's C against [M, N]).
+//
+// Cases expecting values go to a ValueChecker, and are skipped ("values:
+// engine not wired") without one. A case whose element types are all
+// outside the library's (u2, bf16, ...) is skipped; a case that cannot be
+// read fails with "malformed case".
+package conformance
