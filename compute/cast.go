@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"unsafe"
 
-	"github.com/apache/arrow/go/v15/arrow/float16"
+	"github.com/stride0/stride0/internal/half"
 )
 
 var castTable [numTypes][numTypes]UnaryFunc
@@ -38,14 +38,14 @@ func castToBool[S number](d []uint8, s []S) {
 func castFromF16[D number](d []D, s []uint16) {
 	d = d[:len(s)]
 	for i := range s {
-		d[i] = D(float16.FromBits(s[i]).Float32())
+		d[i] = D(half.ToFloat64(s[i]))
 	}
 }
 
 func castToF16[S number](d []uint16, s []S) {
 	d = d[:len(s)]
 	for i := range s {
-		d[i] = float16.New(float32(s[i])).Uint16()
+		d[i] = half.FromFloat64(float64(s[i]))
 	}
 }
 

@@ -1,0 +1,102 @@
+package bench
+
+import (
+	"testing"
+
+	"github.com/stride0/stride0/array"
+)
+
+// BenchmarkWorkloads runs the ten shared workloads (testdata/workloads.json,
+// a copy of ../shared/perf/workloads.json) with every variant:
+//
+//	go test -run '^$' -bench Workloads ./bench/
+//	go test -run '^$' -bench 'Workloads/W10/out$' -benchmem ./bench/
+//
+// Bytes per op are the workload's traffic (inputs read once plus the output
+// written once), so MB/s compares with the bandwidth probes.
+func BenchmarkWorkloads(b *testing.B) {
+	s, err := Load("testdata/workloads.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range s.Workloads {
+		w := &s.Workloads[i]
+		c, err := Prepare(s, w, array.DefaultAllocator)
+		if err != nil {
+			b.Fatal(err)
+		}
+		vs, free, err := c.Variants(s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		traffic := int64(numel(w.OutShape))
+		for _, in := range w.Inputs {
+			traffic += int64(numel(in.Shape))
+		}
+		traffic *= int64(c.DType.Size())
+		for _, v := range vs {
+			b.Run(w.ID+"/"+v.Variant, func(b *testing.B) {
+				b.SetBytes(traffic)
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					if err := v.Call(); err != nil {
+						b.Fatal(err)
+					}
+					if v.Release != nil && !w.PerCall {
+						v.Release()
+					}
+				}
+			})
+		}
+		free()
+		c.Release()
+	}
+}
+
+// TestWorkloadChecksums checks every workload and variant against the
+// checksums of the reference run (NumPy's, in ../shared/perf), which the
+// exact input values make identical across implementations.
+func TestWorkloadChecksums(t *testing.T) {
+	want := map[string]Sum{
+		"W1": {1281.25, 9.5966796875}, "W2": {621.09375, 19.73046875}, "W3": {12548.177734375, 70.529296875},
+		"W6": {1151755, -3208}, "W9": {0.84765625, -0.6357421875}, "W10": {-108.884765625, -436.8515625},
+	}
+	s, err := Load("testdata/workloads.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range s.Workloads {
+		w := &s.Workloads[i]
+		c, err := Prepare(s, w, array.DefaultAllocator)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs, free, err := c.Variants(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var first Sum
+		for k, v := range vs {
+			if err := v.Call(); err != nil {
+				t.Fatal(err)
+			}
+			got, err := v.Check()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if k == 0 {
+				first = got
+			} else if got != first {
+				t.Errorf("%s %s: checksum %+v, %s gave %+v", w.ID, v.Variant, got, vs[0].Variant, first)
+			}
+			if ws, ok := want[w.ID]; ok && got != ws {
+				t.Errorf("%s %s: checksum %+v, want %+v", w.ID, v.Variant, got, ws)
+			}
+			if v.Release != nil {
+				v.Release()
+			}
+		}
+		free()
+		c.Release()
+	}
+}
