@@ -1,0 +1,74 @@
+// Package arrowio moves stride0 arrays in and out of Apache Arrow: arrow-go
+// arrays and record batches, the canonical arrow.fixed_shape_tensor
+// extension type, arrow-go tensors, IPC streams and files, and the C Data
+// Interface; and it evaluates expressions (package expr) over streams of
+// record batches.
+//
+// # The mapping
+//
+//	Arrow                                         stride0
+//	primitive array of length n (bool, int*,      1-D Array [n], same buffer (Retained),
+//	  uint*, float16/32/64)                         Arrow offset honoured         FromArrow / ToArrow
+//	validity bitmap                               byte mask (1 = valid), one pass
+//	bool bitmap                                   one byte per element, one pass
+//	arrow.fixed_shape_tensor column of N rows,    Array [N, logical shape...], same buffer;
+//	  storage FixedSizeList<T>[prod(shape)]         strides follow the permutation   FromArrow / ToTensorColumn
+//	FixedSizeList<T>[k] (no extension)            Array [N, k]                       FromArrow
+//	chunked column                                one Array per chunk (no copy), or one
+//	                                                concatenated Array               FromChunked / ConcatChunked
+//	arrow/tensor (strides in bytes)               Array (strides in elements)        FromTensor / ToTensor
+//
+// Arrow arrays have no strides, so a view that Arrow cannot describe (a
+// broadcast, with stride 0; a reversed or strided slice) is materialized with
+// array.Copy before it crosses; the small operand of a broadcast can instead
+// be sent as it is and broadcast by the receiver. A transposition of a
+// tensor's axes needs no copy: it is written as the tensor's physical shape
+// plus a permutation (see FixedShapeTensorType for the exact rule: logical
+// dimension i is physical dimension permutation[i]).
+//
+// Nulls: an Arrow validity bitmap becomes the Array's validity mask; a null
+// row of a tensor column makes all of its elements null. Writing, element
+// nulls go to the list values' bitmap and a row is null exactly when all its
+// elements are, so masks round-trip unchanged.
+//
+// Ownership: every conversion that shares a buffer Retains it; release what
+// you get (Array.Release, arrow.Array.Release) and keep releasing what you
+// passed in. Buffers that must be made (masks, unpacked bools, copies) come
+// from the memory.Allocator argument.
+//
+// # Record batches and expressions
+//
+// SchemaVar declares an expression variable for a column, with the row count
+// unknown; Evaluate plans expressions once against a schema and evaluates
+// them batch by batch over any array.RecordReader (an IPC stream or file, on
+// disk or in memory, a C stream), yielding the input columns plus the
+// computed ones while holding one batch at a time. ReadStream, ReadFile,
+// WriteStream, WriteFile and WriteRecords read and write IPC with the
+// extension type registered (importing the package registers it). The
+// readers are hardened against malformed input: see ReadStream and the
+// fuzz targets.
+//
+// # Handing a column to another language
+//
+// Python (pyarrow ≥ 12 knows the extension type):
+//
+//	import pyarrow as pa
+//	table = pa.ipc.open_stream("out.arrows").read_all()   # or pa.ipc.open_file(...)
+//	x = table.column("z").chunk(0).to_numpy_ndarray()      # numpy array [rows, shape...]
+//
+// JavaScript (apache-arrow from npm; it keeps the extension metadata on the
+// field, and the values are the FixedSizeList storage):
+//
+//	import { tableFromIPC } from 'apache-arrow';
+//	const t = tableFromIPC(readFileSync('out.arrow'));
+//	const f = t.schema.fields.find((f) => f.name === 'z');
+//	JSON.parse(f.metadata.get('ARROW:extension:metadata')).shape;  // [d1, ...]
+//	t.getChild('z').get(row);                                      // the row's elements, row-major
+//
+// C, C++, R, Python in process (the C Data Interface, cgo builds):
+// ExportCArray, ExportCRecordBatch and ExportCRecordReader fill the C
+// structs without copying; ImportCArray, ImportCRecordBatch and
+// ImportCRecordReader take them back, restoring extension types (arrow-go
+// v15's own cdata package drops them on import and loses the child array of
+// non-ListLike extension arrays on export).
+package arrowio
