@@ -24,11 +24,21 @@ import (
 
 const (
 	maxN  = 130
+	bigN  = 1031 // one long run, for the vector loops of the assembly kernels
 	guard = 4
 	// slack is how many elements every test slice has beyond maxN: an
 	// offset of up to 3 in front, guards around.
 	slack = 2*guard + 4
 )
+
+// testSizes are the lengths every binary kernel is run with.
+var testSizes = func() []int {
+	s := make([]int, 0, maxN+2)
+	for n := 0; n <= maxN; n++ {
+		s = append(s, n)
+	}
+	return append(s, bigN)
+}()
 
 var allTypes = []compute.Type{compute.Bool, compute.Int8, compute.Int16, compute.Int32, compute.Int64,
 	compute.Uint8, compute.Uint16, compute.Uint32, compute.Uint64, compute.Float16, compute.Float32, compute.Float64}
@@ -315,7 +325,7 @@ func binaryType[T elem](t *testing.T, typ compute.Type) {
 		if !binaryExists(op, typ) {
 			continue
 		}
-		const L = maxN + slack
+		const L = bigN + slack
 		x := genValues[T](rng, typ, L, false)
 		y := genValues[T](rng, typ, L, op == compute.Pow)
 		zeroEq := op == compute.Maximum || op == compute.Minimum
@@ -323,6 +333,11 @@ func binaryType[T elem](t *testing.T, typ compute.Type) {
 			f, err := compute.LookupBinary(op, typ, form)
 			require.NoError(t, err)
 			name := fmt.Sprintf("%v %v %s", op, typ, formName(form))
+			kernels := []compute.BinaryFunc{f}
+			if nt, ok := compute.LookupBinaryNT(op, typ, form); ok {
+				// the streaming-store variant, fenced after each call
+				kernels = append(kernels, func(d, x, y unsafe.Pointer, n int) { nt(d, x, y, n); compute.Fence() })
+			}
 			// expected values for every pair of input offsets
 			type key struct{ xo, yo int }
 			want := map[key][]T{}
@@ -330,8 +345,12 @@ func binaryType[T elem](t *testing.T, typ compute.Type) {
 			for xo := 1; xo <= 3; xo++ {
 				for yo := 1; yo <= 3; yo++ {
 					k := key{xo, yo}
-					w, wb := make([]T, maxN), make([]bool, maxN)
-					for i := range maxN {
+					m := maxN
+					if xo == 1 && yo == 1 {
+						m = bigN
+					}
+					w, wb := make([]T, m), make([]bool, m)
+					for i := range m {
 						xi, yi := x[xo+i], y[yo+i]
 						if form == compute.SV {
 							xi = x[xo]
@@ -344,45 +363,53 @@ func binaryType[T elem](t *testing.T, typ compute.Type) {
 					want[k], wantB[k] = w, wb
 				}
 			}
-			for n := 0; n <= maxN; n++ {
-				xo, yo := 1+n%3, 1+(n/3)%3
-				for doff := 1; doff <= 3; doff++ {
-					lo := guard + doff
-					if op.IsComparison() {
-						d := make([]uint8, n+slack)
-						for i := range d {
-							d[i] = 0xa5
+			for kn, f := range kernels {
+				if kn == 1 {
+					name += " (non-temporal)"
+				}
+				for _, n := range testSizes {
+					xo, yo := 1+n%3, 1+(n/3)%3
+					if n > maxN {
+						xo, yo = 1, 1
+					}
+					for doff := 1; doff <= 3; doff++ {
+						lo := guard + doff
+						if op.IsComparison() {
+							d := make([]uint8, n+slack)
+							for i := range d {
+								d[i] = 0xa5
+							}
+							f(ptr(d, lo), ptr(x, xo), ptr(y, yo), n)
+							for i := 0; i < n; i++ {
+								wb := uint8(0)
+								if wantB[key{xo, yo}][i] {
+									wb = 1
+								}
+								if d[lo+i] != wb {
+									t.Fatalf("%s n=%d: element %d of (%v, %v): got %d; want %d", name, n, i, x[xo+i], y[yo+i], d[lo+i], wb)
+								}
+							}
+							checkGuards(t, compute.Uint8, d, lo, n, name)
+							continue
 						}
+						d := make([]T, n+slack)
+						fillGuard(typ, d)
 						f(ptr(d, lo), ptr(x, xo), ptr(y, yo), n)
 						for i := 0; i < n; i++ {
-							wb := uint8(0)
-							if wantB[key{xo, yo}][i] {
-								wb = 1
-							}
-							if d[lo+i] != wb {
-								t.Fatalf("%s n=%d: element %d of (%v, %v): got %d; want %d", name, n, i, x[xo+i], y[yo+i], d[lo+i], wb)
+							w := want[key{xo, yo}][i]
+							if !same(typ, d[lo+i], w, zeroEq) {
+								xi, yi := x[xo+i], y[yo+i]
+								if form == compute.SV {
+									xi = x[xo]
+								}
+								if form == compute.VS {
+									yi = y[yo]
+								}
+								t.Fatalf("%s n=%d offsets x%d y%d d%d: element %d: %v op %v: got %v; want %v", name, n, xo, yo, doff, i, xi, yi, d[lo+i], w)
 							}
 						}
-						checkGuards(t, compute.Uint8, d, lo, n, name)
-						continue
+						checkGuards(t, typ, d, lo, n, name)
 					}
-					d := make([]T, n+slack)
-					fillGuard(typ, d)
-					f(ptr(d, lo), ptr(x, xo), ptr(y, yo), n)
-					for i := 0; i < n; i++ {
-						w := want[key{xo, yo}][i]
-						if !same(typ, d[lo+i], w, zeroEq) {
-							xi, yi := x[xo+i], y[yo+i]
-							if form == compute.SV {
-								xi = x[xo]
-							}
-							if form == compute.VS {
-								yi = y[yo]
-							}
-							t.Fatalf("%s n=%d offsets x%d y%d d%d: element %d: %v op %v: got %v; want %v", name, n, xo, yo, doff, i, xi, yi, d[lo+i], w)
-						}
-					}
-					checkGuards(t, typ, d, lo, n, name)
 				}
 			}
 		}
