@@ -155,3 +155,33 @@ func Fence() {
 		sfence()
 	}
 }
+
+//go:noescape
+func accRowsF32AVX2(acc, x unsafe.Pointer, n, rows, stride int)
+
+//go:noescape
+func accRowsF64AVX2(acc, x unsafe.Pointer, n, rows, stride int)
+
+func init() {
+	if !Asm {
+		return
+	}
+	rowsTable[Float32] = func(acc, x unsafe.Pointer, n, rows, stride int) {
+		m := n &^ 7
+		if m > 0 && rows > 0 {
+			accRowsF32AVX2(acc, x, m, rows, stride*4)
+		}
+		if m < n {
+			accRowsGo[float32](unsafe.Add(acc, m*4), unsafe.Add(x, m*4), n-m, rows, stride)
+		}
+	}
+	rowsTable[Float64] = func(acc, x unsafe.Pointer, n, rows, stride int) {
+		m := n &^ 3
+		if m > 0 && rows > 0 {
+			accRowsF64AVX2(acc, x, m, rows, stride*8)
+		}
+		if m < n {
+			accRowsGo[float64](unsafe.Add(acc, m*8), unsafe.Add(x, m*8), n-m, rows, stride)
+		}
+	}
+}

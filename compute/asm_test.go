@@ -170,3 +170,28 @@ func TestCopyNT(t *testing.T) {
 		}
 	}
 }
+
+func TestAccumulateRows(t *testing.T) {
+	for _, typ := range []Type{Float32, Float64} {
+		k, ok := LookupAccumulateRows(typ)
+		if !ok {
+			t.Skip("no multi-row kernel in this build")
+		}
+		r := rand.New(rand.NewPCG(7, 8))
+		for n := 0; n <= 70; n++ {
+			for rows := 0; rows <= 9; rows++ {
+				stride := n + r.IntN(5)
+				x := randBytes(r, typ, rows*stride+n+8)
+				acc := randBytes(r, typ, n)
+				want := append([]byte(nil), acc...)
+				if typ == Float32 {
+					accRowsGo[float32](unsafe.Pointer(&want[0]), unsafe.Pointer(&x[0]), n, rows, stride)
+				} else {
+					accRowsGo[float64](unsafe.Pointer(&want[0]), unsafe.Pointer(&x[0]), n, rows, stride)
+				}
+				k(unsafe.Pointer(&acc[0]), unsafe.Pointer(&x[0]), n, rows, stride)
+				require.True(t, equalBits(want, acc, typ, typ.Size()), "%v n=%d rows=%d", typ, n, rows)
+			}
+		}
+	}
+}

@@ -116,3 +116,29 @@ func registerReductions() {
 		}
 	}
 }
+
+// RowsFunc adds rows rows of n elements, stride elements apart, into acc,
+// row after row: acc[i] += x[i] + x[stride+i] + ... (the same order of
+// additions as one accumulation per row, so the same result).
+type RowsFunc func(acc, x unsafe.Pointer, n, rows, stride int)
+
+var rowsTable [numTypes]RowsFunc
+
+// LookupAccumulateRows returns the multi-row sum kernel for t, where there
+// is one faster than a row at a time (float32 and float64 with AVX2).
+func LookupAccumulateRows(t Type) (RowsFunc, bool) {
+	if t >= numTypes || rowsTable[t] == nil {
+		return nil, false
+	}
+	return rowsTable[t], true
+}
+
+func accRowsGo[T number](acc, x unsafe.Pointer, n, rows, stride int) {
+	a := unsafe.Slice((*T)(acc), n)
+	for r := 0; r < rows; r++ {
+		row := unsafe.Slice((*T)(unsafe.Add(x, r*stride*int(unsafe.Sizeof(a[0])))), n)
+		for i := range a {
+			a[i] += row[i]
+		}
+	}
+}

@@ -28,8 +28,12 @@ type worker struct {
 	maskAcc unsafe.Pointer
 	maskTmp unsafe.Pointer
 	valTmp  unsafe.Pointer
-	arrs    []*array.Array // the leaf arrays of this call
-	off     []int          // per leaf, then the target: element offset of the current row
+	arrs    []*array.Array   // the leaf arrays of this call
+	keep    [][]byte         // scratch referenced only through pointers
+	off     []int            // per leaf, then the target: element offset of the current row
+	exp     []unsafe.Pointer // per leaf: scratch holding a periodic leaf's row repeated
+	expOff  []int            // the row offset the expansion was made from (-1: none)
+	expRows []int
 	idx     []int
 	base    []unsafe.Pointer
 	mbase   []unsafe.Pointer
@@ -69,6 +73,17 @@ func (g *group) newWorker(nphys int) *worker {
 	}
 	w.maskAcc, w.maskTmp, w.valTmp = next(), next(), next()
 	nl := len(g.leaves)
+	w.exp = make([]unsafe.Pointer, nl)
+	w.expOff = make([]int, nl)
+	w.expRows = make([]int, nl)
+	for k, l := range g.leaves {
+		if l.periodic {
+			b := make([]byte, t*8+64)
+			q := unsafe.Pointer(unsafe.SliceData(b))
+			w.exp[k] = unsafe.Add(q, (64-uintptr(q)%64)%64)
+			w.keep = append(w.keep, b)
+		}
+	}
 	w.off = make([]int, nl+1)
 	w.idx = make([]int, len(g.cshape))
 	w.arrs = make([]*array.Array, 0, nl)
@@ -85,6 +100,7 @@ func (g *group) bind(w *worker, arrs []*array.Array) {
 		a := arrs[k]
 		w.arrs = append(w.arrs, a)
 		w.base[k] = a.DataPointer()
+		w.expOff[k] = -1
 		w.mbase[k] = a.ValidityPointer()
 		w.size[k] = l.dt.Size()
 	}
@@ -118,32 +134,103 @@ func (g *group) runRange(w *worker, t *target, lo, hi int) {
 		defer compute.Fence()
 	}
 	for pos := lo; pos < hi; {
+		if g.rows != nil && col == 0 {
+			if k := min(rowsPerCall, g.cshape[r-2]-w.idx[r-2], (hi-pos)/inner); k >= 2 {
+				p := unsafe.Add(w.base[0], w.off[0]*w.size[0])
+				g.rows(unsafe.Add(t.base, w.off[nl]*t.size), p, inner, k, g.leaves[0].cs[r-2])
+				pos += k * inner
+				if pos < hi {
+					g.advance(w, k)
+				}
+				continue
+			}
+		}
+		if g.batch > 1 && col == 0 {
+			if k := min(g.batch, g.cshape[r-2]-w.idx[r-2], (hi-pos)/inner); k >= 2 {
+				g.batchAt(w, t, k, inner)
+				pos += k * inner
+				if pos < hi {
+					g.advance(w, k)
+				}
+				continue
+			}
+		}
 		n := min(inner-col, hi-pos)
 		for c := col; c < col+n; c += g.tile {
 			g.tileAt(w, t, c, min(g.tile, col+n-c))
 		}
 		pos += n
 		col = 0
-		if pos >= hi {
-			break
-		}
-		// next row: odometer over the outer axes
-		for j := r - 2; j >= 0; j-- {
-			w.idx[j]++
-			for k, l := range g.leaves {
-				w.off[k] += l.cs[j]
-			}
-			w.off[nl] += g.dstCS[j]
-			if w.idx[j] < g.cshape[j] {
-				break
-			}
-			for k, l := range g.leaves {
-				w.off[k] -= w.idx[j] * l.cs[j]
-			}
-			w.off[nl] -= w.idx[j] * g.dstCS[j]
-			w.idx[j] = 0
+		if pos < hi {
+			g.nextRow(w)
 		}
 	}
+}
+
+// rowsPerCall is how many rows a multi-row sum reads at once: eight
+// concurrent streams keep more memory requests in flight than one.
+const rowsPerCall = 8
+
+// nextRow advances the worker's offsets to the next row: an odometer over
+// the outer axes.
+func (g *group) nextRow(w *worker) {
+	nl := len(g.leaves)
+	for j := len(g.cshape) - 2; j >= 0; j-- {
+		w.idx[j]++
+		for k, l := range g.leaves {
+			w.off[k] += l.cs[j]
+		}
+		w.off[nl] += g.dstCS[j]
+		if w.idx[j] < g.cshape[j] {
+			return
+		}
+		for k, l := range g.leaves {
+			w.off[k] -= w.idx[j] * l.cs[j]
+		}
+		w.off[nl] -= w.idx[j] * g.dstCS[j]
+		w.idx[j] = 0
+	}
+}
+
+// advance moves the worker's offsets k rows on.
+func (g *group) advance(w *worker, k int) {
+	j := len(g.cshape) - 2
+	if w.idx[j]+k < g.cshape[j] {
+		w.idx[j] += k
+		for i, l := range g.leaves {
+			w.off[i] += k * l.cs[j]
+		}
+		w.off[len(g.leaves)] += k * g.dstCS[j]
+		return
+	}
+	for ; k > 0; k-- {
+		g.nextRow(w)
+	}
+}
+
+// batchAt evaluates rows whole rows of c elements as one tile (see
+// planBatch).
+func (g *group) batchAt(w *worker, t *target, rows, c int) {
+	n := rows * c
+	for k, l := range g.leaves {
+		s := l.inner()
+		p := unsafe.Add(w.base[k], w.off[k]*w.size[k])
+		switch {
+		case l.periodic:
+			if w.expOff[k] != w.off[k] || w.expRows[k] < rows {
+				for i := 0; i < rows; i++ {
+					l.expand(unsafe.Add(w.exp[k], i*c*w.size[k]), p, c, s)
+				}
+				w.expOff[k], w.expRows[k] = w.off[k], rows
+			}
+			w.regs[k] = w.exp[k]
+		case l.gather != nil:
+			l.gather(w.bufs[k], p, n, s)
+		default:
+			w.regs[k] = p
+		}
+	}
+	g.finish(w, t, 0, w.off[len(g.leaves)], n) // batches have no masks (planBatch)
 }
 
 // tileAt evaluates n elements starting at column c of the current row.
@@ -159,8 +246,13 @@ func (g *group) tileAt(w *worker, t *target, c, n int) {
 			w.regs[k] = p
 		}
 	}
+	g.finish(w, t, c, w.off[nl]+c*g.dstCS[len(g.dstCS)-1], n)
+}
+
+// finish runs the program on a loaded tile of n elements starting at column
+// c of the current row and stores (or folds) its value at output element de.
+func (g *group) finish(w *worker, t *target, c, de, n int) {
 	ds := g.dstCS[len(g.dstCS)-1]
-	de := w.off[nl] + c*ds
 	if g.direct {
 		w.regs[g.root] = unsafe.Add(t.base, de*t.size)
 	}
@@ -267,7 +359,7 @@ func (g *group) reduceTile(w *worker, t *target, val unsafe.Pointer, vstep, de, 
 // goroutines. With outerOnly the space is split only between whole blocks
 // of the outermost axis (a reduction whose accumulator must not be shared);
 // with private, worker i > 0 folds into private(i) instead of t.
-func (g *group) execute(t *target, arrs []*array.Array, workers int, outerOnly bool, private func(i int) *target) {
+func (g *group) execute(t target, arrs []*array.Array, workers int, outerOnly bool, private func(i int) target) {
 	total := size(g.cshape)
 	if total == 0 {
 		return
@@ -275,7 +367,7 @@ func (g *group) execute(t *target, arrs []*array.Array, workers int, outerOnly b
 	if workers < 2 || total < minParallel {
 		w := g.getWorker()
 		g.bind(w, arrs)
-		g.runRange(w, t, 0, total)
+		g.runRange(w, &t, 0, total)
 		w.arrs = w.arrs[:0]
 		g.pool.Put(w)
 		return
@@ -297,7 +389,7 @@ func (g *group) execute(t *target, arrs []*array.Array, workers int, outerOnly b
 		run := func() {
 			w := g.getWorker()
 			g.bind(w, arrs)
-			g.runRange(w, tt, lo, hi)
+			g.runRange(w, &tt, lo, hi)
 			w.arrs = w.arrs[:0]
 			g.pool.Put(w)
 		}

@@ -23,11 +23,13 @@ type group struct {
 	nregs  int // scratch registers, each tile elements of up to 8 bytes
 	root   int // register holding the root's value
 	rootT  array.DType
-	rootS  bool  // the root value is one element (every leaf is constant along the inner axis)
-	direct bool  // the root instruction writes straight into the output run
-	nt     bool  // the output is streamed with non-temporal stores
-	masked bool  // some leaf has a validity mask
-	dstCS  []int // coalesced output (or accumulator) strides
+	rootS  bool             // the root value is one element (every leaf is constant along the inner axis)
+	direct bool             // the root instruction writes straight into the output run
+	nt     bool             // the output is streamed with non-temporal stores
+	batch  int              // rows per tile when the inner axis is short (0: one row at a time)
+	rows   compute.RowsFunc // sums of one leaf over the row axis: several rows per call
+	masked bool             // some leaf has a validity mask
+	dstCS  []int            // coalesced output (or accumulator) strides
 	tile   int
 	notes  []string // what Explain prints
 
@@ -47,6 +49,10 @@ type leafOp struct {
 	reg    int
 	gather compute.MoveFunc // non-nil: the inner stride is neither 0 nor 1
 	mask   bool
+	// periodic: in a batch of rows this leaf repeats each row (stride 0 on
+	// the row axis, not on the inner one); it is expanded into scratch once.
+	periodic bool
+	expand   compute.MoveFunc
 }
 
 type icode uint8
@@ -420,4 +426,45 @@ func (g *group) arrays() []*array.Array {
 		a[k] = l.r.arr
 	}
 	return a
+}
+
+// planBatch lets a tile span several rows when the inner axis is shorter
+// than a tile: possible when every leaf either continues its run from one
+// row to the next (row stride = inner size * inner stride) or repeats each
+// row (row stride 0), and the output continues its run. Repeating leaves are
+// expanded into scratch once per batch layout, not once per row. A
+// [64 64] + [64] add then runs as four tiles instead of 64.
+func (g *group) planBatch() {
+	r := len(g.cshape)
+	if r < 2 || g.masked {
+		return
+	}
+	c := g.cshape[r-1]
+	k := min(g.tile/c, g.cshape[r-2])
+	if k < 2 {
+		return
+	}
+	j := r - 2
+	if g.dstCS[j] != c*g.dstCS[r-1] {
+		return
+	}
+	for _, l := range g.leaves {
+		s := l.inner()
+		switch {
+		case l.cs[j] == c*s:
+		case l.cs[j] == 0:
+			l.periodic = true
+		default:
+			for _, l := range g.leaves {
+				l.periodic = false
+			}
+			return
+		}
+	}
+	for _, l := range g.leaves {
+		if l.periodic {
+			l.expand, _ = compute.Gather(l.dt.Size())
+		}
+	}
+	g.batch = k
 }

@@ -254,6 +254,9 @@ func (ev *evaluation) buildGroup(r *rnode, shape, dstStrides []int, want array.D
 	rootIsLeaf := g.root < len(g.leaves)
 	g.nphys = g.regAlloc()
 	g.direct = storeDirect && !rootIsLeaf && !g.rootS && g.dstCS[len(g.dstCS)-1] == 1
+	if storeDirect {
+		g.planBatch()
+	}
 	if stream && size(shape)*g.rootT.Size() >= ntThreshold && g.dstCS[len(g.dstCS)-1] == 1 && !g.masked {
 		g.streamOutput(rootIsLeaf)
 	}
@@ -317,7 +320,7 @@ func runElementwise(g *group, arrs []*array.Array, dt array.DType, shape []int, 
 		}
 	}
 	t := target{base: out.DataPointer(), off: out.Offset(), size: dt.Size(), mask: out.ValidityPointer()}
-	g.execute(&t, arrs, o.workers, false, nil)
+	g.execute(t, arrs, o.workers, false, nil)
 	return out, nil
 }
 

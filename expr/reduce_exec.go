@@ -137,12 +137,15 @@ func (ev *evaluation) reduce(r *rnode, dst *array.Array) (*array.Array, error) {
 	if err != nil {
 		return fail(err)
 	}
-	t := &target{base: acc.DataPointer(), off: acc.Offset(), size: at.Size(), fold: fold, accum: accum, ident: unsafe.Pointer(&ident)}
+	if k, ok := compute.LookupAccumulateRows(compute.Type(at)); ok && op == compute.Add {
+		g.useRows(k)
+	}
+	t := target{base: acc.DataPointer(), off: acc.Offset(), size: at.Size(), fold: fold, accum: accum, ident: unsafe.Pointer(&ident)}
 
 	workers := ev.o.workers
 	outerOnly := g.dstCS[0] != 0
 	var privates []*array.Array
-	var private func(i int) *target
+	var private func(i int) target
 	if !outerOnly && workers > 1 {
 		// every worker folds into its own accumulator, summed at the end;
 		// only worth it while the accumulators are small next to the input.
@@ -150,16 +153,16 @@ func (ev *evaluation) reduce(r *rnode, dst *array.Array) (*array.Array, error) {
 			workers = 1
 		} else {
 			privates = make([]*array.Array, workers)
-			private = func(i int) *target {
+			private = func(i int) target {
 				p, err := ev.newOutput(at, keep)
 				if err != nil {
 					return t // fall back: cannot happen with a Go allocator
 				}
 				fill(p.DataPointer(), unsafe.Pointer(&ident), p.Len(), 0)
 				privates[i] = p
-				tt := *t
+				tt := t
 				tt.base, tt.off = p.DataPointer(), 0
-				return &tt
+				return tt
 			}
 		}
 	}
@@ -209,4 +212,21 @@ func (ev *evaluation) reduce(r *rnode, dst *array.Array) (*array.Array, error) {
 		args: []*rnode{{n: r.n, shape: r.shape, arr: view, dtype: at, ctype: at}},
 		maps: []broadcast.AxisMap{identityMap(len(r.shape))}}
 	return ev.elementwise(cp, dst)
+}
+
+// useRows switches a sum to the multi-row kernel when it applies: the
+// argument is one leaf read in place (no instructions, unit inner stride,
+// no nulls) of the accumulator's type, and the accumulator runs along the
+// inner axis and repeats along the row axis.
+func (g *group) useRows(k compute.RowsFunc) {
+	r := len(g.cshape)
+	if r < 2 || len(g.prog) != 0 || len(g.leaves) != 1 || g.masked || g.root != 0 {
+		return
+	}
+	l := g.leaves[0]
+	if l.inner() != 1 || l.dt != g.rootT || g.dstCS[r-2] != 0 || g.dstCS[r-1] != 1 {
+		return
+	}
+	g.rows = k
+	g.notes = append(g.notes, "sum rows: multi-row kernel")
 }
