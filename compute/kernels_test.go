@@ -31,6 +31,15 @@ const (
 	slack = 2*guard + 4
 )
 
+// maxOff is the largest destination offset tried (1 under the race
+// detector).
+func maxOff() int {
+	if raceOn {
+		return 1
+	}
+	return 3
+}
+
 // testSizes are the lengths every binary kernel is run with.
 var testSizes = func() []int {
 	s := make([]int, 0, maxN+2)
@@ -372,7 +381,7 @@ func binaryType[T elem](t *testing.T, typ compute.Type) {
 					if n > maxN {
 						xo, yo = 1, 1
 					}
-					for doff := 1; doff <= 3; doff++ {
+					for doff := 1; doff <= maxOff(); doff++ {
 						lo := guard + doff
 						if op.IsComparison() {
 							d := make([]uint8, n+slack)
@@ -578,7 +587,7 @@ func unaryType[T elem](t *testing.T, typ compute.Type) {
 		x := genValues[T](rng, typ, maxN+slack, false)
 		for n := 0; n <= maxN; n++ {
 			xo := 1 + n%3
-			for doff := 1; doff <= 3; doff++ {
+			for doff := 1; doff <= maxOff(); doff++ {
 				lo := guard + doff
 				d := make([]T, n+slack)
 				fillGuard(typ, d)
@@ -845,7 +854,7 @@ func whereSize[T uint8 | uint16 | uint32 | uint64](t *testing.T, f compute.Where
 		cs, xs, ys := mask>>2&1, mask>>1&1, mask&1
 		for n := 0; n <= maxN; n++ {
 			co, xo, yo := 1+n%3, 1+(n/3)%3, 1+(n/9)%3
-			for doff := 1; doff <= 3; doff++ {
+			for doff := 1; doff <= maxOff(); doff++ {
 				lo := guard + doff
 				d := make([]T, n+slack)
 				fillGuard(compute.Uint64, d)
@@ -899,7 +908,7 @@ func moveSize[T uint8 | uint16 | uint32 | uint64](t *testing.T, gather, scatter 
 			off := 1 + n%3
 			base := L + off // the first element read / written; room on both sides
 			// gather: dst[i] = src[base + i*stride]
-			for doff := 1; doff <= 3; doff++ {
+			for doff := 1; doff <= maxOff(); doff++ {
 				lo := guard + doff
 				d := make([]T, n+slack)
 				fillGuard(compute.Uint64, d)
@@ -992,7 +1001,7 @@ func reduceType[T elem](t *testing.T, typ compute.Type) {
 		a0 := genValues[T](rng, typ, maxN+slack, false)
 		for n := 0; n <= maxN; n++ {
 			xo := 1 + n%3
-			for doff := 1; doff <= 3; doff++ {
+			for doff := 1; doff <= maxOff(); doff++ {
 				lo := guard + doff
 				// accumulate: acc[i] = acc[i] op x[i]
 				d := make([]T, n+slack)
