@@ -259,8 +259,9 @@ func FromChunked(mem memory.Allocator, c *arrow.Chunked) ([]*array.Array, error)
 // FromArrow (no copy); otherwise the values (and validity, if any chunk has
 // nulls) are copied into new contiguous buffers from mem. Chunks of a
 // fixed_shape_tensor column give [rows, shape...] (every chunk has the same
-// type, so the same shape). Zero chunks give an error: the element type is
-// known but the tensor shape of a plain primitive column is [0].
+// type, so the same shape). Zero chunks of a primitive column give an empty
+// [0] Array; zero chunks of a tensor column give an error (no chunk to take
+// the layout from).
 func ConcatChunked(mem memory.Allocator, c *arrow.Chunked) (*array.Array, error) {
 	if c == nil {
 		return nil, fmt.Errorf("arrowio.ConcatChunked: %w", array.ErrNil)
