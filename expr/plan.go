@@ -3,6 +3,7 @@ package expr
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"unsafe"
 
@@ -97,6 +98,10 @@ type evaluation struct {
 	temps  []*array.Array
 	root   *rnode
 	single *group // the root's fused pass, when it was the whole evaluation
+
+	explain *strings.Builder // Explain: describe each pass as it is built
+	dry     bool             // Explain: build the root's pass but do not run it
+	passes  int
 }
 
 func (p *Plan) run(dst *array.Array, b Bindings) (*array.Array, error) {
@@ -297,6 +302,9 @@ func (ev *evaluation) elementwise(r *rnode, dst *array.Array) (*array.Array, err
 	}
 	if r == ev.root && len(ev.temps) == 0 {
 		ev.single = g
+	}
+	if ev.describe(g, r, "elementwise", dst) {
+		return nil, nil
 	}
 	return runElementwise(g, g.arrays(), r.dtype, r.shape, dst, ev.o)
 }

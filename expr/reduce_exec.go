@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"unsafe"
@@ -139,6 +140,12 @@ func (ev *evaluation) reduce(r *rnode, dst *array.Array) (*array.Array, error) {
 	}
 	if k, ok := compute.LookupAccumulateRows(compute.Type(at)); ok && op == compute.Add {
 		g.useRows(k)
+	}
+	if ev.describe(g, r, "reduce "+r.n.red.String()+fmt.Sprint(" over axes ", r.axes, " into accumulator ", at, keep), dst) {
+		if direct && dst == nil {
+			out.Release()
+		}
+		return nil, nil
 	}
 	t := target{base: acc.DataPointer(), off: acc.Offset(), size: at.Size(), fold: fold, accum: accum, ident: unsafe.Pointer(&ident)}
 
