@@ -1,0 +1,1085 @@
+package expr_test
+
+// The random expression generator of the differential tests: it builds an
+// expr.Node and the matching reference (ref) side by side, top-down from the
+// shape the node must have, so that every combination it makes is valid.
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/apache/arrow/go/v15/arrow/float16"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/broadcast"
+	"github.com/stride0/stride0/compute"
+	"github.com/stride0/stride0/expr"
+	"github.com/stride0/stride0/view"
+)
+
+// candidate is an array leaf that an EvalInto test may use as its output
+// (an output overlapping an input).
+type candidate struct {
+	arr   *array.Array
+	shape []int
+	dt    array.DType
+}
+
+type varDecl struct {
+	name  string
+	dt    array.DType
+	shape []int
+	arr   *array.Array
+	node  *expr.Node
+	ref   *ref
+	dyn   bool // declared with unknown rank
+}
+
+// gen builds one random expression at a time; reset between expressions.
+type gen struct {
+	rng    *rand.Rand
+	mem    memory.Allocator
+	arrs   []*array.Array // every array made for the current expression
+	binds  expr.Bindings
+	vars   []*varDecl
+	cands  []candidate
+	budget int // largest element count of any intermediate
+
+	// knobs
+	nullProb    float64
+	dtypes      []array.DType
+	noMeanNulls bool // no nulls below ReduceMean (a known bug)
+	noNulls     int  // > 0: make leaves without nulls
+	// no interval dims around a static 1 in variables (InferPDPD bug)
+	noIntervalOne bool
+	// no reductions into outputs with an offset (reduce_exec.go bug)
+	noOffsetReduce bool
+	// no reductions into outputs with a validity mask (reduce_exec.go bug)
+	noMaskedReduce bool
+
+	// statistics over the whole run
+	stats map[string]int
+	seed  uint64
+}
+
+func newGen(seed uint64, mem memory.Allocator) *gen {
+	return &gen{rng: rand.New(rand.NewPCG(seed, 0x5eed)), mem: mem, nullProb: 0.3,
+		dtypes: array.DTypes, stats: map[string]int{}, seed: seed}
+}
+
+// reset starts expression number i: its random stream depends only on the
+// seed and i, so that one expression can be replayed alone.
+func (g *gen) reset(budget int, i int) {
+	g.release()
+	g.rng = rand.New(rand.NewPCG(g.seed, uint64(i)))
+	g.binds = expr.Bindings{}
+	g.vars = nil
+	g.cands = nil
+	g.budget = budget
+}
+
+func (g *gen) release() {
+	for _, a := range g.arrs {
+		a.Release()
+	}
+	g.arrs = nil
+}
+
+func (g *gen) keep(a *array.Array) *array.Array {
+	g.arrs = append(g.arrs, a)
+	return a
+}
+
+func (g *gen) must(err error) {
+	if err != nil {
+		panic(err)
+	}
+}
+
+func (g *gen) p(x float64) bool { return g.rng.Float64() < x }
+
+func (g *gen) dtype() array.DType { return g.dtypes[g.rng.IntN(len(g.dtypes))] }
+
+func size(shape []int) int {
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	return n
+}
+
+// ---- values ----
+
+// randBits returns n random elements of dt as canonical bits: mostly small
+// values (floats: multiples of 1/4, whose sums stay exact), with extremes,
+// NaN, infinities and signed zeros mixed in.
+func (g *gen) randBits(dt array.DType, n int) []uint64 {
+	out := make([]uint64, n)
+	for i := range out {
+		out[i] = g.randElem(dt)
+	}
+	return out
+}
+
+func (g *gen) randElem(dt array.DType) uint64 {
+	p := g.rng.Float64()
+	switch {
+	case dt == array.Bool:
+		return uint64(g.rng.IntN(2))
+	case dt.IsSigned():
+		switch {
+		case p < 0.6:
+			return uint64(int64(g.rng.IntN(17) - 8))
+		case p < 0.75:
+			return []uint64{extreme(dt, false), extreme(dt, true), math.MaxUint64, 0, 1}[g.rng.IntN(5)]
+		}
+		return wrapInt(dt, g.rng.Uint64())
+	case dt.IsUnsigned():
+		switch {
+		case p < 0.6:
+			return uint64(g.rng.IntN(17))
+		case p < 0.75:
+			return wrapInt(dt, []uint64{0, 1, math.MaxUint64, math.MaxUint64 - 1}[g.rng.IntN(4)])
+		}
+		return wrapInt(dt, g.rng.Uint64())
+	}
+	var f float64
+	switch {
+	case p < 0.7:
+		f = float64(g.rng.IntN(129)-64) / 4
+	case p < 0.78:
+		f = []float64{math.NaN(), math.Inf(1), math.Inf(-1), math.Copysign(0, -1), 0}[g.rng.IntN(5)]
+	default:
+		f = g.rng.NormFloat64() * math.Pow(10, float64(g.rng.IntN(7)-3))
+	}
+	if dt == array.Float64 {
+		return math.Float64bits(f)
+	}
+	return fbits(dt, float64(float32(f)))
+}
+
+// makeArray creates a contiguous array of dt holding the canonical bits.
+func (g *gen) makeArray(dt array.DType, shape []int, bits []uint64) *array.Array {
+	if shape == nil {
+		shape = []int{} // a scalar, not FromSlice's default 1-D
+	}
+	var (
+		a   *array.Array
+		err error
+	)
+	switch dt {
+	case array.Bool:
+		a, err = array.FromSlice(g.mem, conv(bits, func(u uint64) bool { return u != 0 }), shape...)
+	default:
+		panic(dt)
+	case array.Int8:
+		a, err = array.FromSlice(g.mem, conv(bits, func(u uint64) int8 { return int8(u) }), shape...)
+	case array.Int16:
+		a, err = array.FromSlice(g.mem, conv(bits, func(u uint64) int16 { return int16(u) }), shape...)
+	case array.Int32:
+		a, err = array.FromSlice(g.mem, conv(bits, func(u uint64) int32 { return int32(u) }), shape...)
+	case array.Int64:
+		a, err = array.FromSlice(g.mem, conv(bits, func(u uint64) int64 { return int64(u) }), shape...)
+	case array.Uint8:
+		a, err = array.FromSlice(g.mem, conv(bits, func(u uint64) uint8 { return uint8(u) }), shape...)
+	case array.Uint16:
+		a, err = array.FromSlice(g.mem, conv(bits, func(u uint64) uint16 { return uint16(u) }), shape...)
+	case array.Uint32:
+		a, err = array.FromSlice(g.mem, conv(bits, func(u uint64) uint32 { return uint32(u) }), shape...)
+	case array.Uint64:
+		a, err = array.FromSlice(g.mem, bits, shape...)
+	case array.Float16:
+		a, err = array.FromSlice(g.mem, conv(bits, func(u uint64) float16.Num { return float16.FromBits(uint16(u)) }), shape...)
+	case array.Float32:
+		a, err = array.FromSlice(g.mem, conv(bits, func(u uint64) float32 { return math.Float32frombits(uint32(u)) }), shape...)
+	case array.Float64:
+		a, err = array.FromSlice(g.mem, conv(bits, math.Float64frombits), shape...)
+	}
+	g.must(err)
+	return g.keep(a)
+}
+
+func conv[S, T any](in []S, f func(S) T) []T {
+	out := make([]T, len(in))
+	for i, u := range in {
+		out[i] = f(u)
+	}
+	return out
+}
+
+// readBits reads an array's elements, row-major, as canonical bits.
+func readBits(a *array.Array) []uint64 {
+	must := func(err error) {
+		if err != nil {
+			panic(err)
+		}
+	}
+	switch a.DType() {
+	case array.Bool:
+		v, err := array.ToSlice[bool](a)
+		must(err)
+		return conv(v, func(b bool) uint64 {
+			if b {
+				return 1
+			}
+			return 0
+		})
+	case array.Int8:
+		v, err := array.ToSlice[int8](a)
+		must(err)
+		return conv(v, func(x int8) uint64 { return uint64(int64(x)) })
+	case array.Int16:
+		v, err := array.ToSlice[int16](a)
+		must(err)
+		return conv(v, func(x int16) uint64 { return uint64(int64(x)) })
+	case array.Int32:
+		v, err := array.ToSlice[int32](a)
+		must(err)
+		return conv(v, func(x int32) uint64 { return uint64(int64(x)) })
+	case array.Int64:
+		v, err := array.ToSlice[int64](a)
+		must(err)
+		return conv(v, func(x int64) uint64 { return uint64(x) })
+	case array.Uint8:
+		v, err := array.ToSlice[uint8](a)
+		must(err)
+		return conv(v, func(x uint8) uint64 { return uint64(x) })
+	case array.Uint16:
+		v, err := array.ToSlice[uint16](a)
+		must(err)
+		return conv(v, func(x uint16) uint64 { return uint64(x) })
+	case array.Uint32:
+		v, err := array.ToSlice[uint32](a)
+		must(err)
+		return conv(v, func(x uint32) uint64 { return uint64(x) })
+	case array.Uint64:
+		v, err := array.ToSlice[uint64](a)
+		must(err)
+		return v
+	case array.Float16:
+		v, err := array.ToSlice[float16.Num](a)
+		must(err)
+		return conv(v, func(x float16.Num) uint64 { return uint64(x.Uint16()) })
+	case array.Float32:
+		v, err := array.ToSlice[float32](a)
+		must(err)
+		return conv(v, func(x float32) uint64 { return uint64(math.Float32bits(x)) })
+	case array.Float64:
+		v, err := array.ToSlice[float64](a)
+		must(err)
+		return conv(v, math.Float64bits)
+	}
+	panic("readBits: " + a.DType().String())
+}
+
+// ---- shapes ----
+
+// randDim is a dim size: mostly small, sometimes 1 or 0.
+func (g *gen) randDim() int {
+	switch p := g.rng.Float64(); {
+	case p < 0.05:
+		return 0
+	case p < 0.3:
+		return 1
+	case p < 0.9:
+		return 2 + g.rng.IntN(4)
+	}
+	return 6 + g.rng.IntN(5)
+}
+
+// randShape returns a shape of rank 0..4 with at most limit elements.
+func (g *gen) randShape(limit int) []int {
+	for {
+		s := make([]int, g.rng.IntN(5))
+		for i := range s {
+			s[i] = g.randDim()
+		}
+		if size(s) <= limit {
+			return s
+		}
+	}
+}
+
+// oneDir returns a shape that broadcasts to s one-directionally (numpy):
+// right-aligned, possibly of lower rank, each dim 1 or s's.
+func (g *gen) oneDir(s []int) []int {
+	r := len(s) - g.rng.IntN(len(s)+1)
+	if g.p(0.4) {
+		r = len(s)
+	}
+	out := slices.Clone(s[len(s)-r:])
+	for i := range out {
+		if g.p(0.3) {
+			out[i] = 1
+		}
+	}
+	return out
+}
+
+// cover returns k shapes whose multidirectional broadcast is exactly s.
+func (g *gen) cover(s []int, k int) [][]int {
+	shapes := make([][]int, k)
+	for i := range shapes {
+		shapes[i] = g.oneDir(s)
+	}
+	r := len(s)
+	for j, d := range s {
+		if d == 1 {
+			continue
+		}
+		covered := false
+		for _, sh := range shapes {
+			off := r - len(sh)
+			if j >= off && sh[j-off] == d {
+				covered = true
+			}
+		}
+		if covered {
+			continue
+		}
+		i := g.rng.IntN(k)
+		sh := shapes[i]
+		if off := r - len(sh); j < off {
+			// extend the shape to the left with 1s down to axis j
+			ext := make([]int, r-j)
+			for t := range ext {
+				ext[t] = 1
+			}
+			copy(ext[off-j:], sh)
+			sh = ext
+		}
+		sh[j-(r-len(sh))] = d
+		shapes[i] = sh
+	}
+	// the result has the largest rank: some operand must have s's
+	full := false
+	for _, sh := range shapes {
+		full = full || len(sh) == r
+	}
+	if !full {
+		i := g.rng.IntN(k)
+		ext := make([]int, r)
+		for t := range ext {
+			ext[t] = 1
+		}
+		copy(ext[r-len(shapes[i]):], shapes[i])
+		shapes[i] = ext
+	}
+	return shapes
+}
+
+// pdpdB returns B for elementwise pdpd onto A starting at start with rank
+// rb: A's dims there, some replaced by 1 (not over a 0).
+func (g *gen) pdpdB(a []int, start, rb int) []int {
+	b := slices.Clone(a[start : start+rb])
+	for i := range b {
+		if b[i] != 0 && g.p(0.35) {
+			b[i] = 1
+		}
+	}
+	return b
+}
+
+// ---- leaves ----
+
+// leaf returns a node reading an array of shape s and dtype dt, as a plain
+// array, a transposed view, a sliced view (negative steps, dropped index
+// axes), a broadcast view, a constant (rank 0) or a bound variable.
+func (g *gen) leaf(s []int, dt array.DType, allowDyn bool) (*expr.Node, *ref) {
+	if len(s) == 0 && g.p(0.35) {
+		return g.constant(dt)
+	}
+	if g.p(0.15) && g.noNulls == 0 {
+		for _, v := range g.vars {
+			if v.dt == dt && slices.Equal(v.shape, s) && (allowDyn || !v.dyn) {
+				g.stats["var reused"]++
+				return v.node, v.ref
+			}
+		}
+	}
+	arr, t, writable := g.array(s, dt)
+	if writable && arr.Len() > 0 {
+		g.cands = append(g.cands, candidate{arr: arr, shape: s, dt: dt})
+	}
+	r := &ref{kind: rLeaf, leaf: t}
+	if g.p(0.2) {
+		name := fmt.Sprintf("v%d", len(g.vars))
+		decl := broadcast.StaticShape(s...)
+		for i, d := range s {
+			switch g.rng.IntN(4) {
+			case 0:
+				decl.Dims[i] = broadcast.UnknownDim()
+			case 1:
+				if d == 1 && g.noIntervalOne {
+					break
+				}
+				decl.Dims[i] = broadcast.IntervalDim(d-g.rng.IntN(2), d+g.rng.IntN(3))
+			}
+		}
+		dyn := allowDyn && g.p(0.15)
+		if dyn {
+			decl = broadcast.DynamicShape()
+		}
+		n := expr.Var(name, dt, decl)
+		g.binds[name] = arr
+		g.vars = append(g.vars, &varDecl{name: name, dt: dt, shape: s, arr: arr, node: n, ref: r, dyn: dyn})
+		g.stats["var"]++
+		return n, r
+	}
+	return expr.Leaf(arr), r
+}
+
+func (g *gen) constant(dt array.DType) (*expr.Node, *ref) {
+	g.stats["const"]++
+	u := g.randElem(dt)
+	if !g.p(0.5) || (isFloatDT(dt) && math.IsNaN(fval(dt, u))) {
+		// Const of the Go type
+		var n *expr.Node
+		switch dt {
+		case array.Bool:
+			n = expr.Const(u != 0)
+		case array.Int8:
+			n = expr.Const(int8(u))
+		case array.Int16:
+			n = expr.Const(int16(u))
+		case array.Int32:
+			n = expr.Const(int32(u))
+		case array.Int64:
+			n = expr.Const(int64(u))
+		case array.Uint8:
+			n = expr.Const(uint8(u))
+		case array.Uint16:
+			n = expr.Const(uint16(u))
+		case array.Uint32:
+			n = expr.Const(uint32(u))
+		case array.Uint64:
+			n = expr.Const(u)
+		case array.Float16:
+			n = expr.Const(float16.FromBits(uint16(u)))
+		case array.Float32:
+			n = expr.Const(math.Float32frombits(uint32(u)))
+		case array.Float64:
+			n = expr.Const(math.Float64frombits(u))
+		}
+		t := newTensor(dt, nil)
+		t.v[0] = u
+		return n, &ref{kind: rLeaf, leaf: t}
+	}
+	// Scalar(float64, dt) with a value dt holds exactly
+	var f float64
+	switch {
+	case dt.IsFloat():
+		f = fval(dt, u)
+	case dt == array.Bool:
+		f = float64(u)
+	default:
+		f = float64(g.rng.IntN(33) - 16)
+		if dt.IsUnsigned() && f < 0 {
+			f = -f
+		}
+	}
+	t := newTensor(dt, nil)
+	t.v[0], _ = castElem(array.Float64, dt, math.Float64bits(f))
+	return expr.Scalar(f, dt), &ref{kind: rLeaf, leaf: t}
+}
+
+// base makes a contiguous array with random values and nulls.
+func (g *gen) base(s []int, dt array.DType) (*array.Array, *tensor) {
+	return g.baseNulls(s, dt, true)
+}
+
+func (g *gen) baseNulls(s []int, dt array.DType, nulls bool) (*array.Array, *tensor) {
+	t := newTensor(dt, s)
+	t.v = g.randBits(dt, size(s))
+	a := g.makeArray(dt, s, t.v)
+	if nulls && size(s) > 0 && g.noNulls == 0 && g.p(g.nullProb) {
+		frac := []float64{0.02, 0.2, 0.6, 1}[g.rng.IntN(4)]
+		idx := make([]int, len(s))
+		for i := range t.v {
+			if !g.p(frac) {
+				continue
+			}
+			k := i
+			for j := len(s) - 1; j >= 0; j-- {
+				idx[j] = k % s[j]
+				k /= s[j]
+			}
+			g.must(a.SetNull(idx...))
+			t.setValid(i, false)
+			t.v[i] = 0
+		}
+		g.stats["leaf with nulls"]++
+	}
+	return a, t
+}
+
+// array returns an array of shape s in a random layout with its reference
+// value derived from the layout's definition over the base values.
+func (g *gen) array(s []int, dt array.DType) (*array.Array, *tensor, bool) {
+	switch k := g.rng.IntN(10); {
+	case k < 4:
+		g.stats["leaf plain"]++
+		a, t := g.base(s, dt)
+		return a, t, true
+	case k < 6 && len(s) >= 2:
+		g.stats["leaf transposed"]++
+		r := len(s)
+		perm := g.rng.Perm(r)
+		bs := make([]int, r)
+		for k, p := range perm {
+			bs[p] = s[k]
+		}
+		b, bt := g.base(bs, dt)
+		v, err := view.Transpose(b, perm...)
+		g.must(err)
+		d := make([]int, r)
+		t := bt.gather(s, func(c []int) []int {
+			for k, p := range perm {
+				d[p] = c[k]
+			}
+			return d
+		})
+		return g.keep(v), t, true
+	case k < 8:
+		g.stats["leaf sliced"]++
+		return g.sliced(s, dt)
+	}
+	g.stats["leaf broadcast view"]++
+	bs := g.oneDir(s)
+	b, bt := g.base(bs, dt)
+	var (
+		v   *array.Array
+		err error
+	)
+	if g.p(0.5) || len(bs) == 0 {
+		v, err = view.BroadcastTo(b, s)
+	} else {
+		// the same through the explicit rule: axes right-aligned
+		axes := make([]int, len(bs))
+		for i := range axes {
+			axes[i] = len(s) - len(bs) + i
+		}
+		v, err = view.Explicit(b, s, axes)
+	}
+	g.must(err)
+	_, m, err := broadcast.Numpy(bs, s)
+	g.must(err)
+	return g.keep(v), bt.broadcastTo(s, m), size(s) <= 1
+}
+
+// sliced returns a view of a larger base selecting s with steps of ±1..3 and
+// perhaps an index on an extra leading axis.
+func (g *gen) sliced(s []int, dt array.DType) (*array.Array, *tensor, bool) {
+	r := len(s)
+	lead := 0
+	if g.p(0.3) {
+		lead = 1 + g.rng.IntN(3)
+	}
+	bs := make([]int, 0, r+1)
+	if lead > 0 {
+		bs = append(bs, lead)
+	}
+	starts, steps := make([]int, r), make([]int, r)
+	ranges := make([]view.Range, 0, r+1)
+	idx := 0
+	if lead > 0 {
+		idx = g.rng.IntN(lead)
+		ranges = append(ranges, view.Index(idx-lead*g.rng.IntN(2))) // maybe negative
+	}
+	for k, n := range s {
+		st := []int{1, -1, 2, -2, 3, -1}[g.rng.IntN(6)]
+		a := st
+		if a < 0 {
+			a = -a
+		}
+		m := n*a + g.rng.IntN(3)
+		if st < 0 {
+			m++ // start >= n*|step|, so that stop stays >= 0
+		}
+		var start, stop int
+		if st > 0 {
+			start = g.rng.IntN(m - n*a + 1)
+			stop = start + n*st
+		} else {
+			start = n*a + g.rng.IntN(m-n*a)
+			stop = start + n*st
+		}
+		starts[k], steps[k] = start, st
+		bs = append(bs, m)
+		ranges = append(ranges, view.Range{Start: start, Stop: stop, Step: st})
+	}
+	b, bt := g.base(bs, dt)
+	v, err := view.Slice(b, ranges...)
+	g.must(err)
+	if !slices.Equal(v.Shape(), s) {
+		panic(fmt.Sprintf("sliced: base %v ranges %v gives %v, want %v", bs, ranges, v.Shape(), s))
+	}
+	d := make([]int, len(bs))
+	t := bt.gather(s, func(c []int) []int {
+		o := 0
+		if lead > 0 {
+			d[0], o = idx, 1
+		}
+		for k := range c {
+			d[o+k] = starts[k] + c[k]*steps[k]
+		}
+		return d
+	})
+	return g.keep(v), t, true
+}
+
+// ---- trees ----
+
+// dtypeOf is the static dtype of a reference expression.
+func dtypeOf(r *ref) array.DType {
+	switch r.kind {
+	case rLeaf:
+		return r.leaf.dt
+	case rBinary:
+		ct := expr.Promote(dtypeOf(r.args[0]), dtypeOf(r.args[1]))
+		if r.op.IsComparison() || r.op.IsLogical() {
+			return array.Bool
+		}
+		return ct
+	case rUnary:
+		x := dtypeOf(r.args[0])
+		switch r.op {
+		case compute.Not:
+			return array.Bool
+		case compute.Neg, compute.Abs:
+			return x
+		}
+		return floatFor(x)
+	case rCast:
+		return r.dt
+	case rWhere:
+		return expr.Promote(dtypeOf(r.args[1]), dtypeOf(r.args[2]))
+	case rBroadcast:
+		return dtypeOf(r.args[0])
+	case rReduce:
+		return reduceDType(r.op, dtypeOf(r.args[0]))
+	}
+	return dtypeOf(r.args[0]) // ReduceTo, ReduceAxes
+}
+
+var arithOps = []compute.Op{compute.Add, compute.Sub, compute.Mul, compute.Div, compute.DivTrunc, compute.Pow,
+	compute.FloorMod, compute.Mod, compute.Maximum, compute.Minimum, compute.SquaredDiff}
+
+var cmpOps = []compute.Op{compute.Equal, compute.NotEqual, compute.Greater, compute.GreaterEqual, compute.Less, compute.LessEqual}
+
+var logicOps = []compute.Op{compute.And, compute.Or, compute.Xor}
+
+func binaryNode(op compute.Op, a, b *expr.Node, rule expr.Rule, giveDefault bool) *expr.Node {
+	f := map[compute.Op]func(a, b *expr.Node, r ...expr.Rule) *expr.Node{
+		compute.Add: expr.Add, compute.Sub: expr.Sub, compute.Mul: expr.Mul, compute.Div: expr.Div,
+		compute.DivTrunc: expr.DivTrunc, compute.Pow: expr.Pow, compute.FloorMod: expr.FloorMod,
+		compute.Mod: expr.Mod, compute.Maximum: expr.Maximum, compute.Minimum: expr.Minimum,
+		compute.SquaredDiff: expr.SquaredDiff, compute.Equal: expr.Equal, compute.NotEqual: expr.NotEqual,
+		compute.Greater: expr.Greater, compute.GreaterEqual: expr.GreaterEqual, compute.Less: expr.Less,
+		compute.LessEqual: expr.LessEqual, compute.And: expr.And, compute.Or: expr.Or, compute.Xor: expr.Xor,
+	}[op]
+	if op == compute.PRelu {
+		return expr.PRelu(a, b)
+	}
+	if rule == expr.Numpy && !giveDefault {
+		return f(a, b) // the default rule, not given
+	}
+	return f(a, b, rule)
+}
+
+func unaryNode(op compute.Op, x *expr.Node) *expr.Node {
+	return map[compute.Op]func(*expr.Node) *expr.Node{compute.Neg: expr.Neg, compute.Abs: expr.Abs,
+		compute.Sqrt: expr.Sqrt, compute.Exp: expr.Exp, compute.Log: expr.Log, compute.Not: expr.Not}[op](x)
+}
+
+// tree returns a random expression of shape s and its reference; depth
+// bounds the nesting, allowDyn allows variables of unknown rank.
+func (g *gen) tree(depth int, s []int, allowDyn bool) (*expr.Node, *ref) {
+	if depth == 0 || g.p(0.12) {
+		return g.leaf(s, g.dtype(), allowDyn)
+	}
+	switch k := g.rng.IntN(100); {
+	case k < 30:
+		return g.binary(depth, s, allowDyn)
+	case k < 40:
+		return g.unary(depth, s, allowDyn)
+	case k < 47:
+		x, rx := g.tree(depth-1, s, allowDyn)
+		dt := g.dtype()
+		g.stats["cast"]++
+		return expr.Cast(x, dt), &ref{kind: rCast, args: []*ref{rx}, dt: dt}
+	case k < 57:
+		return g.where(depth, s)
+	case k < 64:
+		return g.variadic(depth, s, allowDyn)
+	case k < 77:
+		return g.broadcastNode(depth, s)
+	}
+	return g.reduction(depth, s)
+}
+
+func (g *gen) binary(depth int, s []int, allowDyn bool) (*expr.Node, *ref) {
+	var rs ruleSpec
+	var sa, sb []int
+	switch k := g.rng.IntN(10); {
+	case k < 5:
+		rs = ruleSpec{kind: "numpy"}
+		sh := g.cover(s, 2)
+		sa, sb = sh[0], sh[1]
+	case k < 6:
+		rs = ruleSpec{kind: "none"}
+		sa, sb = s, s
+	case k < 8:
+		r := len(s)
+		rb := g.rng.IntN(r + 1)
+		start := r - rb
+		rs = ruleSpec{kind: "pdpd", axis: -1}
+		if g.p(0.5) {
+			start = g.rng.IntN(r - rb + 1)
+			rs.axis = start
+		}
+		sa, sb = s, g.pdpdB(s, start, rb)
+	default:
+		rs = ruleSpec{kind: "uni"}
+		sa, sb = s, g.oneDir(s)
+	}
+	dyn := allowDyn && rs.kind == "numpy"
+	a, ra := g.tree(depth-1, sa, dyn)
+	b, rb := g.tree(depth-1, sb, dyn)
+	ct := expr.Promote(dtypeOf(ra), dtypeOf(rb))
+	var op compute.Op
+	switch k := g.rng.IntN(10); {
+	case rs.kind == "uni" && g.p(0.5):
+		op = compute.PRelu
+	case k < 6:
+		op = arithOps[g.rng.IntN(len(arithOps))]
+		if ct == array.Bool {
+			op = []compute.Op{compute.Add, compute.Mul, compute.Maximum, compute.Minimum}[g.rng.IntN(4)]
+		}
+	case k < 8:
+		op = cmpOps[g.rng.IntN(len(cmpOps))]
+	default:
+		op = logicOps[g.rng.IntN(len(logicOps))]
+	}
+	if op == compute.PRelu && ct == array.Bool {
+		op = compute.Maximum
+	}
+	g.stats["binary "+op.String()]++
+	g.stats["rule "+rs.kind]++
+	return binaryNode(op, a, b, rs.rule(), g.p(0.3)), &ref{kind: rBinary, op: op, args: []*ref{ra, rb}, rule: rs}
+}
+
+func (g *gen) unary(depth int, s []int, allowDyn bool) (*expr.Node, *ref) {
+	x, rx := g.tree(depth-1, s, allowDyn)
+	ops := []compute.Op{compute.Neg, compute.Abs, compute.Sqrt, compute.Exp, compute.Log, compute.Not}
+	op := ops[g.rng.IntN(len(ops))]
+	if op == compute.Neg && dtypeOf(rx) == array.Bool {
+		op = compute.Not
+	}
+	g.stats["unary "+op.String()]++
+	return unaryNode(op, x), &ref{kind: rUnary, op: op, args: []*ref{rx}}
+}
+
+func (g *gen) where(depth int, s []int) (*expr.Node, *ref) {
+	var rs ruleSpec
+	var sc, sx, sy []int
+	switch k := g.rng.IntN(10); {
+	case k < 6:
+		rs = ruleSpec{kind: "numpy"}
+		sh := g.cover(s, 3)
+		sc, sx, sy = sh[0], sh[1], sh[2]
+	case k < 7:
+		rs = ruleSpec{kind: "none"}
+		sc, sx, sy = s, s, s
+	case k < 9:
+		r := len(s)
+		rs = ruleSpec{kind: "pdpd", axis: -1}
+		sx = s
+		if g.p(0.5) {
+			rb := g.rng.IntN(r + 1)
+			sy, sc = g.pdpdB(s, r-rb, rb), g.pdpdB(s, r-rb, rb)
+		} else {
+			start := g.rng.IntN(r + 1)
+			rs.axis = start
+			sy = g.pdpdB(s, start, g.rng.IntN(r-start+1))
+			sc = g.pdpdB(s, start, g.rng.IntN(r-start+1))
+		}
+	default:
+		rs = ruleSpec{kind: "uni"}
+		sc, sx, sy = g.oneDir(s), s, g.oneDir(s)
+	}
+	c, rc := g.tree(depth-1, sc, false)
+	x, rx := g.tree(depth-1, sx, false)
+	y, ry := g.tree(depth-1, sy, false)
+	g.stats["where "+rs.kind]++
+	var n *expr.Node
+	if rs.kind == "numpy" && g.p(0.5) {
+		n = expr.Where(c, x, y)
+	} else {
+		n = expr.Where(c, x, y, rs.rule())
+	}
+	return n, &ref{kind: rWhere, args: []*ref{rc, rx, ry}, rule: rs}
+}
+
+// variadic builds SumOf, MaxOf, MinOf or MeanOf; the reference is the
+// documented composition: a left fold of Add / Maximum / Minimum (one
+// operand: x + 0 of its dtype), MeanOf the sum cast to its float dtype
+// divided by the count.
+func (g *gen) variadic(depth int, s []int, allowDyn bool) (*expr.Node, *ref) {
+	k := 1 + g.rng.IntN(4)
+	shapes := g.cover(s, k)
+	nodes := make([]*expr.Node, k)
+	refs := make([]*ref, k)
+	for i := range nodes {
+		nodes[i], refs[i] = g.tree(depth-1, shapes[i], allowDyn)
+	}
+	which := g.rng.IntN(4)
+	op := []compute.Op{compute.Add, compute.Maximum, compute.Minimum, compute.Add}[which]
+	acc := refs[0]
+	if k == 1 {
+		z := newTensor(dtypeOf(acc), nil)
+		acc = &ref{kind: rBinary, op: compute.Add, rule: ruleSpec{kind: "numpy"}, args: []*ref{acc, {kind: rLeaf, leaf: z}}}
+	}
+	for _, r := range refs[1:] {
+		acc = &ref{kind: rBinary, op: op, rule: ruleSpec{kind: "numpy"}, args: []*ref{acc, r}}
+	}
+	g.stats[[]string{"SumOf", "MaxOf", "MinOf", "MeanOf"}[which]]++
+	switch which {
+	case 0:
+		return expr.SumOf(nodes...), acc
+	case 1:
+		return expr.MaxOf(nodes...), acc
+	case 2:
+		return expr.MinOf(nodes...), acc
+	}
+	fdt := floatFor(dtypeOf(acc))
+	cnt := newTensor(fdt, nil)
+	cnt.v[0], _ = castElem(array.Float64, fdt, math.Float64bits(float64(k)))
+	mean := &ref{kind: rBinary, op: compute.Div, rule: ruleSpec{kind: "numpy"},
+		args: []*ref{{kind: rCast, dt: fdt, args: []*ref{acc}}, {kind: rLeaf, leaf: cnt}}}
+	return expr.MeanOf(nodes...), mean
+}
+
+// broadcastNode builds a Broadcast node of a random mode whose result is s.
+func (g *gen) broadcastNode(depth int, s []int) (*expr.Node, *ref) {
+	r := len(s)
+	var (
+		mode   expr.Mode
+		xs     []int
+		target []int
+		axes   []int
+		axis   int
+	)
+	switch k := g.rng.IntN(5); k {
+	case 0:
+		mode, xs, target = expr.ModeNumpy, g.oneDir(s), s
+	case 1:
+		mode = expr.ModeBidirectional
+		sh := g.cover(s, 2)
+		xs, target = sh[0], sh[1]
+	case 2:
+		mode, target = expr.ModeExplicit, s
+		for i := 0; i < r; i++ {
+			if g.p(0.6) {
+				axes = append(axes, i)
+			}
+		}
+		if axes == nil {
+			axes = []int{}
+		}
+		xs = make([]int, len(axes))
+		for i, a := range axes {
+			xs[i] = s[a]
+			if g.p(0.3) {
+				xs[i] = 1
+			}
+		}
+	case 3:
+		mode = expr.ModePDPD
+		start := g.rng.IntN(r + 1)
+		xs = slices.Clone(s[start:])
+		target = slices.Clone(s)
+		for i := range xs {
+			switch {
+			case g.p(0.3):
+				xs[i] = 1
+			case g.p(0.3) && xs[i] != 1:
+				target[start+i] = 1 // the output takes the data dim
+			}
+		}
+		axis = start
+		if g.p(0.4) {
+			axis = -1
+		}
+	case 4:
+		mode, target, axes = expr.ModeNGraph, s, []int{}
+		for i, d := range s {
+			if g.p(0.4) {
+				axes = append(axes, i)
+			} else {
+				xs = append(xs, d)
+			}
+		}
+		if xs == nil {
+			xs = []int{}
+		}
+		g.rng.Shuffle(len(axes), func(i, j int) { axes[i], axes[j] = axes[j], axes[i] })
+	}
+	x, rx := g.tree(depth-1, xs, false)
+	g.stats["broadcast "+string(mode)]++
+	rr := &ref{kind: rBroadcast, mode: mode, args: []*ref{rx}, target: slices.Clone(target), axes: slices.Clone(axes), axis: axis}
+	if g.p(0.3) {
+		// the op with its shape inputs as 1-D integer arrays
+		g.stats["broadcast from arrays"]++
+		big := slices.Max(append([]int{0}, append(slices.Clone(target), axes...)...))
+		var idt array.DType
+		for {
+			idt = []array.DType{array.Int8, array.Int16, array.Int32, array.Int64, array.Uint8, array.Uint16, array.Uint32, array.Uint64}[g.rng.IntN(8)]
+			if _, hi := intLimits(idt); float64(big) < hi {
+				break
+			}
+		}
+		ta := g.intArray(idt, target)
+		var aa *array.Array
+		if mode == expr.ModeExplicit || mode == expr.ModeNGraph {
+			aa = g.intArray(idt, axes)
+		}
+		return expr.Broadcast(x, mode, ta, aa, axis), rr
+	}
+	switch mode {
+	case expr.ModeNumpy:
+		return expr.BroadcastNumpy(x, target), rr
+	case expr.ModeBidirectional:
+		return expr.BroadcastBidirectional(x, target), rr
+	case expr.ModeExplicit:
+		return expr.BroadcastExplicit(x, target, axes), rr
+	case expr.ModePDPD:
+		return expr.BroadcastPDPD(x, target, axis), rr
+	}
+	return expr.BroadcastNGraph(x, target, axes), rr
+}
+
+func (g *gen) intArray(dt array.DType, v []int) *array.Array {
+	bits := make([]uint64, len(v))
+	for i, x := range v {
+		bits[i] = uint64(x)
+	}
+	return g.makeArray(dt, []int{len(v)}, bits)
+}
+
+// reduction builds a reduction whose result has shape s: the operand gets
+// extra axes (or stretched size-1 axes, with keepDims) that are reduced.
+func (g *gen) reduction(depth int, s []int) (*expr.Node, *ref) {
+	maxExtra := g.budget / max(size(s), 1)
+	extraDim := func() int {
+		if maxExtra < 2 {
+			return []int{0, 1, 1, 1}[g.rng.IntN(4)]
+		}
+		d := 1 + g.rng.IntN(min(5, maxExtra))
+		if g.p(0.05) {
+			d = 0
+		}
+		return d
+	}
+	switch k := g.rng.IntN(10); {
+	case k < 7: // Reduce{Sum,Prod,Max,Min,Mean}
+		ops := []compute.Op{compute.Add, compute.Mul, compute.Maximum, compute.Minimum, opMean}
+		op := ops[g.rng.IntN(len(ops))]
+		var xs, axes []int
+		keep := false
+		var ones []int
+		for i, d := range s {
+			if d == 1 {
+				ones = append(ones, i)
+			}
+		}
+		switch {
+		case len(ones) > 0 && g.p(0.4):
+			keep = true
+			xs = slices.Clone(s)
+			for _, i := range ones {
+				if g.p(0.7) || len(axes) == 0 {
+					axes = append(axes, i)
+					xs[i] = extraDim()
+				}
+			}
+		case g.p(0.1):
+			xs, axes = slices.Clone(s), []int{} // no axis: a copy in the result dtype
+		default:
+			xs = slices.Clone(s)
+			for n := 1 + g.rng.IntN(2); n > 0; n-- {
+				pos := g.rng.IntN(len(xs) + 1)
+				xs = slices.Insert(xs, pos, extraDim())
+				for i := range axes {
+					if axes[i] >= pos {
+						axes[i]++
+					}
+				}
+				axes = append(axes, pos)
+			}
+			maxExtra = 1 // the second extra axis stays small
+		}
+		if len(axes) == len(xs) && g.p(0.5) && (!keep || len(axes) == len(s)) {
+			axes = nil // every axis
+		} else {
+			g.rng.Shuffle(len(axes), func(i, j int) { axes[i], axes[j] = axes[j], axes[i] })
+			for i := range axes {
+				if g.p(0.3) {
+					axes[i] -= len(xs)
+				}
+			}
+		}
+		if op == opMean && g.noMeanNulls {
+			g.noNulls++
+			defer func() { g.noNulls-- }()
+		}
+		x, rx := g.tree(depth-1, xs, false)
+		g.stats["reduce "+op.String()]++
+		var n *expr.Node
+		switch op {
+		case compute.Add:
+			n = expr.ReduceSum(x, axes, keep)
+		case compute.Mul:
+			n = expr.ReduceProd(x, axes, keep)
+		case compute.Maximum:
+			n = expr.ReduceMax(x, axes, keep)
+		case compute.Minimum:
+			n = expr.ReduceMin(x, axes, keep)
+		default:
+			n = expr.ReduceMean(x, axes, keep)
+		}
+		return n, &ref{kind: rReduce, op: op, args: []*ref{rx}, axes: slices.Clone(axes), keep: keep}
+	case k < 9: // ReduceTo: the operand is s broadcast (stretched and prefixed)
+		xs := slices.Clone(s)
+		for i := range xs {
+			if xs[i] == 1 && g.p(0.5) {
+				xs[i] = extraDim()
+			}
+		}
+		if g.p(0.6) {
+			xs = append([]int{extraDim()}, xs...)
+		}
+		x, rx := g.tree(depth-1, xs, false)
+		g.stats["ReduceTo"]++
+		return expr.ReduceTo(x, s), &ref{kind: rReduceTo, args: []*ref{rx}, to: slices.Clone(s)}
+	}
+	xs := slices.Clone(s)
+	var axes []int
+	for n := 1 + g.rng.IntN(2); n > 0; n-- {
+		pos := g.rng.IntN(len(xs) + 1)
+		xs = slices.Insert(xs, pos, extraDim())
+		for i := range axes {
+			if axes[i] >= pos {
+				axes[i]++
+			}
+		}
+		axes = append(axes, pos)
+		maxExtra = 1
+	}
+	x, rx := g.tree(depth-1, xs, false)
+	g.stats["ReduceAxes"]++
+	return expr.ReduceAxes(x, axes), &ref{kind: rReduceAxes, args: []*ref{rx}, axes: slices.Clone(axes)}
+}

@@ -1,0 +1,1342 @@
+package expr_test
+
+// The reference expression evaluator of the differential tests. A ref is a
+// test-side description of an expression, built next to the expr.Node it
+// stands for; eval computes every output element from the definitions:
+//
+//   - broadcasting: the output shape and one AxisMap per operand come from
+//     the rule functions of package broadcast; out[C] = arg[p(C)], where input
+//     axis i reads C[m[i]], or 0 for a dim of 1 or a dropped axis. Nothing
+//     of view's or expr's stride logic is used, and views are re-derived
+//     from their definitions (transpose, slice, broadcast) over the values of
+//     their base array;
+//   - elementwise semantics per op and dtype as expr's doc comments state
+//     them (floor division for Div, x/0 = 0 for integers, FloorMod with the
+//     sign of the divisor, Mod with the sign of the dividend, NumPy promotion
+//     through expr.Promote, bool + as or and * as and, comparisons give bool,
+//     casts follow Go's conversions, float16 is computed in float32 and
+//     rounded to half precision, to nearest even, after every op);
+//   - validity: an element is valid where every broadcast operand is valid,
+//     and null slots hold 0; reductions skip null elements (they count as
+//     the identity, and ReduceMean divides by the number of valid elements)
+//     and give results without nulls;
+//   - reductions take NumPy's result dtypes, ReduceTo and ReduceAxes sum in
+//     the operand's dtype, and ReduceMean is the sum divided by the count.
+//
+// Every element of a result carries a flag: exact (the engine must produce
+// these bits, up to NaN payloads and the sign of zero), approx (a float
+// reduction whose result depends on the summation order: the engine must
+// be within tol of it) or unspecified (Go leaves the value of an out-of-range
+// float-to-integer conversion unspecified, and anything computed from an
+// approx or unspecified value is not compared either).
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/broadcast"
+	"github.com/stride0/stride0/compute"
+	"github.com/stride0/stride0/expr"
+	"github.com/stride0/stride0/internal/naive"
+)
+
+// element flags
+const (
+	fExact  uint8 = 0
+	fApprox uint8 = 1
+	fAny    uint8 = 2 // unspecified: not compared
+)
+
+// tensor is a reference value: canonical bits per element in row-major
+// order (bool 0/1; signed integers sign-extended; unsigned zero-extended;
+// float16, float32, float64 their IEEE bits), validity and flags.
+type tensor struct {
+	dt    array.DType
+	shape []int
+	v     []uint64
+	valid []bool    // nil: all valid
+	flag  []uint8   // nil: all exact
+	tol   []float64 // absolute tolerance of approx elements (nil if none)
+}
+
+func newTensor(dt array.DType, shape []int) *tensor {
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	return &tensor{dt: dt, shape: slices.Clone(shape), v: make([]uint64, n)}
+}
+
+func (t *tensor) size() int { return len(t.v) }
+
+func (t *tensor) isValid(i int) bool { return t.valid == nil || t.valid[i] }
+
+func (t *tensor) flagAt(i int) uint8 {
+	if t.flag == nil {
+		return fExact
+	}
+	return t.flag[i]
+}
+
+func (t *tensor) setFlag(i int, f uint8) {
+	if f == fExact && t.flag == nil {
+		return
+	}
+	if t.flag == nil {
+		t.flag = make([]uint8, len(t.v))
+	}
+	t.flag[i] = f
+}
+
+func (t *tensor) setValid(i int, ok bool) {
+	if ok && t.valid == nil {
+		return
+	}
+	if t.valid == nil {
+		t.valid = make([]bool, len(t.v))
+		for k := range t.valid {
+			t.valid[k] = true
+		}
+	}
+	t.valid[i] = ok
+}
+
+func (t *tensor) setTol(i int, tol float64) {
+	if t.tol == nil {
+		t.tol = make([]float64, len(t.v))
+	}
+	t.tol[i] = tol
+}
+
+// flat is the row-major index of coordinate c in shape.
+func flat(shape, c []int) int {
+	k := 0
+	for i, x := range c {
+		k = k*shape[i] + x
+	}
+	return k
+}
+
+// gather returns out[C] = t[src(C)] over shape, validity and flags included.
+func (t *tensor) gather(shape []int, src func(c []int) []int) *tensor {
+	o := newTensor(t.dt, shape)
+	k := 0
+	naive.ForEach(shape, func(c []int) bool {
+		j := flat(t.shape, src(c))
+		o.v[k] = t.v[j]
+		o.setValid(k, t.isValid(j))
+		o.setFlag(k, t.flagAt(j))
+		if t.tol != nil && t.tol[j] != 0 {
+			o.setTol(k, t.tol[j])
+		}
+		k++
+		return true
+	})
+	return o
+}
+
+// broadcastTo materializes t broadcast to out through the axis map m.
+func (t *tensor) broadcastTo(out []int, m broadcast.AxisMap) *tensor {
+	p := make([]int, len(t.shape))
+	return t.gather(out, func(c []int) []int {
+		for i, o := range m {
+			if o < 0 || t.shape[i] == 1 {
+				p[i] = 0
+			} else {
+				p[i] = c[o]
+			}
+		}
+		return p
+	})
+}
+
+// ---- element values ----
+
+func isFloatDT(dt array.DType) bool { return dt.IsFloat() }
+
+// fval is the exact value of a float (or the converted value of an
+// integer) element.
+func fval(dt array.DType, u uint64) float64 {
+	switch dt {
+	case array.Float16:
+		return f16ToFloat64(uint16(u))
+	case array.Float32:
+		return float64(math.Float32frombits(uint32(u)))
+	case array.Float64:
+		return math.Float64frombits(u)
+	case array.Int8, array.Int16, array.Int32, array.Int64:
+		return float64(int64(u))
+	}
+	return float64(u)
+}
+
+// wrapInt reduces the 64-bit pattern u to dt's width (sign-extending signed
+// types, masking unsigned ones and bool to 0/1).
+func wrapInt(dt array.DType, u uint64) uint64 {
+	switch dt {
+	case array.Bool:
+		if u != 0 {
+			return 1
+		}
+		return 0
+	case array.Int8:
+		return uint64(int64(int8(u)))
+	case array.Int16:
+		return uint64(int64(int16(u)))
+	case array.Int32:
+		return uint64(int64(int32(u)))
+	case array.Uint8:
+		return uint64(uint8(u))
+	case array.Uint16:
+		return uint64(uint16(u))
+	case array.Uint32:
+		return uint64(uint32(u))
+	}
+	return u
+}
+
+// kernelType is the type a float op computes in: float16 in float32.
+func kernelType(dt array.DType) array.DType {
+	if dt == array.Float16 {
+		return array.Float32
+	}
+	return dt
+}
+
+// roundKT rounds an exact or float64 value to kt (float32 or float64).
+func roundKT(kt array.DType, f float64) float64 {
+	if kt == array.Float32 {
+		return float64(float32(f))
+	}
+	return f
+}
+
+// fbits stores a float value (already rounded to float32 when dt is float16
+// or float32) as dt's bits; float16 rounds from float32 to nearest even.
+func fbits(dt array.DType, f float64) uint64 {
+	switch dt {
+	case array.Float16:
+		return uint64(float64ToF16(float64(float32(f))))
+	case array.Float32:
+		return uint64(math.Float32bits(float32(f)))
+	}
+	return math.Float64bits(f)
+}
+
+// floatFor is the float dtype that holds every value of d (expr's rule for
+// sqrt, exp, log and MeanOf).
+func floatFor(d array.DType) array.DType {
+	switch {
+	case d.IsFloat():
+		return d
+	case d.Size() <= 1:
+		return array.Float16
+	case d.Size() == 2:
+		return array.Float32
+	}
+	return array.Float64
+}
+
+// castElem converts one element; ok is false when Go leaves the result
+// unspecified (NaN, an infinity or an out-of-range value to an integer).
+func castElem(from, to array.DType, u uint64) (uint64, bool) {
+	if from == to {
+		return u, true
+	}
+	if !isFloatDT(from) {
+		// bool and integers: the exact value is int64(u) (signed, bool) or u
+		signed := from.IsSigned()
+		switch {
+		case to == array.Bool:
+			return wrapInt(array.Bool, u), true
+		case to.IsInteger():
+			return wrapInt(to, u), true
+		}
+		var f float64
+		if signed {
+			switch to {
+			case array.Float64:
+				f = float64(int64(u))
+			default:
+				f = float64(float32(int64(u)))
+			}
+		} else {
+			switch to {
+			case array.Float64:
+				f = float64(u)
+			default:
+				f = float64(float32(u))
+			}
+		}
+		return fbits(to, f), true
+	}
+	f := fval(from, u)
+	switch {
+	case to == array.Bool:
+		if f != 0 || math.IsNaN(f) {
+			return 1, true
+		}
+		return 0, true
+	case to.IsInteger():
+		if from == array.Float16 {
+			f = float64(float32(f))
+		}
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return 0, false
+		}
+		t := math.Trunc(f)
+		lo, hi := intLimits(to)
+		if t < lo || t >= hi {
+			return 0, false
+		}
+		if to.IsSigned() {
+			return wrapInt(to, uint64(int64(t))), true
+		}
+		return uint64(t), true
+	case to == array.Float64:
+		return math.Float64bits(f), true
+	}
+	return fbits(to, f), true // float32 (Go rounds), float16 through float32
+}
+
+// intLimits returns the range [lo, hi) of an integer dtype as floats
+// (powers of two, exact): every truncated float in it converts exactly.
+func intLimits(dt array.DType) (float64, float64) {
+	n := dt.Size() * 8
+	if dt.IsSigned() {
+		return -math.Ldexp(1, n-1), math.Ldexp(1, n-1)
+	}
+	return 0, math.Ldexp(1, n)
+}
+
+// binElem computes op on two elements already converted to ct (the
+// promoted dtype; bool for logical ops). Comparisons return 0/1.
+func binElem(op compute.Op, ct array.DType, x, y uint64) uint64 {
+	b := func(c bool) uint64 {
+		if c {
+			return 1
+		}
+		return 0
+	}
+	switch {
+	case ct == array.Bool:
+		xb, yb := x != 0, y != 0
+		switch op {
+		case compute.Add, compute.Maximum, compute.Or:
+			return b(xb || yb)
+		case compute.Mul, compute.Minimum, compute.And:
+			return b(xb && yb)
+		case compute.Xor, compute.NotEqual:
+			return b(xb != yb)
+		case compute.Equal:
+			return b(xb == yb)
+		case compute.Greater:
+			return b(xb && !yb)
+		case compute.GreaterEqual:
+			return b(xb || !yb)
+		case compute.Less:
+			return b(!xb && yb)
+		case compute.LessEqual:
+			return b(!xb || yb)
+		}
+	case ct.IsSigned():
+		xi, yi := int64(x), int64(y)
+		var r int64
+		switch op {
+		case compute.Add:
+			r = xi + yi
+		case compute.Sub:
+			r = xi - yi
+		case compute.Mul:
+			r = xi * yi
+		case compute.Div: // floor division, x/0 = 0
+			if yi != 0 {
+				r = xi / yi
+				if xi%yi != 0 && (xi < 0) != (yi < 0) {
+					r--
+				}
+			}
+		case compute.DivTrunc:
+			if yi != 0 {
+				r = xi / yi
+			}
+		case compute.FloorMod: // sign of the divisor
+			if yi != 0 {
+				r = xi % yi
+				if r != 0 && (r < 0) != (yi < 0) {
+					r += yi
+				}
+			}
+		case compute.Mod: // sign of the dividend
+			if yi != 0 {
+				r = xi % yi
+			}
+		case compute.Pow:
+			switch {
+			case yi >= 0:
+				r = int64(upow(uint64(xi), uint64(yi)))
+			case xi == 1:
+				r = 1
+			case xi == -1 && yi%2 == 0:
+				r = 1
+			case xi == -1:
+				r = -1
+			}
+		case compute.Maximum:
+			r = max(xi, yi)
+		case compute.Minimum:
+			r = min(xi, yi)
+		case compute.SquaredDiff:
+			r = (xi - yi) * (xi - yi)
+		case compute.PRelu:
+			r = xi
+			if xi < 0 {
+				r = xi * yi
+			}
+		case compute.Equal:
+			return b(xi == yi)
+		case compute.NotEqual:
+			return b(xi != yi)
+		case compute.Greater:
+			return b(xi > yi)
+		case compute.GreaterEqual:
+			return b(xi >= yi)
+		case compute.Less:
+			return b(xi < yi)
+		case compute.LessEqual:
+			return b(xi <= yi)
+		default:
+			panic("binElem signed: " + op.String())
+		}
+		return wrapInt(ct, uint64(r))
+	case ct.IsUnsigned():
+		var r uint64
+		switch op {
+		case compute.Add:
+			r = x + y
+		case compute.Sub:
+			r = x - y
+		case compute.Mul:
+			r = x * y
+		case compute.Div, compute.DivTrunc:
+			if y != 0 {
+				r = x / y
+			}
+		case compute.FloorMod, compute.Mod:
+			if y != 0 {
+				r = x % y
+			}
+		case compute.Pow:
+			r = upow(x, y)
+		case compute.Maximum:
+			r = max(x, y)
+		case compute.Minimum:
+			r = min(x, y)
+		case compute.SquaredDiff:
+			r = (x - y) * (x - y)
+		case compute.PRelu:
+			r = x
+		case compute.Equal:
+			return b(x == y)
+		case compute.NotEqual:
+			return b(x != y)
+		case compute.Greater:
+			return b(x > y)
+		case compute.GreaterEqual:
+			return b(x >= y)
+		case compute.Less:
+			return b(x < y)
+		case compute.LessEqual:
+			return b(x <= y)
+		default:
+			panic("binElem unsigned: " + op.String())
+		}
+		return wrapInt(ct, r)
+	}
+	// floats: exact operands, each op rounded once to the kernel type
+	kt := kernelType(ct)
+	xf, yf := fval(ct, x), fval(ct, y)
+	rk := func(f float64) float64 { return roundKT(kt, f) }
+	var r float64
+	switch op {
+	case compute.Add:
+		r = rk(xf + yf)
+	case compute.Sub:
+		r = rk(xf - yf)
+	case compute.Mul:
+		r = rk(xf * yf)
+	case compute.Div, compute.DivTrunc:
+		r = rk(xf / yf)
+	case compute.Pow:
+		r = rk(math.Pow(xf, yf))
+	case compute.Mod:
+		r = math.Mod(xf, yf)
+	case compute.FloorMod:
+		// Python's %: fmod (exact), moved into the divisor's sign; a zero
+		// result takes the divisor's sign.
+		r = math.Mod(xf, yf)
+		switch {
+		case r != 0 && (r < 0) != (yf < 0):
+			r = rk(r + yf)
+		case r == 0 && !floorModZeroSignOfX:
+			r = math.Copysign(0, yf)
+		}
+	case compute.Maximum:
+		r = max(xf, yf) // NaN propagates; max(-0, +0) = +0
+	case compute.Minimum:
+		r = min(xf, yf)
+	case compute.SquaredDiff:
+		d := rk(xf - yf)
+		r = rk(d * d)
+	case compute.PRelu:
+		r = xf
+		if xf < 0 {
+			r = rk(xf * yf)
+		}
+	case compute.Equal:
+		return b(xf == yf)
+	case compute.NotEqual:
+		return b(xf != yf)
+	case compute.Greater:
+		return b(xf > yf)
+	case compute.GreaterEqual:
+		return b(xf >= yf)
+	case compute.Less:
+		return b(xf < yf)
+	case compute.LessEqual:
+		return b(xf <= yf)
+	default:
+		panic("binElem float: " + op.String())
+	}
+	return fbits(ct, r)
+}
+
+// floorModZeroSignOfX makes the reference copy a known engine bug: a zero
+// float FloorMod keeps the dividend's sign (see probeBugs).
+var floorModZeroSignOfX bool
+
+// upow is x**y modulo 2^64 by square and multiply.
+func upow(x, y uint64) uint64 {
+	r := uint64(1)
+	for ; y > 0; y >>= 1 {
+		if y&1 == 1 {
+			r *= x
+		}
+		x *= x
+	}
+	return r
+}
+
+// unElem computes a unary op on an element of dtype ct (the op's compute
+// dtype: the operand's for neg and abs, floatFor(operand) for sqrt, exp and
+// log, bool for not).
+func unElem(op compute.Op, ct array.DType, x uint64) uint64 {
+	switch {
+	case op == compute.Not:
+		return 1 - wrapInt(array.Bool, x)
+	case ct == array.Bool: // abs of bool
+		return x
+	case ct.IsSigned():
+		xi := int64(x)
+		switch op {
+		case compute.Neg:
+			return wrapInt(ct, uint64(-xi))
+		case compute.Abs:
+			if xi < 0 {
+				return wrapInt(ct, uint64(-xi))
+			}
+			return x
+		}
+	case ct.IsUnsigned():
+		switch op {
+		case compute.Neg:
+			return wrapInt(ct, -x)
+		case compute.Abs:
+			return x
+		}
+	}
+	kt := kernelType(ct)
+	f := fval(ct, x)
+	var r float64
+	switch op {
+	case compute.Neg:
+		r = -f
+	case compute.Abs:
+		r = math.Abs(f)
+	case compute.Sqrt:
+		r = roundKT(kt, math.Sqrt(f))
+	case compute.Exp:
+		r = roundKT(kt, math.Exp(f))
+	case compute.Log:
+		r = roundKT(kt, math.Log(f))
+	default:
+		panic("unElem: " + op.String())
+	}
+	return fbits(ct, r)
+}
+
+// ---- reference expressions ----
+
+type refKind uint8
+
+const (
+	rLeaf refKind = iota + 1
+	rBinary
+	rUnary
+	rCast
+	rWhere
+	rBroadcast
+	rReduce // Reduce{Sum,Prod,Max,Min,Mean}
+	rReduceTo
+	rReduceAxes
+)
+
+// ruleSpec is the test's copy of an auto-broadcast rule.
+type ruleSpec struct {
+	kind string // "numpy", "none", "pdpd", "uni"
+	axis int
+}
+
+func (r ruleSpec) rule() expr.Rule {
+	switch r.kind {
+	case "none":
+		return expr.NoBroadcast
+	case "pdpd":
+		return expr.PDPD(r.axis)
+	case "uni":
+		return expr.Unidirectional
+	}
+	return expr.Numpy
+}
+
+type ref struct {
+	kind refKind
+	op   compute.Op // binary, unary; reductions: Add, Mul, Maximum, Minimum, or DivTrunc for mean
+	args []*ref
+	leaf *tensor // rLeaf
+	rule ruleSpec
+	dt   array.DType // rCast target
+
+	// rBroadcast
+	mode   expr.Mode
+	target []int
+	axes   []int // explicit mapping, ngraph broadcast axes; reduction axes (as given)
+	axis   int
+
+	keep bool
+	to   []int // rReduceTo shape
+}
+
+// opMean marks ReduceMean in ref.op.
+const opMean = compute.DivTrunc
+
+func (r *ref) String() string {
+	switch r.kind {
+	case rLeaf:
+		return fmt.Sprintf("leaf<%v%v>", r.leaf.dt, r.leaf.shape)
+	case rBinary:
+		return fmt.Sprintf("%v(%v, %v; %v)", r.op, r.args[0], r.args[1], r.rule)
+	case rUnary:
+		return fmt.Sprintf("%v(%v)", r.op, r.args[0])
+	case rCast:
+		return fmt.Sprintf("cast(%v, %v)", r.args[0], r.dt)
+	case rWhere:
+		return fmt.Sprintf("where(%v, %v, %v; %v)", r.args[0], r.args[1], r.args[2], r.rule)
+	case rBroadcast:
+		return fmt.Sprintf("broadcast_%s(%v, %v, axes=%v, axis=%d)", r.mode, r.args[0], r.target, r.axes, r.axis)
+	case rReduce:
+		return fmt.Sprintf("reduce_%v(%v, axes=%v, keep=%v)", r.op, r.args[0], r.axes, r.keep)
+	case rReduceTo:
+		return fmt.Sprintf("reduce_to(%v, %v)", r.args[0], r.to)
+	case rReduceAxes:
+		return fmt.Sprintf("reduce_axes(%v, %v)", r.args[0], r.axes)
+	}
+	return "?"
+}
+
+// eval computes the reference value of r.
+func (r *ref) eval() (*tensor, error) {
+	if r.kind == rLeaf {
+		return r.leaf, nil
+	}
+	args := make([]*tensor, len(r.args))
+	for i, a := range r.args {
+		t, err := a.eval()
+		if err != nil {
+			return nil, err
+		}
+		args[i] = t
+	}
+	switch r.kind {
+	case rBinary:
+		return evalBinary(r.op, r.rule, args[0], args[1])
+	case rUnary:
+		return evalUnary(r.op, args[0]), nil
+	case rCast:
+		return evalMap(args[0], r.dt, func(u uint64) (uint64, bool) { return castElem(args[0].dt, r.dt, u) }), nil
+	case rWhere:
+		return evalWhere(r.rule, args[0], args[1], args[2])
+	case rBroadcast:
+		x := args[0]
+		var (
+			out []int
+			m   broadcast.AxisMap
+			err error
+		)
+		switch r.mode {
+		case expr.ModeNumpy:
+			out, m, err = broadcast.Numpy(x.shape, r.target)
+		case expr.ModeBidirectional:
+			out, m, err = broadcast.Bidirectional(x.shape, r.target)
+		case expr.ModeExplicit:
+			out, m, err = broadcast.Explicit(x.shape, r.target, r.axes)
+		case expr.ModePDPD:
+			out, m, err = broadcast.PDPD(x.shape, r.target, r.axis)
+		case expr.ModeNGraph:
+			out, m, err = broadcast.NGraph(x.shape, r.target, r.axes)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return x.broadcastTo(out, m), nil
+	case rReduce, rReduceAxes:
+		axes, err := normAxes(r.axes, len(args[0].shape))
+		if err != nil {
+			return nil, err
+		}
+		if r.kind == rReduceAxes {
+			return evalReduce(compute.Add, args[0], axes, false, args[0].dt), nil
+		}
+		return evalReduce(r.op, args[0], axes, r.keep, 0), nil
+	case rReduceTo:
+		axes, err := broadcast.ReduceTo(args[0].shape, r.to)
+		if err != nil {
+			return nil, err
+		}
+		t := evalReduce(compute.Add, args[0], axes, true, args[0].dt)
+		t.shape = slices.Clone(r.to) // same elements, in order
+		return t, nil
+	}
+	return nil, fmt.Errorf("ref: bad kind %d", r.kind)
+}
+
+// normAxes resolves reduction axes: nil is every axis, negatives count from
+// the end.
+func normAxes(axes []int, rank int) ([]int, error) {
+	if axes == nil {
+		out := make([]int, rank)
+		for i := range out {
+			out[i] = i
+		}
+		return out, nil
+	}
+	out := make([]int, 0, len(axes))
+	for _, a := range axes {
+		if a < 0 {
+			a += rank
+		}
+		if a < 0 || a >= rank || slices.Contains(out, a) {
+			return nil, fmt.Errorf("ref: bad axes %v for rank %d", axes, rank)
+		}
+		out = append(out, a)
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// combine finishes element i of an elementwise result from its operands'
+// elements at the flat indices idx: validity is the and of theirs (null
+// slots hold 0), the flag the worst of theirs.
+func combine(o *tensor, i int, ops []*tensor, idx []int) bool {
+	ok := true
+	f := fExact
+	for k, t := range ops {
+		if !t.isValid(idx[k]) {
+			ok = false
+		}
+		if t.flagAt(idx[k]) != fExact {
+			f = fAny
+		}
+	}
+	o.setValid(i, ok)
+	o.setFlag(i, f)
+	return ok
+}
+
+// evalMap applies a per-element conversion (cast) to x.
+func evalMap(x *tensor, dt array.DType, f func(u uint64) (uint64, bool)) *tensor {
+	o := newTensor(dt, x.shape)
+	for i, u := range x.v {
+		v, ok := f(u)
+		if combine(o, i, []*tensor{x}, []int{i}) {
+			o.v[i] = v
+			if !ok {
+				o.setFlag(i, fAny)
+			}
+		}
+	}
+	return o
+}
+
+func evalUnary(op compute.Op, x *tensor) *tensor {
+	var ct, rt array.DType
+	switch op {
+	case compute.Not:
+		ct, rt = array.Bool, array.Bool
+	case compute.Neg, compute.Abs:
+		ct, rt = x.dt, x.dt
+	default:
+		ct = floatFor(x.dt)
+		rt = ct
+	}
+	o := newTensor(rt, x.shape)
+	for i, u := range x.v {
+		if !combine(o, i, []*tensor{x}, []int{i}) {
+			continue
+		}
+		v, ok := castElem(x.dt, ct, u)
+		if !ok {
+			o.setFlag(i, fAny)
+		}
+		o.v[i] = unElem(op, ct, v)
+	}
+	return o
+}
+
+// ruleMaps applies an elementwise rule to operand shapes. first is the
+// operand the others are broadcast onto under pdpd and unidirectional
+// rules (0; 1 for where, whose pdpd axis -1 is resolved from the third
+// operand, as OpenVINO's Select does).
+func ruleMaps(rule ruleSpec, shapes [][]int, first int) ([]int, []broadcast.AxisMap, error) {
+	switch rule.kind {
+	case "numpy":
+		return broadcast.Multidirectional(shapes...)
+	case "none":
+		return broadcast.None(shapes...)
+	}
+	out := shapes[first]
+	maps := make([]broadcast.AxisMap, len(shapes))
+	axis := rule.axis
+	if first == 1 && rule.kind == "pdpd" && axis == -1 {
+		axis = len(out) - len(shapes[2])
+	}
+	for i, s := range shapes {
+		if i == first {
+			m := make(broadcast.AxisMap, len(s))
+			for k := range m {
+				m[k] = k
+			}
+			maps[i] = m
+			continue
+		}
+		var (
+			got []int
+			err error
+		)
+		if rule.kind == "uni" {
+			got, maps[i], err = broadcast.Numpy(s, out)
+		} else {
+			got, maps[i], err = broadcast.PDPDElementwise(out, s, axis)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if !slices.Equal(got, out) {
+			return nil, nil, fmt.Errorf("ref: %v does not broadcast onto %v", s, out)
+		}
+	}
+	return out, maps, nil
+}
+
+func evalBinary(op compute.Op, rule ruleSpec, a, b *tensor) (*tensor, error) {
+	if op == compute.PRelu {
+		rule = ruleSpec{kind: "uni"}
+	}
+	out, maps, err := ruleMaps(rule, [][]int{a.shape, b.shape}, 0)
+	if err != nil {
+		return nil, err
+	}
+	a, b = a.broadcastTo(out, maps[0]), b.broadcastTo(out, maps[1])
+	ct := expr.Promote(a.dt, b.dt)
+	rt := ct
+	switch {
+	case op.IsComparison():
+		rt = array.Bool
+	case op.IsLogical():
+		ct, rt = array.Bool, array.Bool
+	case ct == array.Bool:
+		switch op {
+		case compute.Add, compute.Maximum, compute.Mul, compute.Minimum:
+		default:
+			return nil, fmt.Errorf("ref: %v on bool", op)
+		}
+	}
+	o := newTensor(rt, out)
+	idx := []int{0, 0}
+	for i := range o.v {
+		idx[0], idx[1] = i, i
+		if !combine(o, i, []*tensor{a, b}, idx) {
+			continue
+		}
+		x, okx := castElem(a.dt, ct, a.v[i])
+		y, oky := castElem(b.dt, ct, b.v[i])
+		if !okx || !oky {
+			o.setFlag(i, fAny)
+		}
+		o.v[i] = binElem(op, ct, x, y)
+	}
+	return o, nil
+}
+
+func evalWhere(rule ruleSpec, c, x, y *tensor) (*tensor, error) {
+	var (
+		out  []int
+		maps []broadcast.AxisMap
+		err  error
+	)
+	if rule.kind == "pdpd" || rule.kind == "uni" {
+		out, maps, err = ruleMaps(rule, [][]int{c.shape, x.shape, y.shape}, 1)
+	} else {
+		out, maps, err = ruleMaps(rule, [][]int{c.shape, x.shape, y.shape}, 0)
+	}
+	if err != nil {
+		return nil, err
+	}
+	c, x, y = c.broadcastTo(out, maps[0]), x.broadcastTo(out, maps[1]), y.broadcastTo(out, maps[2])
+	ct := expr.Promote(x.dt, y.dt)
+	o := newTensor(ct, out)
+	for i := range o.v {
+		ok := c.isValid(i) && x.isValid(i) && y.isValid(i)
+		o.setValid(i, ok)
+		if !ok {
+			continue
+		}
+		cb, okc := castElem(c.dt, array.Bool, c.v[i])
+		src := y
+		if cb != 0 {
+			src = x
+		}
+		v, okv := castElem(src.dt, ct, src.v[i])
+		o.v[i] = v
+		if !okc || !okv || c.flagAt(i) != fExact || src.flagAt(i) != fExact {
+			o.setFlag(i, fAny)
+		}
+	}
+	return o, nil
+}
+
+// reduceDType is NumPy's result dtype of a reduction.
+func reduceDType(op compute.Op, dt array.DType) array.DType {
+	switch op {
+	case compute.Add, compute.Mul:
+		switch {
+		case dt == array.Bool || dt.IsSigned():
+			return array.Int64
+		case dt.IsUnsigned():
+			return array.Uint64
+		}
+	case opMean:
+		if !dt.IsFloat() {
+			return array.Float64
+		}
+	}
+	return dt
+}
+
+// evalReduce reduces x over axes (sorted) with op. A valid out dtype (the
+// ReduceTo / ReduceAxes case) sums in NumPy's sum dtype and converts the
+// result to it.
+func evalReduce(op compute.Op, x *tensor, axes []int, keep bool, out array.DType) *tensor {
+	var shape, kshape []int
+	for i, d := range x.shape {
+		switch {
+		case !slices.Contains(axes, i):
+			shape = append(shape, d)
+			kshape = append(kshape, d)
+		case keep:
+			shape = append(shape, 1)
+			kshape = append(kshape, 1)
+		default:
+			kshape = append(kshape, 1)
+		}
+	}
+	if shape == nil {
+		shape = []int{}
+	}
+	rdt := reduceDType(op, x.dt) // result dtype
+	at := rdt                    // accumulator: NumPy's dtype, float16 in float32
+	if op == compute.Maximum || op == compute.Minimum {
+		at = x.dt
+	}
+	at = kernelType(at)
+	final := rdt
+	if out.Valid() {
+		final = out
+	}
+	// group the elements of x by output element
+	groups := make([][]int, 1)
+	n := 1
+	for _, d := range kshape {
+		n *= d
+	}
+	groups = make([][]int, n)
+	k := 0
+	naive.ForEach(x.shape, func(c []int) bool {
+		j := 0
+		for i, ci := range c {
+			if kshape[i] != 1 {
+				j = j*kshape[i] + ci
+			} else {
+				j = j * 1
+			}
+		}
+		groups[j] = append(groups[j], k)
+		k++
+		return true
+	})
+	o := newTensor(final, shape)
+	for j, g := range groups {
+		vals := make([]uint64, 0, len(g))
+		f := fExact
+		for _, e := range g {
+			if !x.isValid(e) {
+				continue
+			}
+			if x.flagAt(e) != fExact {
+				f = fAny
+			}
+			v, ok := castElem(x.dt, at, x.v[e])
+			if !ok {
+				f = fAny
+			}
+			vals = append(vals, v)
+		}
+		v, rf, tol := reduceGroup(op, at, vals)
+		if f == fAny || rf == fAny {
+			o.setFlag(j, fAny)
+		} else if rf == fApprox {
+			o.setFlag(j, fApprox)
+		}
+		// convert the accumulator to the result dtype
+		r, ok := castElem(at, final, v)
+		if !ok {
+			o.setFlag(j, fAny)
+		}
+		o.v[j] = r
+		if o.flagAt(j) == fApprox {
+			// the final rounding to a narrower float adds up to one unit
+			// in the last place of the result
+			o.setTol(j, tol+ulp(final, fval(final, r)))
+		}
+	}
+	return o
+}
+
+// ulp is the spacing of dt's floats near f (for tolerances).
+func ulp(dt array.DType, f float64) float64 {
+	f = math.Abs(f)
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return 0
+	}
+	switch dt {
+	case array.Float16:
+		return math.Max(math.Ldexp(f, -10), math.Ldexp(1, -24))
+	case array.Float32:
+		return math.Max(math.Ldexp(f, -23), math.Ldexp(1, -149))
+	}
+	return math.Max(math.Ldexp(f, -52), math.Ldexp(1, -1074))
+}
+
+// reduceGroup reduces the valid elements of one output element, given as
+// at's bits. It returns the result, its flag and, for approx, a bound on how
+// far any summation order can be from it.
+func reduceGroup(op compute.Op, at array.DType, vals []uint64) (uint64, uint8, float64) {
+	if !isFloatDT(at) {
+		// integers and bool: wrap-around arithmetic is exact in any order
+		var r uint64
+		switch op {
+		case compute.Add:
+			for _, v := range vals {
+				r += v
+			}
+		case compute.Mul:
+			r = 1
+			for _, v := range vals {
+				r *= v
+			}
+		case compute.Maximum, compute.Minimum:
+			r = extreme(at, op == compute.Minimum)
+			for _, v := range vals {
+				var less bool // v < r
+				if at.IsSigned() {
+					less = int64(v) < int64(r)
+				} else {
+					less = v < r
+				}
+				if (op == compute.Minimum && less) || (op == compute.Maximum && !less && v != r) {
+					r = v
+				}
+			}
+		}
+		return wrapInt(at, r), fExact, 0
+	}
+	fs := make([]float64, len(vals))
+	for i, v := range vals {
+		fs[i] = fval(at, v)
+	}
+	switch op {
+	case compute.Maximum, compute.Minimum:
+		r := math.Inf(-1)
+		if op == compute.Minimum {
+			r = math.Inf(1)
+		}
+		for _, f := range fs {
+			if op == compute.Maximum {
+				r = max(r, f)
+			} else {
+				r = min(r, f)
+			}
+		}
+		return fbits(at, r), fExact, 0
+	case compute.Mul:
+		return prodGroup(at, fs)
+	}
+	s, flag, tol := sumGroup(at, fs)
+	if op == opMean {
+		cnt := float64(len(fs))
+		q := roundKT(at, s/cnt) // NaN for no element
+		return fbits(at, q), flag, tol/cnt + ulp(at, q)
+	}
+	return fbits(at, s), flag, tol
+}
+
+// extreme is the identity of max (the lowest value) or min (the highest).
+func extreme(dt array.DType, hi bool) uint64 {
+	n := uint(dt.Size() * 8)
+	switch {
+	case dt == array.Bool:
+		if hi {
+			return 1
+		}
+		return 0
+	case dt.IsSigned():
+		if hi {
+			return uint64(1)<<(n-1) - 1
+		}
+		return wrapInt(dt, uint64(1)<<(n-1)) // sign-extended minimum
+	case dt.IsUnsigned():
+		if hi {
+			return wrapInt(dt, math.MaxUint64)
+		}
+		return 0
+	}
+	if hi {
+		return fbits(dt, math.Inf(1))
+	}
+	return fbits(dt, math.Inf(-1))
+}
+
+// mantBits is the precision of a float accumulator.
+func mantBits(at array.DType) int {
+	if at == array.Float32 {
+		return 24
+	}
+	return 53
+}
+
+// sumGroup sums floats. When every value is a multiple of 2^e and the sum of
+// magnitudes is below 2^(p+e), every partial sum in any order is exactly
+// representable, so the engine must give the exact sum; otherwise the
+// result is approx, within 2*n*u*sum|x| of the float64 sum (n-1 roundings
+// of at most u times a partial sum of magnitudes each, for both sums).
+func sumGroup(at array.DType, fs []float64) (float64, uint8, float64) {
+	var s, abs float64
+	emin := math.MaxInt
+	nan, pinf, ninf := false, false, false
+	for _, f := range fs {
+		switch {
+		case math.IsNaN(f):
+			nan = true
+		case math.IsInf(f, 1):
+			pinf = true
+		case math.IsInf(f, -1):
+			ninf = true
+		case f != 0:
+			emin = min(emin, lowBit(f))
+			abs += math.Abs(f)
+			s += f
+		}
+	}
+	p := mantBits(at)
+	exact := abs == 0 || abs < math.Ldexp(1, p+emin)
+	if exact && abs >= math.Ldexp(1, 127) && at == array.Float32 {
+		exact = false
+	}
+	switch {
+	case nan || (pinf && ninf):
+		if exact {
+			return math.NaN(), fExact, 0
+		}
+		return math.NaN(), fAny, 0
+	case pinf || ninf:
+		if exact {
+			return math.Copysign(math.Inf(1), b2f(pinf)), fExact, 0
+		}
+		return 0, fAny, 0
+	}
+	if s == 0 {
+		s = 0 // +0: the accumulator starts at +0
+	}
+	if exact {
+		return roundKT(at, s), fExact, 0
+	}
+	if at == array.Float32 && abs >= math.MaxFloat32/2 {
+		return 0, fAny, 0 // a partial sum may overflow
+	}
+	u := math.Ldexp(1, -p)
+	return roundKT(at, s), fApprox, 2*float64(len(fs))*u*abs + ulp(at, s)
+}
+
+func b2f(pos bool) float64 {
+	if pos {
+		return 1
+	}
+	return -1
+}
+
+// lowBit is the exponent of the lowest set bit of a finite non-zero f.
+func lowBit(f float64) int {
+	fr, e := math.Frexp(math.Abs(f)) // f = fr * 2^e, fr in [0.5, 1)
+	m := uint64(math.Ldexp(fr, 53))  // exact integer
+	tz := 0
+	for m&1 == 0 {
+		m >>= 1
+		tz++
+	}
+	return e - 53 + tz
+}
+
+// prodGroup multiplies floats: exact when no partial product can round,
+// overflow or underflow, approx with a relative bound otherwise.
+func prodGroup(at array.DType, fs []float64) (uint64, uint8, float64) {
+	nan, zero, inf := false, false, false
+	neg := false
+	bitsSum := 0
+	hiExp, loExp := 0.0, 0.0
+	for _, f := range fs {
+		switch {
+		case math.IsNaN(f):
+			nan = true
+			continue
+		case f == 0:
+			zero = true
+		case math.IsInf(f, 0):
+			inf = true
+		default:
+			l := math.Log2(math.Abs(f))
+			if l > 0 {
+				hiExp += l
+			} else {
+				loExp += l
+			}
+			fr, _ := math.Frexp(math.Abs(f))
+			m := uint64(math.Ldexp(fr, 53))
+			for m&1 == 0 {
+				m >>= 1
+			}
+			bitsSum += 64 - leadingZeros(m)
+		}
+		if math.Signbit(f) {
+			neg = !neg
+		}
+	}
+	sign := 1.0
+	if neg {
+		sign = -1
+	}
+	switch {
+	case nan || (zero && inf):
+		return fbits(at, math.NaN()), fExact, 0
+	case zero:
+		return fbits(at, math.Copysign(0, sign)), fExact, 0
+	case inf:
+		// finite partial products might still overflow first: same result
+		return fbits(at, math.Copysign(math.Inf(1), sign)), fExact, 0
+	}
+	maxE, minE := 127.0, -126.0
+	if at == array.Float64 {
+		maxE, minE = 1023, -1022
+	}
+	if hiExp >= maxE-1 || loExp <= minE+float64(mantBits(at))+1 {
+		return 0, fAny, 0 // some order may overflow or go subnormal
+	}
+	r := 1.0
+	for _, f := range fs {
+		r *= f
+	}
+	if bitsSum <= mantBits(at) {
+		return fbits(at, roundKT(at, r)), fExact, 0
+	}
+	u := math.Ldexp(1, -mantBits(at))
+	return fbits(at, roundKT(at, r)), fApprox, 2 * float64(len(fs)+1) * u * math.Abs(r)
+}
+
+func leadingZeros(m uint64) int {
+	n := 0
+	for i := 63; i >= 0 && m&(1<<uint(i)) == 0; i-- {
+		n++
+	}
+	return n
+}
+
+// ---- float16 ----
+
+// f16ToFloat64 is the exact value of a half-precision bit pattern.
+func f16ToFloat64(h uint16) float64 {
+	s := 1.0
+	if h&0x8000 != 0 {
+		s = -1
+	}
+	e := int(h>>10) & 0x1f
+	m := float64(h & 0x3ff)
+	switch e {
+	case 0:
+		return s * math.Ldexp(m, -24)
+	case 0x1f:
+		if m != 0 {
+			return math.NaN()
+		}
+		return s * math.Inf(1)
+	}
+	return s * math.Ldexp(1024+m, e-25)
+}
+
+// float64ToF16 rounds v to the nearest half, ties to even, subnormals kept,
+// from 65520 up to infinity.
+func float64ToF16(v float64) uint16 {
+	if math.IsNaN(v) {
+		return 0x7e00
+	}
+	var sign uint16
+	if math.Signbit(v) {
+		sign, v = 0x8000, -v
+	}
+	switch {
+	case v >= 65520:
+		return sign | 0x7c00
+	case v < math.Ldexp(1, -14):
+		return sign | uint16(math.RoundToEven(math.Ldexp(v, 24)))
+	}
+	_, e := math.Frexp(v)
+	e--
+	m := math.RoundToEven(math.Ldexp(v, 10-e))
+	if m == 2048 {
+		m, e = 1024, e+1
+	}
+	if e > 15 {
+		return sign | 0x7c00
+	}
+	return sign | uint16(e+15)<<10 | uint16(m-1024)
+}
