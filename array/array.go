@@ -67,6 +67,16 @@ func Empty(mem memory.Allocator, dt DType, shape ...int) (*Array, error) {
 // own references. It checks that every element the header can reach lies
 // inside both buffers.
 func FromBuffer(dt DType, shape, strides []int, offset int, data, valid *memory.Buffer) (*Array, error) {
+	return FromBufferIn(nil, dt, shape, strides, offset, data, valid)
+}
+
+// FromBufferIn is FromBuffer for an array whose derived buffers (a
+// validity mask added by SetNull or EnsureValidity, copies) come from mem
+// (memory.DefaultAllocator when nil).
+func FromBufferIn(mem memory.Allocator, dt DType, shape, strides []int, offset int, data, valid *memory.Buffer) (*Array, error) {
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
 	if !dt.Valid() {
 		return nil, fmt.Errorf("array.FromBuffer: %w: %v", ErrDType, dt)
 	}
@@ -89,7 +99,7 @@ func FromBuffer(dt DType, shape, strides []int, offset int, data, valid *memory.
 		valid.Retain()
 	}
 	data.Retain()
-	a := &Array{dtype: dt, shape: clone(shape), strides: clone(strides), offset: offset, data: data, valid: valid, mem: memory.DefaultAllocator}
+	a := &Array{dtype: dt, shape: clone(shape), strides: clone(strides), offset: offset, data: data, valid: valid, mem: mem}
 	a.refs.Store(1)
 	return a, nil
 }
@@ -102,12 +112,7 @@ func (a *Array) View(shape, strides []int, offset int) (*Array, error) {
 	if err := Check(a); err != nil {
 		return nil, fmt.Errorf("array.View: %w", err)
 	}
-	v, err := FromBuffer(a.dtype, shape, strides, offset, a.data, a.valid)
-	if err != nil {
-		return nil, err
-	}
-	v.mem = a.mem
-	return v, nil
+	return FromBufferIn(a.mem, a.dtype, shape, strides, offset, a.data, a.valid)
 }
 
 // Allocator returns the allocator that buffers derived from a come from.

@@ -237,15 +237,8 @@ func (a *Array) SetNull(idx ...int) error {
 	if a.ReadOnly() {
 		return fmt.Errorf("array.SetNull at %v of %v: %w", idx, a, ErrReadOnly)
 	}
-	if a.valid == nil {
-		n := a.data.Len() / a.dtype.Size()
-		v := memory.NewResizableBuffer(a.Allocator())
-		v.Resize(n)
-		b := v.Bytes()
-		for i := range b {
-			b[i] = 1
-		}
-		a.valid = v
+	if err := a.EnsureValidity(); err != nil {
+		return err
 	}
 	a.valid.Bytes()[e] = 0
 	a.store(e, value{})

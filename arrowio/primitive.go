@@ -100,7 +100,7 @@ func fromPrimitive(mem memory.Allocator, d arrow.ArrayData, dt array.DType) (*ar
 		return nil, fmt.Errorf("arrowio.FromArrow %s: %w", dt, err)
 	}
 	defer data.Release()
-	return array.FromBuffer(dt, []int{n}, []int{1}, base, data, mask)
+	return array.FromBufferIn(mem, dt, []int{n}, []int{1}, base, data, mask)
 }
 
 // validityMask turns bits off..off+n-1 of the bitmap bm into a byte mask of
@@ -337,7 +337,7 @@ func concatRows(mem memory.Allocator, parts []*array.Array) (*array.Array, error
 		}
 		pos += n
 	}
-	return array.FromBuffer(dt, shape, out.Strides(), 0, out.Data(), valid)
+	return array.FromBufferIn(mem, dt, shape, out.Strides(), 0, out.Data(), valid)
 }
 
 func releaseAll(as []*array.Array) {

@@ -64,7 +64,7 @@ func fromFixedSizeList(mem memory.Allocator, d arrow.ArrayData, tt *FixedShapeTe
 		p := tt.physDim(i)
 		shape[1+i], strides[1+i] = phys[p], pst[1+p]
 	}
-	return array.FromBuffer(dt, shape, strides, dbase, data, mask)
+	return array.FromBufferIn(mem, dt, shape, strides, dbase, data, mask)
 }
 
 func storageOf(t arrow.DataType) arrow.DataType {
