@@ -8,7 +8,10 @@
 //
 //	N passed, N failed, N skipped
 //
-// It exits 1 when a case fails and 2 when a file cannot be read.
+// Cases that expect values are computed with the library (package view
+// and package expr; see conformance.Library) unless -shape-only is given,
+// which skips them. It exits 1 when a case fails or the evaluations leak
+// memory, and 2 when a file cannot be read.
 package main
 
 import (
@@ -18,6 +21,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/stride0/stride0/internal/conformance"
 )
@@ -31,8 +36,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	quiet := fs.Bool("q", false, "do not list skipped cases")
 	verbose := fs.Bool("v", false, "also list passed cases, with what the library computed")
+	shapeOnly := fs.Bool("shape-only", false, "do not evaluate: skip the cases that expect values")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: conformance [-q] [-v] FILE_OR_DIR...")
+		fmt.Fprintln(stderr, "usage: conformance [-q] [-v] [-shape-only] FILE_OR_DIR...")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -43,6 +49,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	paths, unreadable := expand(fs.Args(), stderr)
+	// Value cases are computed by the library, from an allocator that
+	// counts: whatever is left allocated at the end is a leak.
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	var vc conformance.ValueChecker
+	if !*shapeOnly {
+		vc = conformance.NewLibrary(mem)
+	}
 	var passed, failed, skipped int
 	for _, path := range paths {
 		f, err := conformance.Load(path)
@@ -52,7 +65,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		for _, c := range f.Cases {
-			r := conformance.Check(c, nil)
+			r := conformance.Check(c, vc)
 			switch r.Status {
 			case conformance.Pass:
 				passed++
@@ -71,10 +84,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	fmt.Fprintf(stdout, "%d passed, %d failed, %d skipped\n", passed, failed, skipped)
+	leaked := mem.CurrentAlloc() != 0
+	if leaked {
+		fmt.Fprintf(stderr, "conformance: %d bytes still allocated after the last case (a leak)\n", mem.CurrentAlloc())
+	}
 	switch {
 	case unreadable:
 		return 2
-	case failed > 0:
+	case failed > 0 || leaked:
 		return 1
 	}
 	return 0

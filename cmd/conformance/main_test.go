@@ -28,7 +28,36 @@ func TestRunSpecFile(t *testing.T) {
 func TestRunDirectory(t *testing.T) {
 	code, out, _ := runArgs("-q", testdata)
 	assert.Equal(t, 0, code)
-	assert.Regexp(t, `^\d+ passed, 0 failed, 0 skipped\n$`, out)
+	// The skips: integer division by zero, a typed suite's values for
+	// several ops, a u2 case and Gemm.
+	assert.Regexp(t, `^\d+ passed, 0 failed, 4 skipped\n$`, out)
+	code, out, _ = runArgs(testdata)
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "SKIP stride0/values/onnx/gemm/all_attributes: gemm: no matmul\n")
+}
+
+func TestRunValues(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "cases.json")
+	require.NoError(t, os.WriteFile(path, []byte(`{"schema": "conformance-case-file/1", "cases": [
+		{"id": "ok", "kind": "broadcast_numpy", "op": "broadcast", "op_versions": [1, 3], "mode": "numpy", "inputs": [{"name": "data", "shape": [2], "dtype": "i32", "values": [1, 2]}], "target_shape": [2, 2], "expected": {"shape": [2, 2], "values": [1, 2, 1, 2]}},
+		{"id": "bad", "kind": "elementwise_numpy", "op": "floor_mod", "inputs": [{"name": "A", "shape": [2], "dtype": "i32", "values": [-7, 7]}, {"name": "B", "shape": [], "dtype": "i32", "values": [3]}], "expected": {"shape": [2], "values": [-1, 1]}},
+		{"id": "malformed", "kind": "elementwise_numpy", "op": "add", "inputs": [{"name": "A", "shape": [2], "dtype": "i32", "values": [1]}, {"name": "B", "shape": [], "dtype": "i32", "values": [3]}], "expected": {"values": [4, 4]}}
+	]}`), 0o644))
+	code, out, errs := runArgs(path)
+	assert.Equal(t, 1, code)
+	assert.Empty(t, errs)
+	assert.Equal(t, "FAIL bad: expr(numpy): 1 of 2 values differ, first at [0]: got 2, want -1; got [2 1], want [-1 1]\n"+
+		"FAIL malformed: malformed case: inputs[0] (A): 1 values for shape [2] (2 elements)\n"+
+		"1 passed, 2 failed, 0 skipped\n", out)
+
+	code, out, _ = runArgs("-v", path)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, out, "PASS ok (got v1: [2 2] int32 [1 2 1 2]; v3: [2 2] int32 [1 2 1 2])\n")
+
+	code, out, _ = runArgs("-shape-only", path)
+	assert.Equal(t, 0, code)
+	assert.Equal(t, "SKIP ok: values: not evaluated (shape checks only)\nSKIP bad: values: not evaluated (shape checks only)\nSKIP malformed: values: not evaluated (shape checks only)\n0 passed, 0 failed, 3 skipped\n", out)
 }
 
 func TestRunFailuresAndSkips(t *testing.T) {

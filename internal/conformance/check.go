@@ -54,8 +54,10 @@ func (r Result) String() string {
 	return s
 }
 
-// ValueChecker checks the cases that expect element values (Expected.Values
-// set). It reports false for a case it does not handle.
+// ValueChecker checks the cases that need evaluation (Case.NeedsEvaluation:
+// those that expect element values, and those that expect an error and give
+// input values). It reports false for a case it does not handle; an error
+// case it declines is then shape-checked.
 type ValueChecker interface {
 	CheckValues(c Case) (Result, bool)
 }
@@ -71,16 +73,18 @@ func Check(c Case, vc ValueChecker) (r Result) {
 	if c.Err != nil {
 		return Result{ID: c.ID, Status: Fail, Detail: "malformed case: " + c.Err.Error()}
 	}
-	if c.IsValueCase() {
+	if c.NeedsEvaluation() {
 		if vc != nil {
 			if r, ok := vc.CheckValues(c); ok {
-				if r.ID == "" {
-					r.ID = c.ID
-				}
+				r.ID = c.ID
 				return r
 			}
 		}
-		return Result{ID: c.ID, Status: Skip, Detail: "values: engine not wired"}
+		if c.IsValueCase() {
+			return Result{ID: c.ID, Status: Skip, Detail: "values: not evaluated (shape checks only)"}
+		}
+		// An expected error with input values and no evaluator: the
+		// shape check below is all that can be done.
 	}
 	vars, reason := variants(c)
 	if reason != "" {
@@ -283,39 +287,12 @@ func broadcastOp(c Case, v variant, version int) outcome {
 	if len(c.Inputs) < 1 {
 		return outcome{bad: "a broadcast case needs the data input"}
 	}
-	mode := strings.ToLower(c.Mode)
-	if mode == "" {
-		mode = strings.TrimPrefix(c.Kind, "broadcast_")
-	}
-	if mode == "none" {
-		mode = "explicit" // AutoBroadcastType::NONE is explicit
-	}
-	var third bool // a third (axes_mapping) input is given
-	if mode == "explicit" {
-		third = !c.AxesMappingAbsent && (c.AxesMapping.Present || c.AxesMappingInputShape.Present)
-	} else {
-		third = !c.AxesMappingAbsent && (c.AxesMapping.Known() || c.AxesMappingInputShape.Present || c.AxesMappingDType != "")
-	}
-	switch version {
-	case 3:
-		if mode == "explicit" && !third {
-			return failed(fmt.Errorf("axes_mapping input should be provided if explicit mode is used"))
-		}
-		if mode != "explicit" && third {
-			return failed(fmt.Errorf("axes_mapping input should not be provided for mode other than explicit"))
-		}
-	case 1:
-		if mode == "bidirectional" {
-			return failed(fmt.Errorf("Broadcast-1 has no bidirectional mode"))
-		}
-		if mode == "explicit" && !third {
-			mode = "numpy" // v1 silently uses numpy with two inputs
-		}
-	default:
-		return outcome{skip: fmt.Sprintf("Broadcast-%d is not a Broadcast op version (1 or 3)", version)}
-	}
-	if dt := c.TargetShapeDType; !integral(dt) {
-		return failed(fmt.Errorf("broadcast shape must be an integral number, but is: %s", dt))
+	mode, err, skip := broadcastMode(c, version)
+	switch {
+	case skip != "":
+		return outcome{skip: skip}
+	case err != nil:
+		return failed(err)
 	}
 	data := c.Inputs[0].Shape
 	target, tensorRank, err := targetShape(c)
@@ -330,12 +307,7 @@ func broadcastOp(c Case, v variant, version int) outcome {
 			o.axes, o.axesKnown = staticAxes(data, o.shape, -1)
 		}
 	case "pdpd":
-		axis := -1
-		if c.Axis != nil {
-			axis = *c.Axis
-		} else if c.AutoBroadcast != nil && c.AutoBroadcast.Axis != nil {
-			axis = *c.AutoBroadcast.Axis
-		}
+		axis := pdpdAxis(c)
 		o.shape, o.err = broadcast.InferPDPD(data, target, axis)
 		if o.err == nil {
 			o.axes, o.axesKnown = staticAxes(data, o.shape, axis)
@@ -347,20 +319,87 @@ func broadcastOp(c Case, v variant, version int) outcome {
 		}
 	case "explicit":
 		return explicitOp(c, o, data, target, tensorRank)
-	default:
-		return outcome{skip: fmt.Sprintf("broadcast mode %q is not supported", c.Mode)}
 	}
 	return o
 }
 
-func explicitOp(c Case, o outcome, data, target broadcast.Shape, tensorRank bool) outcome {
+// broadcastMode is the mode a Broadcast-version op built from c runs in
+// (numpy, pdpd, bidirectional or explicit), or the error OpenVINO's
+// validation reports before it looks at shapes: the versions' input-count
+// rules and a non-integral target_shape type. skip says why the case cannot
+// be run at all.
+func broadcastMode(c Case, version int) (mode string, err error, skip string) {
+	mode = strings.ToLower(c.Mode)
+	if mode == "" {
+		mode = strings.TrimPrefix(c.Kind, "broadcast_")
+	}
+	if mode == "none" {
+		mode = "explicit" // AutoBroadcastType::NONE is explicit
+	}
+	switch mode {
+	case "numpy", "pdpd", "bidirectional", "explicit":
+	default:
+		return "", nil, fmt.Sprintf("broadcast mode %q is not supported", c.Mode)
+	}
+	var third bool // a third (axes_mapping) input is given
+	if mode == "explicit" {
+		third = !c.AxesMappingAbsent && (c.AxesMapping.Present || c.AxesMappingInputShape.Present)
+	} else {
+		third = !c.AxesMappingAbsent && (c.AxesMapping.Known() || c.AxesMappingInputShape.Present || c.AxesMappingDType != "")
+	}
+	switch version {
+	case 3:
+		if mode == "explicit" && !third {
+			return "", fmt.Errorf("axes_mapping input should be provided if explicit mode is used"), ""
+		}
+		if mode != "explicit" && third {
+			return "", fmt.Errorf("axes_mapping input should not be provided for mode other than explicit"), ""
+		}
+	case 1:
+		if mode == "bidirectional" {
+			return "", fmt.Errorf("Broadcast-1 has no bidirectional mode"), ""
+		}
+		if mode == "explicit" && !third {
+			mode = "numpy" // v1 silently uses numpy with two inputs
+		}
+	default:
+		return "", nil, fmt.Sprintf("Broadcast-%d is not a Broadcast op version (1 or 3)", version)
+	}
+	if dt := c.TargetShapeDType; !integral(dt) {
+		return "", fmt.Errorf("broadcast shape must be an integral number, but is: %s", dt), ""
+	}
+	return mode, nil, ""
+}
+
+// pdpdAxis is the pdpd start axis of a Broadcast case (-1 when not given).
+func pdpdAxis(c Case) int {
+	if c.Axis != nil {
+		return *c.Axis
+	}
+	if c.AutoBroadcast != nil && c.AutoBroadcast.Axis != nil {
+		return *c.AutoBroadcast.Axis
+	}
+	return -1
+}
+
+// axesMappingCheck is OpenVINO's validation of the axes_mapping tensor
+// itself: an integral type and rank 1.
+func axesMappingCheck(c Case) error {
 	if dt := c.AxesMappingDType; !integral(dt) {
-		return failed(fmt.Errorf("broadcast axes must be integral numbers, but are: %s", dt))
+		return fmt.Errorf("broadcast axes must be integral numbers, but are: %s", dt)
 	}
 	in := c.AxesMappingInputShape
 	if in.Present && in.Shape.RankKnown && len(in.Shape.Dims) != 1 {
-		return failed(fmt.Errorf("broadcast axes rank must be 1, but has %d", len(in.Shape.Dims)))
+		return fmt.Errorf("broadcast axes rank must be 1, but has %d", len(in.Shape.Dims))
 	}
+	return nil
+}
+
+func explicitOp(c Case, o outcome, data, target broadcast.Shape, tensorRank bool) outcome {
+	if err := axesMappingCheck(c); err != nil {
+		return failed(err)
+	}
+	in := c.AxesMappingInputShape
 	var axes []int // nil: value unknown
 	length := -1   // -1: unknown
 	if c.AxesMapping.Known() {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -93,7 +94,7 @@ func TestSkips(t *testing.T) {
 		{"only bf16", `{"id": "a", "kind": "broadcast_numpy", "op": "broadcast", "op_versions": [3], "mode": "numpy", "inputs": [{"name": "data", "shape": [2], "dtype": "bf16"}], "dtypes": ["bf16", "u2"], "target_shape": [3, 2], "expected": {"shape": [3, 2]}}`,
 			"dtypes [bf16 u2]: none supported by the library"},
 		{"values", `{"id": "a", "kind": "broadcast_numpy", "op": "broadcast", "mode": "numpy", "inputs": [{"name": "data", "shape": [1], "dtype": "f32", "values": [1.5]}], "target_shape": [2], "expected": {"shape": [2], "values": [1.5, 1.5]}}`,
-			"values: engine not wired"},
+			"values: not evaluated (shape checks only)"},
 		{"kind", `{"id": "a", "kind": "reduce_sum", "op": "sum", "inputs": [], "expected": {"shape": []}}`,
 			`kind "reduce_sum" is not supported`},
 		{"version", `{"id": "a", "kind": "broadcast_numpy", "op": "broadcast", "op_versions": [4], "mode": "numpy", "inputs": [{"name": "data", "shape": [2], "dtype": "f32"}], "target_shape": [3, 2], "expected": {"shape": [3, 2]}}`,
@@ -127,7 +128,7 @@ func TestValueChecker(t *testing.T) {
 	for _, c := range f.Cases {
 		got = append(got, conformance.Check(c, vc).String())
 	}
-	assert.Equal(t, []string{"FAIL mine: values differ", "SKIP other: values: engine not wired", "PASS shape"}, got)
+	assert.Equal(t, []string{"FAIL mine: values differ", "SKIP other: values: not evaluated (shape checks only)", "PASS shape"}, got)
 	assert.Equal(t, []string{"mine", "other"}, vc.seen)
 	assert.Equal(t, `[3]`, string(f.Cases[0].Expected.Values))
 	assert.Equal(t, `[1]`, string(f.Cases[0].Inputs[0].Values))
@@ -212,7 +213,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 func FuzzParse(f *testing.F) {
-	for _, name := range []string{"testdata/spec_doc_shape_cases.json", "testdata/synthetic_shape_cases.json"} {
+	for _, name := range []string{"testdata/spec_doc_shape_cases.json", "testdata/synthetic_shape_cases.json", "testdata/derived_value_cases.json"} {
 		data, err := os.ReadFile(name)
 		require.NoError(f, err)
 		file, err := conformance.Parse(data)
@@ -226,13 +227,17 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			return
 		}
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 		for _, c := range file.Cases {
-			for _, vc := range []conformance.ValueChecker{nil, &fakeValues{}} {
+			for _, vc := range []conformance.ValueChecker{nil, &fakeValues{}, conformance.NewLibrary(mem)} {
 				r := conformance.Check(c, vc)
 				if strings.HasPrefix(r.Detail, "panic") {
 					t.Fatalf("%s: %s", c.Raw, r.Detail)
 				}
 			}
+		}
+		if n := mem.CurrentAlloc(); n != 0 {
+			t.Fatalf("%d bytes leaked by %s", n, data)
 		}
 	})
 }

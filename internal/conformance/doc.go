@@ -25,8 +25,13 @@
 //     apply (not to ONNX cases).
 //   - unidirectional and expand: ONNX (Gemm's C against [M, N]).
 //
-// Cases expecting values go to a ValueChecker, and are skipped ("values:
-// engine not wired") without one. A case whose element types are all
-// outside the library's (u2, bf16, ...) is skipped; a case that cannot be
-// read fails with "malformed case".
+// Cases that need evaluation (Case.NeedsEvaluation: expected values, or an
+// expected error with input values) go to a ValueChecker; without one, a
+// value case is skipped ("values: not evaluated (shape checks only)") and an
+// error case is shape-checked. Library is the ValueChecker that computes
+// them with stride0 (package view and package expr): see its doc for the
+// op mapping, the integer semantics of each source and the float
+// tolerances. A case whose element types are all outside the library's
+// (u2, bf16, ...) is skipped; a case that cannot be read, or whose values
+// are malformed (wrong count, not numbers), fails with "malformed case".
 package conformance
