@@ -20,9 +20,9 @@ import (
 	"github.com/stride0/stride0/view"
 )
 
-// candidate is an array leaf that an EvalInto test may use as its output
+// intoCandidate is an array leaf that an EvalInto test may use as its output
 // (an output overlapping an input).
-type candidate struct {
+type intoCandidate struct {
 	arr   *array.Array
 	shape []int
 	dt    array.DType
@@ -34,18 +34,18 @@ type varDecl struct {
 	shape []int
 	arr   *array.Array
 	node  *expr.Node
-	ref   *ref
+	ref   *refNode
 	dyn   bool // declared with unknown rank
 }
 
 // gen builds one random expression at a time; reset between expressions.
-type gen struct {
+type treeGen struct {
 	rng    *rand.Rand
 	mem    memory.Allocator
 	arrs   []*array.Array // every array made for the current expression
 	binds  expr.Bindings
 	vars   []*varDecl
-	cands  []candidate
+	cands  []intoCandidate
 	budget int // largest element count of any intermediate
 
 	// knobs
@@ -65,14 +65,14 @@ type gen struct {
 	seed  uint64
 }
 
-func newGen(seed uint64, mem memory.Allocator) *gen {
-	return &gen{rng: rand.New(rand.NewPCG(seed, 0x5eed)), mem: mem, nullProb: 0.3,
+func newGen(seed uint64, mem memory.Allocator) *treeGen {
+	return &treeGen{rng: rand.New(rand.NewPCG(seed, 0x5eed)), mem: mem, nullProb: 0.3,
 		dtypes: array.DTypes, stats: map[string]int{}, seed: seed}
 }
 
 // reset starts expression number i: its random stream depends only on the
 // seed and i, so that one expression can be replayed alone.
-func (g *gen) reset(budget int, i int) {
+func (g *treeGen) reset(budget int, i int) {
 	g.release()
 	g.rng = rand.New(rand.NewPCG(g.seed, uint64(i)))
 	g.binds = expr.Bindings{}
@@ -81,29 +81,29 @@ func (g *gen) reset(budget int, i int) {
 	g.budget = budget
 }
 
-func (g *gen) release() {
+func (g *treeGen) release() {
 	for _, a := range g.arrs {
 		a.Release()
 	}
 	g.arrs = nil
 }
 
-func (g *gen) keep(a *array.Array) *array.Array {
+func (g *treeGen) keep(a *array.Array) *array.Array {
 	g.arrs = append(g.arrs, a)
 	return a
 }
 
-func (g *gen) must(err error) {
+func (g *treeGen) must(err error) {
 	if err != nil {
 		panic(err)
 	}
 }
 
-func (g *gen) p(x float64) bool { return g.rng.Float64() < x }
+func (g *treeGen) p(x float64) bool { return g.rng.Float64() < x }
 
-func (g *gen) dtype() array.DType { return g.dtypes[g.rng.IntN(len(g.dtypes))] }
+func (g *treeGen) dtype() array.DType { return g.dtypes[g.rng.IntN(len(g.dtypes))] }
 
-func size(shape []int) int {
+func numel(shape []int) int {
 	n := 1
 	for _, d := range shape {
 		n *= d
@@ -116,7 +116,7 @@ func size(shape []int) int {
 // randBits returns n random elements of dt as canonical bits: mostly small
 // values (floats: multiples of 1/4, whose sums stay exact), with extremes,
 // NaN, infinities and signed zeros mixed in.
-func (g *gen) randBits(dt array.DType, n int) []uint64 {
+func (g *treeGen) randBits(dt array.DType, n int) []uint64 {
 	out := make([]uint64, n)
 	for i := range out {
 		out[i] = g.randElem(dt)
@@ -124,7 +124,7 @@ func (g *gen) randBits(dt array.DType, n int) []uint64 {
 	return out
 }
 
-func (g *gen) randElem(dt array.DType) uint64 {
+func (g *treeGen) randElem(dt array.DType) uint64 {
 	p := g.rng.Float64()
 	switch {
 	case dt == array.Bool:
@@ -162,7 +162,7 @@ func (g *gen) randElem(dt array.DType) uint64 {
 }
 
 // makeArray creates a contiguous array of dt holding the canonical bits.
-func (g *gen) makeArray(dt array.DType, shape []int, bits []uint64) *array.Array {
+func (g *treeGen) makeArray(dt array.DType, shape []int, bits []uint64) *array.Array {
 	if shape == nil {
 		shape = []int{} // a scalar, not FromSlice's default 1-D
 	}
@@ -172,37 +172,37 @@ func (g *gen) makeArray(dt array.DType, shape []int, bits []uint64) *array.Array
 	)
 	switch dt {
 	case array.Bool:
-		a, err = array.FromSlice(g.mem, conv(bits, func(u uint64) bool { return u != 0 }), shape...)
+		a, err = array.FromSlice(g.mem, mapSlice(bits, func(u uint64) bool { return u != 0 }), shape...)
 	default:
 		panic(dt)
 	case array.Int8:
-		a, err = array.FromSlice(g.mem, conv(bits, func(u uint64) int8 { return int8(u) }), shape...)
+		a, err = array.FromSlice(g.mem, mapSlice(bits, func(u uint64) int8 { return int8(u) }), shape...)
 	case array.Int16:
-		a, err = array.FromSlice(g.mem, conv(bits, func(u uint64) int16 { return int16(u) }), shape...)
+		a, err = array.FromSlice(g.mem, mapSlice(bits, func(u uint64) int16 { return int16(u) }), shape...)
 	case array.Int32:
-		a, err = array.FromSlice(g.mem, conv(bits, func(u uint64) int32 { return int32(u) }), shape...)
+		a, err = array.FromSlice(g.mem, mapSlice(bits, func(u uint64) int32 { return int32(u) }), shape...)
 	case array.Int64:
-		a, err = array.FromSlice(g.mem, conv(bits, func(u uint64) int64 { return int64(u) }), shape...)
+		a, err = array.FromSlice(g.mem, mapSlice(bits, func(u uint64) int64 { return int64(u) }), shape...)
 	case array.Uint8:
-		a, err = array.FromSlice(g.mem, conv(bits, func(u uint64) uint8 { return uint8(u) }), shape...)
+		a, err = array.FromSlice(g.mem, mapSlice(bits, func(u uint64) uint8 { return uint8(u) }), shape...)
 	case array.Uint16:
-		a, err = array.FromSlice(g.mem, conv(bits, func(u uint64) uint16 { return uint16(u) }), shape...)
+		a, err = array.FromSlice(g.mem, mapSlice(bits, func(u uint64) uint16 { return uint16(u) }), shape...)
 	case array.Uint32:
-		a, err = array.FromSlice(g.mem, conv(bits, func(u uint64) uint32 { return uint32(u) }), shape...)
+		a, err = array.FromSlice(g.mem, mapSlice(bits, func(u uint64) uint32 { return uint32(u) }), shape...)
 	case array.Uint64:
 		a, err = array.FromSlice(g.mem, bits, shape...)
 	case array.Float16:
-		a, err = array.FromSlice(g.mem, conv(bits, func(u uint64) float16.Num { return float16.FromBits(uint16(u)) }), shape...)
+		a, err = array.FromSlice(g.mem, mapSlice(bits, func(u uint64) float16.Num { return float16.FromBits(uint16(u)) }), shape...)
 	case array.Float32:
-		a, err = array.FromSlice(g.mem, conv(bits, func(u uint64) float32 { return math.Float32frombits(uint32(u)) }), shape...)
+		a, err = array.FromSlice(g.mem, mapSlice(bits, func(u uint64) float32 { return math.Float32frombits(uint32(u)) }), shape...)
 	case array.Float64:
-		a, err = array.FromSlice(g.mem, conv(bits, math.Float64frombits), shape...)
+		a, err = array.FromSlice(g.mem, mapSlice(bits, math.Float64frombits), shape...)
 	}
 	g.must(err)
 	return g.keep(a)
 }
 
-func conv[S, T any](in []S, f func(S) T) []T {
+func mapSlice[S, T any](in []S, f func(S) T) []T {
 	out := make([]T, len(in))
 	for i, u := range in {
 		out[i] = f(u)
@@ -221,7 +221,7 @@ func readBits(a *array.Array) []uint64 {
 	case array.Bool:
 		v, err := array.ToSlice[bool](a)
 		must(err)
-		return conv(v, func(b bool) uint64 {
+		return mapSlice(v, func(b bool) uint64 {
 			if b {
 				return 1
 			}
@@ -230,31 +230,31 @@ func readBits(a *array.Array) []uint64 {
 	case array.Int8:
 		v, err := array.ToSlice[int8](a)
 		must(err)
-		return conv(v, func(x int8) uint64 { return uint64(int64(x)) })
+		return mapSlice(v, func(x int8) uint64 { return uint64(int64(x)) })
 	case array.Int16:
 		v, err := array.ToSlice[int16](a)
 		must(err)
-		return conv(v, func(x int16) uint64 { return uint64(int64(x)) })
+		return mapSlice(v, func(x int16) uint64 { return uint64(int64(x)) })
 	case array.Int32:
 		v, err := array.ToSlice[int32](a)
 		must(err)
-		return conv(v, func(x int32) uint64 { return uint64(int64(x)) })
+		return mapSlice(v, func(x int32) uint64 { return uint64(int64(x)) })
 	case array.Int64:
 		v, err := array.ToSlice[int64](a)
 		must(err)
-		return conv(v, func(x int64) uint64 { return uint64(x) })
+		return mapSlice(v, func(x int64) uint64 { return uint64(x) })
 	case array.Uint8:
 		v, err := array.ToSlice[uint8](a)
 		must(err)
-		return conv(v, func(x uint8) uint64 { return uint64(x) })
+		return mapSlice(v, func(x uint8) uint64 { return uint64(x) })
 	case array.Uint16:
 		v, err := array.ToSlice[uint16](a)
 		must(err)
-		return conv(v, func(x uint16) uint64 { return uint64(x) })
+		return mapSlice(v, func(x uint16) uint64 { return uint64(x) })
 	case array.Uint32:
 		v, err := array.ToSlice[uint32](a)
 		must(err)
-		return conv(v, func(x uint32) uint64 { return uint64(x) })
+		return mapSlice(v, func(x uint32) uint64 { return uint64(x) })
 	case array.Uint64:
 		v, err := array.ToSlice[uint64](a)
 		must(err)
@@ -262,15 +262,15 @@ func readBits(a *array.Array) []uint64 {
 	case array.Float16:
 		v, err := array.ToSlice[float16.Num](a)
 		must(err)
-		return conv(v, func(x float16.Num) uint64 { return uint64(x.Uint16()) })
+		return mapSlice(v, func(x float16.Num) uint64 { return uint64(x.Uint16()) })
 	case array.Float32:
 		v, err := array.ToSlice[float32](a)
 		must(err)
-		return conv(v, func(x float32) uint64 { return uint64(math.Float32bits(x)) })
+		return mapSlice(v, func(x float32) uint64 { return uint64(math.Float32bits(x)) })
 	case array.Float64:
 		v, err := array.ToSlice[float64](a)
 		must(err)
-		return conv(v, math.Float64bits)
+		return mapSlice(v, math.Float64bits)
 	}
 	panic("readBits: " + a.DType().String())
 }
@@ -278,7 +278,7 @@ func readBits(a *array.Array) []uint64 {
 // ---- shapes ----
 
 // randDim is a dim size: mostly small, sometimes 1 or 0.
-func (g *gen) randDim() int {
+func (g *treeGen) randDim() int {
 	switch p := g.rng.Float64(); {
 	case p < 0.05:
 		return 0
@@ -291,13 +291,13 @@ func (g *gen) randDim() int {
 }
 
 // randShape returns a shape of rank 0..4 with at most limit elements.
-func (g *gen) randShape(limit int) []int {
+func (g *treeGen) randShape(limit int) []int {
 	for {
 		s := make([]int, g.rng.IntN(5))
 		for i := range s {
 			s[i] = g.randDim()
 		}
-		if size(s) <= limit {
+		if numel(s) <= limit {
 			return s
 		}
 	}
@@ -305,7 +305,7 @@ func (g *gen) randShape(limit int) []int {
 
 // oneDir returns a shape that broadcasts to s one-directionally (numpy):
 // right-aligned, possibly of lower rank, each dim 1 or s's.
-func (g *gen) oneDir(s []int) []int {
+func (g *treeGen) oneDir(s []int) []int {
 	r := len(s) - g.rng.IntN(len(s)+1)
 	if g.p(0.4) {
 		r = len(s)
@@ -320,7 +320,7 @@ func (g *gen) oneDir(s []int) []int {
 }
 
 // cover returns k shapes whose multidirectional broadcast is exactly s.
-func (g *gen) cover(s []int, k int) [][]int {
+func (g *treeGen) cover(s []int, k int) [][]int {
 	shapes := make([][]int, k)
 	for i := range shapes {
 		shapes[i] = g.oneDir(s)
@@ -373,7 +373,7 @@ func (g *gen) cover(s []int, k int) [][]int {
 
 // pdpdB returns B for elementwise pdpd onto A starting at start with rank
 // rb: A's dims there, some replaced by 1 (not over a 0).
-func (g *gen) pdpdB(a []int, start, rb int) []int {
+func (g *treeGen) pdpdB(a []int, start, rb int) []int {
 	b := slices.Clone(a[start : start+rb])
 	for i := range b {
 		if b[i] != 0 && g.p(0.35) {
@@ -388,7 +388,7 @@ func (g *gen) pdpdB(a []int, start, rb int) []int {
 // leaf returns a node reading an array of shape s and dtype dt, as a plain
 // array, a transposed view, a sliced view (negative steps, dropped index
 // axes), a broadcast view, a constant (rank 0) or a bound variable.
-func (g *gen) leaf(s []int, dt array.DType, allowDyn bool) (*expr.Node, *ref) {
+func (g *treeGen) leaf(s []int, dt array.DType, allowDyn bool) (*expr.Node, *refNode) {
 	if len(s) == 0 && g.p(0.35) {
 		return g.constant(dt)
 	}
@@ -402,9 +402,9 @@ func (g *gen) leaf(s []int, dt array.DType, allowDyn bool) (*expr.Node, *ref) {
 	}
 	arr, t, writable := g.array(s, dt)
 	if writable && arr.Len() > 0 {
-		g.cands = append(g.cands, candidate{arr: arr, shape: s, dt: dt})
+		g.cands = append(g.cands, intoCandidate{arr: arr, shape: s, dt: dt})
 	}
-	r := &ref{kind: rLeaf, leaf: t}
+	r := &refNode{kind: rLeaf, leaf: t}
 	if g.p(0.2) {
 		name := fmt.Sprintf("v%d", len(g.vars))
 		decl := broadcast.StaticShape(s...)
@@ -432,7 +432,7 @@ func (g *gen) leaf(s []int, dt array.DType, allowDyn bool) (*expr.Node, *ref) {
 	return expr.Leaf(arr), r
 }
 
-func (g *gen) constant(dt array.DType) (*expr.Node, *ref) {
+func (g *treeGen) constant(dt array.DType) (*expr.Node, *refNode) {
 	g.stats["const"]++
 	u := g.randElem(dt)
 	if !g.p(0.5) || (isFloatDT(dt) && math.IsNaN(fval(dt, u))) {
@@ -466,7 +466,7 @@ func (g *gen) constant(dt array.DType) (*expr.Node, *ref) {
 		}
 		t := newTensor(dt, nil)
 		t.v[0] = u
-		return n, &ref{kind: rLeaf, leaf: t}
+		return n, &refNode{kind: rLeaf, leaf: t}
 	}
 	// Scalar(float64, dt) with a value dt holds exactly
 	var f float64
@@ -483,19 +483,19 @@ func (g *gen) constant(dt array.DType) (*expr.Node, *ref) {
 	}
 	t := newTensor(dt, nil)
 	t.v[0], _ = castElem(array.Float64, dt, math.Float64bits(f))
-	return expr.Scalar(f, dt), &ref{kind: rLeaf, leaf: t}
+	return expr.Scalar(f, dt), &refNode{kind: rLeaf, leaf: t}
 }
 
 // base makes a contiguous array with random values and nulls.
-func (g *gen) base(s []int, dt array.DType) (*array.Array, *tensor) {
+func (g *treeGen) base(s []int, dt array.DType) (*array.Array, *refTensor) {
 	return g.baseNulls(s, dt, true)
 }
 
-func (g *gen) baseNulls(s []int, dt array.DType, nulls bool) (*array.Array, *tensor) {
+func (g *treeGen) baseNulls(s []int, dt array.DType, nulls bool) (*array.Array, *refTensor) {
 	t := newTensor(dt, s)
-	t.v = g.randBits(dt, size(s))
+	t.v = g.randBits(dt, numel(s))
 	a := g.makeArray(dt, s, t.v)
-	if nulls && size(s) > 0 && g.noNulls == 0 && g.p(g.nullProb) {
+	if nulls && numel(s) > 0 && g.noNulls == 0 && g.p(g.nullProb) {
 		frac := []float64{0.02, 0.2, 0.6, 1}[g.rng.IntN(4)]
 		idx := make([]int, len(s))
 		for i := range t.v {
@@ -518,7 +518,7 @@ func (g *gen) baseNulls(s []int, dt array.DType, nulls bool) (*array.Array, *ten
 
 // array returns an array of shape s in a random layout with its reference
 // value derived from the layout's definition over the base values.
-func (g *gen) array(s []int, dt array.DType) (*array.Array, *tensor, bool) {
+func (g *treeGen) array(s []int, dt array.DType) (*array.Array, *refTensor, bool) {
 	switch k := g.rng.IntN(10); {
 	case k < 4:
 		g.stats["leaf plain"]++
@@ -567,12 +567,12 @@ func (g *gen) array(s []int, dt array.DType) (*array.Array, *tensor, bool) {
 	g.must(err)
 	_, m, err := broadcast.Numpy(bs, s)
 	g.must(err)
-	return g.keep(v), bt.broadcastTo(s, m), size(s) <= 1
+	return g.keep(v), bt.broadcastTo(s, m), numel(s) <= 1
 }
 
 // sliced returns a view of a larger base selecting s with steps of ±1..3 and
 // perhaps an index on an extra leading axis.
-func (g *gen) sliced(s []int, dt array.DType) (*array.Array, *tensor, bool) {
+func (g *treeGen) sliced(s []int, dt array.DType) (*array.Array, *refTensor, bool) {
 	r := len(s)
 	lead := 0
 	if g.p(0.3) {
@@ -634,7 +634,7 @@ func (g *gen) sliced(s []int, dt array.DType) (*array.Array, *tensor, bool) {
 // ---- trees ----
 
 // dtypeOf is the static dtype of a reference expression.
-func dtypeOf(r *ref) array.DType {
+func dtypeOf(r *refNode) array.DType {
 	switch r.kind {
 	case rLeaf:
 		return r.leaf.dt
@@ -697,7 +697,7 @@ func unaryNode(op compute.Op, x *expr.Node) *expr.Node {
 
 // tree returns a random expression of shape s and its reference; depth
 // bounds the nesting, allowDyn allows variables of unknown rank.
-func (g *gen) tree(depth int, s []int, allowDyn bool) (*expr.Node, *ref) {
+func (g *treeGen) tree(depth int, s []int, allowDyn bool) (*expr.Node, *refNode) {
 	if depth == 0 || g.p(0.12) {
 		return g.leaf(s, g.dtype(), allowDyn)
 	}
@@ -710,7 +710,7 @@ func (g *gen) tree(depth int, s []int, allowDyn bool) (*expr.Node, *ref) {
 		x, rx := g.tree(depth-1, s, allowDyn)
 		dt := g.dtype()
 		g.stats["cast"]++
-		return expr.Cast(x, dt), &ref{kind: rCast, args: []*ref{rx}, dt: dt}
+		return expr.Cast(x, dt), &refNode{kind: rCast, args: []*refNode{rx}, dt: dt}
 	case k < 57:
 		return g.where(depth, s)
 	case k < 64:
@@ -721,7 +721,7 @@ func (g *gen) tree(depth int, s []int, allowDyn bool) (*expr.Node, *ref) {
 	return g.reduction(depth, s)
 }
 
-func (g *gen) binary(depth int, s []int, allowDyn bool) (*expr.Node, *ref) {
+func (g *treeGen) binary(depth int, s []int, allowDyn bool) (*expr.Node, *refNode) {
 	var rs ruleSpec
 	var sa, sb []int
 	switch k := g.rng.IntN(10); {
@@ -769,10 +769,10 @@ func (g *gen) binary(depth int, s []int, allowDyn bool) (*expr.Node, *ref) {
 	}
 	g.stats["binary "+op.String()]++
 	g.stats["rule "+rs.kind]++
-	return binaryNode(op, a, b, rs.rule(), g.p(0.3)), &ref{kind: rBinary, op: op, args: []*ref{ra, rb}, rule: rs}
+	return binaryNode(op, a, b, rs.rule(), g.p(0.3)), &refNode{kind: rBinary, op: op, args: []*refNode{ra, rb}, rule: rs}
 }
 
-func (g *gen) unary(depth int, s []int, allowDyn bool) (*expr.Node, *ref) {
+func (g *treeGen) unary(depth int, s []int, allowDyn bool) (*expr.Node, *refNode) {
 	x, rx := g.tree(depth-1, s, allowDyn)
 	ops := []compute.Op{compute.Neg, compute.Abs, compute.Sqrt, compute.Exp, compute.Log, compute.Not}
 	op := ops[g.rng.IntN(len(ops))]
@@ -780,10 +780,10 @@ func (g *gen) unary(depth int, s []int, allowDyn bool) (*expr.Node, *ref) {
 		op = compute.Not
 	}
 	g.stats["unary "+op.String()]++
-	return unaryNode(op, x), &ref{kind: rUnary, op: op, args: []*ref{rx}}
+	return unaryNode(op, x), &refNode{kind: rUnary, op: op, args: []*refNode{rx}}
 }
 
-func (g *gen) where(depth int, s []int) (*expr.Node, *ref) {
+func (g *treeGen) where(depth int, s []int) (*expr.Node, *refNode) {
 	var rs ruleSpec
 	var sc, sx, sy []int
 	switch k := g.rng.IntN(10); {
@@ -821,18 +821,18 @@ func (g *gen) where(depth int, s []int) (*expr.Node, *ref) {
 	} else {
 		n = expr.Where(c, x, y, rs.rule())
 	}
-	return n, &ref{kind: rWhere, args: []*ref{rc, rx, ry}, rule: rs}
+	return n, &refNode{kind: rWhere, args: []*refNode{rc, rx, ry}, rule: rs}
 }
 
 // variadic builds SumOf, MaxOf, MinOf or MeanOf; the reference is the
 // documented composition: a left fold of Add / Maximum / Minimum (one
 // operand: x + 0 of its dtype), MeanOf the sum cast to its float dtype
 // divided by the count.
-func (g *gen) variadic(depth int, s []int, allowDyn bool) (*expr.Node, *ref) {
+func (g *treeGen) variadic(depth int, s []int, allowDyn bool) (*expr.Node, *refNode) {
 	k := 1 + g.rng.IntN(4)
 	shapes := g.cover(s, k)
 	nodes := make([]*expr.Node, k)
-	refs := make([]*ref, k)
+	refs := make([]*refNode, k)
 	for i := range nodes {
 		nodes[i], refs[i] = g.tree(depth-1, shapes[i], allowDyn)
 	}
@@ -841,10 +841,10 @@ func (g *gen) variadic(depth int, s []int, allowDyn bool) (*expr.Node, *ref) {
 	acc := refs[0]
 	if k == 1 {
 		z := newTensor(dtypeOf(acc), nil)
-		acc = &ref{kind: rBinary, op: compute.Add, rule: ruleSpec{kind: "numpy"}, args: []*ref{acc, {kind: rLeaf, leaf: z}}}
+		acc = &refNode{kind: rBinary, op: compute.Add, rule: ruleSpec{kind: "numpy"}, args: []*refNode{acc, {kind: rLeaf, leaf: z}}}
 	}
 	for _, r := range refs[1:] {
-		acc = &ref{kind: rBinary, op: op, rule: ruleSpec{kind: "numpy"}, args: []*ref{acc, r}}
+		acc = &refNode{kind: rBinary, op: op, rule: ruleSpec{kind: "numpy"}, args: []*refNode{acc, r}}
 	}
 	g.stats[[]string{"SumOf", "MaxOf", "MinOf", "MeanOf"}[which]]++
 	switch which {
@@ -858,13 +858,13 @@ func (g *gen) variadic(depth int, s []int, allowDyn bool) (*expr.Node, *ref) {
 	fdt := floatFor(dtypeOf(acc))
 	cnt := newTensor(fdt, nil)
 	cnt.v[0], _ = castElem(array.Float64, fdt, math.Float64bits(float64(k)))
-	mean := &ref{kind: rBinary, op: compute.Div, rule: ruleSpec{kind: "numpy"},
-		args: []*ref{{kind: rCast, dt: fdt, args: []*ref{acc}}, {kind: rLeaf, leaf: cnt}}}
+	mean := &refNode{kind: rBinary, op: compute.Div, rule: ruleSpec{kind: "numpy"},
+		args: []*refNode{{kind: rCast, dt: fdt, args: []*refNode{acc}}, {kind: rLeaf, leaf: cnt}}}
 	return expr.MeanOf(nodes...), mean
 }
 
 // broadcastNode builds a Broadcast node of a random mode whose result is s.
-func (g *gen) broadcastNode(depth int, s []int) (*expr.Node, *ref) {
+func (g *treeGen) broadcastNode(depth int, s []int) (*expr.Node, *refNode) {
 	r := len(s)
 	var (
 		mode   expr.Mode
@@ -930,7 +930,7 @@ func (g *gen) broadcastNode(depth int, s []int) (*expr.Node, *ref) {
 	}
 	x, rx := g.tree(depth-1, xs, false)
 	g.stats["broadcast "+string(mode)]++
-	rr := &ref{kind: rBroadcast, mode: mode, args: []*ref{rx}, target: slices.Clone(target), axes: slices.Clone(axes), axis: axis}
+	rr := &refNode{kind: rBroadcast, mode: mode, args: []*refNode{rx}, target: slices.Clone(target), axes: slices.Clone(axes), axis: axis}
 	if g.p(0.3) {
 		// the op with its shape inputs as 1-D integer arrays
 		g.stats["broadcast from arrays"]++
@@ -962,7 +962,7 @@ func (g *gen) broadcastNode(depth int, s []int) (*expr.Node, *ref) {
 	return expr.BroadcastNGraph(x, target, axes), rr
 }
 
-func (g *gen) intArray(dt array.DType, v []int) *array.Array {
+func (g *treeGen) intArray(dt array.DType, v []int) *array.Array {
 	bits := make([]uint64, len(v))
 	for i, x := range v {
 		bits[i] = uint64(x)
@@ -972,8 +972,8 @@ func (g *gen) intArray(dt array.DType, v []int) *array.Array {
 
 // reduction builds a reduction whose result has shape s: the operand gets
 // extra axes (or stretched size-1 axes, with keepDims) that are reduced.
-func (g *gen) reduction(depth int, s []int) (*expr.Node, *ref) {
-	maxExtra := g.budget / max(size(s), 1)
+func (g *treeGen) reduction(depth int, s []int) (*expr.Node, *refNode) {
+	maxExtra := g.budget / max(numel(s), 1)
 	extraDim := func() int {
 		if maxExtra < 2 {
 			return []int{0, 1, 1, 1}[g.rng.IntN(4)]
@@ -1051,7 +1051,7 @@ func (g *gen) reduction(depth int, s []int) (*expr.Node, *ref) {
 		default:
 			n = expr.ReduceMean(x, axes, keep)
 		}
-		return n, &ref{kind: rReduce, op: op, args: []*ref{rx}, axes: slices.Clone(axes), keep: keep}
+		return n, &refNode{kind: rReduce, op: op, args: []*refNode{rx}, axes: slices.Clone(axes), keep: keep}
 	case k < 9: // ReduceTo: the operand is s broadcast (stretched and prefixed)
 		xs := slices.Clone(s)
 		for i := range xs {
@@ -1064,7 +1064,7 @@ func (g *gen) reduction(depth int, s []int) (*expr.Node, *ref) {
 		}
 		x, rx := g.tree(depth-1, xs, false)
 		g.stats["ReduceTo"]++
-		return expr.ReduceTo(x, s), &ref{kind: rReduceTo, args: []*ref{rx}, to: slices.Clone(s)}
+		return expr.ReduceTo(x, s), &refNode{kind: rReduceTo, args: []*refNode{rx}, to: slices.Clone(s)}
 	}
 	xs := slices.Clone(s)
 	var axes []int
@@ -1081,5 +1081,5 @@ func (g *gen) reduction(depth int, s []int) (*expr.Node, *ref) {
 	}
 	x, rx := g.tree(depth-1, xs, false)
 	g.stats["ReduceAxes"]++
-	return expr.ReduceAxes(x, axes), &ref{kind: rReduceAxes, args: []*ref{rx}, axes: slices.Clone(axes)}
+	return expr.ReduceAxes(x, axes), &refNode{kind: rReduceAxes, args: []*refNode{rx}, axes: slices.Clone(axes)}
 }

@@ -49,10 +49,10 @@ const (
 	fAny    uint8 = 2 // unspecified: not compared
 )
 
-// tensor is a reference value: canonical bits per element in row-major
+// refTensor is a reference value: canonical bits per element in row-major
 // order (bool 0/1; signed integers sign-extended; unsigned zero-extended;
 // float16, float32, float64 their IEEE bits), validity and flags.
-type tensor struct {
+type refTensor struct {
 	dt    array.DType
 	shape []int
 	v     []uint64
@@ -61,26 +61,26 @@ type tensor struct {
 	tol   []float64 // absolute tolerance of approx elements (nil if none)
 }
 
-func newTensor(dt array.DType, shape []int) *tensor {
+func newTensor(dt array.DType, shape []int) *refTensor {
 	n := 1
 	for _, d := range shape {
 		n *= d
 	}
-	return &tensor{dt: dt, shape: slices.Clone(shape), v: make([]uint64, n)}
+	return &refTensor{dt: dt, shape: slices.Clone(shape), v: make([]uint64, n)}
 }
 
-func (t *tensor) size() int { return len(t.v) }
+func (t *refTensor) numel() int { return len(t.v) }
 
-func (t *tensor) isValid(i int) bool { return t.valid == nil || t.valid[i] }
+func (t *refTensor) isValid(i int) bool { return t.valid == nil || t.valid[i] }
 
-func (t *tensor) flagAt(i int) uint8 {
+func (t *refTensor) flagAt(i int) uint8 {
 	if t.flag == nil {
 		return fExact
 	}
 	return t.flag[i]
 }
 
-func (t *tensor) setFlag(i int, f uint8) {
+func (t *refTensor) setFlag(i int, f uint8) {
 	if f == fExact && t.flag == nil {
 		return
 	}
@@ -90,7 +90,7 @@ func (t *tensor) setFlag(i int, f uint8) {
 	t.flag[i] = f
 }
 
-func (t *tensor) setValid(i int, ok bool) {
+func (t *refTensor) setValid(i int, ok bool) {
 	if ok && t.valid == nil {
 		return
 	}
@@ -103,7 +103,7 @@ func (t *tensor) setValid(i int, ok bool) {
 	t.valid[i] = ok
 }
 
-func (t *tensor) setTol(i int, tol float64) {
+func (t *refTensor) setTol(i int, tol float64) {
 	if t.tol == nil {
 		t.tol = make([]float64, len(t.v))
 	}
@@ -111,7 +111,7 @@ func (t *tensor) setTol(i int, tol float64) {
 }
 
 // flat is the row-major index of coordinate c in shape.
-func flat(shape, c []int) int {
+func flatIndex(shape, c []int) int {
 	k := 0
 	for i, x := range c {
 		k = k*shape[i] + x
@@ -120,11 +120,11 @@ func flat(shape, c []int) int {
 }
 
 // gather returns out[C] = t[src(C)] over shape, validity and flags included.
-func (t *tensor) gather(shape []int, src func(c []int) []int) *tensor {
+func (t *refTensor) gather(shape []int, src func(c []int) []int) *refTensor {
 	o := newTensor(t.dt, shape)
 	k := 0
 	naive.ForEach(shape, func(c []int) bool {
-		j := flat(t.shape, src(c))
+		j := flatIndex(t.shape, src(c))
 		o.v[k] = t.v[j]
 		o.setValid(k, t.isValid(j))
 		o.setFlag(k, t.flagAt(j))
@@ -138,7 +138,7 @@ func (t *tensor) gather(shape []int, src func(c []int) []int) *tensor {
 }
 
 // broadcastTo materializes t broadcast to out through the axis map m.
-func (t *tensor) broadcastTo(out []int, m broadcast.AxisMap) *tensor {
+func (t *refTensor) broadcastTo(out []int, m broadcast.AxisMap) *refTensor {
 	p := make([]int, len(t.shape))
 	return t.gather(out, func(c []int) []int {
 		for i, o := range m {
@@ -611,11 +611,11 @@ func (r ruleSpec) rule() expr.Rule {
 	return expr.Numpy
 }
 
-type ref struct {
+type refNode struct {
 	kind refKind
 	op   compute.Op // binary, unary; reductions: Add, Mul, Maximum, Minimum, or DivTrunc for mean
-	args []*ref
-	leaf *tensor // rLeaf
+	args []*refNode
+	leaf *refTensor // rLeaf
 	rule ruleSpec
 	dt   array.DType // rCast target
 
@@ -632,7 +632,7 @@ type ref struct {
 // opMean marks ReduceMean in ref.op.
 const opMean = compute.DivTrunc
 
-func (r *ref) String() string {
+func (r *refNode) String() string {
 	switch r.kind {
 	case rLeaf:
 		return fmt.Sprintf("leaf<%v%v>", r.leaf.dt, r.leaf.shape)
@@ -657,11 +657,11 @@ func (r *ref) String() string {
 }
 
 // eval computes the reference value of r.
-func (r *ref) eval() (*tensor, error) {
+func (r *refNode) eval() (*refTensor, error) {
 	if r.kind == rLeaf {
 		return r.leaf, nil
 	}
-	args := make([]*tensor, len(r.args))
+	args := make([]*refTensor, len(r.args))
 	for i, a := range r.args {
 		t, err := a.eval()
 		if err != nil {
@@ -749,7 +749,7 @@ func normAxes(axes []int, rank int) ([]int, error) {
 // combine finishes element i of an elementwise result from its operands'
 // elements at the flat indices idx: validity is the and of theirs (null
 // slots hold 0), the flag the worst of theirs.
-func combine(o *tensor, i int, ops []*tensor, idx []int) bool {
+func combine(o *refTensor, i int, ops []*refTensor, idx []int) bool {
 	ok := true
 	f := fExact
 	for k, t := range ops {
@@ -766,11 +766,11 @@ func combine(o *tensor, i int, ops []*tensor, idx []int) bool {
 }
 
 // evalMap applies a per-element conversion (cast) to x.
-func evalMap(x *tensor, dt array.DType, f func(u uint64) (uint64, bool)) *tensor {
+func evalMap(x *refTensor, dt array.DType, f func(u uint64) (uint64, bool)) *refTensor {
 	o := newTensor(dt, x.shape)
 	for i, u := range x.v {
 		v, ok := f(u)
-		if combine(o, i, []*tensor{x}, []int{i}) {
+		if combine(o, i, []*refTensor{x}, []int{i}) {
 			o.v[i] = v
 			if !ok {
 				o.setFlag(i, fAny)
@@ -780,7 +780,7 @@ func evalMap(x *tensor, dt array.DType, f func(u uint64) (uint64, bool)) *tensor
 	return o
 }
 
-func evalUnary(op compute.Op, x *tensor) *tensor {
+func evalUnary(op compute.Op, x *refTensor) *refTensor {
 	var ct, rt array.DType
 	switch op {
 	case compute.Not:
@@ -793,7 +793,7 @@ func evalUnary(op compute.Op, x *tensor) *tensor {
 	}
 	o := newTensor(rt, x.shape)
 	for i, u := range x.v {
-		if !combine(o, i, []*tensor{x}, []int{i}) {
+		if !combine(o, i, []*refTensor{x}, []int{i}) {
 			continue
 		}
 		v, ok := castElem(x.dt, ct, u)
@@ -850,7 +850,7 @@ func ruleMaps(rule ruleSpec, shapes [][]int, first int) ([]int, []broadcast.Axis
 	return out, maps, nil
 }
 
-func evalBinary(op compute.Op, rule ruleSpec, a, b *tensor) (*tensor, error) {
+func evalBinary(op compute.Op, rule ruleSpec, a, b *refTensor) (*refTensor, error) {
 	if op == compute.PRelu {
 		rule = ruleSpec{kind: "uni"}
 	}
@@ -877,7 +877,7 @@ func evalBinary(op compute.Op, rule ruleSpec, a, b *tensor) (*tensor, error) {
 	idx := []int{0, 0}
 	for i := range o.v {
 		idx[0], idx[1] = i, i
-		if !combine(o, i, []*tensor{a, b}, idx) {
+		if !combine(o, i, []*refTensor{a, b}, idx) {
 			continue
 		}
 		x, okx := castElem(a.dt, ct, a.v[i])
@@ -890,7 +890,7 @@ func evalBinary(op compute.Op, rule ruleSpec, a, b *tensor) (*tensor, error) {
 	return o, nil
 }
 
-func evalWhere(rule ruleSpec, c, x, y *tensor) (*tensor, error) {
+func evalWhere(rule ruleSpec, c, x, y *refTensor) (*refTensor, error) {
 	var (
 		out  []int
 		maps []broadcast.AxisMap
@@ -948,7 +948,7 @@ func reduceDType(op compute.Op, dt array.DType) array.DType {
 // evalReduce reduces x over axes (sorted) with op. A valid out dtype (the
 // ReduceTo / ReduceAxes case) sums in NumPy's sum dtype and converts the
 // result to it.
-func evalReduce(op compute.Op, x *tensor, axes []int, keep bool, out array.DType) *tensor {
+func evalReduce(op compute.Op, x *refTensor, axes []int, keep bool, out array.DType) *refTensor {
 	var shape, kshape []int
 	for i, d := range x.shape {
 		switch {

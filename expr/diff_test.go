@@ -59,25 +59,25 @@ import (
 	"github.com/stride0/stride0/view"
 )
 
-type config struct {
+type evalConfig struct {
 	name string
 	opts []expr.Option
 }
 
-var configs = []config{
+var evalConfigs = []evalConfig{
 	{"workers=1", []expr.Option{expr.WithWorkers(1)}},
 	{"workers=3/tile=16", []expr.Option{expr.WithWorkers(3), expr.WithTileSize(16)}},
 	{"workers=2/tile=1000", []expr.Option{expr.WithWorkers(2), expr.WithTileSize(1000)}},
 }
 
 // counts of compared elements, for the log
-type tally struct {
+type diffTally struct {
 	trees, evals, exact, approx, skipped, into, overlap int
 }
 
 // compareResult checks got against the reference want; it returns an error
 // describing the first difference and how many there are.
-func compareResult(want *tensor, got *array.Array, tl *tally) error {
+func compareResult(want *refTensor, got *array.Array, tl *diffTally) error {
 	if got.DType() != want.dt {
 		return fmt.Errorf("dtype: got %v; want %v", got.DType(), want.dt)
 	}
@@ -118,7 +118,7 @@ func compareResult(want *tensor, got *array.Array, tl *tally) error {
 		}
 		if msg != "" {
 			if bad == 0 {
-				first = fmt.Sprintf("element %d (coordinate %v): %s", i, coord(want.shape, i), msg)
+				first = fmt.Sprintf("element %d (coordinate %v): %s", i, coordOf(want.shape, i), msg)
 			}
 			bad++
 		}
@@ -149,7 +149,7 @@ func elemString(dt array.DType, u uint64) string {
 	return fmt.Sprint(u)
 }
 
-func coord(shape []int, i int) []int {
+func coordOf(shape []int, i int) []int {
 	c := make([]int, len(shape))
 	for k := len(shape) - 1; k >= 0; k-- {
 		if shape[k] > 0 {
@@ -161,14 +161,14 @@ func coord(shape []int, i int) []int {
 }
 
 // describe renders an expression and its reference for a failure message.
-func describe(e *expr.Node, r *ref) string {
+func describe(e *expr.Node, r *refNode) string {
 	return fmt.Sprintf("\n  expr: %v\n  ref:  %v", e, r)
 }
 
 // runCase checks one expression under every configuration, and maybe into
 // strided destinations and into one of its own inputs. It returns false
 // after reporting a failure.
-func runCase(t *testing.T, g *gen, e *expr.Node, r *ref, tl *tally) bool {
+func runCase(t *testing.T, g *treeGen, e *expr.Node, r *refNode, tl *diffTally) bool {
 	t.Helper()
 	if err := e.Err(); err != nil {
 		t.Errorf("building failed: %v%s", err, describe(e, r))
@@ -188,7 +188,7 @@ func runCase(t *testing.T, g *gen, e *expr.Node, r *ref, tl *tally) bool {
 		return false
 	}
 	tl.trees++
-	for i, c := range configs {
+	for i, c := range evalConfigs {
 		opts := append([]expr.Option{expr.WithAllocator(g.mem)}, c.opts...)
 		var got *array.Array
 		if i == 0 && g.p(0.5) {
@@ -212,7 +212,7 @@ func runCase(t *testing.T, g *gen, e *expr.Node, r *ref, tl *tally) bool {
 			return false
 		}
 	}
-	if want.size() > 0 && g.p(0.3) {
+	if want.numel() > 0 && g.p(0.3) {
 		if !evalIntoStrided(t, g, e, r, want, tl) {
 			return false
 		}
@@ -245,7 +245,7 @@ func runCase(t *testing.T, g *gen, e *expr.Node, r *ref, tl *tally) bool {
 // evalIntoStrided evaluates into a transposed, sliced (negative steps) or
 // pre-masked destination and checks the result and that no element of the
 // destination's buffer outside the view changed.
-func evalIntoStrided(t *testing.T, g *gen, e *expr.Node, r *ref, want *tensor, tl *tally) bool {
+func evalIntoStrided(t *testing.T, g *treeGen, e *expr.Node, r *refNode, want *refTensor, tl *diffTally) bool {
 	t.Helper()
 	s := want.shape
 	isReduce := r.kind == rReduce || r.kind == rReduceTo || r.kind == rReduceAxes
@@ -327,11 +327,11 @@ func evalIntoStrided(t *testing.T, g *gen, e *expr.Node, r *ref, want *tensor, t
 	return true
 }
 
-// bugs are the engine bugs found by these tests that are not fixed yet,
+// knownBugs are the engine knownBugs found by these tests that are not fixed yet,
 // as probed when a test starts. By default the random tests work around
 // them (and log that they do); with STRIDE0_KNOWN_BUGS=1 they do not, and
 // fail. Each bug also has a focused test in ops_test.go or nulls_test.go.
-type bugs struct {
+type knownBugs struct {
 	f16Cast       bool // compute/cast.go: float16 casts truncate, flush subnormals
 	meanNulls     bool // expr/reduce_exec.go: ReduceMean divides by a count that includes nulls
 	pdpdInterval  bool // broadcast/infer_pdpd.go: an interval dim holding 1 cannot broadcast onto a larger dim
@@ -341,9 +341,9 @@ type bugs struct {
 	workaroundAll bool
 }
 
-func probeBugs(t *testing.T) bugs {
+func probeBugs(t *testing.T) knownBugs {
 	t.Helper()
-	var b bugs
+	var b knownBugs
 	// float32 -> float16 must round to nearest even
 	x, _ := array.FromSlice(nil, []float32{1 + 3.0/2048})
 	defer x.Release()
@@ -384,7 +384,7 @@ func probeBugs(t *testing.T) bugs {
 	fm.Release()
 
 	if os.Getenv("STRIDE0_KNOWN_BUGS") != "" {
-		return bugs{}
+		return knownBugs{}
 	}
 	for _, k := range []struct {
 		on   bool
@@ -405,8 +405,8 @@ func probeBugs(t *testing.T) bugs {
 }
 
 // applyWorkarounds restricts the generator and the reference around the
-// known bugs.
-func applyWorkarounds(t *testing.T, g *gen) {
+// known knownBugs.
+func applyWorkarounds(t *testing.T, g *treeGen) {
 	b := probeBugs(t)
 	if b.f16Cast {
 		g.dtypes = slices.DeleteFunc(slices.Clone(array.DTypes), func(d array.DType) bool { return d == array.Float16 })
@@ -418,7 +418,7 @@ func applyWorkarounds(t *testing.T, g *gen) {
 	floorModZeroSignOfX = b.floorModZero
 }
 
-func logStats(t *testing.T, g *gen, tl tally) {
+func logStats(t *testing.T, g *treeGen, tl diffTally) {
 	t.Logf("%d trees, %d evaluations, %d EvalInto strided, %d EvalInto an input; elements compared: %d exact, %d with tolerance, %d unspecified",
 		tl.trees, tl.evals, tl.into, tl.overlap, tl.exact, tl.approx, tl.skipped)
 	if testing.Verbose() {
@@ -457,7 +457,7 @@ func TestDiffRandom(t *testing.T) {
 	}
 	g := newGen(1, mem)
 	applyWorkarounds(t, g)
-	var tl tally
+	var tl diffTally
 	failures := 0
 	first, last := treeRange(n)
 	for i := first; i < last && failures < 5; i++ {
@@ -490,13 +490,13 @@ func TestDiffLarge(t *testing.T) {
 	g := newGen(2, mem)
 	g.nullProb = 0.2
 	applyWorkarounds(t, g)
-	var tl tally
+	var tl diffTally
 	failures := 0
 	first, last := treeRange(n)
 	for i := first; i < last && failures < 3; i++ {
 		g.reset(280000, i)
 		var e *expr.Node
-		var r *ref
+		var r *refNode
 		if i%4 == 3 {
 			// a reduction of a large operand to a small result: private
 			// accumulators per worker, or whole outer blocks per worker
@@ -515,11 +515,11 @@ func TestDiffLarge(t *testing.T) {
 				for k := range axes {
 					axes[k] = k
 				}
-				e, r = expr.ReduceSum(x, axes, false), &ref{kind: rReduce, op: compute.Add, args: []*ref{rx}, axes: axes}
+				e, r = expr.ReduceSum(x, axes, false), &refNode{kind: rReduce, op: compute.Add, args: []*refNode{rx}, axes: axes}
 			case 1:
-				e, r = expr.ReduceMax(x, []int{0}, true), &ref{kind: rReduce, op: compute.Maximum, args: []*ref{rx}, axes: []int{0}, keep: true}
+				e, r = expr.ReduceMax(x, []int{0}, true), &refNode{kind: rReduce, op: compute.Maximum, args: []*refNode{rx}, axes: []int{0}, keep: true}
 			default:
-				e, r = expr.ReduceMean(x, []int{-1}, false), &ref{kind: rReduce, op: opMean, args: []*ref{rx}, axes: []int{-1}}
+				e, r = expr.ReduceMean(x, []int{-1}, false), &refNode{kind: rReduce, op: opMean, args: []*refNode{rx}, axes: []int{-1}}
 			}
 		} else {
 			s := shapes[g.rng.IntN(len(shapes))]
