@@ -185,3 +185,38 @@ func init() {
 		}
 	}
 }
+
+// asmSelect runs whole vectors of a fused select in assembly and the rest
+// (and, streaming, the head up to 32-byte alignment) in Go.
+func asmSelect[T float](k func(d, a, b, x, y unsafe.Pointer, n int), op Op, lanes int, bs, ys, nt bool) SelectCompareFunc {
+	var z T
+	size := int(unsafe.Sizeof(z))
+	bstep, ystep := size, size
+	if bs {
+		bstep = 0
+	}
+	if ys {
+		ystep = 0
+	}
+	return func(d, a, b, x, y unsafe.Pointer, n int) {
+		h := 0
+		if nt {
+			if al := int(uintptr(d) & 31); al != 0 {
+				if al%size != 0 {
+					selectGo[T](op, d, a, b, x, y, n, bs, ys)
+					return
+				}
+				h = min(n, (32-al)/size)
+				selectGo[T](op, d, a, b, x, y, h, bs, ys)
+			}
+		}
+		m := (n - h) &^ (lanes - 1)
+		if m > 0 {
+			k(unsafe.Add(d, h*size), unsafe.Add(a, h*size), unsafe.Add(b, h*bstep), unsafe.Add(x, h*size), unsafe.Add(y, h*ystep), m)
+		}
+		if r := n - h - m; r > 0 {
+			o := h + m
+			selectGo[T](op, unsafe.Add(d, o*size), unsafe.Add(a, o*size), unsafe.Add(b, o*bstep), unsafe.Add(x, o*size), unsafe.Add(y, o*ystep), r, bs, ys)
+		}
+	}
+}

@@ -33,108 +33,108 @@ TEXT ·sfence(SB), NOSPLIT, $0-0
 	RET
 
 // func accRowsF32AVX2(acc, x unsafe.Pointer, n, rows, stride int)
-// acc[i] += x[i] + x[stride+i] + ... (rows rows, stride in bytes), in row
-// order, for n a multiple of 8.
+// acc[i] += x[i] + x[stride+i] + ... (float32; rows rows, stride in bytes), row
+// after row, so that consecutive rows are read as one sequential stream; n
+// is a multiple of 8.
 TEXT ·accRowsF32AVX2(SB), NOSPLIT, $0-40
 	MOVQ acc+0(FP), DI
 	MOVQ x+8(FP), SI
-	MOVQ n+16(FP), CX
+	MOVQ n+16(FP), R10
 	MOVQ rows+24(FP), R8
 	MOVQ stride+32(FP), R9
-block32:
+	TESTQ R8, R8
+	JZ done
+row:
+	MOVQ DI, AX
+	MOVQ SI, BX
+	MOVQ R10, CX
+block4:
 	CMPQ CX, $32
-	JLT block8
-	VMOVUPS 0(DI), Y0
-	VMOVUPS 32(DI), Y1
-	VMOVUPS 64(DI), Y2
-	VMOVUPS 96(DI), Y3
-	MOVQ SI, AX
-	MOVQ R8, DX
-rows32:
+	JLT block1
+	VMOVUPS 0(BX), Y0
+	VMOVUPS 32(BX), Y1
+	VMOVUPS 64(BX), Y2
+	VMOVUPS 96(BX), Y3
 	VADDPS 0(AX), Y0, Y0
 	VADDPS 32(AX), Y1, Y1
 	VADDPS 64(AX), Y2, Y2
 	VADDPS 96(AX), Y3, Y3
-	ADDQ R9, AX
-	DECQ DX
-	JNZ rows32
-	VMOVUPS Y0, 0(DI)
-	VMOVUPS Y1, 32(DI)
-	VMOVUPS Y2, 64(DI)
-	VMOVUPS Y3, 96(DI)
-	ADDQ $128, DI
-	ADDQ $128, SI
+	VMOVUPS Y0, 0(AX)
+	VMOVUPS Y1, 32(AX)
+	VMOVUPS Y2, 64(AX)
+	VMOVUPS Y3, 96(AX)
+	ADDQ $128, AX
+	ADDQ $128, BX
 	SUBQ $32, CX
-	JMP block32
-block8:
+	JMP block4
+block1:
 	CMPQ CX, $8
-	JLT done
-	VMOVUPS 0(DI), Y0
-	MOVQ SI, AX
-	MOVQ R8, DX
-rows8:
+	JLT next
+	VMOVUPS 0(BX), Y0
 	VADDPS 0(AX), Y0, Y0
-	ADDQ R9, AX
-	DECQ DX
-	JNZ rows8
-	VMOVUPS Y0, 0(DI)
-	ADDQ $32, DI
-	ADDQ $32, SI
+	VMOVUPS Y0, 0(AX)
+	ADDQ $32, AX
+	ADDQ $32, BX
 	SUBQ $8, CX
-	JMP block8
+	JMP block1
+next:
+	ADDQ R9, SI
+	DECQ R8
+	JNZ row
 done:
 	VZEROUPPER
 	RET
 
 // func accRowsF64AVX2(acc, x unsafe.Pointer, n, rows, stride int)
-// As accRowsF32AVX2 for float64, n a multiple of 4.
+// acc[i] += x[i] + x[stride+i] + ... (float64; rows rows, stride in bytes), row
+// after row, so that consecutive rows are read as one sequential stream; n
+// is a multiple of 4.
 TEXT ·accRowsF64AVX2(SB), NOSPLIT, $0-40
 	MOVQ acc+0(FP), DI
 	MOVQ x+8(FP), SI
-	MOVQ n+16(FP), CX
+	MOVQ n+16(FP), R10
 	MOVQ rows+24(FP), R8
 	MOVQ stride+32(FP), R9
-block16:
+	TESTQ R8, R8
+	JZ done
+row:
+	MOVQ DI, AX
+	MOVQ SI, BX
+	MOVQ R10, CX
+block4:
 	CMPQ CX, $16
-	JLT block4
-	VMOVUPD 0(DI), Y0
-	VMOVUPD 32(DI), Y1
-	VMOVUPD 64(DI), Y2
-	VMOVUPD 96(DI), Y3
-	MOVQ SI, AX
-	MOVQ R8, DX
-rows16:
+	JLT block1
+	VMOVUPD 0(BX), Y0
+	VMOVUPD 32(BX), Y1
+	VMOVUPD 64(BX), Y2
+	VMOVUPD 96(BX), Y3
 	VADDPD 0(AX), Y0, Y0
 	VADDPD 32(AX), Y1, Y1
 	VADDPD 64(AX), Y2, Y2
 	VADDPD 96(AX), Y3, Y3
-	ADDQ R9, AX
-	DECQ DX
-	JNZ rows16
-	VMOVUPD Y0, 0(DI)
-	VMOVUPD Y1, 32(DI)
-	VMOVUPD Y2, 64(DI)
-	VMOVUPD Y3, 96(DI)
-	ADDQ $128, DI
-	ADDQ $128, SI
+	VMOVUPD Y0, 0(AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	ADDQ $128, AX
+	ADDQ $128, BX
 	SUBQ $16, CX
-	JMP block16
-block4:
-	CMPQ CX, $4
-	JLT done
-	VMOVUPD 0(DI), Y0
-	MOVQ SI, AX
-	MOVQ R8, DX
-rows4:
-	VADDPD 0(AX), Y0, Y0
-	ADDQ R9, AX
-	DECQ DX
-	JNZ rows4
-	VMOVUPD Y0, 0(DI)
-	ADDQ $32, DI
-	ADDQ $32, SI
-	SUBQ $4, CX
 	JMP block4
+block1:
+	CMPQ CX, $4
+	JLT next
+	VMOVUPD 0(BX), Y0
+	VADDPD 0(AX), Y0, Y0
+	VMOVUPD Y0, 0(AX)
+	ADDQ $32, AX
+	ADDQ $32, BX
+	SUBQ $4, CX
+	JMP block1
+next:
+	ADDQ R9, SI
+	DECQ R8
+	JNZ row
 done:
 	VZEROUPPER
 	RET
+

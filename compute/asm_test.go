@@ -195,3 +195,44 @@ func TestAccumulateRows(t *testing.T) {
 		}
 	}
 }
+
+func TestSelectCompareMatchesGo(t *testing.T) {
+	if !Asm {
+		t.Skip("no AVX2 assembly in this build")
+	}
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, op := range []Op{Equal, NotEqual, Greater, GreaterEqual, Less, LessEqual} {
+		for _, typ := range []Type{Float32, Float64} {
+			for _, bs := range []bool{false, true} {
+				for _, ys := range []bool{false, true} {
+					for _, nt := range []bool{false, true} {
+						look := LookupSelectCompare
+						if nt {
+							look = LookupSelectCompareNT
+						}
+						k, ok := look(op, typ, bs, ys)
+						require.True(t, ok)
+						for n := 0; n <= 70; n++ {
+							off := n % 3
+							a, b := randBytes(r, typ, n), randBytes(r, typ, n)
+							x, y := randBytes(r, typ, n), randBytes(r, typ, n)
+							// equal elements now and then, for the equality predicates
+							copy(b[:8*typ.Size()], a[:8*typ.Size()])
+							sz := typ.Size()
+							want, got := make([]byte, (n+8)*sz), make([]byte, (n+8)*sz)
+							p := func(s []byte) unsafe.Pointer { return unsafe.Pointer(&s[off*sz]) }
+							if typ == Float32 {
+								selectGo[float32](op, p(want), p(a), p(b), p(x), p(y), n, bs, ys)
+							} else {
+								selectGo[float64](op, p(want), p(a), p(b), p(x), p(y), n, bs, ys)
+							}
+							k(p(got), p(a), p(b), p(x), p(y), n)
+							Fence()
+							require.True(t, equalBits(want, got, typ, sz), "%v %v bs=%v ys=%v nt=%v n=%d", op, typ, bs, ys, nt, n)
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -227,6 +227,60 @@ func emitWhere(size int, ys string) {
 	fmt.Fprintf(&reg, "\twhereAsm[%d][%d] = %sAVX2\n", size/4-1, b2i(ys == "s"), name)
 }
 
+// emitSelCmp writes dst = (a op b) ? x : y for floats, a and x vectors, b
+// and y vectors or one repeated element: a fused select by comparison.
+func emitSelCmp(c struct {
+	op, stem string
+	pred     int
+}, t typ, bs, ys string, nt bool) {
+	name := fmt.Sprintf("sel%s%s%s%s", strings.ToUpper(c.stem[:1])+c.stem[1:], strings.ToUpper(bs), strings.ToUpper(ys), t.konst)
+	if nt {
+		name += "NT"
+	}
+	cmp, blend := "VCMPPS", "VBLENDVPS"
+	if t.size == 8 {
+		cmp, blend = "VCMPPD", "VBLENDVPD"
+	}
+	st := t.store
+	if nt {
+		st = t.storeNT
+	}
+	L := lanes(t)
+	fmt.Fprintf(&decl, "//go:noescape\nfunc %sAVX2(dst, a, b, x, y unsafe.Pointer, n int)\n\n", name)
+	w := &asm
+	fmt.Fprintf(w, "// func %sAVX2(dst, a, b, x, y unsafe.Pointer, n int)\n", name)
+	fmt.Fprintf(w, "TEXT ·%sAVX2(SB), NOSPLIT, $0-48\n", name)
+	fmt.Fprintf(w, "\tMOVQ dst+0(FP), DI\n\tMOVQ a+8(FP), SI\n\tMOVQ b+16(FP), DX\n\tMOVQ x+24(FP), R8\n\tMOVQ y+32(FP), R9\n\tMOVQ n+40(FP), CX\n")
+	if bs == "s" {
+		fmt.Fprintf(w, "\t%s (DX), Y4\n", t.bcast)
+	}
+	if ys == "s" {
+		fmt.Fprintf(w, "\t%s (R9), Y5\n", t.bcast)
+	}
+	fmt.Fprintf(w, "loop1:\n\tCMPQ CX, $%d\n\tJLT done\n", L)
+	fmt.Fprintf(w, "\t%s (SI), Y0\n", t.load)
+	if bs == "s" {
+		fmt.Fprintf(w, "\t%s $%d, Y4, Y0, Y1\n", cmp, c.pred)
+	} else {
+		fmt.Fprintf(w, "\t%s $%d, (DX), Y0, Y1\n\tADDQ $32, DX\n", cmp, c.pred)
+	}
+	fmt.Fprintf(w, "\t%s (R8), Y2\n", t.load)
+	yr := "Y5"
+	if ys == "v" {
+		fmt.Fprintf(w, "\t%s (R9), Y3\n\tADDQ $32, R9\n", t.load)
+		yr = "Y3"
+	}
+	// mask Y1: take x (Y2) where set, y elsewhere
+	fmt.Fprintf(w, "\t%s Y1, Y2, %s, Y0\n\t%s Y0, (DI)\n", blend, yr, st)
+	fmt.Fprintf(w, "\tADDQ $32, SI\n\tADDQ $32, R8\n\tADDQ $32, DI\n\tSUBQ $%d, CX\n\tJMP loop1\n", L)
+	fmt.Fprintf(w, "done:\n\tVZEROUPPER\n\tRET\n\n")
+	tbl := "selTable"
+	if nt {
+		tbl = "selNTTable"
+	}
+	fmt.Fprintf(&reg, "\t%s[%s][%s][%d][%d] = asmSelect[%s](%sAVX2, %s, %d, %v, %v, %v)\n", tbl, c.op, t.konst, b2i(bs == "s"), b2i(ys == "s"), t.name, name, c.op, L, bs == "s", ys == "s", nt)
+}
+
 func b2i(b bool) int {
 	if b {
 		return 1
@@ -255,6 +309,16 @@ func main() {
 		for _, t := range []typ{f32, f64} {
 			emitCmp(c, t, "vv")
 			emitCmp(c, t, "vs")
+		}
+	}
+	for _, c := range cmps {
+		for _, t := range []typ{f32, f64} {
+			for _, bs := range []string{"v", "s"} {
+				for _, ys := range []string{"v", "s"} {
+					emitSelCmp(c, t, bs, ys, false)
+					emitSelCmp(c, t, bs, ys, true)
+				}
+			}
 		}
 	}
 	for _, size := range []int{4, 8} {

@@ -307,6 +307,294 @@ func leVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
 func leVSFloat64AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func selEqVVFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selEqVVFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selEqVSFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selEqVSFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selEqSVFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selEqSVFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selEqSSFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selEqSSFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selEqVVFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selEqVVFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selEqVSFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selEqVSFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selEqSVFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selEqSVFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selEqSSFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selEqSSFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selNeVVFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selNeVVFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selNeVSFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selNeVSFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selNeSVFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selNeSVFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selNeSSFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selNeSSFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selNeVVFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selNeVVFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selNeVSFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selNeVSFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selNeSVFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selNeSVFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selNeSSFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selNeSSFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selGtVVFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selGtVVFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selGtVSFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selGtVSFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selGtSVFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selGtSVFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selGtSSFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selGtSSFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selGtVVFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selGtVVFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selGtVSFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selGtVSFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selGtSVFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selGtSVFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selGtSSFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selGtSSFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selGeVVFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selGeVVFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selGeVSFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selGeVSFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selGeSVFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selGeSVFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selGeSSFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selGeSSFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selGeVVFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selGeVVFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selGeVSFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selGeVSFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selGeSVFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selGeSVFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selGeSSFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selGeSSFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selLtVVFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selLtVVFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selLtVSFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selLtVSFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selLtSVFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selLtSVFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selLtSSFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selLtSSFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selLtVVFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selLtVVFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selLtVSFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selLtVSFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selLtSVFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selLtSVFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selLtSSFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selLtSSFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selLeVVFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selLeVVFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selLeVSFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selLeVSFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selLeSVFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selLeSVFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selLeSSFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selLeSSFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selLeVVFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selLeVVFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selLeVSFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selLeVSFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selLeSVFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selLeSVFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selLeSSFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func selLeSSFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+
+//go:noescape
 func where4VAVX2(dst, c, x, y unsafe.Pointer, n int)
 
 //go:noescape
@@ -419,6 +707,102 @@ func registerAsmKernels() {
 	binTable[LessEqual][Float32][VS] = asmCompare(leVSFloat32AVX2, wrapVS(le_f_VS[float32]), 4, 8, "vs")
 	binTable[LessEqual][Float64][VV] = asmCompare(leVVFloat64AVX2, wrapVV(le_f_VV[float64]), 8, 4, "vv")
 	binTable[LessEqual][Float64][VS] = asmCompare(leVSFloat64AVX2, wrapVS(le_f_VS[float64]), 8, 4, "vs")
+	selTable[Equal][Float32][0][0] = asmSelect[float32](selEqVVFloat32AVX2, Equal, 8, false, false, false)
+	selNTTable[Equal][Float32][0][0] = asmSelect[float32](selEqVVFloat32NTAVX2, Equal, 8, false, false, true)
+	selTable[Equal][Float32][0][1] = asmSelect[float32](selEqVSFloat32AVX2, Equal, 8, false, true, false)
+	selNTTable[Equal][Float32][0][1] = asmSelect[float32](selEqVSFloat32NTAVX2, Equal, 8, false, true, true)
+	selTable[Equal][Float32][1][0] = asmSelect[float32](selEqSVFloat32AVX2, Equal, 8, true, false, false)
+	selNTTable[Equal][Float32][1][0] = asmSelect[float32](selEqSVFloat32NTAVX2, Equal, 8, true, false, true)
+	selTable[Equal][Float32][1][1] = asmSelect[float32](selEqSSFloat32AVX2, Equal, 8, true, true, false)
+	selNTTable[Equal][Float32][1][1] = asmSelect[float32](selEqSSFloat32NTAVX2, Equal, 8, true, true, true)
+	selTable[Equal][Float64][0][0] = asmSelect[float64](selEqVVFloat64AVX2, Equal, 4, false, false, false)
+	selNTTable[Equal][Float64][0][0] = asmSelect[float64](selEqVVFloat64NTAVX2, Equal, 4, false, false, true)
+	selTable[Equal][Float64][0][1] = asmSelect[float64](selEqVSFloat64AVX2, Equal, 4, false, true, false)
+	selNTTable[Equal][Float64][0][1] = asmSelect[float64](selEqVSFloat64NTAVX2, Equal, 4, false, true, true)
+	selTable[Equal][Float64][1][0] = asmSelect[float64](selEqSVFloat64AVX2, Equal, 4, true, false, false)
+	selNTTable[Equal][Float64][1][0] = asmSelect[float64](selEqSVFloat64NTAVX2, Equal, 4, true, false, true)
+	selTable[Equal][Float64][1][1] = asmSelect[float64](selEqSSFloat64AVX2, Equal, 4, true, true, false)
+	selNTTable[Equal][Float64][1][1] = asmSelect[float64](selEqSSFloat64NTAVX2, Equal, 4, true, true, true)
+	selTable[NotEqual][Float32][0][0] = asmSelect[float32](selNeVVFloat32AVX2, NotEqual, 8, false, false, false)
+	selNTTable[NotEqual][Float32][0][0] = asmSelect[float32](selNeVVFloat32NTAVX2, NotEqual, 8, false, false, true)
+	selTable[NotEqual][Float32][0][1] = asmSelect[float32](selNeVSFloat32AVX2, NotEqual, 8, false, true, false)
+	selNTTable[NotEqual][Float32][0][1] = asmSelect[float32](selNeVSFloat32NTAVX2, NotEqual, 8, false, true, true)
+	selTable[NotEqual][Float32][1][0] = asmSelect[float32](selNeSVFloat32AVX2, NotEqual, 8, true, false, false)
+	selNTTable[NotEqual][Float32][1][0] = asmSelect[float32](selNeSVFloat32NTAVX2, NotEqual, 8, true, false, true)
+	selTable[NotEqual][Float32][1][1] = asmSelect[float32](selNeSSFloat32AVX2, NotEqual, 8, true, true, false)
+	selNTTable[NotEqual][Float32][1][1] = asmSelect[float32](selNeSSFloat32NTAVX2, NotEqual, 8, true, true, true)
+	selTable[NotEqual][Float64][0][0] = asmSelect[float64](selNeVVFloat64AVX2, NotEqual, 4, false, false, false)
+	selNTTable[NotEqual][Float64][0][0] = asmSelect[float64](selNeVVFloat64NTAVX2, NotEqual, 4, false, false, true)
+	selTable[NotEqual][Float64][0][1] = asmSelect[float64](selNeVSFloat64AVX2, NotEqual, 4, false, true, false)
+	selNTTable[NotEqual][Float64][0][1] = asmSelect[float64](selNeVSFloat64NTAVX2, NotEqual, 4, false, true, true)
+	selTable[NotEqual][Float64][1][0] = asmSelect[float64](selNeSVFloat64AVX2, NotEqual, 4, true, false, false)
+	selNTTable[NotEqual][Float64][1][0] = asmSelect[float64](selNeSVFloat64NTAVX2, NotEqual, 4, true, false, true)
+	selTable[NotEqual][Float64][1][1] = asmSelect[float64](selNeSSFloat64AVX2, NotEqual, 4, true, true, false)
+	selNTTable[NotEqual][Float64][1][1] = asmSelect[float64](selNeSSFloat64NTAVX2, NotEqual, 4, true, true, true)
+	selTable[Greater][Float32][0][0] = asmSelect[float32](selGtVVFloat32AVX2, Greater, 8, false, false, false)
+	selNTTable[Greater][Float32][0][0] = asmSelect[float32](selGtVVFloat32NTAVX2, Greater, 8, false, false, true)
+	selTable[Greater][Float32][0][1] = asmSelect[float32](selGtVSFloat32AVX2, Greater, 8, false, true, false)
+	selNTTable[Greater][Float32][0][1] = asmSelect[float32](selGtVSFloat32NTAVX2, Greater, 8, false, true, true)
+	selTable[Greater][Float32][1][0] = asmSelect[float32](selGtSVFloat32AVX2, Greater, 8, true, false, false)
+	selNTTable[Greater][Float32][1][0] = asmSelect[float32](selGtSVFloat32NTAVX2, Greater, 8, true, false, true)
+	selTable[Greater][Float32][1][1] = asmSelect[float32](selGtSSFloat32AVX2, Greater, 8, true, true, false)
+	selNTTable[Greater][Float32][1][1] = asmSelect[float32](selGtSSFloat32NTAVX2, Greater, 8, true, true, true)
+	selTable[Greater][Float64][0][0] = asmSelect[float64](selGtVVFloat64AVX2, Greater, 4, false, false, false)
+	selNTTable[Greater][Float64][0][0] = asmSelect[float64](selGtVVFloat64NTAVX2, Greater, 4, false, false, true)
+	selTable[Greater][Float64][0][1] = asmSelect[float64](selGtVSFloat64AVX2, Greater, 4, false, true, false)
+	selNTTable[Greater][Float64][0][1] = asmSelect[float64](selGtVSFloat64NTAVX2, Greater, 4, false, true, true)
+	selTable[Greater][Float64][1][0] = asmSelect[float64](selGtSVFloat64AVX2, Greater, 4, true, false, false)
+	selNTTable[Greater][Float64][1][0] = asmSelect[float64](selGtSVFloat64NTAVX2, Greater, 4, true, false, true)
+	selTable[Greater][Float64][1][1] = asmSelect[float64](selGtSSFloat64AVX2, Greater, 4, true, true, false)
+	selNTTable[Greater][Float64][1][1] = asmSelect[float64](selGtSSFloat64NTAVX2, Greater, 4, true, true, true)
+	selTable[GreaterEqual][Float32][0][0] = asmSelect[float32](selGeVVFloat32AVX2, GreaterEqual, 8, false, false, false)
+	selNTTable[GreaterEqual][Float32][0][0] = asmSelect[float32](selGeVVFloat32NTAVX2, GreaterEqual, 8, false, false, true)
+	selTable[GreaterEqual][Float32][0][1] = asmSelect[float32](selGeVSFloat32AVX2, GreaterEqual, 8, false, true, false)
+	selNTTable[GreaterEqual][Float32][0][1] = asmSelect[float32](selGeVSFloat32NTAVX2, GreaterEqual, 8, false, true, true)
+	selTable[GreaterEqual][Float32][1][0] = asmSelect[float32](selGeSVFloat32AVX2, GreaterEqual, 8, true, false, false)
+	selNTTable[GreaterEqual][Float32][1][0] = asmSelect[float32](selGeSVFloat32NTAVX2, GreaterEqual, 8, true, false, true)
+	selTable[GreaterEqual][Float32][1][1] = asmSelect[float32](selGeSSFloat32AVX2, GreaterEqual, 8, true, true, false)
+	selNTTable[GreaterEqual][Float32][1][1] = asmSelect[float32](selGeSSFloat32NTAVX2, GreaterEqual, 8, true, true, true)
+	selTable[GreaterEqual][Float64][0][0] = asmSelect[float64](selGeVVFloat64AVX2, GreaterEqual, 4, false, false, false)
+	selNTTable[GreaterEqual][Float64][0][0] = asmSelect[float64](selGeVVFloat64NTAVX2, GreaterEqual, 4, false, false, true)
+	selTable[GreaterEqual][Float64][0][1] = asmSelect[float64](selGeVSFloat64AVX2, GreaterEqual, 4, false, true, false)
+	selNTTable[GreaterEqual][Float64][0][1] = asmSelect[float64](selGeVSFloat64NTAVX2, GreaterEqual, 4, false, true, true)
+	selTable[GreaterEqual][Float64][1][0] = asmSelect[float64](selGeSVFloat64AVX2, GreaterEqual, 4, true, false, false)
+	selNTTable[GreaterEqual][Float64][1][0] = asmSelect[float64](selGeSVFloat64NTAVX2, GreaterEqual, 4, true, false, true)
+	selTable[GreaterEqual][Float64][1][1] = asmSelect[float64](selGeSSFloat64AVX2, GreaterEqual, 4, true, true, false)
+	selNTTable[GreaterEqual][Float64][1][1] = asmSelect[float64](selGeSSFloat64NTAVX2, GreaterEqual, 4, true, true, true)
+	selTable[Less][Float32][0][0] = asmSelect[float32](selLtVVFloat32AVX2, Less, 8, false, false, false)
+	selNTTable[Less][Float32][0][0] = asmSelect[float32](selLtVVFloat32NTAVX2, Less, 8, false, false, true)
+	selTable[Less][Float32][0][1] = asmSelect[float32](selLtVSFloat32AVX2, Less, 8, false, true, false)
+	selNTTable[Less][Float32][0][1] = asmSelect[float32](selLtVSFloat32NTAVX2, Less, 8, false, true, true)
+	selTable[Less][Float32][1][0] = asmSelect[float32](selLtSVFloat32AVX2, Less, 8, true, false, false)
+	selNTTable[Less][Float32][1][0] = asmSelect[float32](selLtSVFloat32NTAVX2, Less, 8, true, false, true)
+	selTable[Less][Float32][1][1] = asmSelect[float32](selLtSSFloat32AVX2, Less, 8, true, true, false)
+	selNTTable[Less][Float32][1][1] = asmSelect[float32](selLtSSFloat32NTAVX2, Less, 8, true, true, true)
+	selTable[Less][Float64][0][0] = asmSelect[float64](selLtVVFloat64AVX2, Less, 4, false, false, false)
+	selNTTable[Less][Float64][0][0] = asmSelect[float64](selLtVVFloat64NTAVX2, Less, 4, false, false, true)
+	selTable[Less][Float64][0][1] = asmSelect[float64](selLtVSFloat64AVX2, Less, 4, false, true, false)
+	selNTTable[Less][Float64][0][1] = asmSelect[float64](selLtVSFloat64NTAVX2, Less, 4, false, true, true)
+	selTable[Less][Float64][1][0] = asmSelect[float64](selLtSVFloat64AVX2, Less, 4, true, false, false)
+	selNTTable[Less][Float64][1][0] = asmSelect[float64](selLtSVFloat64NTAVX2, Less, 4, true, false, true)
+	selTable[Less][Float64][1][1] = asmSelect[float64](selLtSSFloat64AVX2, Less, 4, true, true, false)
+	selNTTable[Less][Float64][1][1] = asmSelect[float64](selLtSSFloat64NTAVX2, Less, 4, true, true, true)
+	selTable[LessEqual][Float32][0][0] = asmSelect[float32](selLeVVFloat32AVX2, LessEqual, 8, false, false, false)
+	selNTTable[LessEqual][Float32][0][0] = asmSelect[float32](selLeVVFloat32NTAVX2, LessEqual, 8, false, false, true)
+	selTable[LessEqual][Float32][0][1] = asmSelect[float32](selLeVSFloat32AVX2, LessEqual, 8, false, true, false)
+	selNTTable[LessEqual][Float32][0][1] = asmSelect[float32](selLeVSFloat32NTAVX2, LessEqual, 8, false, true, true)
+	selTable[LessEqual][Float32][1][0] = asmSelect[float32](selLeSVFloat32AVX2, LessEqual, 8, true, false, false)
+	selNTTable[LessEqual][Float32][1][0] = asmSelect[float32](selLeSVFloat32NTAVX2, LessEqual, 8, true, false, true)
+	selTable[LessEqual][Float32][1][1] = asmSelect[float32](selLeSSFloat32AVX2, LessEqual, 8, true, true, false)
+	selNTTable[LessEqual][Float32][1][1] = asmSelect[float32](selLeSSFloat32NTAVX2, LessEqual, 8, true, true, true)
+	selTable[LessEqual][Float64][0][0] = asmSelect[float64](selLeVVFloat64AVX2, LessEqual, 4, false, false, false)
+	selNTTable[LessEqual][Float64][0][0] = asmSelect[float64](selLeVVFloat64NTAVX2, LessEqual, 4, false, false, true)
+	selTable[LessEqual][Float64][0][1] = asmSelect[float64](selLeVSFloat64AVX2, LessEqual, 4, false, true, false)
+	selNTTable[LessEqual][Float64][0][1] = asmSelect[float64](selLeVSFloat64NTAVX2, LessEqual, 4, false, true, true)
+	selTable[LessEqual][Float64][1][0] = asmSelect[float64](selLeSVFloat64AVX2, LessEqual, 4, true, false, false)
+	selNTTable[LessEqual][Float64][1][0] = asmSelect[float64](selLeSVFloat64NTAVX2, LessEqual, 4, true, false, true)
+	selTable[LessEqual][Float64][1][1] = asmSelect[float64](selLeSSFloat64AVX2, LessEqual, 4, true, true, false)
+	selNTTable[LessEqual][Float64][1][1] = asmSelect[float64](selLeSSFloat64NTAVX2, LessEqual, 4, true, true, true)
 	whereAsm[0][0] = where4VAVX2
 	whereAsm[0][1] = where4SAVX2
 	whereAsm[1][0] = where8VAVX2

@@ -3736,6 +3736,2646 @@ done:
 	VZEROUPPER
 	RET
 
+// func selEqVVFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selEqVVFloat32AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $0, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPS (R8), Y2
+	VMOVUPS (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPS Y1, Y2, Y3, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selEqVVFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selEqVVFloat32NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $0, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPS (R8), Y2
+	VMOVUPS (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPS Y1, Y2, Y3, Y0
+	VMOVNTPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selEqVSFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selEqVSFloat32AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (R9), Y5
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $0, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPS (R8), Y2
+	VBLENDVPS Y1, Y2, Y5, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selEqVSFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selEqVSFloat32NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (R9), Y5
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $0, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPS (R8), Y2
+	VBLENDVPS Y1, Y2, Y5, Y0
+	VMOVNTPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selEqSVFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selEqSVFloat32AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (DX), Y4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $0, Y4, Y0, Y1
+	VMOVUPS (R8), Y2
+	VMOVUPS (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPS Y1, Y2, Y3, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selEqSVFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selEqSVFloat32NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (DX), Y4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $0, Y4, Y0, Y1
+	VMOVUPS (R8), Y2
+	VMOVUPS (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPS Y1, Y2, Y3, Y0
+	VMOVNTPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selEqSSFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selEqSSFloat32AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (DX), Y4
+	VBROADCASTSS (R9), Y5
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $0, Y4, Y0, Y1
+	VMOVUPS (R8), Y2
+	VBLENDVPS Y1, Y2, Y5, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selEqSSFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selEqSSFloat32NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (DX), Y4
+	VBROADCASTSS (R9), Y5
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $0, Y4, Y0, Y1
+	VMOVUPS (R8), Y2
+	VBLENDVPS Y1, Y2, Y5, Y0
+	VMOVNTPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selEqVVFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selEqVVFloat64AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $0, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPD (R8), Y2
+	VMOVUPD (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPD Y1, Y2, Y3, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selEqVVFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selEqVVFloat64NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $0, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPD (R8), Y2
+	VMOVUPD (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPD Y1, Y2, Y3, Y0
+	VMOVNTPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selEqVSFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selEqVSFloat64AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (R9), Y5
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $0, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPD (R8), Y2
+	VBLENDVPD Y1, Y2, Y5, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selEqVSFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selEqVSFloat64NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (R9), Y5
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $0, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPD (R8), Y2
+	VBLENDVPD Y1, Y2, Y5, Y0
+	VMOVNTPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selEqSVFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selEqSVFloat64AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (DX), Y4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $0, Y4, Y0, Y1
+	VMOVUPD (R8), Y2
+	VMOVUPD (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPD Y1, Y2, Y3, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selEqSVFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selEqSVFloat64NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (DX), Y4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $0, Y4, Y0, Y1
+	VMOVUPD (R8), Y2
+	VMOVUPD (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPD Y1, Y2, Y3, Y0
+	VMOVNTPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selEqSSFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selEqSSFloat64AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (DX), Y4
+	VBROADCASTSD (R9), Y5
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $0, Y4, Y0, Y1
+	VMOVUPD (R8), Y2
+	VBLENDVPD Y1, Y2, Y5, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selEqSSFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selEqSSFloat64NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (DX), Y4
+	VBROADCASTSD (R9), Y5
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $0, Y4, Y0, Y1
+	VMOVUPD (R8), Y2
+	VBLENDVPD Y1, Y2, Y5, Y0
+	VMOVNTPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selNeVVFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selNeVVFloat32AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $4, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPS (R8), Y2
+	VMOVUPS (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPS Y1, Y2, Y3, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selNeVVFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selNeVVFloat32NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $4, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPS (R8), Y2
+	VMOVUPS (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPS Y1, Y2, Y3, Y0
+	VMOVNTPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selNeVSFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selNeVSFloat32AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (R9), Y5
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $4, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPS (R8), Y2
+	VBLENDVPS Y1, Y2, Y5, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selNeVSFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selNeVSFloat32NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (R9), Y5
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $4, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPS (R8), Y2
+	VBLENDVPS Y1, Y2, Y5, Y0
+	VMOVNTPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selNeSVFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selNeSVFloat32AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (DX), Y4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $4, Y4, Y0, Y1
+	VMOVUPS (R8), Y2
+	VMOVUPS (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPS Y1, Y2, Y3, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selNeSVFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selNeSVFloat32NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (DX), Y4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $4, Y4, Y0, Y1
+	VMOVUPS (R8), Y2
+	VMOVUPS (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPS Y1, Y2, Y3, Y0
+	VMOVNTPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selNeSSFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selNeSSFloat32AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (DX), Y4
+	VBROADCASTSS (R9), Y5
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $4, Y4, Y0, Y1
+	VMOVUPS (R8), Y2
+	VBLENDVPS Y1, Y2, Y5, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selNeSSFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selNeSSFloat32NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (DX), Y4
+	VBROADCASTSS (R9), Y5
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $4, Y4, Y0, Y1
+	VMOVUPS (R8), Y2
+	VBLENDVPS Y1, Y2, Y5, Y0
+	VMOVNTPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selNeVVFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selNeVVFloat64AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $4, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPD (R8), Y2
+	VMOVUPD (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPD Y1, Y2, Y3, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selNeVVFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selNeVVFloat64NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $4, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPD (R8), Y2
+	VMOVUPD (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPD Y1, Y2, Y3, Y0
+	VMOVNTPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selNeVSFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selNeVSFloat64AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (R9), Y5
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $4, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPD (R8), Y2
+	VBLENDVPD Y1, Y2, Y5, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selNeVSFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selNeVSFloat64NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (R9), Y5
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $4, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPD (R8), Y2
+	VBLENDVPD Y1, Y2, Y5, Y0
+	VMOVNTPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selNeSVFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selNeSVFloat64AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (DX), Y4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $4, Y4, Y0, Y1
+	VMOVUPD (R8), Y2
+	VMOVUPD (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPD Y1, Y2, Y3, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selNeSVFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selNeSVFloat64NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (DX), Y4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $4, Y4, Y0, Y1
+	VMOVUPD (R8), Y2
+	VMOVUPD (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPD Y1, Y2, Y3, Y0
+	VMOVNTPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selNeSSFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selNeSSFloat64AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (DX), Y4
+	VBROADCASTSD (R9), Y5
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $4, Y4, Y0, Y1
+	VMOVUPD (R8), Y2
+	VBLENDVPD Y1, Y2, Y5, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selNeSSFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selNeSSFloat64NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (DX), Y4
+	VBROADCASTSD (R9), Y5
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $4, Y4, Y0, Y1
+	VMOVUPD (R8), Y2
+	VBLENDVPD Y1, Y2, Y5, Y0
+	VMOVNTPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selGtVVFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selGtVVFloat32AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $30, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPS (R8), Y2
+	VMOVUPS (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPS Y1, Y2, Y3, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selGtVVFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selGtVVFloat32NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $30, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPS (R8), Y2
+	VMOVUPS (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPS Y1, Y2, Y3, Y0
+	VMOVNTPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selGtVSFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selGtVSFloat32AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (R9), Y5
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $30, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPS (R8), Y2
+	VBLENDVPS Y1, Y2, Y5, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selGtVSFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selGtVSFloat32NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (R9), Y5
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $30, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPS (R8), Y2
+	VBLENDVPS Y1, Y2, Y5, Y0
+	VMOVNTPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selGtSVFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selGtSVFloat32AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (DX), Y4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $30, Y4, Y0, Y1
+	VMOVUPS (R8), Y2
+	VMOVUPS (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPS Y1, Y2, Y3, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selGtSVFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selGtSVFloat32NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (DX), Y4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $30, Y4, Y0, Y1
+	VMOVUPS (R8), Y2
+	VMOVUPS (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPS Y1, Y2, Y3, Y0
+	VMOVNTPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selGtSSFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selGtSSFloat32AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (DX), Y4
+	VBROADCASTSS (R9), Y5
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $30, Y4, Y0, Y1
+	VMOVUPS (R8), Y2
+	VBLENDVPS Y1, Y2, Y5, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selGtSSFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selGtSSFloat32NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (DX), Y4
+	VBROADCASTSS (R9), Y5
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $30, Y4, Y0, Y1
+	VMOVUPS (R8), Y2
+	VBLENDVPS Y1, Y2, Y5, Y0
+	VMOVNTPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selGtVVFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selGtVVFloat64AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $30, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPD (R8), Y2
+	VMOVUPD (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPD Y1, Y2, Y3, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selGtVVFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selGtVVFloat64NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $30, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPD (R8), Y2
+	VMOVUPD (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPD Y1, Y2, Y3, Y0
+	VMOVNTPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selGtVSFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selGtVSFloat64AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (R9), Y5
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $30, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPD (R8), Y2
+	VBLENDVPD Y1, Y2, Y5, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selGtVSFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selGtVSFloat64NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (R9), Y5
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $30, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPD (R8), Y2
+	VBLENDVPD Y1, Y2, Y5, Y0
+	VMOVNTPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selGtSVFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selGtSVFloat64AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (DX), Y4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $30, Y4, Y0, Y1
+	VMOVUPD (R8), Y2
+	VMOVUPD (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPD Y1, Y2, Y3, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selGtSVFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selGtSVFloat64NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (DX), Y4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $30, Y4, Y0, Y1
+	VMOVUPD (R8), Y2
+	VMOVUPD (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPD Y1, Y2, Y3, Y0
+	VMOVNTPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selGtSSFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selGtSSFloat64AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (DX), Y4
+	VBROADCASTSD (R9), Y5
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $30, Y4, Y0, Y1
+	VMOVUPD (R8), Y2
+	VBLENDVPD Y1, Y2, Y5, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selGtSSFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selGtSSFloat64NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (DX), Y4
+	VBROADCASTSD (R9), Y5
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $30, Y4, Y0, Y1
+	VMOVUPD (R8), Y2
+	VBLENDVPD Y1, Y2, Y5, Y0
+	VMOVNTPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selGeVVFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selGeVVFloat32AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $29, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPS (R8), Y2
+	VMOVUPS (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPS Y1, Y2, Y3, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selGeVVFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selGeVVFloat32NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $29, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPS (R8), Y2
+	VMOVUPS (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPS Y1, Y2, Y3, Y0
+	VMOVNTPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selGeVSFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selGeVSFloat32AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (R9), Y5
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $29, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPS (R8), Y2
+	VBLENDVPS Y1, Y2, Y5, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selGeVSFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selGeVSFloat32NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (R9), Y5
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $29, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPS (R8), Y2
+	VBLENDVPS Y1, Y2, Y5, Y0
+	VMOVNTPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selGeSVFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selGeSVFloat32AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (DX), Y4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $29, Y4, Y0, Y1
+	VMOVUPS (R8), Y2
+	VMOVUPS (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPS Y1, Y2, Y3, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selGeSVFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selGeSVFloat32NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (DX), Y4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $29, Y4, Y0, Y1
+	VMOVUPS (R8), Y2
+	VMOVUPS (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPS Y1, Y2, Y3, Y0
+	VMOVNTPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selGeSSFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selGeSSFloat32AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (DX), Y4
+	VBROADCASTSS (R9), Y5
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $29, Y4, Y0, Y1
+	VMOVUPS (R8), Y2
+	VBLENDVPS Y1, Y2, Y5, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selGeSSFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selGeSSFloat32NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (DX), Y4
+	VBROADCASTSS (R9), Y5
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $29, Y4, Y0, Y1
+	VMOVUPS (R8), Y2
+	VBLENDVPS Y1, Y2, Y5, Y0
+	VMOVNTPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selGeVVFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selGeVVFloat64AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $29, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPD (R8), Y2
+	VMOVUPD (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPD Y1, Y2, Y3, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selGeVVFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selGeVVFloat64NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $29, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPD (R8), Y2
+	VMOVUPD (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPD Y1, Y2, Y3, Y0
+	VMOVNTPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selGeVSFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selGeVSFloat64AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (R9), Y5
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $29, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPD (R8), Y2
+	VBLENDVPD Y1, Y2, Y5, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selGeVSFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selGeVSFloat64NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (R9), Y5
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $29, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPD (R8), Y2
+	VBLENDVPD Y1, Y2, Y5, Y0
+	VMOVNTPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selGeSVFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selGeSVFloat64AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (DX), Y4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $29, Y4, Y0, Y1
+	VMOVUPD (R8), Y2
+	VMOVUPD (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPD Y1, Y2, Y3, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selGeSVFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selGeSVFloat64NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (DX), Y4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $29, Y4, Y0, Y1
+	VMOVUPD (R8), Y2
+	VMOVUPD (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPD Y1, Y2, Y3, Y0
+	VMOVNTPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selGeSSFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selGeSSFloat64AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (DX), Y4
+	VBROADCASTSD (R9), Y5
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $29, Y4, Y0, Y1
+	VMOVUPD (R8), Y2
+	VBLENDVPD Y1, Y2, Y5, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selGeSSFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selGeSSFloat64NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (DX), Y4
+	VBROADCASTSD (R9), Y5
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $29, Y4, Y0, Y1
+	VMOVUPD (R8), Y2
+	VBLENDVPD Y1, Y2, Y5, Y0
+	VMOVNTPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selLtVVFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selLtVVFloat32AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $17, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPS (R8), Y2
+	VMOVUPS (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPS Y1, Y2, Y3, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selLtVVFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selLtVVFloat32NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $17, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPS (R8), Y2
+	VMOVUPS (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPS Y1, Y2, Y3, Y0
+	VMOVNTPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selLtVSFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selLtVSFloat32AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (R9), Y5
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $17, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPS (R8), Y2
+	VBLENDVPS Y1, Y2, Y5, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selLtVSFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selLtVSFloat32NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (R9), Y5
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $17, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPS (R8), Y2
+	VBLENDVPS Y1, Y2, Y5, Y0
+	VMOVNTPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selLtSVFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selLtSVFloat32AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (DX), Y4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $17, Y4, Y0, Y1
+	VMOVUPS (R8), Y2
+	VMOVUPS (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPS Y1, Y2, Y3, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selLtSVFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selLtSVFloat32NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (DX), Y4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $17, Y4, Y0, Y1
+	VMOVUPS (R8), Y2
+	VMOVUPS (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPS Y1, Y2, Y3, Y0
+	VMOVNTPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selLtSSFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selLtSSFloat32AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (DX), Y4
+	VBROADCASTSS (R9), Y5
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $17, Y4, Y0, Y1
+	VMOVUPS (R8), Y2
+	VBLENDVPS Y1, Y2, Y5, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selLtSSFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selLtSSFloat32NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (DX), Y4
+	VBROADCASTSS (R9), Y5
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $17, Y4, Y0, Y1
+	VMOVUPS (R8), Y2
+	VBLENDVPS Y1, Y2, Y5, Y0
+	VMOVNTPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selLtVVFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selLtVVFloat64AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $17, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPD (R8), Y2
+	VMOVUPD (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPD Y1, Y2, Y3, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selLtVVFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selLtVVFloat64NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $17, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPD (R8), Y2
+	VMOVUPD (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPD Y1, Y2, Y3, Y0
+	VMOVNTPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selLtVSFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selLtVSFloat64AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (R9), Y5
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $17, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPD (R8), Y2
+	VBLENDVPD Y1, Y2, Y5, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selLtVSFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selLtVSFloat64NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (R9), Y5
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $17, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPD (R8), Y2
+	VBLENDVPD Y1, Y2, Y5, Y0
+	VMOVNTPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selLtSVFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selLtSVFloat64AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (DX), Y4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $17, Y4, Y0, Y1
+	VMOVUPD (R8), Y2
+	VMOVUPD (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPD Y1, Y2, Y3, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selLtSVFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selLtSVFloat64NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (DX), Y4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $17, Y4, Y0, Y1
+	VMOVUPD (R8), Y2
+	VMOVUPD (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPD Y1, Y2, Y3, Y0
+	VMOVNTPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selLtSSFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selLtSSFloat64AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (DX), Y4
+	VBROADCASTSD (R9), Y5
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $17, Y4, Y0, Y1
+	VMOVUPD (R8), Y2
+	VBLENDVPD Y1, Y2, Y5, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selLtSSFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selLtSSFloat64NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (DX), Y4
+	VBROADCASTSD (R9), Y5
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $17, Y4, Y0, Y1
+	VMOVUPD (R8), Y2
+	VBLENDVPD Y1, Y2, Y5, Y0
+	VMOVNTPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selLeVVFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selLeVVFloat32AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $18, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPS (R8), Y2
+	VMOVUPS (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPS Y1, Y2, Y3, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selLeVVFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selLeVVFloat32NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $18, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPS (R8), Y2
+	VMOVUPS (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPS Y1, Y2, Y3, Y0
+	VMOVNTPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selLeVSFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selLeVSFloat32AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (R9), Y5
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $18, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPS (R8), Y2
+	VBLENDVPS Y1, Y2, Y5, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selLeVSFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selLeVSFloat32NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (R9), Y5
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $18, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPS (R8), Y2
+	VBLENDVPS Y1, Y2, Y5, Y0
+	VMOVNTPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selLeSVFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selLeSVFloat32AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (DX), Y4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $18, Y4, Y0, Y1
+	VMOVUPS (R8), Y2
+	VMOVUPS (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPS Y1, Y2, Y3, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selLeSVFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selLeSVFloat32NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (DX), Y4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $18, Y4, Y0, Y1
+	VMOVUPS (R8), Y2
+	VMOVUPS (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPS Y1, Y2, Y3, Y0
+	VMOVNTPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selLeSSFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selLeSSFloat32AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (DX), Y4
+	VBROADCASTSS (R9), Y5
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $18, Y4, Y0, Y1
+	VMOVUPS (R8), Y2
+	VBLENDVPS Y1, Y2, Y5, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selLeSSFloat32NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selLeSSFloat32NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS (DX), Y4
+	VBROADCASTSS (R9), Y5
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VCMPPS $18, Y4, Y0, Y1
+	VMOVUPS (R8), Y2
+	VBLENDVPS Y1, Y2, Y5, Y0
+	VMOVNTPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selLeVVFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selLeVVFloat64AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $18, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPD (R8), Y2
+	VMOVUPD (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPD Y1, Y2, Y3, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selLeVVFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selLeVVFloat64NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $18, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPD (R8), Y2
+	VMOVUPD (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPD Y1, Y2, Y3, Y0
+	VMOVNTPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selLeVSFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selLeVSFloat64AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (R9), Y5
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $18, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPD (R8), Y2
+	VBLENDVPD Y1, Y2, Y5, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selLeVSFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selLeVSFloat64NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (R9), Y5
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $18, (DX), Y0, Y1
+	ADDQ $32, DX
+	VMOVUPD (R8), Y2
+	VBLENDVPD Y1, Y2, Y5, Y0
+	VMOVNTPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selLeSVFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selLeSVFloat64AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (DX), Y4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $18, Y4, Y0, Y1
+	VMOVUPD (R8), Y2
+	VMOVUPD (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPD Y1, Y2, Y3, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selLeSVFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selLeSVFloat64NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (DX), Y4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $18, Y4, Y0, Y1
+	VMOVUPD (R8), Y2
+	VMOVUPD (R9), Y3
+	ADDQ $32, R9
+	VBLENDVPD Y1, Y2, Y3, Y0
+	VMOVNTPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selLeSSFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selLeSSFloat64AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (DX), Y4
+	VBROADCASTSD (R9), Y5
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $18, Y4, Y0, Y1
+	VMOVUPD (R8), Y2
+	VBLENDVPD Y1, Y2, Y5, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func selLeSSFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
+TEXT ·selLeSSFloat64NTAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSD (DX), Y4
+	VBROADCASTSD (R9), Y5
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VCMPPD $18, Y4, Y0, Y1
+	VMOVUPD (R8), Y2
+	VBLENDVPD Y1, Y2, Y5, Y0
+	VMOVNTPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
 // func where4VAVX2(dst, c, x, y unsafe.Pointer, n int)
 TEXT ·where4VAVX2(SB), NOSPLIT, $0-40
 	MOVQ dst+0(FP), DI

@@ -167,9 +167,11 @@ func (g *group) runRange(w *worker, t *target, lo, hi int) {
 	}
 }
 
-// rowsPerCall is how many rows a multi-row sum reads at once: eight
-// concurrent streams keep more memory requests in flight than one.
-const rowsPerCall = 8
+// rowsPerCall is how many rows a multi-row sum adds per kernel call: the
+// kernel reads them one after another (one sequential stream, which the
+// prefetchers follow), and one call per many rows removes the per-row
+// overhead.
+const rowsPerCall = 64
 
 // nextRow advances the worker's offsets to the next row: an odometer over
 // the outer axes.
@@ -269,6 +271,8 @@ func (g *group) finish(w *worker, t *target, c, de, n int) {
 			in.un(w.regs[in.dst], w.regs[in.a], m)
 		case iWhere:
 			in.wh(w.regs[in.dst], w.regs[in.a], w.regs[in.b], w.regs[in.c], m, in.as, in.bs, in.cs)
+		case iSelCmp:
+			in.sel(w.regs[in.dst], w.regs[in.a], w.regs[in.b], w.regs[in.c], w.regs[in.d], m)
 		}
 	}
 	if g.masked {

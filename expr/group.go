@@ -61,7 +61,8 @@ const (
 	iBinary icode = iota + 1
 	iUnary
 	iWhere
-	iFill // expand a scalar register to a vector
+	iFill   // expand a scalar register to a vector
+	iSelCmp // fused select by comparison: dst = (a op b) ? c : d
 )
 
 type instr struct {
@@ -69,6 +70,9 @@ type instr struct {
 	bin        compute.BinaryFunc
 	un         compute.UnaryFunc
 	wh         compute.WhereFunc
+	sel        compute.SelectCompareFunc
+	d          int  // iSelCmp: the fourth operand (y)
+	bS, dS     bool // iSelCmp: b and d are one repeated element
 	mv         compute.MoveFunc
 	dst        int
 	a, b, c    int
@@ -253,6 +257,10 @@ func (g *group) emit(r *rnode, next *int) (value, error) {
 		*next++
 		return value{reg: l.reg, dt: l.dt, scalar: l.inner() == 0}, nil
 	}
+	n := r.n
+	if n.kind == kWhere && g.fusible(r) {
+		return g.emitSelectCompareFused(r, next)
+	}
 	args := make([]value, len(r.args))
 	for i, a := range r.args {
 		v, err := g.emit(a, next)
@@ -261,7 +269,6 @@ func (g *group) emit(r *rnode, next *int) (value, error) {
 		}
 		args[i] = v
 	}
-	n := r.n
 	switch n.kind {
 	case kBroadcast:
 		return args[0], nil // a broadcast is strides, already applied to the leaves
@@ -370,7 +377,7 @@ func (g *group) regAlloc() int {
 	for pc := range g.prog {
 		in := &g.prog[pc]
 		vr := in.reads()
-		in.a, in.b, in.c = phys[in.a], phys[in.b], phys[in.c]
+		in.a, in.b, in.c, in.d = phys[in.a], phys[in.b], phys[in.c], phys[in.d]
 		var p int
 		switch {
 		case in.dst == g.root:
@@ -399,6 +406,8 @@ func (g *group) regAlloc() int {
 // allocation rewrote them).
 func (in instr) reads() []int {
 	switch in.code {
+	case iSelCmp:
+		return []int{in.a, in.b, in.c, in.d}
 	case iFill:
 		return []int{in.a}
 	case iBinary:
@@ -467,4 +476,103 @@ func (g *group) planBatch() {
 		}
 	}
 	g.batch = k
+}
+
+// fusible reports whether a select can run as one fused select-by-comparison
+// kernel: its condition is a comparison of floats computed in the select's
+// own dtype, and the build has such kernels (AVX2). Whether the operands'
+// forms fit is known only after they are emitted; emitSelectCompareFused
+// falls back to separate kernels when they do not.
+func (g *group) fusible(r *rnode) bool {
+	c := r.args[0]
+	if c.isLeaf() || c.n.kind != kBinary || !c.n.op.IsComparison() {
+		return false
+	}
+	if r.ctype != array.Float32 && r.ctype != array.Float64 || c.ctype != r.ctype {
+		return false
+	}
+	_, ok := compute.LookupSelectCompare(c.n.op, compute.Type(r.ctype), false, false)
+	return ok
+}
+
+// emitSelectCompareFused emits where(a op b, x, y) as one kernel. The
+// operands are emitted in tree order (a, b, x, y: the order collect found
+// the leaves in). Forms the kernels lack (a or x one repeated element) are
+// evaluated as a comparison and a select instead.
+func (g *group) emitSelectCompareFused(r *rnode, next *int) (value, error) {
+	c := r.args[0]
+	dt := r.ctype
+	var vals [4]value
+	for i, node := range []*rnode{c.args[0], c.args[1], r.args[1], r.args[2]} {
+		v, err := g.emit(node, next)
+		if err != nil {
+			return value{}, err
+		}
+		if vals[i], err = g.cast(v, dt); err != nil {
+			return value{}, err
+		}
+	}
+	a, b, x, y := vals[0], vals[1], vals[2], vals[3]
+	op := c.n.op
+	if a.scalar && !b.scalar {
+		a, b = b, a
+		op = swapComparison(op)
+	}
+	if a.scalar || x.scalar {
+		return g.emitSelectUnfused(op, a, b, x, y, dt)
+	}
+	k, ok := compute.LookupSelectCompare(op, compute.Type(dt), b.scalar, y.scalar)
+	if !ok {
+		return g.emitSelectUnfused(op, a, b, x, y, dt)
+	}
+	out := value{reg: g.newReg(), dt: dt}
+	g.add(instr{code: iSelCmp, sel: k, dst: out.reg, a: a.reg, b: b.reg, c: x.reg, d: y.reg, bS: b.scalar, dS: y.scalar,
+		op: op, kt: compute.Type(dt), name: fmt.Sprintf("select(%v) %v fused", op, dt)})
+	return out, nil
+}
+
+// emitSelectUnfused is the comparison then the select, as separate kernels.
+func (g *group) emitSelectUnfused(op compute.Op, a, b, x, y value, dt array.DType) (value, error) {
+	form := compute.VV
+	switch {
+	case a.scalar && !b.scalar:
+		form = compute.SV
+	case b.scalar && !a.scalar:
+		form = compute.VS
+	}
+	k, err := compute.LookupBinary(op, compute.Type(dt), form)
+	if err != nil {
+		return value{}, err
+	}
+	cond := value{reg: g.newReg(), dt: array.Bool, scalar: a.scalar && b.scalar}
+	g.add(instr{code: iBinary, bin: k, dst: cond.reg, a: a.reg, b: b.reg, scalar: cond.scalar, name: fmt.Sprintf("%v %v", op, dt)})
+	wk, err := compute.LookupWhere(dt.Size())
+	if err != nil {
+		return value{}, err
+	}
+	step := func(v value) int {
+		if v.scalar {
+			return 0
+		}
+		return 1
+	}
+	out := value{reg: g.newReg(), dt: dt, scalar: cond.scalar && x.scalar && y.scalar}
+	g.add(instr{code: iWhere, wh: wk, dst: out.reg, a: cond.reg, b: x.reg, c: y.reg, scalar: out.scalar,
+		as: step(cond), bs: step(x), cs: step(y), name: fmt.Sprintf("select %v", dt)})
+	return out, nil
+}
+
+// swapComparison gives the comparison with its operands exchanged.
+func swapComparison(op compute.Op) compute.Op {
+	switch op {
+	case compute.Greater:
+		return compute.Less
+	case compute.GreaterEqual:
+		return compute.LessEqual
+	case compute.Less:
+		return compute.Greater
+	case compute.LessEqual:
+		return compute.GreaterEqual
+	}
+	return op
 }

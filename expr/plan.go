@@ -350,13 +350,22 @@ func (g *group) streamOutput(rootIsLeaf bool) {
 		return
 	}
 	in := &g.prog[len(g.prog)-1]
-	if in.code != iBinary || in.dst != g.root {
+	if in.dst != g.root {
 		return
 	}
-	if k, ok := compute.LookupBinaryNT(in.op, in.kt, in.form); ok {
-		in.bin = k
-		in.name += " (streaming stores)"
-		g.nt = true
+	switch in.code {
+	case iBinary:
+		if k, ok := compute.LookupBinaryNT(in.op, in.kt, in.form); ok {
+			in.bin = k
+			in.name += " (streaming stores)"
+			g.nt = true
+		}
+	case iSelCmp:
+		if k, ok := compute.LookupSelectCompareNT(in.op, in.kt, in.bS, in.dS); ok {
+			in.sel = k
+			in.name += " (streaming stores)"
+			g.nt = true
+		}
 	}
 }
 
