@@ -19,17 +19,22 @@ import (
 // with stride0 itself.
 //
 // Broadcast ops (broadcast_numpy/explicit/pdpd/bidirectional, ngraph_axes,
-// ONNX expand) are computed three ways, each compared with the expected
+// ONNX expand) are computed several ways, each compared with the expected
 // shape, element type and values: the zero-copy view of package view
-// materialized with array.Copy, the expr.Broadcast* node evaluated with
-// expr.Eval, and expr.Broadcast with target_shape (and axes) as 1-D arrays
-// of the case's index element type. Every version in op_versions is run in
-// the mode it resolves to (v1 explicit without axes_mapping is numpy).
+// materialized with array.Copy, the expr.Broadcast* node, and expr.Broadcast
+// with target_shape (and axes) as 1-D arrays of the case's index element
+// type; each from the contiguous input and from a view of it with negative
+// strides. Every version in op_versions is run in the mode it resolves to
+// (v1 explicit without axes_mapping is numpy).
 //
 // Element-wise ops map to package expr with the case's auto_broadcast rule
 // (numpy, none, pdpd with axis; unidirectional for the ONNX kinds): the
-// node over the inputs, and, under numpy and unidirectional rules, the same
-// op over broadcast views of the inputs. Integer semantics follow the
+// node over the inputs, over views of them with negative strides, and,
+// under numpy and unidirectional rules, the op over broadcast views of the
+// inputs.
+//
+// Every expression is evaluated with expr.Eval, again with 16-element tiles
+// and 3 workers, and with expr.EvalInto a transposed view. Integer semantics follow the
 // source: OpenVINO Divide floors (pythondivision, unless an attribute turns
 // it off), ONNX Div truncates; OpenVINO Mod is truncated (C fmod), FloorMod
 // floored; ONNX Mod floors unless fmod=1. ONNX Pow takes the base's type.
@@ -445,6 +450,11 @@ func (l *Library) broadcastCase(c Case, v variant) Result {
 		return failure("building the input: " + err.Error())
 	}
 	defer in.Release()
+	rev, err := reversed(mem, ts[0])
+	if err != nil {
+		return failure("building the reversed input: " + err.Error())
+	}
+	defer rev.Release()
 	var gots []string
 	for _, rn := range runs {
 		label := ""
@@ -459,7 +469,9 @@ func (l *Library) broadcastCase(c Case, v variant) Result {
 			}
 			return failure(fmt.Sprintf("%sexpected %s, got error: %v", label, expectation(c), rn.err))
 		}
-		res := judge(c, v, outDT, l.broadcastPaths(c, in, rn.mode, target, rn.axes))
+		paths := l.broadcastPaths(c, in, rn.mode, target, rn.axes, "")
+		paths = append(paths, l.broadcastPaths(c, rev, rn.mode, target, rn.axes, " of a reversed input")...)
+		res := judge(c, v, outDT, paths)
 		if res.Status != Pass {
 			res.Detail = label + res.Detail
 			return res
@@ -498,7 +510,7 @@ func nonNil(s []int) []int {
 }
 
 // broadcastPaths computes a Broadcast op three ways.
-func (l *Library) broadcastPaths(c Case, in *array.Array, mode expr.Mode, target, axes []int) []path {
+func (l *Library) broadcastPaths(c Case, in *array.Array, mode expr.Mode, target, axes []int, suffix string) []path {
 	mem := l.mem()
 	axis := pdpdAxis(c)
 	var (
@@ -519,7 +531,7 @@ func (l *Library) broadcastPaths(c Case, in *array.Array, mode expr.Mode, target
 	default:
 		err = fmt.Errorf("unknown mode %q", mode)
 	}
-	viewPath := path{label: "view", err: err}
+	viewPath := path{label: "view" + suffix, err: err}
 	if err == nil {
 		if vw.Len() > maxElements {
 			viewPath.big = vw.Shape()
@@ -543,12 +555,12 @@ func (l *Library) broadcastPaths(c Case, in *array.Array, mode expr.Mode, target
 	case expr.ModeNGraph:
 		node = expr.BroadcastNGraph(leaf, target, axes)
 	}
-	paths := []path{viewPath, l.eval("expr", node)}
+	paths := append([]path{viewPath}, l.eval("expr"+suffix, node)...)
 
 	// The op form: target_shape and axes_mapping as index tensors.
 	tArr, err := indexArray(mem, target, c.TargetShapeDType)
 	if err != nil {
-		return append(paths, path{label: "expr.Broadcast", err: err})
+		return append(paths, path{label: "expr.Broadcast" + suffix, err: err})
 	}
 	defer tArr.Release()
 	var aArr *array.Array
@@ -558,11 +570,11 @@ func (l *Library) broadcastPaths(c Case, in *array.Array, mode expr.Mode, target
 			dt = ""
 		}
 		if aArr, err = indexArray(mem, axes, dt); err != nil {
-			return append(paths, path{label: "expr.Broadcast", err: err})
+			return append(paths, path{label: "expr.Broadcast" + suffix, err: err})
 		}
 		defer aArr.Release()
 	}
-	return append(paths, l.eval("expr.Broadcast", expr.Broadcast(leaf, mode, tArr, aArr, axis)))
+	return append(paths, l.eval("expr.Broadcast"+suffix, expr.Broadcast(leaf, mode, tArr, aArr, axis))...)
 }
 
 // indexArray is a 1-D index tensor (target_shape, axes_mapping) of the
@@ -591,20 +603,87 @@ func indexArray(mem memory.Allocator, v []int, dtName string) (*array.Array, err
 	return newArray(mem, t)
 }
 
-// eval evaluates a node, refusing to materialize a huge result.
-func (l *Library) eval(label string, n *expr.Node) path {
+// eval evaluates a node three ways, refusing to materialize a huge
+// result: expr.Eval with the default options; with 16-element tiles and 3
+// workers; and expr.EvalInto a caller's transposed (non-contiguous) view,
+// which is then read.
+func (l *Library) eval(label string, n *expr.Node) []path {
 	p := path{label: label}
 	if p.err = n.Err(); p.err != nil {
-		return p
+		return []path{p}
 	}
-	if s, ok := n.StaticShape(); ok {
+	s, ok := n.StaticShape()
+	if ok {
 		if size, err := broadcast.Size(s); err != nil || size > maxElements {
 			p.big = s
-			return p
+			return []path{p}
 		}
 	}
-	p.out, p.err = expr.Eval(n, expr.WithAllocator(l.mem()))
+	mem := l.mem()
+	p.out, p.err = expr.Eval(n, expr.WithAllocator(mem))
+	paths := []path{p}
+	if p.err != nil || !ok {
+		return paths
+	}
+	q := path{label: label + " (tile 16, 3 workers)"}
+	q.out, q.err = expr.Eval(n, expr.WithAllocator(mem), expr.WithTileSize(16), expr.WithWorkers(3))
+	paths = append(paths, q)
+	return append(paths, l.evalInto(label+" (EvalInto a transposed view)", n, s))
+}
+
+// evalInto evaluates n into a transposed view of a new array: its axes
+// reversed, so that every stride differs from the contiguous ones.
+func (l *Library) evalInto(label string, n *expr.Node, shape []int) path {
+	p := path{label: label}
+	rev := slices.Clone(shape)
+	slices.Reverse(rev)
+	base, err := array.New(l.mem(), n.DType(), rev...)
+	if err != nil {
+		p.err = fmt.Errorf("allocating the output: %w", err)
+		return p
+	}
+	defer base.Release()
+	dst, err := view.Transpose(base)
+	if err != nil {
+		p.err = fmt.Errorf("transposing the output: %w", err)
+		return p
+	}
+	if p.err = expr.EvalInto(dst, n, expr.WithAllocator(l.mem())); p.err != nil {
+		dst.Release()
+		return p
+	}
+	p.out = dst
 	return p
+}
+
+// reversed returns a view holding t's values whose strides are all
+// negative: the values stored back to front, then every axis reversed.
+func reversed(mem memory.Allocator, t tensor) (*array.Array, error) {
+	r := t
+	switch {
+	case t.dt == array.Bool:
+		r.b = slices.Clone(t.b)
+		slices.Reverse(r.b)
+	case t.dt.IsSigned():
+		r.i = slices.Clone(t.i)
+		slices.Reverse(r.i)
+	case t.dt.IsUnsigned():
+		r.u = slices.Clone(t.u)
+		slices.Reverse(r.u)
+	default:
+		r.f = slices.Clone(t.f)
+		slices.Reverse(r.f)
+	}
+	base, err := newArray(mem, r)
+	if err != nil {
+		return nil, err
+	}
+	defer base.Release()
+	ranges := make([]view.Range, len(t.shape))
+	for k := range ranges {
+		ranges[k] = view.Reverse()
+	}
+	return view.Slice(base, ranges...)
 }
 
 // ---- Element-wise ops ----
@@ -791,14 +870,26 @@ func (l *Library) elementwiseCase(c Case, v variant) Result {
 	for k, a := range arrs {
 		leaves[k] = expr.Leaf(a)
 	}
-	paths := []path{l.eval("expr("+ruleName+")", build(leaves, rule))}
+	paths := l.eval("expr("+ruleName+")", build(leaves, rule))
+
+	// The same over inputs laid out back to front (negative strides).
+	revLeaves := make([]*expr.Node, len(ts))
+	for k, t := range ts {
+		a, err := reversed(mem, t)
+		if err != nil {
+			return failure("building a reversed input: " + err.Error())
+		}
+		arrs = append(arrs, a)
+		revLeaves[k] = expr.Leaf(a)
+	}
+	paths = append(paths, l.eval("expr("+ruleName+") of reversed inputs", build(revLeaves, rule))...)
 
 	// The same op over broadcast views of the operands.
 	var views []*array.Array
 	var err error
 	switch ruleName {
 	case "numpy":
-		views, err = view.Multidirectional(arrs...)
+		views, err = view.Multidirectional(arrs[:arity]...)
 	case "unidirectional":
 		var b *array.Array
 		if b, err = view.Numpy(arrs[1], arrs[0].Shape()); err == nil {
@@ -818,7 +909,7 @@ func (l *Library) elementwiseCase(c Case, v variant) Result {
 			if ruleName == "unidirectional" {
 				rule = expr.Unidirectional
 			}
-			paths = append(paths, l.eval("expr over views", build(vl, rule)))
+			paths = append(paths, l.eval("expr over views", build(vl, rule))...)
 			for _, a := range views {
 				a.Release()
 			}
