@@ -11,13 +11,13 @@ import (
 )
 
 type pageAllocator struct {
-	small  memory.Allocator
+	small  recycler
 	mu     sync.Mutex
 	mapped map[uintptr]int // base address -> mapping length
 }
 
 func newPageAllocator() memory.Allocator {
-	return &pageAllocator{small: memory.NewGoAllocator(), mapped: map[uintptr]int{}}
+	return &pageAllocator{mapped: map[uintptr]int{}}
 }
 
 const hugePage = 2 << 20

@@ -4,4 +4,4 @@ package array
 
 import "github.com/apache/arrow/go/v15/arrow/memory"
 
-func newPageAllocator() memory.Allocator { return memory.NewGoAllocator() }
+func newPageAllocator() memory.Allocator { return &recycler{} }

@@ -42,3 +42,30 @@ func TestPageAllocator(t *testing.T) {
 }
 
 func unsafePointer(b []byte) uintptr { return uintptr(unsafe.Pointer(&b[0])) }
+
+func TestPageAllocatorRecyclesSmallBuffers(t *testing.T) {
+	a := array.NewPageAllocator()
+	b := a.Allocate(1000)
+	for i := range b {
+		b[i] = 0xFF
+	}
+	p := unsafePointer(b)
+	a.Free(b)
+	c := a.Allocate(1010) // same class: the freed buffer again, zeroed
+	require.Equal(t, p, unsafePointer(c))
+	for _, v := range c {
+		require.Zero(t, v)
+	}
+	require.Zero(t, unsafePointer(c)%64)
+	a.Free(c)
+	// more frees than a class keeps: the extra buffers go to the GC
+	var bs [][]byte
+	for i := 0; i < 20; i++ {
+		bs = append(bs, a.Allocate(5000))
+	}
+	for _, b := range bs {
+		a.Free(b)
+	}
+	allocs := testing.AllocsPerRun(100, func() { a.Free(a.Allocate(5000)) })
+	require.Zero(t, allocs)
+}
