@@ -53,6 +53,7 @@ type treeGen struct {
 	dtypes      []array.DType
 	noMeanNulls bool // no nulls below ReduceMean (a known bug)
 	noNulls     int  // > 0: make leaves without nulls
+	alwaysInto  bool // evaluate every expression into preallocated outputs too
 	// no interval dims around a static 1 in variables (InferPDPD bug)
 	noIntervalOne bool
 	// no reductions into outputs with an offset (reduce_exec.go bug)

@@ -212,10 +212,13 @@ func runCase(t *testing.T, g *treeGen, e *expr.Node, r *refNode, tl *diffTally) 
 			return false
 		}
 	}
-	if want.numel() > 0 && g.p(0.3) {
+	if want.numel() > 0 && (g.p(0.3) || g.alwaysInto) {
 		if !evalIntoStrided(t, g, e, r, want, tl) {
 			return false
 		}
+	}
+	if g.alwaysInto && !evalIntoPlain(t, g, e, r, want, tl) {
+		return false
 	}
 	if g.p(0.3) {
 		for _, c := range g.cands {
@@ -238,6 +241,30 @@ func runCase(t *testing.T, g *treeGen, e *expr.Node, r *refNode, tl *diffTally) 
 				break
 			}
 		}
+	}
+	return true
+}
+
+// evalIntoPlain evaluates into a preallocated contiguous output (the case
+// where the engine may stream the result with non-temporal stores).
+func evalIntoPlain(t *testing.T, g *treeGen, e *expr.Node, r *refNode, want *refTensor, tl *diffTally) bool {
+	t.Helper()
+	dst, err := array.New(g.mem, want.dt, want.shape...)
+	g.must(err)
+	g.keep(dst)
+	for _, w := range []int{1, 3} {
+		p, err := expr.Compile(e, expr.WithAllocator(g.mem), expr.WithWorkers(w))
+		if err == nil {
+			err = p.EvalInto(dst, g.binds)
+		}
+		if err == nil {
+			err = compareResult(want, dst, nil)
+		}
+		if err != nil {
+			t.Errorf("EvalInto a contiguous output, %d workers: %v%s", w, err, describe(e, r))
+			return false
+		}
+		tl.into++
 	}
 	return true
 }
@@ -489,6 +516,7 @@ func TestDiffLarge(t *testing.T) {
 	shapes := [][]int{{66000}, {257, 260}, {2, 190, 180}, {70, 1, 1000}, {3, 5, 4500}, {1, 65537}, {300, 7, 33}, {17, 2, 2, 1000}}
 	g := newGen(2, mem)
 	g.nullProb = 0.2
+	g.alwaysInto = true
 	applyWorkarounds(t, g)
 	var tl diffTally
 	failures := 0
