@@ -3,8 +3,9 @@
 //
 //	go run ./cmd/conformance FILE_OR_DIR...
 //
-// It prints a line for every failed case (its id, expected and got) and for
-// every skipped case (its id and why), then
+// It prints a line for every failed case (its id, expected and got), for
+// every skipped case (its id and why) and for every passed case that
+// skipped some of its element types (which and why), then
 //
 //	N passed, N failed, N skipped
 //
@@ -34,7 +35,7 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("conformance", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	quiet := fs.Bool("q", false, "do not list skipped cases")
+	quiet := fs.Bool("q", false, "do not list skipped cases (nor the skipped element types of passed ones)")
 	verbose := fs.Bool("v", false, "also list passed cases, with what the library computed")
 	shapeOnly := fs.Bool("shape-only", false, "do not evaluate: skip the cases that expect values")
 	fs.Usage = func() {
@@ -69,8 +70,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 			switch r.Status {
 			case conformance.Pass:
 				passed++
-				if *verbose {
+				switch {
+				case *verbose:
 					fmt.Fprintf(stdout, "%v (got %s)\n", r, r.Got)
+				case r.Detail != "" && !*quiet:
+					// A pass with some element types skipped.
+					fmt.Fprintln(stdout, r)
 				}
 			case conformance.Fail:
 				failed++

@@ -507,7 +507,7 @@ func elementwise(c Case, v variant) outcome {
 		return failed(err)
 	}
 	o := outcome{dtype: dtype}
-	if c.Op == "select" {
+	if isSelect(c) {
 		if len(shapes) != 3 {
 			return outcome{bad: fmt.Sprintf("select needs 3 inputs, has %d", len(shapes))}
 		}

@@ -118,7 +118,7 @@ func elementwiseDType(c Case, v variant) (string, error) {
 		}
 	}
 	switch op := c.Op; {
-	case op == "select":
+	case isSelect(c):
 		if len(dts) != 3 {
 			return "", nil
 		}
