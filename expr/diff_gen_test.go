@@ -812,7 +812,19 @@ func (g *treeGen) where(depth int, s []int) (*expr.Node, *refNode) {
 		rs = ruleSpec{kind: "uni"}
 		sc, sx, sy = g.oneDir(s), s, g.oneDir(s)
 	}
-	c, rc := g.tree(depth-1, sc, false)
+	var c *expr.Node
+	var rc *refNode
+	if g.p(0.4) && depth > 1 {
+		// a comparison as the condition (the engine fuses where(a op b, x, y))
+		sh := g.cover(sc, 2)
+		a, ra := g.tree(depth-2, sh[0], false)
+		b, rb := g.tree(depth-2, sh[1], false)
+		op := cmpOps[g.rng.IntN(len(cmpOps))]
+		c, rc = binaryNode(op, a, b, expr.Numpy, false), &refNode{kind: rBinary, op: op, args: []*refNode{ra, rb}, rule: ruleSpec{kind: "numpy"}}
+		g.stats["where of a comparison"]++
+	} else {
+		c, rc = g.tree(depth-1, sc, false)
+	}
 	x, rx := g.tree(depth-1, sx, false)
 	y, ry := g.tree(depth-1, sy, false)
 	g.stats["where "+rs.kind]++

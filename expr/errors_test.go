@@ -6,6 +6,7 @@ package expr_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -413,4 +414,26 @@ func TestErrorMessagesArePrefixed(t *testing.T) {
 		require.True(t, strings.HasPrefix(msg, "expr"), "%q", msg)
 		require.False(t, errors.Is(n.Err(), nil))
 	}
+}
+
+// TestNilOperandErrorNamesOp: the error of an op given a nil operand names
+// the op, as every other construction error does.
+func TestNilOperandErrorNamesOp(t *testing.T) {
+	x := expr.Const(1.0)
+	var bad []string
+	for name, n := range map[string]*expr.Node{
+		"add":       expr.Add(nil, x),
+		"negative":  expr.Neg(nil),
+		"select":    expr.Where(x, nil, x),
+		"Cast":      expr.Cast(nil, array.Int8),
+		"Broadcast": expr.BroadcastNumpy(nil, []int{2}),
+		"sum":       expr.ReduceSum(nil, nil, false),
+	} {
+		require.ErrorIs(t, n.Err(), expr.ErrNilNode)
+		if !strings.Contains(n.Err().Error(), name) {
+			bad = append(bad, fmt.Sprintf("%s: %q", name, n.Err()))
+		}
+	}
+	knownBug(t, len(bad) == 0, "expr/ops.go firstErr (message)",
+		"errors of nil operands do not name the op: %v (firstErr returns the operand's bare \"expr: nil node\"; fix: wrap it as \"expr.<op>: operand %%d: %%w\")", bad)
 }
