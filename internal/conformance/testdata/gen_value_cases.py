@@ -4,6 +4,7 @@ Broadcast mode of the conformance README, with expected values computed here
 from each op's definition (pure Python, no NumPy, nothing from stride0).
 
     python3 gen_value_cases.py > derived_value_cases.json
+    python3 gen_value_cases.py random > derived_random_value_cases.json
 
 Definitions used (those of the sources the README names):
   * Broadcast: output[C] = data[p(C)], where data axis i lies along output
@@ -23,6 +24,7 @@ Definitions used (those of the sources the README names):
 """
 import json
 import math
+import random
 import struct
 import sys
 
@@ -160,6 +162,20 @@ def fdiv(x, y):
     return x / y
 
 
+def fpow(x, y):
+    """C pow: IEEE results where Python's math.pow raises."""
+    try:
+        return math.pow(x, y)
+    except ValueError:
+        if x == 0 and y < 0:
+            odd = y == math.floor(y) and int(y) % 2 == 1
+            return math.copysign(math.inf, x) if odd else math.inf
+        return math.nan
+    except OverflowError:
+        odd = y == math.floor(y) and int(y) % 2 == 1
+        return -math.inf if x < 0 and odd else math.inf
+
+
 def scalar_op(op, x, y, dt, onnx=False, fmod=0, pydiv=True):
     isint = dt in BITS
     if op in ("add",):
@@ -178,7 +194,7 @@ def scalar_op(op, x, y, dt, onnx=False, fmod=0, pydiv=True):
         if isint:
             assert y >= 0
             return x ** y
-        return math.pow(x, y)
+        return fpow(x, y)
     if op == "maximum":
         return max(x, y)
     if op == "minimum":
@@ -373,6 +389,138 @@ def bcast(cid, mode, data, target, dt, *, versions=(1, 3), axes=None, axis=None,
     c["expected"] = {"shape": out, "dtype": dt, "values": [fix(v, dt) for v in gather(values, shape, out, m)]}
     cases.append(c)
 
+
+def write(cases, description):
+    ids = [c["id"] for c in cases]
+    assert len(ids) == len(set(ids)), "duplicate ids"
+    sys.stdout.write("{\n")
+    sys.stdout.write('  "schema": %s,\n  "description": %s,\n  "cases": [\n' % (
+        json.dumps("conformance-case-file/1"), json.dumps(description)))
+    sys.stdout.write(",\n".join("    " + json.dumps(c) for c in cases))
+    sys.stdout.write("\n  ]\n}\n")
+
+
+def random_cases(seed, n_elementwise, n_broadcast):
+    """Random element-wise and Broadcast cases (fixed seed): shapes of rank
+    0 to 4 with size-0 and size-1 dims, every rule, op and element type.
+    Values are chosen so that every float result is exact."""
+    R = random.Random(seed)
+    ops = ["add", "subtract", "multiply", "divide", "power", "maximum", "minimum", "squared_difference",
+           "floor_mod", "mod"] + COMPARE + ["logical_and", "logical_or", "logical_xor", "select"]
+    dts = SIGNED + UNSIGNED + FLOATS
+
+    def rshape(r):
+        return [R.choice([0, 1, 2, 3, 4]) if R.random() < 0.1 else R.choice([1, 2, 3, 4]) for _ in range(r)]
+
+    def ones(s, p=0.4):
+        return [d if R.random() >= p else 1 for d in s]
+
+    def vals(dt, n, op, which):
+        out = []
+        for _ in range(n):
+            if dt == "boolean":
+                out.append(R.random() < 0.5)
+            elif dt in BITS:
+                signed = dt[0] == "i"
+                if op == "power":
+                    v = R.randint(0, 5) if which == 1 else R.randint(-3 if signed else 0, 3)
+                elif op in ("divide", "floor_mod", "mod") and which == 1:
+                    v = R.choice([1, 2, 3, 5, 7]) * (R.choice([1, -1]) if signed else 1)
+                else:
+                    v = R.randint(-9 if signed else 0, 9)
+                out.append(v)
+            elif op == "divide" and which == 1:
+                out.append(R.choice([0.5, 1, 2, 4, -0.25, -2]))
+            elif op == "power":
+                out.append(R.choice([0, 1, 2, 3, -1, 0.5]) if which == 1 else R.choice([0.25, 0.5, 1, 2, 4, 16, -2, -1]))
+            elif op in ("floor_mod", "mod") and which == 1:
+                out.append(R.choice([0.5, 1.5, 2, -2, 3, -0.75]))
+            else:
+                out.append(R.choice([-3, -2.5, -1, -0.5, 0, 0.25, 0.5, 1, 1.5, 2, 3.75, 6]))
+        return out
+
+    for k in range(n_elementwise):
+        op = R.choice(ops)
+        dt = "boolean" if op.startswith("logical") else R.choice(dts)
+        rule = R.choice(["numpy", "numpy", "none", "pdpd"])
+        ra = R.randint(0, 4)
+        sa, axis = rshape(ra), None
+        if rule == "numpy":
+            rb = R.randint(0, 4)
+            full = rshape(max(ra, rb))
+            sa = ones(full[len(full) - ra:]) if ra else []
+            sb = ones(full[len(full) - rb:]) if rb else []
+        elif rule == "none":
+            sb = list(sa)
+        else:
+            # B onto A from a start axis; a B dim of 1 may not meet an A dim of 0.
+            rb = R.randint(0, ra)
+            ax = R.randint(0, ra - rb)
+            sb = [d if (R.random() < 0.6 or d == 0) else 1 for d in sa[ax:ax + rb]]
+            axis = -1 if ax == ra - rb and R.random() < 0.5 else ax
+        cid = "random/%d/%s/%s/%s" % (k, op, dt, rule)
+        if op == "select":
+            sc = list(sb) if rule == "pdpd" else (ones(sa) if rule == "numpy" else list(sa))
+            select(cid, (sc, vals("boolean", size(sc), op, 0)), (sa, vals(dt, size(sa), "add", 0)),
+                   (sb, vals(dt, size(sb), "add", 1)), dt, rule=rule, axis=axis)
+        else:
+            binary(cid, op, (sa, vals(dt, size(sa), op, 0)), (sb, vals(dt, size(sb), op, 1)), dt, rule=rule, axis=axis)
+
+    def data(dt, shape):
+        n = size(shape)
+        if dt == "boolean":
+            return [R.random() < 0.5 for _ in range(n)]
+        if dt in FLOATS:
+            return [R.choice([-1.5, 0, 0.25, 2, 7]) for _ in range(n)]
+        return [R.randint(0, 100) for _ in range(n)]
+
+    for k in range(n_broadcast):
+        mode = R.choice(["numpy", "explicit", "pdpd", "bidirectional", "ngraph", "expand"])
+        dt = R.choice(dts + ["boolean"])
+        tr = R.randint(0, 4)
+        target = rshape(tr)
+        cid = "random/broadcast/%d/%s/%s" % (k, mode, dt)
+        if mode == "numpy":
+            d = ones(target[tr - R.randint(0, tr):])
+            bcast(cid, "numpy", (d, data(dt, d)), target, dt)
+        elif mode == "explicit":
+            axes = sorted(R.sample(range(tr), R.randint(0, tr)))
+            d = [target[a] if R.random() < 0.7 else 1 for a in axes]
+            bcast(cid, "explicit", (d, data(dt, d)), target, dt, axes=axes)
+        elif mode == "pdpd":
+            if tr == 0:
+                continue
+            ax = R.randint(0, tr)
+            d = ones(target[ax:])
+            # a target dim of 1 takes the data dim (README subtlety 5)
+            t2 = [1 if i >= ax and d[i - ax] > 1 and R.random() < 0.2 else target[i] for i in range(tr)]
+            bcast(cid, "pdpd", (d, data(dt, d)), t2, dt, axis=ax if (R.random() < 0.5 or ax != tr - len(d)) else -1)
+        elif mode in ("bidirectional", "expand"):
+            r = R.randint(0, 4)
+            full = [R.choice([1, 2, 3]) for _ in range(max(r, tr))]
+            d = ones(full[len(full) - r:], 0.5) if r else []
+            t = ones(full[len(full) - tr:], 0.5) if tr else []
+            if mode == "expand":
+                bcast(cid, "bidirectional", (d, data(dt, d)), t, dt, kind="expand", op="expand")
+            else:
+                bcast(cid, "bidirectional", (d, data(dt, d)), t, dt, versions=(3,))
+        else:
+            keep = sorted(R.sample(range(tr), R.randint(0, tr)))
+            axes = [i for i in range(tr) if i not in keep]
+            R.shuffle(axes)
+            d = [target[i] for i in keep]
+            bcast(cid, "ngraph", (d, data(dt, d)), target, dt, kind="ngraph_axes", ngraph_axes=axes)
+    for c in cases:
+        c["id"] = c["id"].replace("stride0/values/", "stride0/random/")
+        c["derived_note"] = NOTE + "; random shapes and values, seed %d" % seed
+
+
+if len(sys.argv) > 1 and sys.argv[1] == "random":
+    random_cases(1, 300, 200)
+    write(cases, "Random derived value cases for stride0 (python3 gen_value_cases.py random; fixed seed): "
+                 "element-wise ops under every rule and Broadcast in every mode, over shapes of rank 0 to 4 "
+                 "and every element type, with values computed from the definitions. derived: true.")
+    sys.exit(0)
 
 # ---------------------------------------------------------------- Broadcast
 ALL = SIGNED + UNSIGNED + FLOATS
@@ -605,14 +753,6 @@ gemm.update({"onnx_op_type": "Gemm", "onnx_opset": 13, "attributes": {"alpha": 0
              "expected": {"shape": [1, 1], "dtype": "f32", "values": [0.25 * 11 + 0.5 * 2]}})
 cases.append(gemm)
 
-ids = [c["id"] for c in cases]
-assert len(ids) == len(set(ids)), "duplicate ids"
-out = {"schema": "conformance-case-file/1",
-       "description": "Derived value cases for stride0: every op of the conformance README (int, float and bool "
-                      "where the op takes them, errors included) and every Broadcast mode, with values computed from "
-                      "the definitions by gen_value_cases.py. Not copied from an upstream suite (derived: true).",
-       "cases": cases}
-sys.stdout.write("{\n")
-sys.stdout.write('  "schema": %s,\n  "description": %s,\n  "cases": [\n' % (json.dumps(out["schema"]), json.dumps(out["description"])))
-sys.stdout.write(",\n".join("    " + json.dumps(c) for c in cases))
-sys.stdout.write("\n  ]\n}\n")
+write(cases, "Derived value cases for stride0: every op of the conformance README (int, float and bool "
+             "where the op takes them, errors included) and every Broadcast mode, with values computed from "
+             "the definitions by gen_value_cases.py. Not copied from an upstream suite (derived: true).")
