@@ -220,3 +220,14 @@ func asmSelect[T float](k func(d, a, b, x, y unsafe.Pointer, n int), op Op, lane
 		}
 	}
 }
+
+//go:noescape
+func prefetchAVX2(p unsafe.Pointer, n int)
+
+// Prefetch asks the CPU to bring the n bytes at p into cache (a hint: it
+// never faults, even on addresses past an array's end).
+func Prefetch(p unsafe.Pointer, n int) {
+	if Asm {
+		prefetchAVX2(p, n)
+	}
+}

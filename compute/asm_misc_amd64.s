@@ -138,3 +138,18 @@ done:
 	VZEROUPPER
 	RET
 
+
+// func prefetchAVX2(p unsafe.Pointer, n int)
+// PREFETCHT0 on every 64-byte line of [p, p+n).
+TEXT ·prefetchAVX2(SB), NOSPLIT, $0-16
+	MOVQ p+0(FP), SI
+	MOVQ n+8(FP), CX
+loop:
+	CMPQ CX, $0
+	JLE done
+	PREFETCHT0 (SI)
+	ADDQ $64, SI
+	SUBQ $64, CX
+	JMP loop
+done:
+	RET

@@ -17,3 +17,6 @@ func CopyNT(dst, src unsafe.Pointer, n int) {
 
 // Fence is a no-op in this build.
 func Fence() {}
+
+// Prefetch is a no-op in this build.
+func Prefetch(p unsafe.Pointer, n int) {}

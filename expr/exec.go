@@ -246,6 +246,9 @@ func (g *group) tileAt(w *worker, t *target, c, n int) {
 			l.gather(w.bufs[k], p, n, s)
 		} else {
 			w.regs[k] = p
+			if l.prefetch {
+				compute.Prefetch(unsafe.Add(p, n*w.size[k]), n*w.size[k])
+			}
 		}
 	}
 	g.finish(w, t, c, w.off[nl]+c*g.dstCS[len(g.dstCS)-1], n)

@@ -44,6 +44,11 @@ func newFastGroup(g *group, root *rnode, dst *array.Array) *fastGroup {
 	if dst != nil {
 		fg.dst = dst.Strides()
 	}
+	// The pass reads each call's arrays from its arguments; drop the first
+	// call's, so that a plan does not keep a batch's memory alive.
+	for _, l := range g.leaves {
+		l.r = &rnode{n: l.r.n, shape: l.r.shape, dtype: l.r.dtype, ctype: l.r.ctype}
+	}
 	return fg
 }
 

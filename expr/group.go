@@ -53,6 +53,9 @@ type leafOp struct {
 	// the row axis, not on the inner one); it is expanded into scratch once.
 	periodic bool
 	expand   compute.MoveFunc
+	// prefetch: the leaf streams from memory (read in place, unit stride,
+	// large): the next tile is requested while this one is computed.
+	prefetch bool
 }
 
 type icode uint8

@@ -262,6 +262,9 @@ func (ev *evaluation) buildGroup(r *rnode, shape, dstStrides []int, want array.D
 	if storeDirect {
 		g.planBatch()
 	}
+	for _, l := range g.leaves {
+		l.prefetch = prefetchOn && l.inner() == 1 && !l.periodic && l.r.arr.Len()*l.dt.Size() >= ntThreshold
+	}
 	if stream && size(shape)*g.rootT.Size() >= ntThreshold && g.dstCS[len(g.dstCS)-1] == 1 && !g.masked {
 		g.streamOutput(rootIsLeaf)
 	}
@@ -337,6 +340,8 @@ func runElementwise(g *group, arrs []*array.Array, dt array.DType, shape []int, 
 // than L1 and L2, so the result would evict the inputs on its way out and
 // is unlikely to be read again while still cached.
 var ntThreshold = 16 << 20
+
+var prefetchOn = false
 
 // streamOutput switches the store of the root value to non-temporal stores
 // where a kernel exists: the root instruction when it writes straight into
