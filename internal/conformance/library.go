@@ -67,7 +67,7 @@ func (l *Library) mem() memory.Allocator {
 
 // maxElements bounds what a case may make the library materialize (the
 // format caps tensors at 4096 elements).
-const maxElements = 1 << 20
+const maxElements = 1 << 16
 
 // CheckValues checks a case that needs evaluation (Case.NeedsEvaluation).
 func (l *Library) CheckValues(c Case) (Result, bool) {
