@@ -776,8 +776,8 @@ func castMismatch(to compute.Type, raw uint64, want castVal) string {
 }
 
 // TestCastFloat16Rounding pins the half-precision conversions down with
-// values chosen by hand: round to nearest even, subnormals kept in both
-// directions, overflow to infinity from 65520 on.
+// values chosen by hand: round to nearest even (once, also from float64),
+// subnormals kept in both directions, overflow to infinity from 65520 on.
 func TestCastFloat16Rounding(t *testing.T) {
 	skipKnownF16Bug(t)
 	to, err := compute.LookupCast(compute.Float32, compute.Float16)
@@ -812,6 +812,17 @@ func TestCastFloat16Rounding(t *testing.T) {
 		if dst[0] != c.want {
 			t.Errorf("cast float32 %v (%#x) -> float16: got %#04x; want %#04x", c.in, math.Float32bits(c.in), dst[0], c.want)
 		}
+	}
+	// float64 rounds once: 1 + 2^-11 + 2^-40 is above the tie between 1 and
+	// 1 + 2^-10, but through float32 it would become the tie and round to
+	// even, down
+	to64, err := compute.LookupCast(compute.Float64, compute.Float16)
+	require.NoError(t, err)
+	src64, dst64 := []float64{1 + math.Ldexp(1, -11) + math.Ldexp(1, -40)}, []uint16{0}
+	to64(ptr(dst64, 0), ptr(src64, 0), 1)
+	require.Equal(t, uint16(0x3c01), float64ToF16(src64[0]))
+	if dst64[0] != 0x3c01 {
+		t.Errorf("cast float64 %v -> float16: got %#04x; want 0x3c01 (one rounding, as NumPy)", src64[0], dst64[0])
 	}
 	for _, h := range []uint16{0x0001, 0x0003, 0x03ff, 0x8200, 0x0400, 0x3c01} {
 		src, dst := []uint16{h}, []float32{0}

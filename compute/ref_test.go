@@ -385,8 +385,7 @@ func refCast(isrc *big.Int, fsrc float64, fromFloat bool, to compute.Type) castV
 		v, nan = fsrc, math.IsNaN(fsrc)
 	} else {
 		v = roundBig(new(big.Float).SetInt(isrc), compute.Float64)
-		if to != compute.Float64 {
-			// integers go to float32 directly, to float16 through float32
+		if to == compute.Float32 {
 			v = roundBig(new(big.Float).SetInt(isrc), compute.Float32)
 		}
 	}
@@ -397,7 +396,9 @@ func refCast(isrc *big.Int, fsrc float64, fromFloat bool, to compute.Type) castV
 	case compute.Float32:
 		v = float64(float32(v)) // float64 -> float32: Go rounds to nearest even
 	case compute.Float16:
-		v = f16ToFloat64(float64ToF16(float64(float32(v))))
+		// one rounding of the value (as NumPy's astype), not two through
+		// float32; integers beyond 2^53 are far beyond half's range anyway
+		v = f16ToFloat64(float64ToF16(v))
 	}
 	return castVal{f: v, ok: true}
 }

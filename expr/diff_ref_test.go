@@ -14,8 +14,9 @@ package expr_test
 //     them (floor division for Div, x/0 = 0 for integers, FloorMod with the
 //     sign of the divisor, Mod with the sign of the dividend, NumPy promotion
 //     through expr.Promote, bool + as or and * as and, comparisons give bool,
-//     casts follow Go's conversions, float16 is computed in float32 and
-//     rounded to half precision, to nearest even, after every op);
+//     casts follow Go's conversions (to float16: one rounding to nearest
+//     even, as NumPy's astype), float16 ops are computed in float32 and
+//     rounded to half precision after every op);
 //   - validity: an element is valid where every broadcast operand is valid,
 //     and null slots hold 0; reductions skip null elements (they count as
 //     the identity, and ReduceMean divides by the number of valid elements)
@@ -213,12 +214,12 @@ func roundKT(kt array.DType, f float64) float64 {
 	return f
 }
 
-// fbits stores a float value (already rounded to float32 when dt is float16
-// or float32) as dt's bits; float16 rounds from float32 to nearest even.
+// fbits stores a float value as dt's bits, rounding once to nearest even
+// (callers computing half-precision ops pass the float32 result).
 func fbits(dt array.DType, f float64) uint64 {
 	switch dt {
 	case array.Float16:
-		return uint64(float64ToF16(float64(float32(f))))
+		return uint64(float64ToF16(f))
 	case array.Float32:
 		return uint64(math.Float32bits(float32(f)))
 	}
@@ -254,21 +255,18 @@ func castElem(from, to array.DType, u uint64) (uint64, bool) {
 		case to.IsInteger():
 			return wrapInt(to, u), true
 		}
+		// Go's conversion to float64 or float32; to float16 one rounding
+		// of the value (beyond 2^53, where float64 rounds, half is +-Inf)
 		var f float64
-		if signed {
-			switch to {
-			case array.Float64:
-				f = float64(int64(u))
-			default:
-				f = float64(float32(int64(u)))
-			}
-		} else {
-			switch to {
-			case array.Float64:
-				f = float64(u)
-			default:
-				f = float64(float32(u))
-			}
+		switch {
+		case signed && to == array.Float32:
+			f = float64(float32(int64(u)))
+		case signed:
+			f = float64(int64(u))
+		case to == array.Float32:
+			f = float64(float32(u))
+		default:
+			f = float64(u)
 		}
 		return fbits(to, f), true
 	}
@@ -298,7 +296,7 @@ func castElem(from, to array.DType, u uint64) (uint64, bool) {
 	case to == array.Float64:
 		return math.Float64bits(f), true
 	}
-	return fbits(to, f), true // float32 (Go rounds), float16 through float32
+	return fbits(to, f), true // float32 (Go rounds), float16 (rounded once)
 }
 
 // intLimits returns the range [lo, hi) of an integer dtype as floats
