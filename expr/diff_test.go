@@ -478,7 +478,7 @@ func treeRange(n int) (int, int) {
 func TestDiffRandom(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	n := 4000
+	n := 6000
 	if testing.Short() {
 		n = 500
 	}
@@ -502,6 +502,42 @@ func TestDiffRandom(t *testing.T) {
 	}
 	logStats(t, g, tl)
 	require.GreaterOrEqual(t, tl.trees, (last-first)*9/10)
+}
+
+// TestDiffMedium: outputs of 1000 to 30000 elements, so that the default
+// 1024-element tiles split rows and rows span several tiles.
+func TestDiffMedium(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	n := 400
+	if testing.Short() {
+		n = 50
+	}
+	g := newGen(3, mem)
+	applyWorkarounds(t, g)
+	var tl diffTally
+	failures := 0
+	first, last := treeRange(n)
+	for i := first; i < last && failures < 5; i++ {
+		g.reset(60000, i)
+		var s []int
+		for s == nil || numel(s) < 1000 || numel(s) > 30000 {
+			s = make([]int, 1+g.rng.IntN(4))
+			for k := range s {
+				s[k] = []int{1, 2, 3, 7, 16, 33, 130, 1025, 2049}[g.rng.IntN(9)]
+			}
+		}
+		e, r := g.tree(1+g.rng.IntN(3), s, true)
+		if !runCase(t, g, e, r, &tl) {
+			failures++
+			t.Logf("(tree %d)", i)
+		}
+		g.release()
+		if mem.CurrentAlloc() != 0 {
+			t.Fatalf("tree %d: %d bytes still allocated after releasing everything", i, mem.CurrentAlloc())
+		}
+	}
+	logStats(t, g, tl)
 }
 
 // TestDiffLarge: expressions whose outputs, or whose reductions' inputs,
