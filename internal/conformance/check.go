@@ -547,15 +547,17 @@ func elementwise(c Case, v variant) outcome {
 
 // unidirectional is ONNX unidirectional broadcasting: B (Gemm's C, PRelu's
 // slope) broadcasts to A without changing it. A Gemm case with inputs A, B,
-// C broadcasts C to the product's [M, N].
+// C broadcasts C to the product's [M, N]; without C the result is [M, N].
 func unidirectional(c Case, v variant) outcome {
-	if isGemm(c) && len(c.Inputs) == 3 {
+	if isGemm(c) && (len(c.Inputs) == 2 || len(c.Inputs) == 3) {
 		mn, err := gemmShape(c)
 		if err != nil {
 			return failed(err)
 		}
-		o := outcome{dtype: v.inputs[0]}
-		o.shape, o.err = broadcast.InferNumpy(c.Inputs[2].Shape, mn)
+		o := outcome{dtype: v.inputs[0], shape: mn}
+		if len(c.Inputs) == 3 {
+			o.shape, o.err = broadcast.InferNumpy(c.Inputs[2].Shape, mn)
+		}
 		return o
 	}
 	if len(c.Inputs) != 2 {

@@ -50,7 +50,6 @@ func TestLibraryTestdata(t *testing.T) {
 		"SKIP stride0/values/divide/int_by_zero: integer division by zero: an error in the source, 0 in stride0 (documented)",
 		"SKIP stride0/values/arithmetic/several_ops: arithmetic: the values of a typed suite run for [add subtract] belong to no single op",
 		"SKIP stride0/values/broadcast/numpy/u2: dtype u2: not supported by the library",
-		"SKIP stride0/values/onnx/gemm/all_attributes: gemm: no matmul",
 	}, skips)
 	t.Logf("%d passed, %d skipped", total, len(skips))
 }
