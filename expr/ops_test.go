@@ -590,3 +590,22 @@ func TestReduceIntoOffsetOutput(t *testing.T) {
 	knownBug(t, fmt.Sprint(got) == fmt.Sprint([]float64{-1, -1, 6, 15, -1}), "expr/reduce_exec.go (*evaluation).reduce",
 		"sum into base[2:4] of a 5-element buffer gives buffer %v; want [-1 -1 6 15 -1] (the identity fill and the merge of private accumulators use acc.DataPointer() without acc.Offset(); fix: start both at unsafe.Add(acc.DataPointer(), acc.Offset()*at.Size()))", got)
 }
+
+// TestBroadcastPDPDPartialDim: a variable whose dim may be 1 (interval
+// 1..2) can be broadcast by pdpd onto 8 (it is, when bound to 1), as it can
+// by every other mode; the node must not be rejected when built.
+func TestBroadcastPDPDPartialDim(t *testing.T) {
+	mem := checkedMem(t)
+	shape := broadcast.Shape{Dims: []broadcast.Dim{broadcast.IntervalDim(1, 2)}, RankKnown: true}
+	v := expr.Var("x", array.Float32, shape)
+	require.NoError(t, expr.BroadcastNumpy(v, []int{3, 1, 1, 8}).Err())
+	require.NoError(t, expr.BroadcastExplicit(v, []int{3, 1, 1, 8}, []int{3}).Err())
+	require.NoError(t, expr.BroadcastBidirectional(v, []int{3, 1, 1, 8}).Err())
+	e := expr.BroadcastPDPD(v, []int{3, 1, 1, 8}, 3)
+	knownBug(t, e.Err() == nil, "broadcast/infer_pdpd.go InferPDPD",
+		"BroadcastPDPD(Var [1..2], [3 1 1 8], 3) fails when built: %v (a dim that is not statically 1 is intersected with the target dim, MergeDim; fix: BroadcastMerge, as InferNumpy and InferPDPDElementwise do)", e.Err())
+	out, err := expr.Eval(e, expr.WithAllocator(mem), expr.WithBindings(expr.Bindings{"x": mk(t, mem, []float32{5})}))
+	require.NoError(t, err)
+	require.Equal(t, []int{3, 1, 1, 8}, out.Shape())
+	out.Release()
+}
