@@ -171,7 +171,7 @@ func init() {
 		if m > 0 && rows > 0 {
 			accRowsF32AVX2(acc, x, m, rows, stride*4)
 		}
-		if m < n {
+		if m < n && rows > 0 {
 			accRowsGo[float32](unsafe.Add(acc, m*4), unsafe.Add(x, m*4), n-m, rows, stride)
 		}
 	}
@@ -180,7 +180,7 @@ func init() {
 		if m > 0 && rows > 0 {
 			accRowsF64AVX2(acc, x, m, rows, stride*8)
 		}
-		if m < n {
+		if m < n && rows > 0 {
 			accRowsGo[float64](unsafe.Add(acc, m*8), unsafe.Add(x, m*8), n-m, rows, stride)
 		}
 	}

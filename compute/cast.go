@@ -12,8 +12,8 @@ var castTable [numTypes][numTypes]UnaryFunc
 // LookupCast returns the kernel converting elements of type from to type to,
 // with Go's conversion rules (float to integer truncates toward zero; values
 // out of range give an unspecified but deterministic result, never a panic;
-// anything to bool is x != 0; bool to a number is 0 or 1; float16 goes
-// through float32).
+// anything to bool is x != 0; bool to a number is 0 or 1; conversions to
+// float16 round once to nearest-even from the exact value, as NumPy does).
 func LookupCast(from, to Type) (UnaryFunc, error) {
 	if from >= numTypes || to >= numTypes || castTable[from][to] == nil {
 		return nil, fmt.Errorf("compute: no cast from %v to %v", from, to)

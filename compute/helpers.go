@@ -114,7 +114,10 @@ func modU[T unsigned](x, y T) T {
 // floorModF is Python's float %: fmod, moved into the divisor's sign.
 func floorModF[T float](x, y T) T {
 	r := T(math.Mod(float64(x), float64(y)))
-	if r != 0 && (r < 0) != (y < 0) {
+	switch {
+	case r == 0:
+		r = T(math.Copysign(0, float64(y))) // Python: -4.0 % 2.0 is 0.0, 4.0 % -2.0 is -0.0
+	case (r < 0) != (y < 0):
 		r += y
 	}
 	return r

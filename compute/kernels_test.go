@@ -12,7 +12,6 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
-	"os"
 	"testing"
 	"unsafe"
 
@@ -675,7 +674,6 @@ func TestCastKernels(t *testing.T) {
 		for _, to := range allTypes {
 			t.Run(from.String()+"->"+to.String(), func(t *testing.T) {
 				if (from == compute.Float16) != (to == compute.Float16) && from != compute.Bool && to != compute.Bool {
-					skipKnownF16Bug(t)
 				}
 				f, err := compute.LookupCast(from, to)
 				require.NoError(t, err)
@@ -779,7 +777,6 @@ func castMismatch(to compute.Type, raw uint64, want castVal) string {
 // values chosen by hand: round to nearest even (once, also from float64),
 // subnormals kept in both directions, overflow to infinity from 65520 on.
 func TestCastFloat16Rounding(t *testing.T) {
-	skipKnownF16Bug(t)
 	to, err := compute.LookupCast(compute.Float32, compute.Float16)
 	require.NoError(t, err)
 	from, err := compute.LookupCast(compute.Float16, compute.Float32)
@@ -1042,29 +1039,5 @@ func reduceType[T elem](t *testing.T, typ compute.Type) {
 			}
 			checkGuards(t, typ, d, lo, 1, fmt.Sprintf("fold %v", op))
 		}
-	}
-}
-
-// f16CastsBroken probes the known bug in compute/cast.go: the float16
-// conversions use arrow's float16.New (which truncates the mantissa and
-// flushes subnormal results to zero) and float16.Num.Float32 (which reads
-// subnormal halves as float32 denormals, about 2^-112 too small).
-func f16CastsBroken() bool {
-	to, _ := compute.LookupCast(compute.Float32, compute.Float16)
-	from, _ := compute.LookupCast(compute.Float16, compute.Float32)
-	x, h := []float32{1 + 3.0/2048}, []uint16{0}
-	to(ptr(h, 0), ptr(x, 0), 1)
-	s, f := []uint16{1}, []float32{0}
-	from(ptr(f, 0), ptr(s, 0), 1)
-	return h[0] != 0x3c02 || f[0] != float32(math.Ldexp(1, -24))
-}
-
-// skipKnownF16Bug skips a test that fails only because of the float16 cast
-// bug, unless STRIDE0_KNOWN_BUGS is set (then the test runs and shows it).
-// Once compute is fixed the probe passes and the test always runs.
-func skipKnownF16Bug(t *testing.T) {
-	t.Helper()
-	if f16CastsBroken() && os.Getenv("STRIDE0_KNOWN_BUGS") == "" {
-		t.Skip("KNOWN BUG compute/cast.go: float16 casts truncate and flush subnormals (set STRIDE0_KNOWN_BUGS=1 to see the failures)")
 	}
 }

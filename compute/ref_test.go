@@ -155,9 +155,13 @@ func refFloat(t compute.Type, op compute.Op, x, y float64) (float64, bool) {
 	case compute.Mod:
 		return rnd(math.Mod(x, y)), false
 	case compute.FloorMod:
-		// Python's float %: fmod (exact), moved into the sign of y.
+		// Python's float %: fmod (exact), moved into the sign of y; a zero
+		// remainder takes y's sign (-4.0 % 2.0 is 0.0).
 		r := math.Mod(x, y)
-		if r != 0 && (r < 0) != (y < 0) {
+		switch {
+		case r == 0:
+			r = math.Copysign(0, y)
+		case (r < 0) != (y < 0):
 			r = rnd(r + y)
 		}
 		return r, false

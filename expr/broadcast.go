@@ -9,7 +9,7 @@ import (
 
 func broadcastNode(mode Mode, x *Node, target, axes []int, axis int) *Node {
 	n := &Node{kind: kBroadcast, mode: mode, args: []*Node{x}, target: clone(target), axes: clone(axes), axis: axis}
-	if n.err = firstErr(x); n.err != nil {
+	if n.err = firstErr(fmt.Sprintf("Broadcast(%s)", mode), x); n.err != nil {
 		return n
 	}
 	n.dtype, n.ctype = x.dtype, x.dtype

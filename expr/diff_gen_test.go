@@ -51,14 +51,14 @@ type treeGen struct {
 	// knobs
 	nullProb    float64
 	dtypes      []array.DType
-	noMeanNulls bool // no nulls below ReduceMean (a known bug)
+	noMeanNulls bool // no nulls below ReduceMean
 	noNulls     int  // > 0: make leaves without nulls
 	alwaysInto  bool // evaluate every expression into preallocated outputs too
-	// no interval dims around a static 1 in variables (InferPDPD bug)
+	// no interval dims around a 1 in variables (Broadcast pdpd stretches only a static 1)
 	noIntervalOne bool
-	// no reductions into outputs with an offset (reduce_exec.go bug)
+	// no reductions into outputs with an offset
 	noOffsetReduce bool
-	// no reductions into outputs with a validity mask (reduce_exec.go bug)
+	// no reductions into outputs with a validity mask
 	noMaskedReduce bool
 
 	// statistics over the whole run

@@ -478,7 +478,7 @@ func binElem(op compute.Op, ct array.DType, x, y uint64) uint64 {
 		switch {
 		case r != 0 && (r < 0) != (yf < 0):
 			r = rk(r + yf)
-		case r == 0 && !floorModZeroSignOfX:
+		case r == 0:
 			r = math.Copysign(0, yf)
 		}
 	case compute.Maximum:
@@ -510,10 +510,6 @@ func binElem(op compute.Op, ct array.DType, x, y uint64) uint64 {
 	}
 	return fbits(ct, r)
 }
-
-// floorModZeroSignOfX makes the reference copy a known engine bug: a zero
-// float FloorMod keeps the dividend's sign (see probeBugs).
-var floorModZeroSignOfX bool
 
 // upow is x**y modulo 2^64 by square and multiply.
 func upow(x, y uint64) uint64 {

@@ -53,7 +53,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/stride0/stride0/array"
-	"github.com/stride0/stride0/broadcast"
 	"github.com/stride0/stride0/compute"
 	"github.com/stride0/stride0/expr"
 	"github.com/stride0/stride0/view"
@@ -354,95 +353,12 @@ func evalIntoStrided(t *testing.T, g *treeGen, e *expr.Node, r *refNode, want *r
 	return true
 }
 
-// knownBugs are the engine knownBugs found by these tests that are not fixed yet,
-// as probed when a test starts. By default the random tests work around
-// them (and log that they do); with STRIDE0_KNOWN_BUGS=1 they do not, and
-// fail. Each bug also has a focused test in ops_test.go or nulls_test.go.
-type knownBugs struct {
-	f16Cast       bool // compute/cast.go: float16 casts truncate, flush subnormals
-	meanNulls     bool // expr/reduce_exec.go: ReduceMean divides by a count that includes nulls
-	pdpdInterval  bool // broadcast/infer_pdpd.go: an interval dim holding 1 cannot broadcast onto a larger dim
-	reduceOffset  bool // expr/reduce_exec.go: a reduction into an output with a non-zero offset fills the wrong elements
-	floorModZero  bool // compute/helpers.go: float FloorMod's zero result has the dividend's sign, not the divisor's
-	reduceMask    bool // expr/reduce_exec.go: a reduction into an output with a validity mask leaves its nulls
-	workaroundAll bool
-}
-
-func probeBugs(t *testing.T) knownBugs {
-	t.Helper()
-	var b knownBugs
-	// float32 -> float16 must round to nearest even
-	x, _ := array.FromSlice(nil, []float32{1 + 3.0/2048})
-	defer x.Release()
-	h, err := expr.Eval(expr.Cast(expr.Leaf(x), array.Float16))
-	require.NoError(t, err)
-	b.f16Cast = readBits(h)[0] != 0x3c02
-	h.Release()
-	// the mean of [2, null] skips the null: 2
-	m, _ := array.FromSliceValid(nil, []float64{2, 0}, []bool{true, false})
-	defer m.Release()
-	mean, err := expr.Eval(expr.ReduceMean(expr.Leaf(m), nil, false))
-	require.NoError(t, err)
-	b.meanNulls = array.At[float64](mean) != 2
-	mean.Release()
-	// a variable whose dim may be 1 broadcasts onto 8
-	v := expr.Var("x", array.Float32, broadcast.Shape{Dims: []broadcast.Dim{broadcast.IntervalDim(1, 2)}, RankKnown: true})
-	b.pdpdInterval = expr.BroadcastPDPD(v, []int{3, 1, 1, 8}, 3).Err() != nil
-	// a sum into the last element of a 3-element buffer
-	base, _ := array.FromSlice(nil, []float64{7, 8, 9})
-	defer base.Release()
-	dst, err := view.Slice(base, view.From(2))
-	require.NoError(t, err)
-	defer dst.Release()
-	one, _ := array.FromSlice(nil, []float64{1, 2, 3, 4}, 1, 4)
-	defer one.Release()
-	require.NoError(t, expr.EvalInto(dst, expr.ReduceSum(expr.Leaf(one), []int{1}, false)))
-	got, _ := array.ToSlice[float64](base)
-	b.reduceOffset = !slices.Equal(got, []float64{7, 8, 10})
-	// a sum into an output that has nulls: the result has none
-	out, _ := array.FromSliceValid(nil, []float64{0}, []bool{false})
-	defer out.Release()
-	require.NoError(t, expr.EvalInto(out, expr.ReduceSum(expr.Leaf(one), []int{1}, false)))
-	b.reduceMask = !out.IsValid(0)
-	// -4 floor-mod 2 is +0 (Python, NumPy)
-	fm, err := expr.Eval(expr.FloorMod(expr.Const(-4.0), expr.Const(2.0)))
-	require.NoError(t, err)
-	b.floorModZero = math.Signbit(array.At[float64](fm))
-	fm.Release()
-
-	if os.Getenv("STRIDE0_KNOWN_BUGS") != "" {
-		return knownBugs{}
-	}
-	for _, k := range []struct {
-		on   bool
-		what string
-	}{
-		{b.f16Cast, "compute/cast.go: float16 casts truncate and flush subnormals; float16 left out of the random dtypes"},
-		{b.meanNulls, "expr/reduce_exec.go: ReduceMean counts null elements; no nulls below ReduceMean"},
-		{b.pdpdInterval, "broadcast/infer_pdpd.go: interval dims holding 1 fail to broadcast; variables get none"},
-		{b.reduceOffset, "expr/reduce_exec.go: reductions into outputs with an offset write the wrong elements; no such outputs"},
-		{b.floorModZero, "compute/helpers.go: float FloorMod gives -0 for a zero result with a positive divisor; the reference copies that"},
-		{b.reduceMask, "expr/reduce_exec.go: reductions into outputs with a validity mask leave its nulls; no such outputs"},
-	} {
-		if k.on {
-			t.Logf("KNOWN BUG %s (STRIDE0_KNOWN_BUGS=1 to see it fail)", k.what)
-		}
-	}
-	return b
-}
-
-// applyWorkarounds restricts the generator and the reference around the
-// known knownBugs.
-func applyWorkarounds(t *testing.T, g *treeGen) {
-	b := probeBugs(t)
-	if b.f16Cast {
-		g.dtypes = slices.DeleteFunc(slices.Clone(array.DTypes), func(d array.DType) bool { return d == array.Float16 })
-	}
-	g.noMeanNulls = b.meanNulls
-	g.noIntervalOne = b.pdpdInterval
-	g.noOffsetReduce = b.reduceOffset
-	g.noMaskedReduce = b.reduceMask
-	floorModZeroSignOfX = b.floorModZero
+// applyRules restricts the generator to what the engine accepts by design:
+// Broadcast pdpd stretches only a data dim that is statically 1 (OpenVINO's
+// shape inference), so a variable must not declare an interval around a
+// dim that is 1 (see TestBroadcastPDPDPartialDim).
+func applyRules(t *testing.T, g *treeGen) {
+	g.noIntervalOne = true
 }
 
 func logStats(t *testing.T, g *treeGen, tl diffTally) {
@@ -483,7 +399,7 @@ func TestDiffRandom(t *testing.T) {
 		n = 500
 	}
 	g := newGen(1, mem)
-	applyWorkarounds(t, g)
+	applyRules(t, g)
 	var tl diffTally
 	failures := 0
 	first, last := treeRange(n)
@@ -514,7 +430,7 @@ func TestDiffMedium(t *testing.T) {
 		n = 50
 	}
 	g := newGen(3, mem)
-	applyWorkarounds(t, g)
+	applyRules(t, g)
 	var tl diffTally
 	failures := 0
 	first, last := treeRange(n)
@@ -553,7 +469,7 @@ func TestDiffLarge(t *testing.T) {
 	g := newGen(2, mem)
 	g.nullProb = 0.2
 	g.alwaysInto = true
-	applyWorkarounds(t, g)
+	applyRules(t, g)
 	var tl diffTally
 	failures := 0
 	first, last := treeRange(n)

@@ -31,6 +31,7 @@ type worker struct {
 	arrs    []*array.Array   // the leaf arrays of this call
 	keep    [][]byte         // scratch referenced only through pointers
 	off     []int            // per leaf, then the target: element offset of the current row
+	one     unsafe.Pointer   // the value 1 in the root's type (counting passes)
 	exp     []unsafe.Pointer // per leaf: scratch holding a periodic leaf's row repeated
 	expOff  []int            // the row offset the expansion was made from (-1: none)
 	expRows []int
@@ -72,6 +73,10 @@ func (g *group) newWorker(nphys int) *worker {
 		}
 	}
 	w.maskAcc, w.maskTmp, w.valTmp = next(), next(), next()
+	if g.count {
+		one := identity(redProd, g.rootT)
+		w.one = unsafe.Pointer(&one)
+	}
 	nl := len(g.leaves)
 	w.exp = make([]unsafe.Pointer, nl)
 	w.expOff = make([]int, nl)
@@ -347,6 +352,9 @@ func (g *group) combineMasks(w *worker, c, n int) {
 
 // reduceTile folds a tile of values into the accumulator.
 func (g *group) reduceTile(w *worker, t *target, val unsafe.Pointer, vstep, de, ds, n int) {
+	if g.count {
+		val, vstep = w.one, 0
+	}
 	if g.masked {
 		g.whereZero(w.valTmp, w.maskAcc, val, t.ident, n, 1, vstep, 0)
 		val, vstep = w.valTmp, 1

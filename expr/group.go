@@ -28,6 +28,7 @@ type group struct {
 	nt     bool             // the output is streamed with non-temporal stores
 	batch  int              // rows per tile when the inner axis is short (0: one row at a time)
 	rows   compute.RowsFunc // sums of one leaf over the row axis: several rows per call
+	count  bool             // a counting pass: fold 1 for each valid element instead of the values
 	masked bool             // some leaf has a validity mask
 	dstCS  []int            // coalesced output (or accumulator) strides
 	tile   int

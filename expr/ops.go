@@ -8,9 +8,14 @@ import (
 	"github.com/stride0/stride0/compute"
 )
 
-// firstErr returns the first error recorded in args (nil args included).
-func firstErr(args ...*Node) error {
-	for _, a := range args {
+// firstErr returns the first error recorded in args: a nil operand is
+// reported as an error of op (naming which operand), an operand that
+// recorded an error passes that error on.
+func firstErr(op string, args ...*Node) error {
+	for i, a := range args {
+		if a == nil {
+			return fmt.Errorf("expr.%s: operand %d: %w", op, i, ErrNilNode)
+		}
 		if err := a.Err(); err != nil {
 			return err
 		}
@@ -67,7 +72,7 @@ func binary(op compute.Op, a, b *Node, rules []Rule) *Node {
 	if op == compute.PRelu {
 		n.rule = Unidirectional
 	}
-	if n.err = firstErr(a, b); n.err != nil {
+	if n.err = firstErr(op.String(), a, b); n.err != nil {
 		return n
 	}
 	n.shape, n.err = elementwiseShape(op.String(), n.rule, a, b)
@@ -169,7 +174,7 @@ func Xor(a, b *Node, rule ...Rule) *Node { return binary(compute.Xor, a, b, rule
 
 func unary(op compute.Op, x *Node) *Node {
 	n := &Node{kind: kUnary, op: op, args: []*Node{x}}
-	if n.err = firstErr(x); n.err != nil {
+	if n.err = firstErr(op.String(), x); n.err != nil {
 		return n
 	}
 	n.shape = x.shape
@@ -213,7 +218,7 @@ func Not(x *Node) *Node { return unary(compute.Not, x) }
 // truncates; anything to bool is x != 0).
 func Cast(x *Node, dt array.DType) *Node {
 	n := &Node{kind: kCast, args: []*Node{x}, dtype: dt, ctype: dt}
-	if n.err = firstErr(x); n.err != nil {
+	if n.err = firstErr("Cast", x); n.err != nil {
 		return n
 	}
 	if !dt.Valid() {
@@ -235,12 +240,24 @@ func Where(cond, x, y *Node, rule ...Rule) *Node {
 	if len(rule) == 1 {
 		n.rule = rule[0]
 	}
-	if n.err = firstErr(cond, x, y); n.err != nil {
+	if n.err = firstErr("select", cond, x, y); n.err != nil {
 		return n
 	}
-	if n.rule.kind == rulePDPD || n.rule.kind == ruleUni {
+	switch {
+	case n.rule.kind == rulePDPD && x.shape.RankKnown && y.shape.RankKnown && cond.shape.RankKnown:
+		// OpenVINO's Select: else at the rule's axis (-1: right-aligned),
+		// cond at the same axis, or further left if it would not fit
+		// (see selectAxes); resolveRule places them alike at evaluation.
+		ay, ac := selectAxes(len(x.shape.Dims), len(y.shape.Dims), trimmedRank(cond.shape), n.rule.axis)
+		if n.shape, n.err = broadcast.InferPDPDElementwise(x.shape, y.shape, ay); n.err == nil {
+			n.shape, n.err = broadcast.InferPDPDElementwise(n.shape, cond.shape, ac)
+		}
+		if n.err != nil {
+			n.err = fmt.Errorf("expr.select: %w", n.err)
+		}
+	case n.rule.kind == rulePDPD || n.rule.kind == ruleUni:
 		n.shape, n.err = elementwiseShape("select", n.rule, x, y, cond)
-	} else {
+	default:
 		n.shape, n.err = elementwiseShape("select", n.rule, cond, x, y)
 	}
 	n.ctype = Promote(x.dtype, y.dtype)
@@ -253,6 +270,9 @@ func variadic(name string, op func(a, b *Node, r ...Rule) *Node, xs []*Node) *No
 	if len(xs) == 0 {
 		return &Node{kind: kBinary, err: fmt.Errorf("expr.%s: %w: no operands", name, ErrArgument)}
 	}
+	if err := firstErr(name, xs...); err != nil {
+		return &Node{kind: kBinary, err: err}
+	}
 	acc := xs[0]
 	if len(xs) == 1 {
 		return Add(acc, Scalar(0, acc.DType()))
@@ -264,22 +284,49 @@ func variadic(name string, op func(a, b *Node, r ...Rule) *Node, xs []*Node) *No
 }
 
 // SumOf returns the elementwise sum of any number of operands (ONNX Sum).
-func SumOf(xs ...*Node) *Node { return variadic("sum", Add, xs) }
+func SumOf(xs ...*Node) *Node { return variadic("SumOf", Add, xs) }
 
 // MaxOf returns the elementwise maximum of any number of operands (ONNX Max).
-func MaxOf(xs ...*Node) *Node { return variadic("max", Maximum, xs) }
+func MaxOf(xs ...*Node) *Node { return variadic("MaxOf", Maximum, xs) }
 
 // MinOf returns the elementwise minimum of any number of operands (ONNX Min).
-func MinOf(xs ...*Node) *Node { return variadic("min", Minimum, xs) }
+func MinOf(xs ...*Node) *Node { return variadic("MinOf", Minimum, xs) }
 
 // MeanOf returns the elementwise mean of any number of operands (ONNX Mean),
 // computed as their sum divided by their count, in the operands' promoted
 // dtype (floats; integers use their float dtype, as Sqrt does).
 func MeanOf(xs ...*Node) *Node {
+	if len(xs) == 0 {
+		return &Node{kind: kBinary, err: fmt.Errorf("expr.MeanOf: %w: no operands", ErrArgument)}
+	}
+	if err := firstErr("MeanOf", xs...); err != nil {
+		return &Node{kind: kBinary, err: err}
+	}
 	s := SumOf(xs...)
 	if s.err != nil {
 		return s
 	}
 	dt := floatFor(s.dtype)
 	return Div(Cast(s, dt), Scalar(float64(len(xs)), dt))
+}
+
+// selectAxes gives the pdpd start axes of else and cond for a select whose
+// then has rank rx: else at axis (-1: rx - ry); cond, whose trailing 1s are
+// dropped (trimmed rank rc), at the same axis, moved left as far as needed
+// for it to fit, as OpenVINO's Select reference pads it (front 1s while it
+// is shorter than then).
+func selectAxes(rx, ry, rc, axis int) (int, int) {
+	if axis == -1 {
+		axis = rx - ry
+	}
+	return axis, max(min(axis, rx-rc), 0)
+}
+
+// trimmedRank is the rank of s without its trailing static 1s.
+func trimmedRank(s broadcast.Shape) int {
+	r := len(s.Dims)
+	for r > 0 && s.Dims[r-1] == broadcast.StaticDim(1) {
+		r--
+	}
+	return r
 }

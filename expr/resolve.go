@@ -135,11 +135,16 @@ func resolveRule(n *Node, shapes [][]int) ([]int, []broadcast.AxisMap, error) {
 	out := shapes[first]
 	maps := make([]broadcast.AxisMap, len(shapes))
 	maps[first] = identityMap(len(out))
-	axis := n.rule.axis
-	if n.kind == kWhere && n.rule.kind == rulePDPD && axis == -1 {
-		// OpenVINO's Select reference resolves axis -1 from else and uses
-		// it for cond as well.
-		axis = len(out) - len(shapes[2])
+	axes := make([]int, len(shapes))
+	for i := range axes {
+		axes[i] = n.rule.axis
+	}
+	if n.kind == kWhere && n.rule.kind == rulePDPD {
+		rc := len(shapes[0])
+		for rc > 0 && shapes[0][rc-1] == 1 {
+			rc--
+		}
+		axes[2], axes[0] = selectAxes(len(out), len(shapes[2]), rc, n.rule.axis)
 	}
 	for i, s := range shapes {
 		if i == first {
@@ -152,7 +157,7 @@ func resolveRule(n *Node, shapes [][]int) ([]int, []broadcast.AxisMap, error) {
 		if n.rule.kind == ruleUni {
 			got, maps[i], err = broadcast.Numpy(s, out)
 		} else {
-			got, maps[i], err = broadcast.PDPDElementwise(out, s, axis)
+			got, maps[i], err = broadcast.PDPDElementwise(out, s, axes[i])
 		}
 		if err != nil {
 			return nil, nil, err
