@@ -59,7 +59,8 @@
 // An array may carry a validity mask (array.SetNull). An elementwise result
 // is valid where every operand, broadcast like its data, is valid: Arrow's
 // rule. Null slots of a result hold zero. Reductions skip nulls (a null
-// counts as the operation's identity; mean divides by the element count).
+// counts as the operation's identity, and a mean divides by the number of
+// valid elements, NaN when there are none).
 //
 // # Evaluation
 //

@@ -123,8 +123,9 @@ func ReduceMax(x *Node, axes []int, keepDims bool) *Node { return reduce(redMax,
 // value, +Inf for floats).
 func ReduceMin(x *Node, axes []int, keepDims bool) *Node { return reduce(redMin, x, axes, keepDims) }
 
-// ReduceMean averages x over axes; integers give float64. An empty axis
-// gives NaN.
+// ReduceMean averages x over axes; integers give float64. Nulls are left
+// out of both the sum and the count; an empty axis, or one with no valid
+// element, gives NaN.
 func ReduceMean(x *Node, axes []int, keepDims bool) *Node { return reduce(redMean, x, axes, keepDims) }
 
 // ReduceTo is the adjoint of NumPy broadcasting: it sums x (for example a
