@@ -341,7 +341,10 @@ func runElementwise(g *group, arrs []*array.Array, dt array.DType, shape []int, 
 // is unlikely to be read again while still cached.
 var ntThreshold = 16 << 20
 
-var prefetchOn = false
+// prefetchOn asks for the next tile of every operand that streams from
+// memory while the current tile is computed (measured on W5 and W6: 5 to
+// 10% faster, others unchanged).
+var prefetchOn = true
 
 // streamOutput switches the store of the root value to non-temporal stores
 // where a kernel exists: the root instruction when it writes straight into
