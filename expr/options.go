@@ -31,7 +31,7 @@ const DefaultTile = 1024
 const minParallel = 1 << 16
 
 func makeOptions(opts []Option) options {
-	o := options{mem: memory.DefaultAllocator, workers: runtime.GOMAXPROCS(0), tile: DefaultTile}
+	o := options{mem: array.DefaultAllocator, workers: runtime.GOMAXPROCS(0), tile: DefaultTile}
 	for _, f := range opts {
 		if f != nil {
 			f(&o)
@@ -41,7 +41,7 @@ func makeOptions(opts []Option) options {
 }
 
 // WithAllocator sets where result arrays and temporaries come from
-// (memory.DefaultAllocator when not given).
+// (array.DefaultAllocator, a PageAllocator, when not given).
 func WithAllocator(mem memory.Allocator) Option {
 	return func(o *options) {
 		if mem != nil {

@@ -13,11 +13,13 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"strings"
 	"time"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
+	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/bench"
 )
 
@@ -25,7 +27,19 @@ func main() {
 	spec := flag.String("spec", "../shared/perf/workloads.json", "workloads.json")
 	round := flag.Int("round", 1, "round number (recorded in the output)")
 	only := flag.String("workloads", "", "comma-separated workload ids (default all)")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	flag.Parse()
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	s, err := bench.Load(*spec)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -37,7 +51,7 @@ func main() {
 			sel[id] = true
 		}
 	}
-	mem := memory.NewGoAllocator()
+	mem := array.DefaultAllocator // what a user gets without naming an allocator
 	failed := false
 	for i := range s.Workloads {
 		w := &s.Workloads[i]
@@ -53,6 +67,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "[stride0] %s done in %.1fs\n", w.ID, time.Since(t0).Seconds())
 	}
 	if failed {
+		pprof.StopCPUProfile()
 		os.Exit(1)
 	}
 }
