@@ -24,6 +24,12 @@ func registerAsm() {
 	// x op y[i] for commutative operators: the VS kernel with x and y swapped.
 	for _, op := range []Op{Add, Mul} {
 		for t := Bool; t < numTypes; t++ {
+			for _, tbl := range []*[numOps][numTypes][numForms]Binary2D{&table2D, &table2DNT} {
+				if vs := tbl[op][t][VS]; vs.Func != nil {
+					f := vs.Func
+					tbl[op][t][SV] = Binary2D{Lanes: vs.Lanes, Func: func(d, x, y unsafe.Pointer, n, rows, ds, xs, ys int) { f(d, y, x, n, rows, ds, ys, xs) }}
+				}
+			}
 			if vs := binTable[op][t][VS]; vs != nil {
 				binTable[op][t][SV] = func(d, x, y unsafe.Pointer, n int) { vs(d, y, x, n) }
 			}

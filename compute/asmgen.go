@@ -136,6 +136,79 @@ func emitArith(a arith, t typ, form string, nt bool) string {
 	return name
 }
 
+// emitArith2D writes the row-looped form of a binary kernel: rows rows of
+// n elements (n a multiple of the lanes), each operand advancing by its own
+// byte stride per row (0: the same row, or for a scalar form the same
+// element, every time). It is NumPy's two-dimensional inner loop: a pass
+// whose program is one kernel runs a whole block of rows in one call.
+func emitArith2D(a arith, t typ, form string, nt bool) {
+	inst := a.insts[t.name]
+	name := fmt.Sprintf("%s%s%s2D", a.stem, strings.ToUpper(form), t.konst)
+	if nt {
+		name += "NT"
+	}
+	st := t.store
+	if nt {
+		st = t.storeNT
+	}
+	L := lanes(t)
+	fmt.Fprintf(&decl, "//go:noescape\nfunc %sAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)\n\n", name)
+	w := &asm
+	fmt.Fprintf(w, "// func %sAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)\n", name)
+	fmt.Fprintf(w, "TEXT ·%sAVX2(SB), NOSPLIT, $0-64\n", name)
+	fmt.Fprintf(w, "\tMOVQ dst+0(FP), R10\n\tMOVQ x+8(FP), R11\n\tMOVQ y+16(FP), R12\n\tMOVQ rows+32(FP), R13\n")
+	fmt.Fprintf(w, "\tTESTQ R13, R13\n\tJZ done\n")
+	fmt.Fprintf(w, "row:\n\tMOVQ R10, DI\n\tMOVQ R11, SI\n\tMOVQ R12, DX\n\tMOVQ n+24(FP), CX\n")
+	switch form {
+	case "vs":
+		fmt.Fprintf(w, "\t%s (DX), Y4\n", t.bcast)
+	case "sv":
+		fmt.Fprintf(w, "\t%s (SI), Y4\n", t.bcast)
+	}
+	one := func(r, off string) string {
+		switch form {
+		case "vv":
+			return fmt.Sprintf("\t%s %s(SI), %s\n\t%s %s(DX), %s, %s\n", t.load, off, r, inst, off, r, r)
+		case "vs":
+			return fmt.Sprintf("\t%s %s(SI), %s\n\t%s Y4, %s, %s\n", t.load, off, r, inst, r, r)
+		default:
+			return fmt.Sprintf("\t%s %s(DX), %s\n\t%s %s, Y4, %s\n", t.load, off, r, inst, r, r)
+		}
+	}
+	adv := func(bytes int) string {
+		s := ""
+		if form != "sv" {
+			s += fmt.Sprintf("\tADDQ $%d, SI\n", bytes)
+		}
+		if form != "vs" {
+			s += fmt.Sprintf("\tADDQ $%d, DX\n", bytes)
+		}
+		return s + fmt.Sprintf("\tADDQ $%d, DI\n", bytes)
+	}
+	fmt.Fprintf(w, "loop4:\n\tCMPQ CX, $%d\n\tJLT loop1\n", 4*L)
+	regs := []string{"Y0", "Y1", "Y2", "Y3"}
+	for i, r := range regs {
+		fmt.Fprint(w, one(r, fmt.Sprint(i*32)))
+	}
+	for i, r := range regs {
+		fmt.Fprintf(w, "\t%s %s, %d(DI)\n", st, r, i*32)
+	}
+	fmt.Fprint(w, adv(128))
+	fmt.Fprintf(w, "\tSUBQ $%d, CX\n\tJMP loop4\n", 4*L)
+	fmt.Fprintf(w, "loop1:\n\tCMPQ CX, $%d\n\tJLT next\n", L)
+	fmt.Fprint(w, one("Y0", "0"))
+	fmt.Fprintf(w, "\t%s Y0, (DI)\n", st)
+	fmt.Fprint(w, adv(32))
+	fmt.Fprintf(w, "\tSUBQ $%d, CX\n\tJMP loop1\n", L)
+	fmt.Fprintf(w, "next:\n\tADDQ ds+40(FP), R10\n\tADDQ xs+48(FP), R11\n\tADDQ ys+56(FP), R12\n\tDECQ R13\n\tJNZ row\n")
+	fmt.Fprintf(w, "done:\n\tVZEROUPPER\n\tRET\n\n")
+	tbl := "table2D"
+	if nt {
+		tbl = "table2DNT"
+	}
+	fmt.Fprintf(&reg, "\t%s[%s][%s][%s] = Binary2D{Func: %sAVX2, Lanes: %d}\n", tbl, a.op, t.konst, strings.ToUpper(form), name, L)
+}
+
 // comparisons of floats, writing bool bytes: 8 (or 4) results per vector.
 var cmps = []struct {
 	op, stem string
@@ -302,6 +375,8 @@ func main() {
 			for _, f := range forms {
 				emitArith(a, t, f, false)
 				emitArith(a, t, f, true)
+				emitArith2D(a, t, f, false)
+				emitArith2D(a, t, f, true)
 			}
 		}
 	}

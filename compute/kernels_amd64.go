@@ -13,10 +13,22 @@ func addVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
 func addVVFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func addVVFloat322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func addVVFloat322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func addVSFloat32AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
 func addVSFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func addVSFloat322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func addVSFloat322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func addVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
@@ -25,10 +37,22 @@ func addVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
 func addVVFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func addVVFloat642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func addVVFloat642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func addVSFloat64AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
 func addVSFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func addVSFloat642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func addVSFloat642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func addVVInt32AVX2(dst, x, y unsafe.Pointer, n int)
@@ -37,10 +61,22 @@ func addVVInt32AVX2(dst, x, y unsafe.Pointer, n int)
 func addVVInt32NTAVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func addVVInt322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func addVVInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func addVSInt32AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
 func addVSInt32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func addVSInt322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func addVSInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func addVVInt64AVX2(dst, x, y unsafe.Pointer, n int)
@@ -49,10 +85,22 @@ func addVVInt64AVX2(dst, x, y unsafe.Pointer, n int)
 func addVVInt64NTAVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func addVVInt642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func addVVInt642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func addVSInt64AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
 func addVSInt64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func addVSInt642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func addVSInt642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func addVVUint32AVX2(dst, x, y unsafe.Pointer, n int)
@@ -61,10 +109,22 @@ func addVVUint32AVX2(dst, x, y unsafe.Pointer, n int)
 func addVVUint32NTAVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func addVVUint322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func addVVUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func addVSUint32AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
 func addVSUint32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func addVSUint322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func addVSUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func addVVUint64AVX2(dst, x, y unsafe.Pointer, n int)
@@ -73,10 +133,22 @@ func addVVUint64AVX2(dst, x, y unsafe.Pointer, n int)
 func addVVUint64NTAVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func addVVUint642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func addVVUint642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func addVSUint64AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
 func addVSUint64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func addVSUint642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func addVSUint642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func subVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
@@ -85,10 +157,22 @@ func subVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
 func subVVFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func subVVFloat322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func subVVFloat322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func subVSFloat32AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
 func subVSFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func subVSFloat322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func subVSFloat322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func subSVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
@@ -97,10 +181,22 @@ func subSVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
 func subSVFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func subSVFloat322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func subSVFloat322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func subVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
 func subVVFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func subVVFloat642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func subVVFloat642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func subVSFloat64AVX2(dst, x, y unsafe.Pointer, n int)
@@ -109,10 +205,22 @@ func subVSFloat64AVX2(dst, x, y unsafe.Pointer, n int)
 func subVSFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func subVSFloat642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func subVSFloat642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func subSVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
 func subSVFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func subSVFloat642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func subSVFloat642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func subVVInt32AVX2(dst, x, y unsafe.Pointer, n int)
@@ -121,10 +229,22 @@ func subVVInt32AVX2(dst, x, y unsafe.Pointer, n int)
 func subVVInt32NTAVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func subVVInt322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func subVVInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func subVSInt32AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
 func subVSInt32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func subVSInt322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func subVSInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func subSVInt32AVX2(dst, x, y unsafe.Pointer, n int)
@@ -133,10 +253,22 @@ func subSVInt32AVX2(dst, x, y unsafe.Pointer, n int)
 func subSVInt32NTAVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func subSVInt322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func subSVInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func subVVInt64AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
 func subVVInt64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func subVVInt642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func subVVInt642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func subVSInt64AVX2(dst, x, y unsafe.Pointer, n int)
@@ -145,10 +277,22 @@ func subVSInt64AVX2(dst, x, y unsafe.Pointer, n int)
 func subVSInt64NTAVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func subVSInt642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func subVSInt642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func subSVInt64AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
 func subSVInt64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func subSVInt642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func subSVInt642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func subVVUint32AVX2(dst, x, y unsafe.Pointer, n int)
@@ -157,10 +301,22 @@ func subVVUint32AVX2(dst, x, y unsafe.Pointer, n int)
 func subVVUint32NTAVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func subVVUint322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func subVVUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func subVSUint32AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
 func subVSUint32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func subVSUint322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func subVSUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func subSVUint32AVX2(dst, x, y unsafe.Pointer, n int)
@@ -169,10 +325,22 @@ func subSVUint32AVX2(dst, x, y unsafe.Pointer, n int)
 func subSVUint32NTAVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func subSVUint322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func subSVUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func subVVUint64AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
 func subVVUint64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func subVVUint642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func subVVUint642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func subVSUint64AVX2(dst, x, y unsafe.Pointer, n int)
@@ -181,10 +349,22 @@ func subVSUint64AVX2(dst, x, y unsafe.Pointer, n int)
 func subVSUint64NTAVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func subVSUint642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func subVSUint642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func subSVUint64AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
 func subSVUint64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func subSVUint642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func subSVUint642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func mulVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
@@ -193,10 +373,22 @@ func mulVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
 func mulVVFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func mulVVFloat322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func mulVVFloat322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func mulVSFloat32AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
 func mulVSFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func mulVSFloat322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func mulVSFloat322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func mulVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
@@ -205,10 +397,22 @@ func mulVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
 func mulVVFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func mulVVFloat642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func mulVVFloat642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func mulVSFloat64AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
 func mulVSFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func mulVSFloat642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func mulVSFloat642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func mulVVInt32AVX2(dst, x, y unsafe.Pointer, n int)
@@ -217,10 +421,22 @@ func mulVVInt32AVX2(dst, x, y unsafe.Pointer, n int)
 func mulVVInt32NTAVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func mulVVInt322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func mulVVInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func mulVSInt32AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
 func mulVSInt32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func mulVSInt322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func mulVSInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func mulVVUint32AVX2(dst, x, y unsafe.Pointer, n int)
@@ -229,10 +445,22 @@ func mulVVUint32AVX2(dst, x, y unsafe.Pointer, n int)
 func mulVVUint32NTAVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func mulVVUint322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func mulVVUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func mulVSUint32AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
 func mulVSUint32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func mulVSUint322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func mulVSUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func eqVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
@@ -609,80 +837,156 @@ func where8SAVX2(dst, c, x, y unsafe.Pointer, n int)
 func registerAsmKernels() {
 	binTable[Add][Float32][VV] = asmBinary(addVVFloat32AVX2, wrapVV(add_f_VV[float32]), 4, 8, "vv")
 	ntTable[Add][Float32][VV] = asmBinaryNT(addVVFloat32NTAVX2, wrapVV(add_f_VV[float32]), 4, 8, "vv")
+	table2D[Add][Float32][VV] = Binary2D{Func: addVVFloat322DAVX2, Lanes: 8}
+	table2DNT[Add][Float32][VV] = Binary2D{Func: addVVFloat322DNTAVX2, Lanes: 8}
 	binTable[Add][Float32][VS] = asmBinary(addVSFloat32AVX2, wrapVS(add_f_VS[float32]), 4, 8, "vs")
 	ntTable[Add][Float32][VS] = asmBinaryNT(addVSFloat32NTAVX2, wrapVS(add_f_VS[float32]), 4, 8, "vs")
+	table2D[Add][Float32][VS] = Binary2D{Func: addVSFloat322DAVX2, Lanes: 8}
+	table2DNT[Add][Float32][VS] = Binary2D{Func: addVSFloat322DNTAVX2, Lanes: 8}
 	binTable[Add][Float64][VV] = asmBinary(addVVFloat64AVX2, wrapVV(add_f_VV[float64]), 8, 4, "vv")
 	ntTable[Add][Float64][VV] = asmBinaryNT(addVVFloat64NTAVX2, wrapVV(add_f_VV[float64]), 8, 4, "vv")
+	table2D[Add][Float64][VV] = Binary2D{Func: addVVFloat642DAVX2, Lanes: 4}
+	table2DNT[Add][Float64][VV] = Binary2D{Func: addVVFloat642DNTAVX2, Lanes: 4}
 	binTable[Add][Float64][VS] = asmBinary(addVSFloat64AVX2, wrapVS(add_f_VS[float64]), 8, 4, "vs")
 	ntTable[Add][Float64][VS] = asmBinaryNT(addVSFloat64NTAVX2, wrapVS(add_f_VS[float64]), 8, 4, "vs")
+	table2D[Add][Float64][VS] = Binary2D{Func: addVSFloat642DAVX2, Lanes: 4}
+	table2DNT[Add][Float64][VS] = Binary2D{Func: addVSFloat642DNTAVX2, Lanes: 4}
 	binTable[Add][Int32][VV] = asmBinary(addVVInt32AVX2, wrapVV(add_s_VV[int32]), 4, 8, "vv")
 	ntTable[Add][Int32][VV] = asmBinaryNT(addVVInt32NTAVX2, wrapVV(add_s_VV[int32]), 4, 8, "vv")
+	table2D[Add][Int32][VV] = Binary2D{Func: addVVInt322DAVX2, Lanes: 8}
+	table2DNT[Add][Int32][VV] = Binary2D{Func: addVVInt322DNTAVX2, Lanes: 8}
 	binTable[Add][Int32][VS] = asmBinary(addVSInt32AVX2, wrapVS(add_s_VS[int32]), 4, 8, "vs")
 	ntTable[Add][Int32][VS] = asmBinaryNT(addVSInt32NTAVX2, wrapVS(add_s_VS[int32]), 4, 8, "vs")
+	table2D[Add][Int32][VS] = Binary2D{Func: addVSInt322DAVX2, Lanes: 8}
+	table2DNT[Add][Int32][VS] = Binary2D{Func: addVSInt322DNTAVX2, Lanes: 8}
 	binTable[Add][Int64][VV] = asmBinary(addVVInt64AVX2, wrapVV(add_s_VV[int64]), 8, 4, "vv")
 	ntTable[Add][Int64][VV] = asmBinaryNT(addVVInt64NTAVX2, wrapVV(add_s_VV[int64]), 8, 4, "vv")
+	table2D[Add][Int64][VV] = Binary2D{Func: addVVInt642DAVX2, Lanes: 4}
+	table2DNT[Add][Int64][VV] = Binary2D{Func: addVVInt642DNTAVX2, Lanes: 4}
 	binTable[Add][Int64][VS] = asmBinary(addVSInt64AVX2, wrapVS(add_s_VS[int64]), 8, 4, "vs")
 	ntTable[Add][Int64][VS] = asmBinaryNT(addVSInt64NTAVX2, wrapVS(add_s_VS[int64]), 8, 4, "vs")
+	table2D[Add][Int64][VS] = Binary2D{Func: addVSInt642DAVX2, Lanes: 4}
+	table2DNT[Add][Int64][VS] = Binary2D{Func: addVSInt642DNTAVX2, Lanes: 4}
 	binTable[Add][Uint32][VV] = asmBinary(addVVUint32AVX2, wrapVV(add_u_VV[uint32]), 4, 8, "vv")
 	ntTable[Add][Uint32][VV] = asmBinaryNT(addVVUint32NTAVX2, wrapVV(add_u_VV[uint32]), 4, 8, "vv")
+	table2D[Add][Uint32][VV] = Binary2D{Func: addVVUint322DAVX2, Lanes: 8}
+	table2DNT[Add][Uint32][VV] = Binary2D{Func: addVVUint322DNTAVX2, Lanes: 8}
 	binTable[Add][Uint32][VS] = asmBinary(addVSUint32AVX2, wrapVS(add_u_VS[uint32]), 4, 8, "vs")
 	ntTable[Add][Uint32][VS] = asmBinaryNT(addVSUint32NTAVX2, wrapVS(add_u_VS[uint32]), 4, 8, "vs")
+	table2D[Add][Uint32][VS] = Binary2D{Func: addVSUint322DAVX2, Lanes: 8}
+	table2DNT[Add][Uint32][VS] = Binary2D{Func: addVSUint322DNTAVX2, Lanes: 8}
 	binTable[Add][Uint64][VV] = asmBinary(addVVUint64AVX2, wrapVV(add_u_VV[uint64]), 8, 4, "vv")
 	ntTable[Add][Uint64][VV] = asmBinaryNT(addVVUint64NTAVX2, wrapVV(add_u_VV[uint64]), 8, 4, "vv")
+	table2D[Add][Uint64][VV] = Binary2D{Func: addVVUint642DAVX2, Lanes: 4}
+	table2DNT[Add][Uint64][VV] = Binary2D{Func: addVVUint642DNTAVX2, Lanes: 4}
 	binTable[Add][Uint64][VS] = asmBinary(addVSUint64AVX2, wrapVS(add_u_VS[uint64]), 8, 4, "vs")
 	ntTable[Add][Uint64][VS] = asmBinaryNT(addVSUint64NTAVX2, wrapVS(add_u_VS[uint64]), 8, 4, "vs")
+	table2D[Add][Uint64][VS] = Binary2D{Func: addVSUint642DAVX2, Lanes: 4}
+	table2DNT[Add][Uint64][VS] = Binary2D{Func: addVSUint642DNTAVX2, Lanes: 4}
 	binTable[Sub][Float32][VV] = asmBinary(subVVFloat32AVX2, wrapVV(sub_f_VV[float32]), 4, 8, "vv")
 	ntTable[Sub][Float32][VV] = asmBinaryNT(subVVFloat32NTAVX2, wrapVV(sub_f_VV[float32]), 4, 8, "vv")
+	table2D[Sub][Float32][VV] = Binary2D{Func: subVVFloat322DAVX2, Lanes: 8}
+	table2DNT[Sub][Float32][VV] = Binary2D{Func: subVVFloat322DNTAVX2, Lanes: 8}
 	binTable[Sub][Float32][VS] = asmBinary(subVSFloat32AVX2, wrapVS(sub_f_VS[float32]), 4, 8, "vs")
 	ntTable[Sub][Float32][VS] = asmBinaryNT(subVSFloat32NTAVX2, wrapVS(sub_f_VS[float32]), 4, 8, "vs")
+	table2D[Sub][Float32][VS] = Binary2D{Func: subVSFloat322DAVX2, Lanes: 8}
+	table2DNT[Sub][Float32][VS] = Binary2D{Func: subVSFloat322DNTAVX2, Lanes: 8}
 	binTable[Sub][Float32][SV] = asmBinary(subSVFloat32AVX2, wrapSV(sub_f_SV[float32]), 4, 8, "sv")
 	ntTable[Sub][Float32][SV] = asmBinaryNT(subSVFloat32NTAVX2, wrapSV(sub_f_SV[float32]), 4, 8, "sv")
+	table2D[Sub][Float32][SV] = Binary2D{Func: subSVFloat322DAVX2, Lanes: 8}
+	table2DNT[Sub][Float32][SV] = Binary2D{Func: subSVFloat322DNTAVX2, Lanes: 8}
 	binTable[Sub][Float64][VV] = asmBinary(subVVFloat64AVX2, wrapVV(sub_f_VV[float64]), 8, 4, "vv")
 	ntTable[Sub][Float64][VV] = asmBinaryNT(subVVFloat64NTAVX2, wrapVV(sub_f_VV[float64]), 8, 4, "vv")
+	table2D[Sub][Float64][VV] = Binary2D{Func: subVVFloat642DAVX2, Lanes: 4}
+	table2DNT[Sub][Float64][VV] = Binary2D{Func: subVVFloat642DNTAVX2, Lanes: 4}
 	binTable[Sub][Float64][VS] = asmBinary(subVSFloat64AVX2, wrapVS(sub_f_VS[float64]), 8, 4, "vs")
 	ntTable[Sub][Float64][VS] = asmBinaryNT(subVSFloat64NTAVX2, wrapVS(sub_f_VS[float64]), 8, 4, "vs")
+	table2D[Sub][Float64][VS] = Binary2D{Func: subVSFloat642DAVX2, Lanes: 4}
+	table2DNT[Sub][Float64][VS] = Binary2D{Func: subVSFloat642DNTAVX2, Lanes: 4}
 	binTable[Sub][Float64][SV] = asmBinary(subSVFloat64AVX2, wrapSV(sub_f_SV[float64]), 8, 4, "sv")
 	ntTable[Sub][Float64][SV] = asmBinaryNT(subSVFloat64NTAVX2, wrapSV(sub_f_SV[float64]), 8, 4, "sv")
+	table2D[Sub][Float64][SV] = Binary2D{Func: subSVFloat642DAVX2, Lanes: 4}
+	table2DNT[Sub][Float64][SV] = Binary2D{Func: subSVFloat642DNTAVX2, Lanes: 4}
 	binTable[Sub][Int32][VV] = asmBinary(subVVInt32AVX2, wrapVV(sub_s_VV[int32]), 4, 8, "vv")
 	ntTable[Sub][Int32][VV] = asmBinaryNT(subVVInt32NTAVX2, wrapVV(sub_s_VV[int32]), 4, 8, "vv")
+	table2D[Sub][Int32][VV] = Binary2D{Func: subVVInt322DAVX2, Lanes: 8}
+	table2DNT[Sub][Int32][VV] = Binary2D{Func: subVVInt322DNTAVX2, Lanes: 8}
 	binTable[Sub][Int32][VS] = asmBinary(subVSInt32AVX2, wrapVS(sub_s_VS[int32]), 4, 8, "vs")
 	ntTable[Sub][Int32][VS] = asmBinaryNT(subVSInt32NTAVX2, wrapVS(sub_s_VS[int32]), 4, 8, "vs")
+	table2D[Sub][Int32][VS] = Binary2D{Func: subVSInt322DAVX2, Lanes: 8}
+	table2DNT[Sub][Int32][VS] = Binary2D{Func: subVSInt322DNTAVX2, Lanes: 8}
 	binTable[Sub][Int32][SV] = asmBinary(subSVInt32AVX2, wrapSV(sub_s_SV[int32]), 4, 8, "sv")
 	ntTable[Sub][Int32][SV] = asmBinaryNT(subSVInt32NTAVX2, wrapSV(sub_s_SV[int32]), 4, 8, "sv")
+	table2D[Sub][Int32][SV] = Binary2D{Func: subSVInt322DAVX2, Lanes: 8}
+	table2DNT[Sub][Int32][SV] = Binary2D{Func: subSVInt322DNTAVX2, Lanes: 8}
 	binTable[Sub][Int64][VV] = asmBinary(subVVInt64AVX2, wrapVV(sub_s_VV[int64]), 8, 4, "vv")
 	ntTable[Sub][Int64][VV] = asmBinaryNT(subVVInt64NTAVX2, wrapVV(sub_s_VV[int64]), 8, 4, "vv")
+	table2D[Sub][Int64][VV] = Binary2D{Func: subVVInt642DAVX2, Lanes: 4}
+	table2DNT[Sub][Int64][VV] = Binary2D{Func: subVVInt642DNTAVX2, Lanes: 4}
 	binTable[Sub][Int64][VS] = asmBinary(subVSInt64AVX2, wrapVS(sub_s_VS[int64]), 8, 4, "vs")
 	ntTable[Sub][Int64][VS] = asmBinaryNT(subVSInt64NTAVX2, wrapVS(sub_s_VS[int64]), 8, 4, "vs")
+	table2D[Sub][Int64][VS] = Binary2D{Func: subVSInt642DAVX2, Lanes: 4}
+	table2DNT[Sub][Int64][VS] = Binary2D{Func: subVSInt642DNTAVX2, Lanes: 4}
 	binTable[Sub][Int64][SV] = asmBinary(subSVInt64AVX2, wrapSV(sub_s_SV[int64]), 8, 4, "sv")
 	ntTable[Sub][Int64][SV] = asmBinaryNT(subSVInt64NTAVX2, wrapSV(sub_s_SV[int64]), 8, 4, "sv")
+	table2D[Sub][Int64][SV] = Binary2D{Func: subSVInt642DAVX2, Lanes: 4}
+	table2DNT[Sub][Int64][SV] = Binary2D{Func: subSVInt642DNTAVX2, Lanes: 4}
 	binTable[Sub][Uint32][VV] = asmBinary(subVVUint32AVX2, wrapVV(sub_u_VV[uint32]), 4, 8, "vv")
 	ntTable[Sub][Uint32][VV] = asmBinaryNT(subVVUint32NTAVX2, wrapVV(sub_u_VV[uint32]), 4, 8, "vv")
+	table2D[Sub][Uint32][VV] = Binary2D{Func: subVVUint322DAVX2, Lanes: 8}
+	table2DNT[Sub][Uint32][VV] = Binary2D{Func: subVVUint322DNTAVX2, Lanes: 8}
 	binTable[Sub][Uint32][VS] = asmBinary(subVSUint32AVX2, wrapVS(sub_u_VS[uint32]), 4, 8, "vs")
 	ntTable[Sub][Uint32][VS] = asmBinaryNT(subVSUint32NTAVX2, wrapVS(sub_u_VS[uint32]), 4, 8, "vs")
+	table2D[Sub][Uint32][VS] = Binary2D{Func: subVSUint322DAVX2, Lanes: 8}
+	table2DNT[Sub][Uint32][VS] = Binary2D{Func: subVSUint322DNTAVX2, Lanes: 8}
 	binTable[Sub][Uint32][SV] = asmBinary(subSVUint32AVX2, wrapSV(sub_u_SV[uint32]), 4, 8, "sv")
 	ntTable[Sub][Uint32][SV] = asmBinaryNT(subSVUint32NTAVX2, wrapSV(sub_u_SV[uint32]), 4, 8, "sv")
+	table2D[Sub][Uint32][SV] = Binary2D{Func: subSVUint322DAVX2, Lanes: 8}
+	table2DNT[Sub][Uint32][SV] = Binary2D{Func: subSVUint322DNTAVX2, Lanes: 8}
 	binTable[Sub][Uint64][VV] = asmBinary(subVVUint64AVX2, wrapVV(sub_u_VV[uint64]), 8, 4, "vv")
 	ntTable[Sub][Uint64][VV] = asmBinaryNT(subVVUint64NTAVX2, wrapVV(sub_u_VV[uint64]), 8, 4, "vv")
+	table2D[Sub][Uint64][VV] = Binary2D{Func: subVVUint642DAVX2, Lanes: 4}
+	table2DNT[Sub][Uint64][VV] = Binary2D{Func: subVVUint642DNTAVX2, Lanes: 4}
 	binTable[Sub][Uint64][VS] = asmBinary(subVSUint64AVX2, wrapVS(sub_u_VS[uint64]), 8, 4, "vs")
 	ntTable[Sub][Uint64][VS] = asmBinaryNT(subVSUint64NTAVX2, wrapVS(sub_u_VS[uint64]), 8, 4, "vs")
+	table2D[Sub][Uint64][VS] = Binary2D{Func: subVSUint642DAVX2, Lanes: 4}
+	table2DNT[Sub][Uint64][VS] = Binary2D{Func: subVSUint642DNTAVX2, Lanes: 4}
 	binTable[Sub][Uint64][SV] = asmBinary(subSVUint64AVX2, wrapSV(sub_u_SV[uint64]), 8, 4, "sv")
 	ntTable[Sub][Uint64][SV] = asmBinaryNT(subSVUint64NTAVX2, wrapSV(sub_u_SV[uint64]), 8, 4, "sv")
+	table2D[Sub][Uint64][SV] = Binary2D{Func: subSVUint642DAVX2, Lanes: 4}
+	table2DNT[Sub][Uint64][SV] = Binary2D{Func: subSVUint642DNTAVX2, Lanes: 4}
 	binTable[Mul][Float32][VV] = asmBinary(mulVVFloat32AVX2, wrapVV(mul_f_VV[float32]), 4, 8, "vv")
 	ntTable[Mul][Float32][VV] = asmBinaryNT(mulVVFloat32NTAVX2, wrapVV(mul_f_VV[float32]), 4, 8, "vv")
+	table2D[Mul][Float32][VV] = Binary2D{Func: mulVVFloat322DAVX2, Lanes: 8}
+	table2DNT[Mul][Float32][VV] = Binary2D{Func: mulVVFloat322DNTAVX2, Lanes: 8}
 	binTable[Mul][Float32][VS] = asmBinary(mulVSFloat32AVX2, wrapVS(mul_f_VS[float32]), 4, 8, "vs")
 	ntTable[Mul][Float32][VS] = asmBinaryNT(mulVSFloat32NTAVX2, wrapVS(mul_f_VS[float32]), 4, 8, "vs")
+	table2D[Mul][Float32][VS] = Binary2D{Func: mulVSFloat322DAVX2, Lanes: 8}
+	table2DNT[Mul][Float32][VS] = Binary2D{Func: mulVSFloat322DNTAVX2, Lanes: 8}
 	binTable[Mul][Float64][VV] = asmBinary(mulVVFloat64AVX2, wrapVV(mul_f_VV[float64]), 8, 4, "vv")
 	ntTable[Mul][Float64][VV] = asmBinaryNT(mulVVFloat64NTAVX2, wrapVV(mul_f_VV[float64]), 8, 4, "vv")
+	table2D[Mul][Float64][VV] = Binary2D{Func: mulVVFloat642DAVX2, Lanes: 4}
+	table2DNT[Mul][Float64][VV] = Binary2D{Func: mulVVFloat642DNTAVX2, Lanes: 4}
 	binTable[Mul][Float64][VS] = asmBinary(mulVSFloat64AVX2, wrapVS(mul_f_VS[float64]), 8, 4, "vs")
 	ntTable[Mul][Float64][VS] = asmBinaryNT(mulVSFloat64NTAVX2, wrapVS(mul_f_VS[float64]), 8, 4, "vs")
+	table2D[Mul][Float64][VS] = Binary2D{Func: mulVSFloat642DAVX2, Lanes: 4}
+	table2DNT[Mul][Float64][VS] = Binary2D{Func: mulVSFloat642DNTAVX2, Lanes: 4}
 	binTable[Mul][Int32][VV] = asmBinary(mulVVInt32AVX2, wrapVV(mul_s_VV[int32]), 4, 8, "vv")
 	ntTable[Mul][Int32][VV] = asmBinaryNT(mulVVInt32NTAVX2, wrapVV(mul_s_VV[int32]), 4, 8, "vv")
+	table2D[Mul][Int32][VV] = Binary2D{Func: mulVVInt322DAVX2, Lanes: 8}
+	table2DNT[Mul][Int32][VV] = Binary2D{Func: mulVVInt322DNTAVX2, Lanes: 8}
 	binTable[Mul][Int32][VS] = asmBinary(mulVSInt32AVX2, wrapVS(mul_s_VS[int32]), 4, 8, "vs")
 	ntTable[Mul][Int32][VS] = asmBinaryNT(mulVSInt32NTAVX2, wrapVS(mul_s_VS[int32]), 4, 8, "vs")
+	table2D[Mul][Int32][VS] = Binary2D{Func: mulVSInt322DAVX2, Lanes: 8}
+	table2DNT[Mul][Int32][VS] = Binary2D{Func: mulVSInt322DNTAVX2, Lanes: 8}
 	binTable[Mul][Uint32][VV] = asmBinary(mulVVUint32AVX2, wrapVV(mul_u_VV[uint32]), 4, 8, "vv")
 	ntTable[Mul][Uint32][VV] = asmBinaryNT(mulVVUint32NTAVX2, wrapVV(mul_u_VV[uint32]), 4, 8, "vv")
+	table2D[Mul][Uint32][VV] = Binary2D{Func: mulVVUint322DAVX2, Lanes: 8}
+	table2DNT[Mul][Uint32][VV] = Binary2D{Func: mulVVUint322DNTAVX2, Lanes: 8}
 	binTable[Mul][Uint32][VS] = asmBinary(mulVSUint32AVX2, wrapVS(mul_u_VS[uint32]), 4, 8, "vs")
 	ntTable[Mul][Uint32][VS] = asmBinaryNT(mulVSUint32NTAVX2, wrapVS(mul_u_VS[uint32]), 4, 8, "vs")
+	table2D[Mul][Uint32][VS] = Binary2D{Func: mulVSUint322DAVX2, Lanes: 8}
+	table2DNT[Mul][Uint32][VS] = Binary2D{Func: mulVSUint322DNTAVX2, Lanes: 8}
 	binTable[Equal][Float32][VV] = asmCompare(eqVVFloat32AVX2, wrapVV(eq_f_VV[float32]), 4, 8, "vv")
 	binTable[Equal][Float32][VS] = asmCompare(eqVSFloat32AVX2, wrapVS(eq_f_VS[float32]), 4, 8, "vs")
 	binTable[Equal][Float64][VV] = asmCompare(eqVVFloat64AVX2, wrapVV(eq_f_VV[float64]), 8, 4, "vv")

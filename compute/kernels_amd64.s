@@ -86,6 +86,114 @@ done:
 	VZEROUPPER
 	RET
 
+// func addVVFloat322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·addVVFloat322DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVUPS 0(SI), Y0
+	VADDPS 0(DX), Y0, Y0
+	VMOVUPS 32(SI), Y1
+	VADDPS 32(DX), Y1, Y1
+	VMOVUPS 64(SI), Y2
+	VADDPS 64(DX), Y2, Y2
+	VMOVUPS 96(SI), Y3
+	VADDPS 96(DX), Y3, Y3
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVUPS 0(SI), Y0
+	VADDPS 0(DX), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func addVVFloat322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·addVVFloat322DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVUPS 0(SI), Y0
+	VADDPS 0(DX), Y0, Y0
+	VMOVUPS 32(SI), Y1
+	VADDPS 32(DX), Y1, Y1
+	VMOVUPS 64(SI), Y2
+	VADDPS 64(DX), Y2, Y2
+	VMOVUPS 96(SI), Y3
+	VADDPS 96(DX), Y3, Y3
+	VMOVNTPS Y0, 0(DI)
+	VMOVNTPS Y1, 32(DI)
+	VMOVNTPS Y2, 64(DI)
+	VMOVNTPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVUPS 0(SI), Y0
+	VADDPS 0(DX), Y0, Y0
+	VMOVNTPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
 // func addVSFloat32AVX2(dst, x, y unsafe.Pointer, n int)
 TEXT ·addVSFloat32AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
@@ -162,6 +270,112 @@ loop1:
 	ADDQ $32, DI
 	SUBQ $8, CX
 	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func addVSFloat322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·addVSFloat322DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSS (DX), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVUPS 0(SI), Y0
+	VADDPS Y4, Y0, Y0
+	VMOVUPS 32(SI), Y1
+	VADDPS Y4, Y1, Y1
+	VMOVUPS 64(SI), Y2
+	VADDPS Y4, Y2, Y2
+	VMOVUPS 96(SI), Y3
+	VADDPS Y4, Y3, Y3
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVUPS 0(SI), Y0
+	VADDPS Y4, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func addVSFloat322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·addVSFloat322DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSS (DX), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVUPS 0(SI), Y0
+	VADDPS Y4, Y0, Y0
+	VMOVUPS 32(SI), Y1
+	VADDPS Y4, Y1, Y1
+	VMOVUPS 64(SI), Y2
+	VADDPS Y4, Y2, Y2
+	VMOVUPS 96(SI), Y3
+	VADDPS Y4, Y3, Y3
+	VMOVNTPS Y0, 0(DI)
+	VMOVNTPS Y1, 32(DI)
+	VMOVNTPS Y2, 64(DI)
+	VMOVNTPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVUPS 0(SI), Y0
+	VADDPS Y4, Y0, Y0
+	VMOVNTPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
 done:
 	VZEROUPPER
 	RET
@@ -248,6 +462,114 @@ done:
 	VZEROUPPER
 	RET
 
+// func addVVFloat642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·addVVFloat642DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVUPD 0(SI), Y0
+	VADDPD 0(DX), Y0, Y0
+	VMOVUPD 32(SI), Y1
+	VADDPD 32(DX), Y1, Y1
+	VMOVUPD 64(SI), Y2
+	VADDPD 64(DX), Y2, Y2
+	VMOVUPD 96(SI), Y3
+	VADDPD 96(DX), Y3, Y3
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT next
+	VMOVUPD 0(SI), Y0
+	VADDPD 0(DX), Y0, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func addVVFloat642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·addVVFloat642DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVUPD 0(SI), Y0
+	VADDPD 0(DX), Y0, Y0
+	VMOVUPD 32(SI), Y1
+	VADDPD 32(DX), Y1, Y1
+	VMOVUPD 64(SI), Y2
+	VADDPD 64(DX), Y2, Y2
+	VMOVUPD 96(SI), Y3
+	VADDPD 96(DX), Y3, Y3
+	VMOVNTPD Y0, 0(DI)
+	VMOVNTPD Y1, 32(DI)
+	VMOVNTPD Y2, 64(DI)
+	VMOVNTPD Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT next
+	VMOVUPD 0(SI), Y0
+	VADDPD 0(DX), Y0, Y0
+	VMOVNTPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
 // func addVSFloat64AVX2(dst, x, y unsafe.Pointer, n int)
 TEXT ·addVSFloat64AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
@@ -324,6 +646,112 @@ loop1:
 	ADDQ $32, DI
 	SUBQ $4, CX
 	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func addVSFloat642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·addVSFloat642DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSD (DX), Y4
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVUPD 0(SI), Y0
+	VADDPD Y4, Y0, Y0
+	VMOVUPD 32(SI), Y1
+	VADDPD Y4, Y1, Y1
+	VMOVUPD 64(SI), Y2
+	VADDPD Y4, Y2, Y2
+	VMOVUPD 96(SI), Y3
+	VADDPD Y4, Y3, Y3
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT next
+	VMOVUPD 0(SI), Y0
+	VADDPD Y4, Y0, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func addVSFloat642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·addVSFloat642DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSD (DX), Y4
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVUPD 0(SI), Y0
+	VADDPD Y4, Y0, Y0
+	VMOVUPD 32(SI), Y1
+	VADDPD Y4, Y1, Y1
+	VMOVUPD 64(SI), Y2
+	VADDPD Y4, Y2, Y2
+	VMOVUPD 96(SI), Y3
+	VADDPD Y4, Y3, Y3
+	VMOVNTPD Y0, 0(DI)
+	VMOVNTPD Y1, 32(DI)
+	VMOVNTPD Y2, 64(DI)
+	VMOVNTPD Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT next
+	VMOVUPD 0(SI), Y0
+	VADDPD Y4, Y0, Y0
+	VMOVNTPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
 done:
 	VZEROUPPER
 	RET
@@ -410,6 +838,114 @@ done:
 	VZEROUPPER
 	RET
 
+// func addVVInt322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·addVVInt322DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPADDD 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPADDD 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPADDD 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPADDD 96(DX), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPADDD 0(DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func addVVInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·addVVInt322DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPADDD 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPADDD 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPADDD 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPADDD 96(DX), Y3, Y3
+	VMOVNTDQ Y0, 0(DI)
+	VMOVNTDQ Y1, 32(DI)
+	VMOVNTDQ Y2, 64(DI)
+	VMOVNTDQ Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPADDD 0(DX), Y0, Y0
+	VMOVNTDQ Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
 // func addVSInt32AVX2(dst, x, y unsafe.Pointer, n int)
 TEXT ·addVSInt32AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
@@ -486,6 +1022,112 @@ loop1:
 	ADDQ $32, DI
 	SUBQ $8, CX
 	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func addVSInt322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·addVSInt322DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD (DX), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPADDD Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPADDD Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPADDD Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPADDD Y4, Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPADDD Y4, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func addVSInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·addVSInt322DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD (DX), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPADDD Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPADDD Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPADDD Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPADDD Y4, Y3, Y3
+	VMOVNTDQ Y0, 0(DI)
+	VMOVNTDQ Y1, 32(DI)
+	VMOVNTDQ Y2, 64(DI)
+	VMOVNTDQ Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPADDD Y4, Y0, Y0
+	VMOVNTDQ Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
 done:
 	VZEROUPPER
 	RET
@@ -572,6 +1214,114 @@ done:
 	VZEROUPPER
 	RET
 
+// func addVVInt642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·addVVInt642DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPADDQ 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPADDQ 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPADDQ 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPADDQ 96(DX), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPADDQ 0(DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func addVVInt642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·addVVInt642DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPADDQ 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPADDQ 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPADDQ 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPADDQ 96(DX), Y3, Y3
+	VMOVNTDQ Y0, 0(DI)
+	VMOVNTDQ Y1, 32(DI)
+	VMOVNTDQ Y2, 64(DI)
+	VMOVNTDQ Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPADDQ 0(DX), Y0, Y0
+	VMOVNTDQ Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
 // func addVSInt64AVX2(dst, x, y unsafe.Pointer, n int)
 TEXT ·addVSInt64AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
@@ -648,6 +1398,112 @@ loop1:
 	ADDQ $32, DI
 	SUBQ $4, CX
 	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func addVSInt642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·addVSInt642DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTQ (DX), Y4
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPADDQ Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPADDQ Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPADDQ Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPADDQ Y4, Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPADDQ Y4, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func addVSInt642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·addVSInt642DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTQ (DX), Y4
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPADDQ Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPADDQ Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPADDQ Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPADDQ Y4, Y3, Y3
+	VMOVNTDQ Y0, 0(DI)
+	VMOVNTDQ Y1, 32(DI)
+	VMOVNTDQ Y2, 64(DI)
+	VMOVNTDQ Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPADDQ Y4, Y0, Y0
+	VMOVNTDQ Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
 done:
 	VZEROUPPER
 	RET
@@ -734,6 +1590,114 @@ done:
 	VZEROUPPER
 	RET
 
+// func addVVUint322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·addVVUint322DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPADDD 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPADDD 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPADDD 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPADDD 96(DX), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPADDD 0(DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func addVVUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·addVVUint322DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPADDD 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPADDD 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPADDD 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPADDD 96(DX), Y3, Y3
+	VMOVNTDQ Y0, 0(DI)
+	VMOVNTDQ Y1, 32(DI)
+	VMOVNTDQ Y2, 64(DI)
+	VMOVNTDQ Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPADDD 0(DX), Y0, Y0
+	VMOVNTDQ Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
 // func addVSUint32AVX2(dst, x, y unsafe.Pointer, n int)
 TEXT ·addVSUint32AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
@@ -810,6 +1774,112 @@ loop1:
 	ADDQ $32, DI
 	SUBQ $8, CX
 	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func addVSUint322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·addVSUint322DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD (DX), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPADDD Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPADDD Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPADDD Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPADDD Y4, Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPADDD Y4, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func addVSUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·addVSUint322DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD (DX), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPADDD Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPADDD Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPADDD Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPADDD Y4, Y3, Y3
+	VMOVNTDQ Y0, 0(DI)
+	VMOVNTDQ Y1, 32(DI)
+	VMOVNTDQ Y2, 64(DI)
+	VMOVNTDQ Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPADDD Y4, Y0, Y0
+	VMOVNTDQ Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
 done:
 	VZEROUPPER
 	RET
@@ -896,6 +1966,114 @@ done:
 	VZEROUPPER
 	RET
 
+// func addVVUint642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·addVVUint642DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPADDQ 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPADDQ 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPADDQ 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPADDQ 96(DX), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPADDQ 0(DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func addVVUint642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·addVVUint642DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPADDQ 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPADDQ 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPADDQ 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPADDQ 96(DX), Y3, Y3
+	VMOVNTDQ Y0, 0(DI)
+	VMOVNTDQ Y1, 32(DI)
+	VMOVNTDQ Y2, 64(DI)
+	VMOVNTDQ Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPADDQ 0(DX), Y0, Y0
+	VMOVNTDQ Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
 // func addVSUint64AVX2(dst, x, y unsafe.Pointer, n int)
 TEXT ·addVSUint64AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
@@ -972,6 +2150,112 @@ loop1:
 	ADDQ $32, DI
 	SUBQ $4, CX
 	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func addVSUint642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·addVSUint642DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTQ (DX), Y4
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPADDQ Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPADDQ Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPADDQ Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPADDQ Y4, Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPADDQ Y4, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func addVSUint642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·addVSUint642DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTQ (DX), Y4
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPADDQ Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPADDQ Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPADDQ Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPADDQ Y4, Y3, Y3
+	VMOVNTDQ Y0, 0(DI)
+	VMOVNTDQ Y1, 32(DI)
+	VMOVNTDQ Y2, 64(DI)
+	VMOVNTDQ Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPADDQ Y4, Y0, Y0
+	VMOVNTDQ Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
 done:
 	VZEROUPPER
 	RET
@@ -1058,6 +2342,114 @@ done:
 	VZEROUPPER
 	RET
 
+// func subVVFloat322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subVVFloat322DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVUPS 0(SI), Y0
+	VSUBPS 0(DX), Y0, Y0
+	VMOVUPS 32(SI), Y1
+	VSUBPS 32(DX), Y1, Y1
+	VMOVUPS 64(SI), Y2
+	VSUBPS 64(DX), Y2, Y2
+	VMOVUPS 96(SI), Y3
+	VSUBPS 96(DX), Y3, Y3
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVUPS 0(SI), Y0
+	VSUBPS 0(DX), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func subVVFloat322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subVVFloat322DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVUPS 0(SI), Y0
+	VSUBPS 0(DX), Y0, Y0
+	VMOVUPS 32(SI), Y1
+	VSUBPS 32(DX), Y1, Y1
+	VMOVUPS 64(SI), Y2
+	VSUBPS 64(DX), Y2, Y2
+	VMOVUPS 96(SI), Y3
+	VSUBPS 96(DX), Y3, Y3
+	VMOVNTPS Y0, 0(DI)
+	VMOVNTPS Y1, 32(DI)
+	VMOVNTPS Y2, 64(DI)
+	VMOVNTPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVUPS 0(SI), Y0
+	VSUBPS 0(DX), Y0, Y0
+	VMOVNTPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
 // func subVSFloat32AVX2(dst, x, y unsafe.Pointer, n int)
 TEXT ·subVSFloat32AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
@@ -1138,6 +2530,112 @@ done:
 	VZEROUPPER
 	RET
 
+// func subVSFloat322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subVSFloat322DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSS (DX), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVUPS 0(SI), Y0
+	VSUBPS Y4, Y0, Y0
+	VMOVUPS 32(SI), Y1
+	VSUBPS Y4, Y1, Y1
+	VMOVUPS 64(SI), Y2
+	VSUBPS Y4, Y2, Y2
+	VMOVUPS 96(SI), Y3
+	VSUBPS Y4, Y3, Y3
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVUPS 0(SI), Y0
+	VSUBPS Y4, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func subVSFloat322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subVSFloat322DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSS (DX), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVUPS 0(SI), Y0
+	VSUBPS Y4, Y0, Y0
+	VMOVUPS 32(SI), Y1
+	VSUBPS Y4, Y1, Y1
+	VMOVUPS 64(SI), Y2
+	VSUBPS Y4, Y2, Y2
+	VMOVUPS 96(SI), Y3
+	VSUBPS Y4, Y3, Y3
+	VMOVNTPS Y0, 0(DI)
+	VMOVNTPS Y1, 32(DI)
+	VMOVNTPS Y2, 64(DI)
+	VMOVNTPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVUPS 0(SI), Y0
+	VSUBPS Y4, Y0, Y0
+	VMOVNTPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
 // func subSVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
 TEXT ·subSVFloat32AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
@@ -1214,6 +2712,112 @@ loop1:
 	ADDQ $32, DI
 	SUBQ $8, CX
 	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func subSVFloat322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subSVFloat322DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSS (SI), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVUPS 0(DX), Y0
+	VSUBPS Y0, Y4, Y0
+	VMOVUPS 32(DX), Y1
+	VSUBPS Y1, Y4, Y1
+	VMOVUPS 64(DX), Y2
+	VSUBPS Y2, Y4, Y2
+	VMOVUPS 96(DX), Y3
+	VSUBPS Y3, Y4, Y3
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVUPS 0(DX), Y0
+	VSUBPS Y0, Y4, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func subSVFloat322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subSVFloat322DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSS (SI), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVUPS 0(DX), Y0
+	VSUBPS Y0, Y4, Y0
+	VMOVUPS 32(DX), Y1
+	VSUBPS Y1, Y4, Y1
+	VMOVUPS 64(DX), Y2
+	VSUBPS Y2, Y4, Y2
+	VMOVUPS 96(DX), Y3
+	VSUBPS Y3, Y4, Y3
+	VMOVNTPS Y0, 0(DI)
+	VMOVNTPS Y1, 32(DI)
+	VMOVNTPS Y2, 64(DI)
+	VMOVNTPS Y3, 96(DI)
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVUPS 0(DX), Y0
+	VSUBPS Y0, Y4, Y0
+	VMOVNTPS Y0, (DI)
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
 done:
 	VZEROUPPER
 	RET
@@ -1300,6 +2904,114 @@ done:
 	VZEROUPPER
 	RET
 
+// func subVVFloat642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subVVFloat642DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVUPD 0(SI), Y0
+	VSUBPD 0(DX), Y0, Y0
+	VMOVUPD 32(SI), Y1
+	VSUBPD 32(DX), Y1, Y1
+	VMOVUPD 64(SI), Y2
+	VSUBPD 64(DX), Y2, Y2
+	VMOVUPD 96(SI), Y3
+	VSUBPD 96(DX), Y3, Y3
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT next
+	VMOVUPD 0(SI), Y0
+	VSUBPD 0(DX), Y0, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func subVVFloat642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subVVFloat642DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVUPD 0(SI), Y0
+	VSUBPD 0(DX), Y0, Y0
+	VMOVUPD 32(SI), Y1
+	VSUBPD 32(DX), Y1, Y1
+	VMOVUPD 64(SI), Y2
+	VSUBPD 64(DX), Y2, Y2
+	VMOVUPD 96(SI), Y3
+	VSUBPD 96(DX), Y3, Y3
+	VMOVNTPD Y0, 0(DI)
+	VMOVNTPD Y1, 32(DI)
+	VMOVNTPD Y2, 64(DI)
+	VMOVNTPD Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT next
+	VMOVUPD 0(SI), Y0
+	VSUBPD 0(DX), Y0, Y0
+	VMOVNTPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
 // func subVSFloat64AVX2(dst, x, y unsafe.Pointer, n int)
 TEXT ·subVSFloat64AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
@@ -1380,6 +3092,112 @@ done:
 	VZEROUPPER
 	RET
 
+// func subVSFloat642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subVSFloat642DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSD (DX), Y4
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVUPD 0(SI), Y0
+	VSUBPD Y4, Y0, Y0
+	VMOVUPD 32(SI), Y1
+	VSUBPD Y4, Y1, Y1
+	VMOVUPD 64(SI), Y2
+	VSUBPD Y4, Y2, Y2
+	VMOVUPD 96(SI), Y3
+	VSUBPD Y4, Y3, Y3
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT next
+	VMOVUPD 0(SI), Y0
+	VSUBPD Y4, Y0, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func subVSFloat642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subVSFloat642DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSD (DX), Y4
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVUPD 0(SI), Y0
+	VSUBPD Y4, Y0, Y0
+	VMOVUPD 32(SI), Y1
+	VSUBPD Y4, Y1, Y1
+	VMOVUPD 64(SI), Y2
+	VSUBPD Y4, Y2, Y2
+	VMOVUPD 96(SI), Y3
+	VSUBPD Y4, Y3, Y3
+	VMOVNTPD Y0, 0(DI)
+	VMOVNTPD Y1, 32(DI)
+	VMOVNTPD Y2, 64(DI)
+	VMOVNTPD Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT next
+	VMOVUPD 0(SI), Y0
+	VSUBPD Y4, Y0, Y0
+	VMOVNTPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
 // func subSVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
 TEXT ·subSVFloat64AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
@@ -1456,6 +3274,112 @@ loop1:
 	ADDQ $32, DI
 	SUBQ $4, CX
 	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func subSVFloat642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subSVFloat642DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSD (SI), Y4
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVUPD 0(DX), Y0
+	VSUBPD Y0, Y4, Y0
+	VMOVUPD 32(DX), Y1
+	VSUBPD Y1, Y4, Y1
+	VMOVUPD 64(DX), Y2
+	VSUBPD Y2, Y4, Y2
+	VMOVUPD 96(DX), Y3
+	VSUBPD Y3, Y4, Y3
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT next
+	VMOVUPD 0(DX), Y0
+	VSUBPD Y0, Y4, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func subSVFloat642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subSVFloat642DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSD (SI), Y4
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVUPD 0(DX), Y0
+	VSUBPD Y0, Y4, Y0
+	VMOVUPD 32(DX), Y1
+	VSUBPD Y1, Y4, Y1
+	VMOVUPD 64(DX), Y2
+	VSUBPD Y2, Y4, Y2
+	VMOVUPD 96(DX), Y3
+	VSUBPD Y3, Y4, Y3
+	VMOVNTPD Y0, 0(DI)
+	VMOVNTPD Y1, 32(DI)
+	VMOVNTPD Y2, 64(DI)
+	VMOVNTPD Y3, 96(DI)
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT next
+	VMOVUPD 0(DX), Y0
+	VSUBPD Y0, Y4, Y0
+	VMOVNTPD Y0, (DI)
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
 done:
 	VZEROUPPER
 	RET
@@ -1542,6 +3466,114 @@ done:
 	VZEROUPPER
 	RET
 
+// func subVVInt322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subVVInt322DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPSUBD 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPSUBD 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPSUBD 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPSUBD 96(DX), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPSUBD 0(DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func subVVInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subVVInt322DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPSUBD 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPSUBD 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPSUBD 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPSUBD 96(DX), Y3, Y3
+	VMOVNTDQ Y0, 0(DI)
+	VMOVNTDQ Y1, 32(DI)
+	VMOVNTDQ Y2, 64(DI)
+	VMOVNTDQ Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPSUBD 0(DX), Y0, Y0
+	VMOVNTDQ Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
 // func subVSInt32AVX2(dst, x, y unsafe.Pointer, n int)
 TEXT ·subVSInt32AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
@@ -1622,6 +3654,112 @@ done:
 	VZEROUPPER
 	RET
 
+// func subVSInt322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subVSInt322DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD (DX), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPSUBD Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPSUBD Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPSUBD Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPSUBD Y4, Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPSUBD Y4, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func subVSInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subVSInt322DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD (DX), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPSUBD Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPSUBD Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPSUBD Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPSUBD Y4, Y3, Y3
+	VMOVNTDQ Y0, 0(DI)
+	VMOVNTDQ Y1, 32(DI)
+	VMOVNTDQ Y2, 64(DI)
+	VMOVNTDQ Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPSUBD Y4, Y0, Y0
+	VMOVNTDQ Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
 // func subSVInt32AVX2(dst, x, y unsafe.Pointer, n int)
 TEXT ·subSVInt32AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
@@ -1698,6 +3836,112 @@ loop1:
 	ADDQ $32, DI
 	SUBQ $8, CX
 	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func subSVInt322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subSVInt322DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD (SI), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(DX), Y0
+	VPSUBD Y0, Y4, Y0
+	VMOVDQU 32(DX), Y1
+	VPSUBD Y1, Y4, Y1
+	VMOVDQU 64(DX), Y2
+	VPSUBD Y2, Y4, Y2
+	VMOVDQU 96(DX), Y3
+	VPSUBD Y3, Y4, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVDQU 0(DX), Y0
+	VPSUBD Y0, Y4, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func subSVInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subSVInt322DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD (SI), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(DX), Y0
+	VPSUBD Y0, Y4, Y0
+	VMOVDQU 32(DX), Y1
+	VPSUBD Y1, Y4, Y1
+	VMOVDQU 64(DX), Y2
+	VPSUBD Y2, Y4, Y2
+	VMOVDQU 96(DX), Y3
+	VPSUBD Y3, Y4, Y3
+	VMOVNTDQ Y0, 0(DI)
+	VMOVNTDQ Y1, 32(DI)
+	VMOVNTDQ Y2, 64(DI)
+	VMOVNTDQ Y3, 96(DI)
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVDQU 0(DX), Y0
+	VPSUBD Y0, Y4, Y0
+	VMOVNTDQ Y0, (DI)
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
 done:
 	VZEROUPPER
 	RET
@@ -1784,6 +4028,114 @@ done:
 	VZEROUPPER
 	RET
 
+// func subVVInt642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subVVInt642DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPSUBQ 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPSUBQ 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPSUBQ 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPSUBQ 96(DX), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPSUBQ 0(DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func subVVInt642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subVVInt642DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPSUBQ 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPSUBQ 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPSUBQ 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPSUBQ 96(DX), Y3, Y3
+	VMOVNTDQ Y0, 0(DI)
+	VMOVNTDQ Y1, 32(DI)
+	VMOVNTDQ Y2, 64(DI)
+	VMOVNTDQ Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPSUBQ 0(DX), Y0, Y0
+	VMOVNTDQ Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
 // func subVSInt64AVX2(dst, x, y unsafe.Pointer, n int)
 TEXT ·subVSInt64AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
@@ -1864,6 +4216,112 @@ done:
 	VZEROUPPER
 	RET
 
+// func subVSInt642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subVSInt642DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTQ (DX), Y4
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPSUBQ Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPSUBQ Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPSUBQ Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPSUBQ Y4, Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPSUBQ Y4, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func subVSInt642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subVSInt642DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTQ (DX), Y4
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPSUBQ Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPSUBQ Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPSUBQ Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPSUBQ Y4, Y3, Y3
+	VMOVNTDQ Y0, 0(DI)
+	VMOVNTDQ Y1, 32(DI)
+	VMOVNTDQ Y2, 64(DI)
+	VMOVNTDQ Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPSUBQ Y4, Y0, Y0
+	VMOVNTDQ Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
 // func subSVInt64AVX2(dst, x, y unsafe.Pointer, n int)
 TEXT ·subSVInt64AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
@@ -1940,6 +4398,112 @@ loop1:
 	ADDQ $32, DI
 	SUBQ $4, CX
 	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func subSVInt642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subSVInt642DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTQ (SI), Y4
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(DX), Y0
+	VPSUBQ Y0, Y4, Y0
+	VMOVDQU 32(DX), Y1
+	VPSUBQ Y1, Y4, Y1
+	VMOVDQU 64(DX), Y2
+	VPSUBQ Y2, Y4, Y2
+	VMOVDQU 96(DX), Y3
+	VPSUBQ Y3, Y4, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT next
+	VMOVDQU 0(DX), Y0
+	VPSUBQ Y0, Y4, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func subSVInt642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subSVInt642DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTQ (SI), Y4
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(DX), Y0
+	VPSUBQ Y0, Y4, Y0
+	VMOVDQU 32(DX), Y1
+	VPSUBQ Y1, Y4, Y1
+	VMOVDQU 64(DX), Y2
+	VPSUBQ Y2, Y4, Y2
+	VMOVDQU 96(DX), Y3
+	VPSUBQ Y3, Y4, Y3
+	VMOVNTDQ Y0, 0(DI)
+	VMOVNTDQ Y1, 32(DI)
+	VMOVNTDQ Y2, 64(DI)
+	VMOVNTDQ Y3, 96(DI)
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT next
+	VMOVDQU 0(DX), Y0
+	VPSUBQ Y0, Y4, Y0
+	VMOVNTDQ Y0, (DI)
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
 done:
 	VZEROUPPER
 	RET
@@ -2026,6 +4590,114 @@ done:
 	VZEROUPPER
 	RET
 
+// func subVVUint322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subVVUint322DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPSUBD 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPSUBD 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPSUBD 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPSUBD 96(DX), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPSUBD 0(DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func subVVUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subVVUint322DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPSUBD 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPSUBD 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPSUBD 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPSUBD 96(DX), Y3, Y3
+	VMOVNTDQ Y0, 0(DI)
+	VMOVNTDQ Y1, 32(DI)
+	VMOVNTDQ Y2, 64(DI)
+	VMOVNTDQ Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPSUBD 0(DX), Y0, Y0
+	VMOVNTDQ Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
 // func subVSUint32AVX2(dst, x, y unsafe.Pointer, n int)
 TEXT ·subVSUint32AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
@@ -2106,6 +4778,112 @@ done:
 	VZEROUPPER
 	RET
 
+// func subVSUint322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subVSUint322DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD (DX), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPSUBD Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPSUBD Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPSUBD Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPSUBD Y4, Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPSUBD Y4, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func subVSUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subVSUint322DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD (DX), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPSUBD Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPSUBD Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPSUBD Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPSUBD Y4, Y3, Y3
+	VMOVNTDQ Y0, 0(DI)
+	VMOVNTDQ Y1, 32(DI)
+	VMOVNTDQ Y2, 64(DI)
+	VMOVNTDQ Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPSUBD Y4, Y0, Y0
+	VMOVNTDQ Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
 // func subSVUint32AVX2(dst, x, y unsafe.Pointer, n int)
 TEXT ·subSVUint32AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
@@ -2182,6 +4960,112 @@ loop1:
 	ADDQ $32, DI
 	SUBQ $8, CX
 	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func subSVUint322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subSVUint322DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD (SI), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(DX), Y0
+	VPSUBD Y0, Y4, Y0
+	VMOVDQU 32(DX), Y1
+	VPSUBD Y1, Y4, Y1
+	VMOVDQU 64(DX), Y2
+	VPSUBD Y2, Y4, Y2
+	VMOVDQU 96(DX), Y3
+	VPSUBD Y3, Y4, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVDQU 0(DX), Y0
+	VPSUBD Y0, Y4, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func subSVUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subSVUint322DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD (SI), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(DX), Y0
+	VPSUBD Y0, Y4, Y0
+	VMOVDQU 32(DX), Y1
+	VPSUBD Y1, Y4, Y1
+	VMOVDQU 64(DX), Y2
+	VPSUBD Y2, Y4, Y2
+	VMOVDQU 96(DX), Y3
+	VPSUBD Y3, Y4, Y3
+	VMOVNTDQ Y0, 0(DI)
+	VMOVNTDQ Y1, 32(DI)
+	VMOVNTDQ Y2, 64(DI)
+	VMOVNTDQ Y3, 96(DI)
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVDQU 0(DX), Y0
+	VPSUBD Y0, Y4, Y0
+	VMOVNTDQ Y0, (DI)
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
 done:
 	VZEROUPPER
 	RET
@@ -2268,6 +5152,114 @@ done:
 	VZEROUPPER
 	RET
 
+// func subVVUint642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subVVUint642DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPSUBQ 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPSUBQ 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPSUBQ 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPSUBQ 96(DX), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPSUBQ 0(DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func subVVUint642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subVVUint642DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPSUBQ 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPSUBQ 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPSUBQ 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPSUBQ 96(DX), Y3, Y3
+	VMOVNTDQ Y0, 0(DI)
+	VMOVNTDQ Y1, 32(DI)
+	VMOVNTDQ Y2, 64(DI)
+	VMOVNTDQ Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPSUBQ 0(DX), Y0, Y0
+	VMOVNTDQ Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
 // func subVSUint64AVX2(dst, x, y unsafe.Pointer, n int)
 TEXT ·subVSUint64AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
@@ -2348,6 +5340,112 @@ done:
 	VZEROUPPER
 	RET
 
+// func subVSUint642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subVSUint642DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTQ (DX), Y4
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPSUBQ Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPSUBQ Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPSUBQ Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPSUBQ Y4, Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPSUBQ Y4, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func subVSUint642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subVSUint642DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTQ (DX), Y4
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPSUBQ Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPSUBQ Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPSUBQ Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPSUBQ Y4, Y3, Y3
+	VMOVNTDQ Y0, 0(DI)
+	VMOVNTDQ Y1, 32(DI)
+	VMOVNTDQ Y2, 64(DI)
+	VMOVNTDQ Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPSUBQ Y4, Y0, Y0
+	VMOVNTDQ Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
 // func subSVUint64AVX2(dst, x, y unsafe.Pointer, n int)
 TEXT ·subSVUint64AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
@@ -2424,6 +5522,112 @@ loop1:
 	ADDQ $32, DI
 	SUBQ $4, CX
 	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func subSVUint642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subSVUint642DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTQ (SI), Y4
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(DX), Y0
+	VPSUBQ Y0, Y4, Y0
+	VMOVDQU 32(DX), Y1
+	VPSUBQ Y1, Y4, Y1
+	VMOVDQU 64(DX), Y2
+	VPSUBQ Y2, Y4, Y2
+	VMOVDQU 96(DX), Y3
+	VPSUBQ Y3, Y4, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT next
+	VMOVDQU 0(DX), Y0
+	VPSUBQ Y0, Y4, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func subSVUint642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·subSVUint642DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTQ (SI), Y4
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(DX), Y0
+	VPSUBQ Y0, Y4, Y0
+	VMOVDQU 32(DX), Y1
+	VPSUBQ Y1, Y4, Y1
+	VMOVDQU 64(DX), Y2
+	VPSUBQ Y2, Y4, Y2
+	VMOVDQU 96(DX), Y3
+	VPSUBQ Y3, Y4, Y3
+	VMOVNTDQ Y0, 0(DI)
+	VMOVNTDQ Y1, 32(DI)
+	VMOVNTDQ Y2, 64(DI)
+	VMOVNTDQ Y3, 96(DI)
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT next
+	VMOVDQU 0(DX), Y0
+	VPSUBQ Y0, Y4, Y0
+	VMOVNTDQ Y0, (DI)
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
 done:
 	VZEROUPPER
 	RET
@@ -2510,6 +5714,114 @@ done:
 	VZEROUPPER
 	RET
 
+// func mulVVFloat322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·mulVVFloat322DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVUPS 0(SI), Y0
+	VMULPS 0(DX), Y0, Y0
+	VMOVUPS 32(SI), Y1
+	VMULPS 32(DX), Y1, Y1
+	VMOVUPS 64(SI), Y2
+	VMULPS 64(DX), Y2, Y2
+	VMOVUPS 96(SI), Y3
+	VMULPS 96(DX), Y3, Y3
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVUPS 0(SI), Y0
+	VMULPS 0(DX), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func mulVVFloat322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·mulVVFloat322DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVUPS 0(SI), Y0
+	VMULPS 0(DX), Y0, Y0
+	VMOVUPS 32(SI), Y1
+	VMULPS 32(DX), Y1, Y1
+	VMOVUPS 64(SI), Y2
+	VMULPS 64(DX), Y2, Y2
+	VMOVUPS 96(SI), Y3
+	VMULPS 96(DX), Y3, Y3
+	VMOVNTPS Y0, 0(DI)
+	VMOVNTPS Y1, 32(DI)
+	VMOVNTPS Y2, 64(DI)
+	VMOVNTPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVUPS 0(SI), Y0
+	VMULPS 0(DX), Y0, Y0
+	VMOVNTPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
 // func mulVSFloat32AVX2(dst, x, y unsafe.Pointer, n int)
 TEXT ·mulVSFloat32AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
@@ -2586,6 +5898,112 @@ loop1:
 	ADDQ $32, DI
 	SUBQ $8, CX
 	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func mulVSFloat322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·mulVSFloat322DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSS (DX), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVUPS 0(SI), Y0
+	VMULPS Y4, Y0, Y0
+	VMOVUPS 32(SI), Y1
+	VMULPS Y4, Y1, Y1
+	VMOVUPS 64(SI), Y2
+	VMULPS Y4, Y2, Y2
+	VMOVUPS 96(SI), Y3
+	VMULPS Y4, Y3, Y3
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVUPS 0(SI), Y0
+	VMULPS Y4, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func mulVSFloat322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·mulVSFloat322DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSS (DX), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVUPS 0(SI), Y0
+	VMULPS Y4, Y0, Y0
+	VMOVUPS 32(SI), Y1
+	VMULPS Y4, Y1, Y1
+	VMOVUPS 64(SI), Y2
+	VMULPS Y4, Y2, Y2
+	VMOVUPS 96(SI), Y3
+	VMULPS Y4, Y3, Y3
+	VMOVNTPS Y0, 0(DI)
+	VMOVNTPS Y1, 32(DI)
+	VMOVNTPS Y2, 64(DI)
+	VMOVNTPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVUPS 0(SI), Y0
+	VMULPS Y4, Y0, Y0
+	VMOVNTPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
 done:
 	VZEROUPPER
 	RET
@@ -2672,6 +6090,114 @@ done:
 	VZEROUPPER
 	RET
 
+// func mulVVFloat642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·mulVVFloat642DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVUPD 0(SI), Y0
+	VMULPD 0(DX), Y0, Y0
+	VMOVUPD 32(SI), Y1
+	VMULPD 32(DX), Y1, Y1
+	VMOVUPD 64(SI), Y2
+	VMULPD 64(DX), Y2, Y2
+	VMOVUPD 96(SI), Y3
+	VMULPD 96(DX), Y3, Y3
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT next
+	VMOVUPD 0(SI), Y0
+	VMULPD 0(DX), Y0, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func mulVVFloat642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·mulVVFloat642DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVUPD 0(SI), Y0
+	VMULPD 0(DX), Y0, Y0
+	VMOVUPD 32(SI), Y1
+	VMULPD 32(DX), Y1, Y1
+	VMOVUPD 64(SI), Y2
+	VMULPD 64(DX), Y2, Y2
+	VMOVUPD 96(SI), Y3
+	VMULPD 96(DX), Y3, Y3
+	VMOVNTPD Y0, 0(DI)
+	VMOVNTPD Y1, 32(DI)
+	VMOVNTPD Y2, 64(DI)
+	VMOVNTPD Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT next
+	VMOVUPD 0(SI), Y0
+	VMULPD 0(DX), Y0, Y0
+	VMOVNTPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
 // func mulVSFloat64AVX2(dst, x, y unsafe.Pointer, n int)
 TEXT ·mulVSFloat64AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
@@ -2748,6 +6274,112 @@ loop1:
 	ADDQ $32, DI
 	SUBQ $4, CX
 	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func mulVSFloat642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·mulVSFloat642DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSD (DX), Y4
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVUPD 0(SI), Y0
+	VMULPD Y4, Y0, Y0
+	VMOVUPD 32(SI), Y1
+	VMULPD Y4, Y1, Y1
+	VMOVUPD 64(SI), Y2
+	VMULPD Y4, Y2, Y2
+	VMOVUPD 96(SI), Y3
+	VMULPD Y4, Y3, Y3
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT next
+	VMOVUPD 0(SI), Y0
+	VMULPD Y4, Y0, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func mulVSFloat642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·mulVSFloat642DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSD (DX), Y4
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVUPD 0(SI), Y0
+	VMULPD Y4, Y0, Y0
+	VMOVUPD 32(SI), Y1
+	VMULPD Y4, Y1, Y1
+	VMOVUPD 64(SI), Y2
+	VMULPD Y4, Y2, Y2
+	VMOVUPD 96(SI), Y3
+	VMULPD Y4, Y3, Y3
+	VMOVNTPD Y0, 0(DI)
+	VMOVNTPD Y1, 32(DI)
+	VMOVNTPD Y2, 64(DI)
+	VMOVNTPD Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT next
+	VMOVUPD 0(SI), Y0
+	VMULPD Y4, Y0, Y0
+	VMOVNTPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
 done:
 	VZEROUPPER
 	RET
@@ -2834,6 +6466,114 @@ done:
 	VZEROUPPER
 	RET
 
+// func mulVVInt322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·mulVVInt322DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPMULLD 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPMULLD 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPMULLD 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPMULLD 96(DX), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPMULLD 0(DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func mulVVInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·mulVVInt322DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPMULLD 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPMULLD 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPMULLD 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPMULLD 96(DX), Y3, Y3
+	VMOVNTDQ Y0, 0(DI)
+	VMOVNTDQ Y1, 32(DI)
+	VMOVNTDQ Y2, 64(DI)
+	VMOVNTDQ Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPMULLD 0(DX), Y0, Y0
+	VMOVNTDQ Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
 // func mulVSInt32AVX2(dst, x, y unsafe.Pointer, n int)
 TEXT ·mulVSInt32AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
@@ -2910,6 +6650,112 @@ loop1:
 	ADDQ $32, DI
 	SUBQ $8, CX
 	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func mulVSInt322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·mulVSInt322DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD (DX), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPMULLD Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPMULLD Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPMULLD Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPMULLD Y4, Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPMULLD Y4, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func mulVSInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·mulVSInt322DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD (DX), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPMULLD Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPMULLD Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPMULLD Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPMULLD Y4, Y3, Y3
+	VMOVNTDQ Y0, 0(DI)
+	VMOVNTDQ Y1, 32(DI)
+	VMOVNTDQ Y2, 64(DI)
+	VMOVNTDQ Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPMULLD Y4, Y0, Y0
+	VMOVNTDQ Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
 done:
 	VZEROUPPER
 	RET
@@ -2996,6 +6842,114 @@ done:
 	VZEROUPPER
 	RET
 
+// func mulVVUint322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·mulVVUint322DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPMULLD 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPMULLD 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPMULLD 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPMULLD 96(DX), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPMULLD 0(DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func mulVVUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·mulVVUint322DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPMULLD 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPMULLD 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPMULLD 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPMULLD 96(DX), Y3, Y3
+	VMOVNTDQ Y0, 0(DI)
+	VMOVNTDQ Y1, 32(DI)
+	VMOVNTDQ Y2, 64(DI)
+	VMOVNTDQ Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPMULLD 0(DX), Y0, Y0
+	VMOVNTDQ Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
 // func mulVSUint32AVX2(dst, x, y unsafe.Pointer, n int)
 TEXT ·mulVSUint32AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
@@ -3072,6 +7026,112 @@ loop1:
 	ADDQ $32, DI
 	SUBQ $8, CX
 	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func mulVSUint322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·mulVSUint322DAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD (DX), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPMULLD Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPMULLD Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPMULLD Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPMULLD Y4, Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPMULLD Y4, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
+done:
+	VZEROUPPER
+	RET
+
+// func mulVSUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+TEXT ·mulVSUint322DNTAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), R10
+	MOVQ x+8(FP), R11
+	MOVQ y+16(FP), R12
+	MOVQ rows+32(FP), R13
+	TESTQ R13, R13
+	JZ done
+row:
+	MOVQ R10, DI
+	MOVQ R11, SI
+	MOVQ R12, DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD (DX), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPMULLD Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPMULLD Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPMULLD Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPMULLD Y4, Y3, Y3
+	VMOVNTDQ Y0, 0(DI)
+	VMOVNTDQ Y1, 32(DI)
+	VMOVNTDQ Y2, 64(DI)
+	VMOVNTDQ Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT next
+	VMOVDQU 0(SI), Y0
+	VPMULLD Y4, Y0, Y0
+	VMOVNTDQ Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+next:
+	ADDQ ds+40(FP), R10
+	ADDQ xs+48(FP), R11
+	ADDQ ys+56(FP), R12
+	DECQ R13
+	JNZ row
 done:
 	VZEROUPPER
 	RET

@@ -86,6 +86,9 @@ func ExampleExplain() {
 	}
 	for _, line := range strings.Split(strings.TrimSpace(s), "\n") {
 		line = strings.TrimSpace(line)
+		if strings.Contains(line, "row-looped") {
+			continue // present where the CPU has the assembly kernels
+		}
 		if strings.HasPrefix(line, "pass") || strings.HasPrefix(line, "kernel") {
 			fmt.Println(line)
 		}

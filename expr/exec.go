@@ -139,6 +139,16 @@ func (g *group) runRange(w *worker, t *target, lo, hi int) {
 		defer compute.Fence()
 	}
 	for pos := lo; pos < hi; {
+		if g.k2d.Func != nil && col == 0 {
+			if k := min(g.cshape[r-2]-w.idx[r-2], (hi-pos)/inner); k >= 1 {
+				g.rows2D(w, t, k, inner)
+				pos += k * inner
+				if pos < hi {
+					g.advance(w, k)
+				}
+				continue
+			}
+		}
 		if g.rows != nil && col == 0 {
 			if k := min(rowsPerCall, g.cshape[r-2]-w.idx[r-2], (hi-pos)/inner); k >= 2 {
 				p := unsafe.Add(w.base[0], w.off[0]*w.size[0])
@@ -197,6 +207,23 @@ func (g *group) nextRow(w *worker) {
 		w.off[nl] -= w.idx[j] * g.dstCS[j]
 		w.idx[j] = 0
 	}
+}
+
+// rows2D runs the pass's one binary kernel over k whole rows of c elements
+// (see plan2D), streaming when the output rows are 32-byte aligned.
+func (g *group) rows2D(w *worker, t *target, k, c int) {
+	in := &g.prog[0]
+	j := len(g.cshape) - 2
+	nl := len(g.leaves)
+	dp := unsafe.Add(t.base, w.off[nl]*t.size)
+	xp := unsafe.Add(w.base[in.a], w.off[in.a]*w.size[in.a])
+	yp := unsafe.Add(w.base[in.b], w.off[in.b]*w.size[in.b])
+	ds := g.dstCS[j] * t.size
+	kern := g.k2d
+	if g.k2dNT.Func != nil && uintptr(dp)%32 == 0 && ds%32 == 0 {
+		kern = g.k2dNT
+	}
+	kern.Func(dp, xp, yp, c, k, ds, g.leaves[in.a].cs[j]*w.size[in.a], g.leaves[in.b].cs[j]*w.size[in.b])
 }
 
 // advance moves the worker's offsets k rows on.

@@ -29,6 +29,8 @@ type group struct {
 	batch  int              // rows per tile when the inner axis is short (0: one row at a time)
 	rows   compute.RowsFunc // sums of one leaf over the row axis: several rows per call
 	count  bool             // a counting pass: fold 1 for each valid element instead of the values
+	k2d    compute.Binary2D // one binary kernel over whole rows (see plan2D)
+	k2dNT  compute.Binary2D // its streaming variant, for rows that are 32-byte aligned
 	masked bool             // some leaf has a validity mask
 	dstCS  []int            // coalesced output (or accumulator) strides
 	tile   int
@@ -579,4 +581,32 @@ func swapComparison(op compute.Op) compute.Op {
 		return compute.GreaterEqual
 	}
 	return op
+}
+
+// plan2D runs a pass whose whole program is one binary kernel, reading two
+// leaves in place and writing straight into the output, with the kernel's
+// row-looped form: one call per run of rows instead of one per tile, with
+// no scratch (x + bias, a * b over broadcast axes, x + c[:, None]).
+func (g *group) plan2D() {
+	r := len(g.cshape)
+	nl := len(g.leaves)
+	if r < 2 || len(g.prog) != 1 || !g.direct || g.masked {
+		return
+	}
+	in := g.prog[0]
+	if in.code != iBinary || in.dst != g.root || in.a >= nl || in.b >= nl {
+		return
+	}
+	if g.leaves[in.a].gather != nil || g.leaves[in.b].gather != nil {
+		return
+	}
+	k, ok := compute.LookupBinary2D(in.op, in.kt, in.form, false)
+	if !ok || g.cshape[r-1]%k.Lanes != 0 {
+		return
+	}
+	g.k2d = k
+	if g.nt {
+		g.k2dNT, _ = compute.LookupBinary2D(in.op, in.kt, in.form, true)
+	}
+	g.notes = append(g.notes, "row-looped kernel: whole rows per call")
 }

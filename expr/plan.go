@@ -268,6 +268,9 @@ func (ev *evaluation) buildGroup(r *rnode, shape, dstStrides []int, want array.D
 	if stream && size(shape)*g.rootT.Size() >= ntThreshold && g.dstCS[len(g.dstCS)-1] == 1 && !g.masked {
 		g.streamOutput(rootIsLeaf)
 	}
+	if storeDirect {
+		g.plan2D() // after streamOutput: it picks the streaming form when the pass streams
+	}
 	sz := g.rootT.Size()
 	var err error
 	if g.whereZero, err = compute.LookupWhere(sz); err != nil {
