@@ -85,6 +85,7 @@ type instr struct {
 	scalar     bool // operates on one element
 	as, bs, cs int  // where: steps (0 or 1) of cond, x, y
 	name       string
+	inPlace    bool         // the kernel may write over its first operand
 	op         compute.Op   // binary: the operator, type and form, to find
 	kt         compute.Type // a streaming variant of the kernel
 	form       compute.Form
@@ -323,7 +324,8 @@ func (g *group) emit(r *rnode, next *int) (value, error) {
 		}
 		out := value{reg: g.newReg(), dt: rt, scalar: x.scalar && y.scalar}
 		g.add(instr{code: iBinary, bin: k, dst: out.reg, a: x.reg, b: y.reg, scalar: out.scalar, name: fmt.Sprintf("%v %v %s", n.op, kt, formName),
-			op: n.op, kt: compute.Type(kt), form: form})
+			op: n.op, kt: compute.Type(kt), form: form,
+			inPlace: compute.Asm && rt == kt && !x.scalar && (n.op == compute.Add || n.op == compute.Sub || n.op == compute.Mul)})
 		return g.cast(out, r.dtype)
 	case kWhere:
 		c, err := g.cast(args[0], array.Bool)
@@ -389,6 +391,11 @@ func (g *group) regAlloc() int {
 		case in.dst == g.root:
 			p = used
 			used++
+		case in.inPlace && vr[0] >= nl && last[vr[0]] == pc && !freed[vr[0]]:
+			// overwrite the dying first operand (same dtype; the kernel
+			// reads each vector before it stores it)
+			p = phys[vr[0]]
+			freed[vr[0]] = true
 		case len(free) > 0:
 			p, free = free[len(free)-1], free[:len(free)-1]
 		default:
