@@ -31,6 +31,7 @@ var typeNames = [...]string{"invalid", "bool", "int8", "int16", "int32", "int64"
 
 var typeSizes = [...]int{0, 1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8}
 
+// String returns the type's name, as array.DType's String does.
 func (t Type) String() string {
 	if t >= numTypes {
 		return fmt.Sprintf("Type(%d)", uint8(t))
@@ -89,6 +90,8 @@ var opNames = [...]string{"invalid", "add", "subtract", "multiply", "divide", "d
 	"maximum", "minimum", "squared_difference", "prelu", "equal", "not_equal", "greater", "greater_equal", "less",
 	"less_equal", "logical_and", "logical_or", "logical_xor", "negative", "abs", "sqrt", "exp", "log", "logical_not"}
 
+// String returns the operator's name in the specification's spelling
+// ("add", "floor_mod", "logical_and", ...).
 func (o Op) String() string {
 	if o >= numOps {
 		return fmt.Sprintf("Op(%d)", uint8(o))

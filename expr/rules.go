@@ -47,6 +47,8 @@ var (
 // second operand are ignored.
 func PDPD(axis int) Rule { return Rule{kind: rulePDPD, axis: axis} }
 
+// String names the rule: "numpy", "none", "pdpd(axis=N)" or
+// "unidirectional".
 func (r Rule) String() string {
 	switch r.kind {
 	case ruleNone:

@@ -21,6 +21,7 @@ const (
 	Skip
 )
 
+// String returns "pass", "fail" or "skip".
 func (s Status) String() string {
 	switch s {
 	case Pass:
