@@ -86,27 +86,8 @@ func emitArith(a arith, t typ, form string, nt bool) string {
 	case "sv":
 		fmt.Fprintf(w, "\t%s (SI), Y4\n", t.bcast)
 	}
-	// one vector: Y0 = x op y
-	one := func(r, off string) string {
-		switch form {
-		case "vv":
-			return fmt.Sprintf("\t%s %s(SI), %s\n\t%s %s(DX), %s, %s\n", t.load, off, r, inst, off, r, r)
-		case "vs":
-			return fmt.Sprintf("\t%s %s(SI), %s\n\t%s Y4, %s, %s\n", t.load, off, r, inst, r, r)
-		default: // sv: r = x - y[i]
-			return fmt.Sprintf("\t%s %s(DX), %s\n\t%s %s, Y4, %s\n", t.load, off, r, inst, r, r)
-		}
-	}
-	adv := func(bytes int) string {
-		s := ""
-		if form != "sv" {
-			s += fmt.Sprintf("\tADDQ $%d, SI\n", bytes)
-		}
-		if form != "vs" {
-			s += fmt.Sprintf("\tADDQ $%d, DX\n", bytes)
-		}
-		return s + fmt.Sprintf("\tADDQ $%d, DI\n", bytes)
-	}
+	one := func(r, off string) string { return vectorOp(t, inst, form, r, off) }
+	adv := func(bytes int) string { return advance(form, bytes) }
 	fmt.Fprintf(w, "loop4:\n\tCMPQ CX, $%d\n\tJLT loop1\n", 4*L)
 	regs := []string{"Y0", "Y1", "Y2", "Y3"}
 	for i, r := range regs {
@@ -165,26 +146,8 @@ func emitArith2D(a arith, t typ, form string, nt bool) {
 	case "sv":
 		fmt.Fprintf(w, "\t%s (SI), Y4\n", t.bcast)
 	}
-	one := func(r, off string) string {
-		switch form {
-		case "vv":
-			return fmt.Sprintf("\t%s %s(SI), %s\n\t%s %s(DX), %s, %s\n", t.load, off, r, inst, off, r, r)
-		case "vs":
-			return fmt.Sprintf("\t%s %s(SI), %s\n\t%s Y4, %s, %s\n", t.load, off, r, inst, r, r)
-		default:
-			return fmt.Sprintf("\t%s %s(DX), %s\n\t%s %s, Y4, %s\n", t.load, off, r, inst, r, r)
-		}
-	}
-	adv := func(bytes int) string {
-		s := ""
-		if form != "sv" {
-			s += fmt.Sprintf("\tADDQ $%d, SI\n", bytes)
-		}
-		if form != "vs" {
-			s += fmt.Sprintf("\tADDQ $%d, DX\n", bytes)
-		}
-		return s + fmt.Sprintf("\tADDQ $%d, DI\n", bytes)
-	}
+	one := func(r, off string) string { return vectorOp(t, inst, form, r, off) }
+	adv := func(bytes int) string { return advance(form, bytes) }
 	fmt.Fprintf(w, "loop4:\n\tCMPQ CX, $%d\n\tJLT loop1\n", 4*L)
 	regs := []string{"Y0", "Y1", "Y2", "Y3"}
 	for i, r := range regs {
@@ -352,6 +315,31 @@ func emitSelCmp(c struct {
 		tbl = "selNTTable"
 	}
 	fmt.Fprintf(&reg, "\t%s[%s][%s][%d][%d] = asmSelect[%s](%sAVX2, %s, %d, %v, %v, %v)\n", tbl, c.op, t.konst, b2i(bs == "s"), b2i(ys == "s"), t.name, name, c.op, L, bs == "s", ys == "s", nt)
+}
+
+// vectorOp is one vector of dst = x op y into register r, at byte offset
+// off: x at SI, y at DX, a repeated operand broadcast in Y4.
+func vectorOp(t typ, inst, form, r, off string) string {
+	switch form {
+	case "vv":
+		return fmt.Sprintf("\t%s %s(SI), %s\n\t%s %s(DX), %s, %s\n", t.load, off, r, inst, off, r, r)
+	case "vs":
+		return fmt.Sprintf("\t%s %s(SI), %s\n\t%s Y4, %s, %s\n", t.load, off, r, inst, r, r)
+	default: // sv: r = x - y[i]
+		return fmt.Sprintf("\t%s %s(DX), %s\n\t%s %s, Y4, %s\n", t.load, off, r, inst, r, r)
+	}
+}
+
+// advance moves the vector operands' pointers and DI on by bytes.
+func advance(form string, bytes int) string {
+	s := ""
+	if form != "sv" {
+		s += fmt.Sprintf("\tADDQ $%d, SI\n", bytes)
+	}
+	if form != "vs" {
+		s += fmt.Sprintf("\tADDQ $%d, DX\n", bytes)
+	}
+	return s + fmt.Sprintf("\tADDQ $%d, DI\n", bytes)
 }
 
 func b2i(b bool) int {
