@@ -24,6 +24,36 @@ type Array struct {
 	data    *memory.Buffer
 	valid   *memory.Buffer   // nil: every element is valid; else one byte per element, same layout as data
 	mem     memory.Allocator // where buffers derived from this array (masks, copies) come from
+	// inline storage for the shape and strides of arrays of rank <= 4, so
+	// that a header is one allocation
+	dims [2 * inlineRank]int
+}
+
+const inlineRank = 4
+
+// setLayout stores copies of shape and strides (strides nil: row-major) in
+// the header, inline when the rank is small.
+func (a *Array) setLayout(shape, strides []int) {
+	r := len(shape)
+	if r <= inlineRank {
+		a.shape = append(a.dims[:0:inlineRank], shape...)
+		a.strides = a.dims[inlineRank:inlineRank:(2 * inlineRank)]
+	} else {
+		a.shape = clone(shape)
+		a.strides = make([]int, 0, r)
+	}
+	if strides != nil {
+		a.strides = append(a.strides, strides...)
+		return
+	}
+	a.strides = a.strides[:r]
+	n := 1
+	for i := r - 1; i >= 0; i-- {
+		a.strides[i] = n
+		if shape[i] > 0 {
+			n *= shape[i]
+		}
+	}
 }
 
 // New returns a zero-filled, contiguous (row-major) array of the given dtype
@@ -53,9 +83,16 @@ func Empty(mem memory.Allocator, dt DType, shape ...int) (*Array, error) {
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
-	buf := memory.NewResizableBuffer(mem)
-	buf.Resize(n * dt.Size())
-	a := &Array{dtype: dt, shape: clone(shape), strides: ContiguousStrides(shape), data: buf, mem: mem}
+	var buf *memory.Buffer
+	if u, ok := mem.(uninitAllocator); ok {
+		// no zero fill: the caller writes every element
+		buf = memory.NewBufferWithAllocator(u.allocateUninit(n*dt.Size()), mem)
+	} else {
+		buf = memory.NewResizableBuffer(mem)
+		buf.Resize(n * dt.Size())
+	}
+	a := &Array{dtype: dt, data: buf, mem: mem}
+	a.setLayout(shape, nil)
 	a.refs.Store(1)
 	return a, nil
 }
@@ -99,7 +136,8 @@ func FromBufferIn(mem memory.Allocator, dt DType, shape, strides []int, offset i
 		valid.Retain()
 	}
 	data.Retain()
-	a := &Array{dtype: dt, shape: clone(shape), strides: clone(strides), offset: offset, data: data, valid: valid, mem: mem}
+	a := &Array{dtype: dt, offset: offset, data: data, valid: valid, mem: mem}
+	a.setLayout(shape, strides)
 	a.refs.Store(1)
 	return a, nil
 }

@@ -38,6 +38,15 @@ func (p *pageAllocator) Allocate(size int) []byte {
 	return b[:size]
 }
 
+// allocateUninit: small buffers may be recycled without zeroing; mapped
+// ones are new pages, zero anyway.
+func (p *pageAllocator) allocateUninit(size int) []byte {
+	if size < PageAllocatorThreshold {
+		return p.small.allocateUninit(size)
+	}
+	return p.Allocate(size)
+}
+
 func (p *pageAllocator) Reallocate(size int, b []byte) []byte {
 	if size <= cap(b) {
 		return b[:size]

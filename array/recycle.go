@@ -33,6 +33,23 @@ func classOf(size int) int {
 }
 
 func (r *recycler) Allocate(size int) []byte {
+	b, reused := r.take(size)
+	if reused {
+		clear(b)
+	}
+	return b
+}
+
+// allocateUninit is Allocate without zeroing a reused buffer, for arrays
+// that are about to be written in full (array.Empty).
+func (r *recycler) allocateUninit(size int) []byte {
+	b, _ := r.take(size)
+	return b
+}
+
+// take returns a buffer of size bytes, a freed one of its class if there is
+// one (reused: its contents are old), else a new, zeroed one.
+func (r *recycler) take(size int) (b []byte, reused bool) {
 	c := classOf(size)
 	r.mu.Lock()
 	free := r.class[c]
@@ -41,13 +58,18 @@ func (r *recycler) Allocate(size int) []byte {
 		free[n-1] = nil
 		r.class[c] = free[:n-1]
 		r.mu.Unlock()
-		clear(b[:size])
-		return b[:size]
+		return b[:size], true
 	}
 	r.mu.Unlock()
 	raw := make([]byte, 1<<c)
 	off := int((64 - uintptr(unsafe.Pointer(unsafe.SliceData(raw)))%64) % 64)
-	return raw[off : off+size : len(raw)]
+	return raw[off : off+size : len(raw)], false
+}
+
+// uninitAllocator is an allocator that can hand out memory without zeroing
+// it (the PageAllocator); Empty uses it.
+type uninitAllocator interface {
+	allocateUninit(size int) []byte
 }
 
 func (r *recycler) Reallocate(size int, b []byte) []byte {

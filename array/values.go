@@ -78,7 +78,8 @@ func Wrap[T Element](values []T, shape ...int) (*Array, error) {
 		b = unsafe.Slice((*byte)(unsafe.Pointer(&values[0])), len(values)*DTypeOf[T]().Size())
 	}
 	buf := memory.NewBufferBytes(b)
-	a := &Array{dtype: DTypeOf[T](), shape: clone(shape), strides: ContiguousStrides(shape), data: buf, mem: memory.DefaultAllocator}
+	a := &Array{dtype: DTypeOf[T](), data: buf, mem: memory.DefaultAllocator}
+	a.setLayout(shape, nil)
 	a.refs.Store(1)
 	return a, nil
 }

@@ -12,6 +12,9 @@ import (
 // AVX2, built without the noasm tag).
 var Asm = cpu.X86.HasAVX2
 
+// hasAVX512 selects the 512-bit row-looped kernels for data in cache.
+var hasAVX512 = cpu.X86.HasAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL
+
 // whereAsm[size/4-1][y is one repeated element] selects 4- or 8-byte
 // elements with a bool vector c and a vector x.
 var whereAsm [2][2]func(dst, c, x, y unsafe.Pointer, n int)
@@ -24,7 +27,7 @@ func registerAsm() {
 	// x op y[i] for commutative operators: the VS kernel with x and y swapped.
 	for _, op := range []Op{Add, Mul} {
 		for t := Bool; t < numTypes; t++ {
-			for _, tbl := range []*[numOps][numTypes][numForms]Binary2D{&table2D, &table2DNT} {
+			for _, tbl := range []*[numOps][numTypes][numForms]Binary2D{&table2D, &table2DNT, &table2DZ} {
 				if vs := tbl[op][t][VS]; vs.Func != nil {
 					f := vs.Func
 					tbl[op][t][SV] = Binary2D{Lanes: vs.Lanes, Func: func(d, x, y unsafe.Pointer, n, rows, ds, xs, ys int) { f(d, y, x, n, rows, ds, ys, xs) }}

@@ -20,3 +20,5 @@ func Fence() {}
 
 // Prefetch is a no-op in this build.
 func Prefetch(p unsafe.Pointer, n int) {}
+
+var hasAVX512 = false

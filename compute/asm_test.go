@@ -249,13 +249,18 @@ func TestBinary2DMatchesRows(t *testing.T) {
 		for _, typ := range []Type{Float32, Float64, Int32, Int64, Uint32, Uint64} {
 			for form := VV; form < numForms; form++ {
 				ref := goBinary(t, op, typ, form)
-				for _, nt := range []bool{false, true} {
+				for _, variant := range []string{"avx2", "nt", "avx512"} {
+					nt := variant == "nt"
 					k, ok := LookupBinary2D(op, typ, form, nt)
+					if variant == "avx512" {
+						k = table2DZ[op][typ][form]
+						ok = hasAVX512 && k.Func != nil
+					}
 					if !ok {
 						continue
 					}
 					sz := typ.Size()
-					for _, n := range []int{0, k.Lanes, 4 * k.Lanes, 5 * k.Lanes, 13 * k.Lanes} {
+					for _, n := range []int{0, k.Lanes, 4 * k.Lanes, 5 * k.Lanes, 8 * k.Lanes, 13 * k.Lanes, 17 * k.Lanes, 40 * k.Lanes} {
 						for rows := 0; rows <= 5; rows++ {
 							for _, rep := range []bool{false, true} {
 								// row strides in elements, padded so rows stay 32-byte aligned
@@ -288,7 +293,7 @@ func TestBinary2DMatchesRows(t *testing.T) {
 								}
 								k.Func(unsafe.Pointer(&g[0]), unsafe.Pointer(&x[0]), unsafe.Pointer(&y[0]), n, rows, pad*sz, xs*sz, ys*sz)
 								Fence()
-								require.True(t, equalBits(want, g, typ, sz), "%v %v form %d nt=%v n=%d rows=%d repeat=%v", op, typ, form, nt, n, rows, rep)
+								require.True(t, equalBits(want, g, typ, sz), "%v %v form %d %s n=%d rows=%d repeat=%v", op, typ, form, variant, n, rows, rep)
 							}
 						}
 					}

@@ -118,56 +118,87 @@ func emitArith(a arith, t typ, form string, nt bool) string {
 }
 
 // emitArith2D writes the row-looped form of a binary kernel: rows rows of
-// n elements (n a multiple of the lanes), each operand advancing by its own
-// byte stride per row (0: the same row, or for a scalar form the same
+// n elements (n a multiple of the AVX2 lanes), each operand advancing by its
+// own byte stride per row (0: the same row, or for a scalar form the same
 // element, every time). It is NumPy's two-dimensional inner loop: a pass
-// whose program is one kernel runs a whole block of rows in one call.
-func emitArith2D(a arith, t typ, form string, nt bool) {
+// whose program is one kernel runs a whole block of rows in one call. The
+// loop keeps everything in registers and indexes the three rows with one
+// offset; zmm uses 512-bit vectors in the main loop (AVX-512F, for data in
+// cache) and 256-bit ones for the rest of a row.
+func emitArith2D(a arith, t typ, form string, nt, zmm bool) {
 	inst := a.insts[t.name]
 	name := fmt.Sprintf("%s%s%s2D", a.stem, strings.ToUpper(form), t.konst)
 	if nt {
 		name += "NT"
+	}
+	if zmm {
+		name += "Z"
 	}
 	st := t.store
 	if nt {
 		st = t.storeNT
 	}
 	L := lanes(t)
+	V, W := "Y", 32 // main-loop register class and width
+	if zmm {
+		V, W = "Z", 64
+	}
+	unroll := 256 / W
+	load, zst := t.load, st // the main loop's moves
+	if zmm && !t.float {
+		load = fmt.Sprintf("VMOVDQU%d", t.size*8)
+		zst = load
+	}
 	fmt.Fprintf(&decl, "//go:noescape\nfunc %sAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)\n\n", name)
 	w := &asm
 	fmt.Fprintf(w, "// func %sAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)\n", name)
 	fmt.Fprintf(w, "TEXT ·%sAVX2(SB), NOSPLIT, $0-64\n", name)
-	fmt.Fprintf(w, "\tMOVQ dst+0(FP), R10\n\tMOVQ x+8(FP), R11\n\tMOVQ y+16(FP), R12\n\tMOVQ rows+32(FP), R13\n")
-	fmt.Fprintf(w, "\tTESTQ R13, R13\n\tJZ done\n")
-	fmt.Fprintf(w, "row:\n\tMOVQ R10, DI\n\tMOVQ R11, SI\n\tMOVQ R12, DX\n\tMOVQ n+24(FP), CX\n")
+	fmt.Fprintf(w, "\tMOVQ dst+0(FP), R10\n\tMOVQ x+8(FP), R11\n\tMOVQ y+16(FP), R12\n\tMOVQ n+24(FP), R9\n")
+	fmt.Fprintf(w, "\tMOVQ rows+32(FP), R13\n\tMOVQ ds+40(FP), R14\n\tMOVQ xs+48(FP), R15\n\tMOVQ ys+56(FP), BX\n")
+	fmt.Fprintf(w, "\tTESTQ R13, R13\n\tJZ done\n\tIMULQ $%d, R9\n", t.size)
+	fmt.Fprintf(w, "row:\n")
 	switch form {
 	case "vs":
-		fmt.Fprintf(w, "\t%s (DX), Y4\n", t.bcast)
+		fmt.Fprintf(w, "\t%s (R12), %s15\n", t.bcast, V)
 	case "sv":
-		fmt.Fprintf(w, "\t%s (SI), Y4\n", t.bcast)
+		fmt.Fprintf(w, "\t%s (R11), %s15\n", t.bcast, V)
 	}
-	one := func(r, off string) string { return vectorOp(t, inst, form, r, off) }
-	adv := func(bytes int) string { return advance(form, bytes) }
-	fmt.Fprintf(w, "loop4:\n\tCMPQ CX, $%d\n\tJLT loop1\n", 4*L)
-	regs := []string{"Y0", "Y1", "Y2", "Y3"}
-	for i, r := range regs {
-		fmt.Fprint(w, one(r, fmt.Sprint(i*32)))
+	// one vector of register class c at byte offset off from the row index AX
+	one := func(c, r string, off int) string {
+		reg := fmt.Sprintf("%s%s", c, r)
+		ld := t.load
+		if c == "Z" {
+			ld = load
+		}
+		switch form {
+		case "vv":
+			return fmt.Sprintf("\t%s %d(R11)(AX*1), %s\n\t%s %d(R12)(AX*1), %s, %s\n", ld, off, reg, inst, off, reg, reg)
+		case "vs":
+			return fmt.Sprintf("\t%s %d(R11)(AX*1), %s\n\t%s %s15, %s, %s\n", ld, off, reg, inst, c, reg, reg)
+		default: // sv: r = x - y[i]
+			return fmt.Sprintf("\t%s %d(R12)(AX*1), %s\n\t%s %s, %s15, %s\n", ld, off, reg, inst, reg, c, reg)
+		}
 	}
-	for i, r := range regs {
-		fmt.Fprintf(w, "\t%s %s, %d(DI)\n", st, r, i*32)
+	fmt.Fprintf(w, "\tXORQ AX, AX\n\tCMPQ R9, $256\n\tJLT tail\n")
+	fmt.Fprintf(w, "main:\n")
+	for k := 0; k < unroll; k++ {
+		fmt.Fprint(w, one(V, fmt.Sprint(k), k*W))
 	}
-	fmt.Fprint(w, adv(128))
-	fmt.Fprintf(w, "\tSUBQ $%d, CX\n\tJMP loop4\n", 4*L)
-	fmt.Fprintf(w, "loop1:\n\tCMPQ CX, $%d\n\tJLT next\n", L)
-	fmt.Fprint(w, one("Y0", "0"))
-	fmt.Fprintf(w, "\t%s Y0, (DI)\n", st)
-	fmt.Fprint(w, adv(32))
-	fmt.Fprintf(w, "\tSUBQ $%d, CX\n\tJMP loop1\n", L)
-	fmt.Fprintf(w, "next:\n\tADDQ ds+40(FP), R10\n\tADDQ xs+48(FP), R11\n\tADDQ ys+56(FP), R12\n\tDECQ R13\n\tJNZ row\n")
+	for k := 0; k < unroll; k++ {
+		fmt.Fprintf(w, "\t%s %s%d, %d(R10)(AX*1)\n", zst, V, k, k*W)
+	}
+	fmt.Fprintf(w, "\tADDQ $256, AX\n\tLEAQ 256(AX), CX\n\tCMPQ CX, R9\n\tJLE main\n")
+	fmt.Fprintf(w, "tail:\n\tCMPQ AX, R9\n\tJGE next\n")
+	fmt.Fprint(w, one("Y", "0", 0))
+	fmt.Fprintf(w, "\t%s Y0, (R10)(AX*1)\n\tADDQ $32, AX\n\tJMP tail\n", st)
+	fmt.Fprintf(w, "next:\n\tADDQ R14, R10\n\tADDQ R15, R11\n\tADDQ BX, R12\n\tDECQ R13\n\tJNZ row\n")
 	fmt.Fprintf(w, "done:\n\tVZEROUPPER\n\tRET\n\n")
 	tbl := "table2D"
-	if nt {
+	switch {
+	case nt:
 		tbl = "table2DNT"
+	case zmm:
+		tbl = "table2DZ"
 	}
 	fmt.Fprintf(&reg, "\t%s[%s][%s][%s] = Binary2D{Func: %sAVX2, Lanes: %d}\n", tbl, a.op, t.konst, strings.ToUpper(form), name, L)
 }
@@ -363,8 +394,9 @@ func main() {
 			for _, f := range forms {
 				emitArith(a, t, f, false)
 				emitArith(a, t, f, true)
-				emitArith2D(a, t, f, false)
-				emitArith2D(a, t, f, true)
+				emitArith2D(a, t, f, false, false)
+				emitArith2D(a, t, f, true, false)
+				emitArith2D(a, t, f, false, true)
 			}
 		}
 	}

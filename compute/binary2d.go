@@ -14,7 +14,7 @@ type Binary2D struct {
 	Lanes int
 }
 
-var table2D, table2DNT [numOps][numTypes][numForms]Binary2D
+var table2D, table2DNT, table2DZ [numOps][numTypes][numForms]Binary2D
 
 // LookupBinary2D returns the row-looped kernel for op, t and form, where
 // the build has one (AVX2 assembly), and its streaming-store variant; the
@@ -28,4 +28,21 @@ func LookupBinary2D(op Op, t Type, form Form, streaming bool) (Binary2D, bool) {
 		k = table2DNT[op][t][form]
 	}
 	return k, k.Func != nil
+}
+
+// LookupBinary2DCached returns the row-looped kernel for data that is in
+// cache: 512-bit vectors where the CPU has AVX-512F (twice the work per
+// instruction, measured 1.8x on a 64x64 add in L1), else the AVX2 one. For
+// data streaming from memory AVX-512 brings nothing here, so that case
+// keeps LookupBinary2D.
+func LookupBinary2DCached(op Op, t Type, form Form) (Binary2D, bool) {
+	if op >= numOps || t >= numTypes || form >= numForms {
+		return Binary2D{}, false
+	}
+	if hasAVX512 {
+		if k := table2DZ[op][t][form]; k.Func != nil {
+			return k, true
+		}
+	}
+	return LookupBinary2D(op, t, form, false)
 }

@@ -19,6 +19,9 @@ func addVVFloat322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 func addVVFloat322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
+func addVVFloat322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func addVSFloat32AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
@@ -29,6 +32,9 @@ func addVSFloat322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func addVSFloat322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func addVSFloat322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func addVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
@@ -43,6 +49,9 @@ func addVVFloat642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 func addVVFloat642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
+func addVVFloat642DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func addVSFloat64AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
@@ -53,6 +62,9 @@ func addVSFloat642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func addVSFloat642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func addVSFloat642DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func addVVInt32AVX2(dst, x, y unsafe.Pointer, n int)
@@ -67,6 +79,9 @@ func addVVInt322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 func addVVInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
+func addVVInt322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func addVSInt32AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
@@ -77,6 +92,9 @@ func addVSInt322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func addVSInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func addVSInt322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func addVVInt64AVX2(dst, x, y unsafe.Pointer, n int)
@@ -91,6 +109,9 @@ func addVVInt642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 func addVVInt642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
+func addVVInt642DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func addVSInt64AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
@@ -101,6 +122,9 @@ func addVSInt642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func addVSInt642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func addVSInt642DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func addVVUint32AVX2(dst, x, y unsafe.Pointer, n int)
@@ -115,6 +139,9 @@ func addVVUint322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 func addVVUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
+func addVVUint322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func addVSUint32AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
@@ -125,6 +152,9 @@ func addVSUint322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func addVSUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func addVSUint322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func addVVUint64AVX2(dst, x, y unsafe.Pointer, n int)
@@ -139,6 +169,9 @@ func addVVUint642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 func addVVUint642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
+func addVVUint642DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func addVSUint64AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
@@ -149,6 +182,9 @@ func addVSUint642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func addVSUint642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func addVSUint642DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func subVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
@@ -163,6 +199,9 @@ func subVVFloat322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 func subVVFloat322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
+func subVVFloat322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func subVSFloat32AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
@@ -173,6 +212,9 @@ func subVSFloat322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func subVSFloat322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func subVSFloat322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func subSVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
@@ -187,6 +229,9 @@ func subSVFloat322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 func subSVFloat322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
+func subSVFloat322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func subVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
@@ -197,6 +242,9 @@ func subVVFloat642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func subVVFloat642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func subVVFloat642DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func subVSFloat64AVX2(dst, x, y unsafe.Pointer, n int)
@@ -211,6 +259,9 @@ func subVSFloat642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 func subVSFloat642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
+func subVSFloat642DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func subSVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
@@ -221,6 +272,9 @@ func subSVFloat642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func subSVFloat642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func subSVFloat642DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func subVVInt32AVX2(dst, x, y unsafe.Pointer, n int)
@@ -235,6 +289,9 @@ func subVVInt322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 func subVVInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
+func subVVInt322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func subVSInt32AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
@@ -245,6 +302,9 @@ func subVSInt322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func subVSInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func subVSInt322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func subSVInt32AVX2(dst, x, y unsafe.Pointer, n int)
@@ -259,6 +319,9 @@ func subSVInt322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 func subSVInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
+func subSVInt322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func subVVInt64AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
@@ -269,6 +332,9 @@ func subVVInt642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func subVVInt642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func subVVInt642DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func subVSInt64AVX2(dst, x, y unsafe.Pointer, n int)
@@ -283,6 +349,9 @@ func subVSInt642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 func subVSInt642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
+func subVSInt642DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func subSVInt64AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
@@ -293,6 +362,9 @@ func subSVInt642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func subSVInt642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func subSVInt642DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func subVVUint32AVX2(dst, x, y unsafe.Pointer, n int)
@@ -307,6 +379,9 @@ func subVVUint322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 func subVVUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
+func subVVUint322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func subVSUint32AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
@@ -317,6 +392,9 @@ func subVSUint322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func subVSUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func subVSUint322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func subSVUint32AVX2(dst, x, y unsafe.Pointer, n int)
@@ -331,6 +409,9 @@ func subSVUint322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 func subSVUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
+func subSVUint322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func subVVUint64AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
@@ -341,6 +422,9 @@ func subVVUint642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func subVVUint642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func subVVUint642DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func subVSUint64AVX2(dst, x, y unsafe.Pointer, n int)
@@ -355,6 +439,9 @@ func subVSUint642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 func subVSUint642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
+func subVSUint642DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func subSVUint64AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
@@ -365,6 +452,9 @@ func subSVUint642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func subSVUint642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func subSVUint642DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func mulVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
@@ -379,6 +469,9 @@ func mulVVFloat322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 func mulVVFloat322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
+func mulVVFloat322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func mulVSFloat32AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
@@ -389,6 +482,9 @@ func mulVSFloat322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func mulVSFloat322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func mulVSFloat322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func mulVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
@@ -403,6 +499,9 @@ func mulVVFloat642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 func mulVVFloat642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
+func mulVVFloat642DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func mulVSFloat64AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
@@ -413,6 +512,9 @@ func mulVSFloat642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func mulVSFloat642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func mulVSFloat642DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func mulVVInt32AVX2(dst, x, y unsafe.Pointer, n int)
@@ -427,6 +529,9 @@ func mulVVInt322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 func mulVVInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
+func mulVVInt322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func mulVSInt32AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
@@ -437,6 +542,9 @@ func mulVSInt322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func mulVSInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func mulVSInt322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func mulVVUint32AVX2(dst, x, y unsafe.Pointer, n int)
@@ -451,6 +559,9 @@ func mulVVUint322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 func mulVVUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
+func mulVVUint322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func mulVSUint32AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
@@ -461,6 +572,9 @@ func mulVSUint322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func mulVSUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func mulVSUint322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func eqVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
@@ -839,154 +953,192 @@ func registerAsmKernels() {
 	ntTable[Add][Float32][VV] = asmBinaryNT(addVVFloat32NTAVX2, wrapVV(add_f_VV[float32]), 4, 8, "vv")
 	table2D[Add][Float32][VV] = Binary2D{Func: addVVFloat322DAVX2, Lanes: 8}
 	table2DNT[Add][Float32][VV] = Binary2D{Func: addVVFloat322DNTAVX2, Lanes: 8}
+	table2DZ[Add][Float32][VV] = Binary2D{Func: addVVFloat322DZAVX2, Lanes: 8}
 	binTable[Add][Float32][VS] = asmBinary(addVSFloat32AVX2, wrapVS(add_f_VS[float32]), 4, 8, "vs")
 	ntTable[Add][Float32][VS] = asmBinaryNT(addVSFloat32NTAVX2, wrapVS(add_f_VS[float32]), 4, 8, "vs")
 	table2D[Add][Float32][VS] = Binary2D{Func: addVSFloat322DAVX2, Lanes: 8}
 	table2DNT[Add][Float32][VS] = Binary2D{Func: addVSFloat322DNTAVX2, Lanes: 8}
+	table2DZ[Add][Float32][VS] = Binary2D{Func: addVSFloat322DZAVX2, Lanes: 8}
 	binTable[Add][Float64][VV] = asmBinary(addVVFloat64AVX2, wrapVV(add_f_VV[float64]), 8, 4, "vv")
 	ntTable[Add][Float64][VV] = asmBinaryNT(addVVFloat64NTAVX2, wrapVV(add_f_VV[float64]), 8, 4, "vv")
 	table2D[Add][Float64][VV] = Binary2D{Func: addVVFloat642DAVX2, Lanes: 4}
 	table2DNT[Add][Float64][VV] = Binary2D{Func: addVVFloat642DNTAVX2, Lanes: 4}
+	table2DZ[Add][Float64][VV] = Binary2D{Func: addVVFloat642DZAVX2, Lanes: 4}
 	binTable[Add][Float64][VS] = asmBinary(addVSFloat64AVX2, wrapVS(add_f_VS[float64]), 8, 4, "vs")
 	ntTable[Add][Float64][VS] = asmBinaryNT(addVSFloat64NTAVX2, wrapVS(add_f_VS[float64]), 8, 4, "vs")
 	table2D[Add][Float64][VS] = Binary2D{Func: addVSFloat642DAVX2, Lanes: 4}
 	table2DNT[Add][Float64][VS] = Binary2D{Func: addVSFloat642DNTAVX2, Lanes: 4}
+	table2DZ[Add][Float64][VS] = Binary2D{Func: addVSFloat642DZAVX2, Lanes: 4}
 	binTable[Add][Int32][VV] = asmBinary(addVVInt32AVX2, wrapVV(add_s_VV[int32]), 4, 8, "vv")
 	ntTable[Add][Int32][VV] = asmBinaryNT(addVVInt32NTAVX2, wrapVV(add_s_VV[int32]), 4, 8, "vv")
 	table2D[Add][Int32][VV] = Binary2D{Func: addVVInt322DAVX2, Lanes: 8}
 	table2DNT[Add][Int32][VV] = Binary2D{Func: addVVInt322DNTAVX2, Lanes: 8}
+	table2DZ[Add][Int32][VV] = Binary2D{Func: addVVInt322DZAVX2, Lanes: 8}
 	binTable[Add][Int32][VS] = asmBinary(addVSInt32AVX2, wrapVS(add_s_VS[int32]), 4, 8, "vs")
 	ntTable[Add][Int32][VS] = asmBinaryNT(addVSInt32NTAVX2, wrapVS(add_s_VS[int32]), 4, 8, "vs")
 	table2D[Add][Int32][VS] = Binary2D{Func: addVSInt322DAVX2, Lanes: 8}
 	table2DNT[Add][Int32][VS] = Binary2D{Func: addVSInt322DNTAVX2, Lanes: 8}
+	table2DZ[Add][Int32][VS] = Binary2D{Func: addVSInt322DZAVX2, Lanes: 8}
 	binTable[Add][Int64][VV] = asmBinary(addVVInt64AVX2, wrapVV(add_s_VV[int64]), 8, 4, "vv")
 	ntTable[Add][Int64][VV] = asmBinaryNT(addVVInt64NTAVX2, wrapVV(add_s_VV[int64]), 8, 4, "vv")
 	table2D[Add][Int64][VV] = Binary2D{Func: addVVInt642DAVX2, Lanes: 4}
 	table2DNT[Add][Int64][VV] = Binary2D{Func: addVVInt642DNTAVX2, Lanes: 4}
+	table2DZ[Add][Int64][VV] = Binary2D{Func: addVVInt642DZAVX2, Lanes: 4}
 	binTable[Add][Int64][VS] = asmBinary(addVSInt64AVX2, wrapVS(add_s_VS[int64]), 8, 4, "vs")
 	ntTable[Add][Int64][VS] = asmBinaryNT(addVSInt64NTAVX2, wrapVS(add_s_VS[int64]), 8, 4, "vs")
 	table2D[Add][Int64][VS] = Binary2D{Func: addVSInt642DAVX2, Lanes: 4}
 	table2DNT[Add][Int64][VS] = Binary2D{Func: addVSInt642DNTAVX2, Lanes: 4}
+	table2DZ[Add][Int64][VS] = Binary2D{Func: addVSInt642DZAVX2, Lanes: 4}
 	binTable[Add][Uint32][VV] = asmBinary(addVVUint32AVX2, wrapVV(add_u_VV[uint32]), 4, 8, "vv")
 	ntTable[Add][Uint32][VV] = asmBinaryNT(addVVUint32NTAVX2, wrapVV(add_u_VV[uint32]), 4, 8, "vv")
 	table2D[Add][Uint32][VV] = Binary2D{Func: addVVUint322DAVX2, Lanes: 8}
 	table2DNT[Add][Uint32][VV] = Binary2D{Func: addVVUint322DNTAVX2, Lanes: 8}
+	table2DZ[Add][Uint32][VV] = Binary2D{Func: addVVUint322DZAVX2, Lanes: 8}
 	binTable[Add][Uint32][VS] = asmBinary(addVSUint32AVX2, wrapVS(add_u_VS[uint32]), 4, 8, "vs")
 	ntTable[Add][Uint32][VS] = asmBinaryNT(addVSUint32NTAVX2, wrapVS(add_u_VS[uint32]), 4, 8, "vs")
 	table2D[Add][Uint32][VS] = Binary2D{Func: addVSUint322DAVX2, Lanes: 8}
 	table2DNT[Add][Uint32][VS] = Binary2D{Func: addVSUint322DNTAVX2, Lanes: 8}
+	table2DZ[Add][Uint32][VS] = Binary2D{Func: addVSUint322DZAVX2, Lanes: 8}
 	binTable[Add][Uint64][VV] = asmBinary(addVVUint64AVX2, wrapVV(add_u_VV[uint64]), 8, 4, "vv")
 	ntTable[Add][Uint64][VV] = asmBinaryNT(addVVUint64NTAVX2, wrapVV(add_u_VV[uint64]), 8, 4, "vv")
 	table2D[Add][Uint64][VV] = Binary2D{Func: addVVUint642DAVX2, Lanes: 4}
 	table2DNT[Add][Uint64][VV] = Binary2D{Func: addVVUint642DNTAVX2, Lanes: 4}
+	table2DZ[Add][Uint64][VV] = Binary2D{Func: addVVUint642DZAVX2, Lanes: 4}
 	binTable[Add][Uint64][VS] = asmBinary(addVSUint64AVX2, wrapVS(add_u_VS[uint64]), 8, 4, "vs")
 	ntTable[Add][Uint64][VS] = asmBinaryNT(addVSUint64NTAVX2, wrapVS(add_u_VS[uint64]), 8, 4, "vs")
 	table2D[Add][Uint64][VS] = Binary2D{Func: addVSUint642DAVX2, Lanes: 4}
 	table2DNT[Add][Uint64][VS] = Binary2D{Func: addVSUint642DNTAVX2, Lanes: 4}
+	table2DZ[Add][Uint64][VS] = Binary2D{Func: addVSUint642DZAVX2, Lanes: 4}
 	binTable[Sub][Float32][VV] = asmBinary(subVVFloat32AVX2, wrapVV(sub_f_VV[float32]), 4, 8, "vv")
 	ntTable[Sub][Float32][VV] = asmBinaryNT(subVVFloat32NTAVX2, wrapVV(sub_f_VV[float32]), 4, 8, "vv")
 	table2D[Sub][Float32][VV] = Binary2D{Func: subVVFloat322DAVX2, Lanes: 8}
 	table2DNT[Sub][Float32][VV] = Binary2D{Func: subVVFloat322DNTAVX2, Lanes: 8}
+	table2DZ[Sub][Float32][VV] = Binary2D{Func: subVVFloat322DZAVX2, Lanes: 8}
 	binTable[Sub][Float32][VS] = asmBinary(subVSFloat32AVX2, wrapVS(sub_f_VS[float32]), 4, 8, "vs")
 	ntTable[Sub][Float32][VS] = asmBinaryNT(subVSFloat32NTAVX2, wrapVS(sub_f_VS[float32]), 4, 8, "vs")
 	table2D[Sub][Float32][VS] = Binary2D{Func: subVSFloat322DAVX2, Lanes: 8}
 	table2DNT[Sub][Float32][VS] = Binary2D{Func: subVSFloat322DNTAVX2, Lanes: 8}
+	table2DZ[Sub][Float32][VS] = Binary2D{Func: subVSFloat322DZAVX2, Lanes: 8}
 	binTable[Sub][Float32][SV] = asmBinary(subSVFloat32AVX2, wrapSV(sub_f_SV[float32]), 4, 8, "sv")
 	ntTable[Sub][Float32][SV] = asmBinaryNT(subSVFloat32NTAVX2, wrapSV(sub_f_SV[float32]), 4, 8, "sv")
 	table2D[Sub][Float32][SV] = Binary2D{Func: subSVFloat322DAVX2, Lanes: 8}
 	table2DNT[Sub][Float32][SV] = Binary2D{Func: subSVFloat322DNTAVX2, Lanes: 8}
+	table2DZ[Sub][Float32][SV] = Binary2D{Func: subSVFloat322DZAVX2, Lanes: 8}
 	binTable[Sub][Float64][VV] = asmBinary(subVVFloat64AVX2, wrapVV(sub_f_VV[float64]), 8, 4, "vv")
 	ntTable[Sub][Float64][VV] = asmBinaryNT(subVVFloat64NTAVX2, wrapVV(sub_f_VV[float64]), 8, 4, "vv")
 	table2D[Sub][Float64][VV] = Binary2D{Func: subVVFloat642DAVX2, Lanes: 4}
 	table2DNT[Sub][Float64][VV] = Binary2D{Func: subVVFloat642DNTAVX2, Lanes: 4}
+	table2DZ[Sub][Float64][VV] = Binary2D{Func: subVVFloat642DZAVX2, Lanes: 4}
 	binTable[Sub][Float64][VS] = asmBinary(subVSFloat64AVX2, wrapVS(sub_f_VS[float64]), 8, 4, "vs")
 	ntTable[Sub][Float64][VS] = asmBinaryNT(subVSFloat64NTAVX2, wrapVS(sub_f_VS[float64]), 8, 4, "vs")
 	table2D[Sub][Float64][VS] = Binary2D{Func: subVSFloat642DAVX2, Lanes: 4}
 	table2DNT[Sub][Float64][VS] = Binary2D{Func: subVSFloat642DNTAVX2, Lanes: 4}
+	table2DZ[Sub][Float64][VS] = Binary2D{Func: subVSFloat642DZAVX2, Lanes: 4}
 	binTable[Sub][Float64][SV] = asmBinary(subSVFloat64AVX2, wrapSV(sub_f_SV[float64]), 8, 4, "sv")
 	ntTable[Sub][Float64][SV] = asmBinaryNT(subSVFloat64NTAVX2, wrapSV(sub_f_SV[float64]), 8, 4, "sv")
 	table2D[Sub][Float64][SV] = Binary2D{Func: subSVFloat642DAVX2, Lanes: 4}
 	table2DNT[Sub][Float64][SV] = Binary2D{Func: subSVFloat642DNTAVX2, Lanes: 4}
+	table2DZ[Sub][Float64][SV] = Binary2D{Func: subSVFloat642DZAVX2, Lanes: 4}
 	binTable[Sub][Int32][VV] = asmBinary(subVVInt32AVX2, wrapVV(sub_s_VV[int32]), 4, 8, "vv")
 	ntTable[Sub][Int32][VV] = asmBinaryNT(subVVInt32NTAVX2, wrapVV(sub_s_VV[int32]), 4, 8, "vv")
 	table2D[Sub][Int32][VV] = Binary2D{Func: subVVInt322DAVX2, Lanes: 8}
 	table2DNT[Sub][Int32][VV] = Binary2D{Func: subVVInt322DNTAVX2, Lanes: 8}
+	table2DZ[Sub][Int32][VV] = Binary2D{Func: subVVInt322DZAVX2, Lanes: 8}
 	binTable[Sub][Int32][VS] = asmBinary(subVSInt32AVX2, wrapVS(sub_s_VS[int32]), 4, 8, "vs")
 	ntTable[Sub][Int32][VS] = asmBinaryNT(subVSInt32NTAVX2, wrapVS(sub_s_VS[int32]), 4, 8, "vs")
 	table2D[Sub][Int32][VS] = Binary2D{Func: subVSInt322DAVX2, Lanes: 8}
 	table2DNT[Sub][Int32][VS] = Binary2D{Func: subVSInt322DNTAVX2, Lanes: 8}
+	table2DZ[Sub][Int32][VS] = Binary2D{Func: subVSInt322DZAVX2, Lanes: 8}
 	binTable[Sub][Int32][SV] = asmBinary(subSVInt32AVX2, wrapSV(sub_s_SV[int32]), 4, 8, "sv")
 	ntTable[Sub][Int32][SV] = asmBinaryNT(subSVInt32NTAVX2, wrapSV(sub_s_SV[int32]), 4, 8, "sv")
 	table2D[Sub][Int32][SV] = Binary2D{Func: subSVInt322DAVX2, Lanes: 8}
 	table2DNT[Sub][Int32][SV] = Binary2D{Func: subSVInt322DNTAVX2, Lanes: 8}
+	table2DZ[Sub][Int32][SV] = Binary2D{Func: subSVInt322DZAVX2, Lanes: 8}
 	binTable[Sub][Int64][VV] = asmBinary(subVVInt64AVX2, wrapVV(sub_s_VV[int64]), 8, 4, "vv")
 	ntTable[Sub][Int64][VV] = asmBinaryNT(subVVInt64NTAVX2, wrapVV(sub_s_VV[int64]), 8, 4, "vv")
 	table2D[Sub][Int64][VV] = Binary2D{Func: subVVInt642DAVX2, Lanes: 4}
 	table2DNT[Sub][Int64][VV] = Binary2D{Func: subVVInt642DNTAVX2, Lanes: 4}
+	table2DZ[Sub][Int64][VV] = Binary2D{Func: subVVInt642DZAVX2, Lanes: 4}
 	binTable[Sub][Int64][VS] = asmBinary(subVSInt64AVX2, wrapVS(sub_s_VS[int64]), 8, 4, "vs")
 	ntTable[Sub][Int64][VS] = asmBinaryNT(subVSInt64NTAVX2, wrapVS(sub_s_VS[int64]), 8, 4, "vs")
 	table2D[Sub][Int64][VS] = Binary2D{Func: subVSInt642DAVX2, Lanes: 4}
 	table2DNT[Sub][Int64][VS] = Binary2D{Func: subVSInt642DNTAVX2, Lanes: 4}
+	table2DZ[Sub][Int64][VS] = Binary2D{Func: subVSInt642DZAVX2, Lanes: 4}
 	binTable[Sub][Int64][SV] = asmBinary(subSVInt64AVX2, wrapSV(sub_s_SV[int64]), 8, 4, "sv")
 	ntTable[Sub][Int64][SV] = asmBinaryNT(subSVInt64NTAVX2, wrapSV(sub_s_SV[int64]), 8, 4, "sv")
 	table2D[Sub][Int64][SV] = Binary2D{Func: subSVInt642DAVX2, Lanes: 4}
 	table2DNT[Sub][Int64][SV] = Binary2D{Func: subSVInt642DNTAVX2, Lanes: 4}
+	table2DZ[Sub][Int64][SV] = Binary2D{Func: subSVInt642DZAVX2, Lanes: 4}
 	binTable[Sub][Uint32][VV] = asmBinary(subVVUint32AVX2, wrapVV(sub_u_VV[uint32]), 4, 8, "vv")
 	ntTable[Sub][Uint32][VV] = asmBinaryNT(subVVUint32NTAVX2, wrapVV(sub_u_VV[uint32]), 4, 8, "vv")
 	table2D[Sub][Uint32][VV] = Binary2D{Func: subVVUint322DAVX2, Lanes: 8}
 	table2DNT[Sub][Uint32][VV] = Binary2D{Func: subVVUint322DNTAVX2, Lanes: 8}
+	table2DZ[Sub][Uint32][VV] = Binary2D{Func: subVVUint322DZAVX2, Lanes: 8}
 	binTable[Sub][Uint32][VS] = asmBinary(subVSUint32AVX2, wrapVS(sub_u_VS[uint32]), 4, 8, "vs")
 	ntTable[Sub][Uint32][VS] = asmBinaryNT(subVSUint32NTAVX2, wrapVS(sub_u_VS[uint32]), 4, 8, "vs")
 	table2D[Sub][Uint32][VS] = Binary2D{Func: subVSUint322DAVX2, Lanes: 8}
 	table2DNT[Sub][Uint32][VS] = Binary2D{Func: subVSUint322DNTAVX2, Lanes: 8}
+	table2DZ[Sub][Uint32][VS] = Binary2D{Func: subVSUint322DZAVX2, Lanes: 8}
 	binTable[Sub][Uint32][SV] = asmBinary(subSVUint32AVX2, wrapSV(sub_u_SV[uint32]), 4, 8, "sv")
 	ntTable[Sub][Uint32][SV] = asmBinaryNT(subSVUint32NTAVX2, wrapSV(sub_u_SV[uint32]), 4, 8, "sv")
 	table2D[Sub][Uint32][SV] = Binary2D{Func: subSVUint322DAVX2, Lanes: 8}
 	table2DNT[Sub][Uint32][SV] = Binary2D{Func: subSVUint322DNTAVX2, Lanes: 8}
+	table2DZ[Sub][Uint32][SV] = Binary2D{Func: subSVUint322DZAVX2, Lanes: 8}
 	binTable[Sub][Uint64][VV] = asmBinary(subVVUint64AVX2, wrapVV(sub_u_VV[uint64]), 8, 4, "vv")
 	ntTable[Sub][Uint64][VV] = asmBinaryNT(subVVUint64NTAVX2, wrapVV(sub_u_VV[uint64]), 8, 4, "vv")
 	table2D[Sub][Uint64][VV] = Binary2D{Func: subVVUint642DAVX2, Lanes: 4}
 	table2DNT[Sub][Uint64][VV] = Binary2D{Func: subVVUint642DNTAVX2, Lanes: 4}
+	table2DZ[Sub][Uint64][VV] = Binary2D{Func: subVVUint642DZAVX2, Lanes: 4}
 	binTable[Sub][Uint64][VS] = asmBinary(subVSUint64AVX2, wrapVS(sub_u_VS[uint64]), 8, 4, "vs")
 	ntTable[Sub][Uint64][VS] = asmBinaryNT(subVSUint64NTAVX2, wrapVS(sub_u_VS[uint64]), 8, 4, "vs")
 	table2D[Sub][Uint64][VS] = Binary2D{Func: subVSUint642DAVX2, Lanes: 4}
 	table2DNT[Sub][Uint64][VS] = Binary2D{Func: subVSUint642DNTAVX2, Lanes: 4}
+	table2DZ[Sub][Uint64][VS] = Binary2D{Func: subVSUint642DZAVX2, Lanes: 4}
 	binTable[Sub][Uint64][SV] = asmBinary(subSVUint64AVX2, wrapSV(sub_u_SV[uint64]), 8, 4, "sv")
 	ntTable[Sub][Uint64][SV] = asmBinaryNT(subSVUint64NTAVX2, wrapSV(sub_u_SV[uint64]), 8, 4, "sv")
 	table2D[Sub][Uint64][SV] = Binary2D{Func: subSVUint642DAVX2, Lanes: 4}
 	table2DNT[Sub][Uint64][SV] = Binary2D{Func: subSVUint642DNTAVX2, Lanes: 4}
+	table2DZ[Sub][Uint64][SV] = Binary2D{Func: subSVUint642DZAVX2, Lanes: 4}
 	binTable[Mul][Float32][VV] = asmBinary(mulVVFloat32AVX2, wrapVV(mul_f_VV[float32]), 4, 8, "vv")
 	ntTable[Mul][Float32][VV] = asmBinaryNT(mulVVFloat32NTAVX2, wrapVV(mul_f_VV[float32]), 4, 8, "vv")
 	table2D[Mul][Float32][VV] = Binary2D{Func: mulVVFloat322DAVX2, Lanes: 8}
 	table2DNT[Mul][Float32][VV] = Binary2D{Func: mulVVFloat322DNTAVX2, Lanes: 8}
+	table2DZ[Mul][Float32][VV] = Binary2D{Func: mulVVFloat322DZAVX2, Lanes: 8}
 	binTable[Mul][Float32][VS] = asmBinary(mulVSFloat32AVX2, wrapVS(mul_f_VS[float32]), 4, 8, "vs")
 	ntTable[Mul][Float32][VS] = asmBinaryNT(mulVSFloat32NTAVX2, wrapVS(mul_f_VS[float32]), 4, 8, "vs")
 	table2D[Mul][Float32][VS] = Binary2D{Func: mulVSFloat322DAVX2, Lanes: 8}
 	table2DNT[Mul][Float32][VS] = Binary2D{Func: mulVSFloat322DNTAVX2, Lanes: 8}
+	table2DZ[Mul][Float32][VS] = Binary2D{Func: mulVSFloat322DZAVX2, Lanes: 8}
 	binTable[Mul][Float64][VV] = asmBinary(mulVVFloat64AVX2, wrapVV(mul_f_VV[float64]), 8, 4, "vv")
 	ntTable[Mul][Float64][VV] = asmBinaryNT(mulVVFloat64NTAVX2, wrapVV(mul_f_VV[float64]), 8, 4, "vv")
 	table2D[Mul][Float64][VV] = Binary2D{Func: mulVVFloat642DAVX2, Lanes: 4}
 	table2DNT[Mul][Float64][VV] = Binary2D{Func: mulVVFloat642DNTAVX2, Lanes: 4}
+	table2DZ[Mul][Float64][VV] = Binary2D{Func: mulVVFloat642DZAVX2, Lanes: 4}
 	binTable[Mul][Float64][VS] = asmBinary(mulVSFloat64AVX2, wrapVS(mul_f_VS[float64]), 8, 4, "vs")
 	ntTable[Mul][Float64][VS] = asmBinaryNT(mulVSFloat64NTAVX2, wrapVS(mul_f_VS[float64]), 8, 4, "vs")
 	table2D[Mul][Float64][VS] = Binary2D{Func: mulVSFloat642DAVX2, Lanes: 4}
 	table2DNT[Mul][Float64][VS] = Binary2D{Func: mulVSFloat642DNTAVX2, Lanes: 4}
+	table2DZ[Mul][Float64][VS] = Binary2D{Func: mulVSFloat642DZAVX2, Lanes: 4}
 	binTable[Mul][Int32][VV] = asmBinary(mulVVInt32AVX2, wrapVV(mul_s_VV[int32]), 4, 8, "vv")
 	ntTable[Mul][Int32][VV] = asmBinaryNT(mulVVInt32NTAVX2, wrapVV(mul_s_VV[int32]), 4, 8, "vv")
 	table2D[Mul][Int32][VV] = Binary2D{Func: mulVVInt322DAVX2, Lanes: 8}
 	table2DNT[Mul][Int32][VV] = Binary2D{Func: mulVVInt322DNTAVX2, Lanes: 8}
+	table2DZ[Mul][Int32][VV] = Binary2D{Func: mulVVInt322DZAVX2, Lanes: 8}
 	binTable[Mul][Int32][VS] = asmBinary(mulVSInt32AVX2, wrapVS(mul_s_VS[int32]), 4, 8, "vs")
 	ntTable[Mul][Int32][VS] = asmBinaryNT(mulVSInt32NTAVX2, wrapVS(mul_s_VS[int32]), 4, 8, "vs")
 	table2D[Mul][Int32][VS] = Binary2D{Func: mulVSInt322DAVX2, Lanes: 8}
 	table2DNT[Mul][Int32][VS] = Binary2D{Func: mulVSInt322DNTAVX2, Lanes: 8}
+	table2DZ[Mul][Int32][VS] = Binary2D{Func: mulVSInt322DZAVX2, Lanes: 8}
 	binTable[Mul][Uint32][VV] = asmBinary(mulVVUint32AVX2, wrapVV(mul_u_VV[uint32]), 4, 8, "vv")
 	ntTable[Mul][Uint32][VV] = asmBinaryNT(mulVVUint32NTAVX2, wrapVV(mul_u_VV[uint32]), 4, 8, "vv")
 	table2D[Mul][Uint32][VV] = Binary2D{Func: mulVVUint322DAVX2, Lanes: 8}
 	table2DNT[Mul][Uint32][VV] = Binary2D{Func: mulVVUint322DNTAVX2, Lanes: 8}
+	table2DZ[Mul][Uint32][VV] = Binary2D{Func: mulVVUint322DZAVX2, Lanes: 8}
 	binTable[Mul][Uint32][VS] = asmBinary(mulVSUint32AVX2, wrapVS(mul_u_VS[uint32]), 4, 8, "vs")
 	ntTable[Mul][Uint32][VS] = asmBinaryNT(mulVSUint32NTAVX2, wrapVS(mul_u_VS[uint32]), 4, 8, "vs")
 	table2D[Mul][Uint32][VS] = Binary2D{Func: mulVSUint322DAVX2, Lanes: 8}
 	table2DNT[Mul][Uint32][VS] = Binary2D{Func: mulVSUint322DNTAVX2, Lanes: 8}
+	table2DZ[Mul][Uint32][VS] = Binary2D{Func: mulVSUint322DZAVX2, Lanes: 8}
 	binTable[Equal][Float32][VV] = asmCompare(eqVVFloat32AVX2, wrapVV(eq_f_VV[float32]), 4, 8, "vv")
 	binTable[Equal][Float32][VS] = asmCompare(eqVSFloat32AVX2, wrapVS(eq_f_VS[float32]), 4, 8, "vs")
 	binTable[Equal][Float64][VV] = asmCompare(eqVVFloat64AVX2, wrapVV(eq_f_VV[float64]), 8, 4, "vv")

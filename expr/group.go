@@ -611,9 +611,18 @@ func (g *group) plan2D() {
 	if !ok || g.cshape[r-1]%k.Lanes != 0 {
 		return
 	}
+	if size(g.shape)*g.rootT.Size() <= cachedBytes {
+		// cache-resident: the 512-bit kernel where the CPU has one
+		k, _ = compute.LookupBinary2DCached(in.op, in.kt, in.form)
+	}
 	g.k2d = k
 	if g.nt {
 		g.k2dNT, _ = compute.LookupBinary2D(in.op, in.kt, in.form, true)
 	}
 	g.notes = append(g.notes, "row-looped kernel: whole rows per call")
 }
+
+// cachedBytes is the output size up to which a pass's data is taken to be
+// in cache (the 1 MiB L2 here), where wider vectors pay off; beyond it the
+// pass is bound by memory and the AVX2 kernels are as fast.
+const cachedBytes = 1 << 20
