@@ -240,3 +240,38 @@ func Prefetch(p unsafe.Pointer, n int) {
 		prefetchAVX2(p, n)
 	}
 }
+
+// asmChain runs whole vectors of a fused two-op kernel in assembly and the
+// rest (and, streaming, the head up to 32-byte alignment) in Go.
+func asmChain[T float](k func(d, a, b, c unsafe.Pointer, n int), op1, op2 Op, lanes int, bs, cs, nt bool) ChainFunc {
+	var z T
+	size := int(unsafe.Sizeof(z))
+	bstep, cstep := size, size
+	if bs {
+		bstep = 0
+	}
+	if cs {
+		cstep = 0
+	}
+	return func(d, a, b, c unsafe.Pointer, n int) {
+		h := 0
+		if nt {
+			if al := int(uintptr(d) & 31); al != 0 {
+				if al%size != 0 {
+					chainGo[T](op1, op2, d, a, b, c, n, bs, cs)
+					return
+				}
+				h = min(n, (32-al)/size)
+				chainGo[T](op1, op2, d, a, b, c, h, bs, cs)
+			}
+		}
+		m := (n - h) &^ (lanes - 1)
+		if m > 0 {
+			k(unsafe.Add(d, h*size), unsafe.Add(a, h*size), unsafe.Add(b, h*bstep), unsafe.Add(c, h*cstep), m)
+		}
+		if r := n - h - m; r > 0 {
+			o := h + m
+			chainGo[T](op1, op2, unsafe.Add(d, o*size), unsafe.Add(a, o*size), unsafe.Add(b, o*bstep), unsafe.Add(c, o*cstep), r, bs, cs)
+		}
+	}
+}

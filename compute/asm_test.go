@@ -302,3 +302,46 @@ func TestBinary2DMatchesRows(t *testing.T) {
 		}
 	}
 }
+
+// TestChainMatchesTwoOps: the fused (a op1 b) op2 c kernels give, bit for
+// bit, what the two separate Go loops give.
+func TestChainMatchesTwoOps(t *testing.T) {
+	if !Asm {
+		t.Skip("no AVX2 assembly in this build")
+	}
+	r := rand.New(rand.NewPCG(13, 14))
+	ops := []Op{Add, Sub, Mul}
+	for _, op1 := range ops {
+		for _, op2 := range ops {
+			for _, typ := range []Type{Float32, Float64} {
+				for _, bs := range []bool{false, true} {
+					for _, cs := range []bool{false, true} {
+						for _, nt := range []bool{false, true} {
+							k, ok := LookupChain(op1, op2, typ, bs, cs, nt)
+							require.True(t, ok)
+							f1 := goBinary(t, op1, typ, map[bool]Form{false: VV, true: VS}[bs])
+							f2 := goBinary(t, op2, typ, map[bool]Form{false: VV, true: VS}[cs])
+							sz := typ.Size()
+							for n := 0; n <= 70; n++ {
+								off := n % 3
+								a, b, c := randBytes(r, typ, n), randBytes(r, typ, n), randBytes(r, typ, n)
+								p := func(s []byte) unsafe.Pointer { return unsafe.Pointer(&s[off*sz]) }
+								tmp := make([]byte, (n+8)*sz)
+								want, got := make([]byte, (n+8)*sz), make([]byte, (n+8)*sz)
+								f1(p(tmp), p(a), p(b), n)
+								f2(p(want), p(tmp), p(c), n)
+								k(p(got), p(a), p(b), p(c), n)
+								Fence()
+								require.True(t, equalBits(want, got, typ, sz), "%v then %v %v bs=%v cs=%v nt=%v n=%d", op1, op2, typ, bs, cs, nt, n)
+								// in place over a (the engine reuses a dying register)
+								k(p(a), p(a), p(b), p(c), n)
+								Fence()
+								require.True(t, equalBits(want[off*sz:(off+n)*sz], a[off*sz:(off+n)*sz], typ, sz), "in place %v then %v n=%d", op1, op2, n)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

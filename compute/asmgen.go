@@ -203,6 +203,78 @@ func emitArith2D(a arith, t typ, form string, nt, zmm bool) {
 	fmt.Fprintf(&reg, "\t%s[%s][%s][%s] = Binary2D{Func: %sAVX2, Lanes: %d}\n", tbl, a.op, t.konst, strings.ToUpper(form), name, L)
 }
 
+// emitChain writes dst = (a op1 b) op2 c for floats in one pass, rounding
+// after each op as the two kernels would: a is a vector, b and c vectors or
+// one repeated element (bs, cs). Whole vectors only.
+func emitChain(a1, a2 arith, t typ, bs, cs string, nt bool) {
+	i1, i2 := a1.insts[t.name], a2.insts[t.name]
+	name := fmt.Sprintf("%s%s%s%s%s", a1.stem, strings.ToUpper(a2.stem[:1])+a2.stem[1:], strings.ToUpper(bs), strings.ToUpper(cs), t.konst)
+	if nt {
+		name += "NT"
+	}
+	st := t.store
+	if nt {
+		st = t.storeNT
+	}
+	L := lanes(t)
+	fmt.Fprintf(&decl, "//go:noescape\nfunc %sAVX2(dst, a, b, c unsafe.Pointer, n int)\n\n", name)
+	w := &asm
+	fmt.Fprintf(w, "// func %sAVX2(dst, a, b, c unsafe.Pointer, n int)\n", name)
+	fmt.Fprintf(w, "TEXT ·%sAVX2(SB), NOSPLIT, $0-40\n", name)
+	fmt.Fprintf(w, "\tMOVQ dst+0(FP), DI\n\tMOVQ a+8(FP), SI\n\tMOVQ b+16(FP), DX\n\tMOVQ c+24(FP), R8\n\tMOVQ n+32(FP), CX\n")
+	if bs == "s" {
+		fmt.Fprintf(w, "\t%s (DX), Y14\n", t.bcast)
+	}
+	if cs == "s" {
+		fmt.Fprintf(w, "\t%s (R8), Y15\n", t.bcast)
+	}
+	one := func(r string, off int) string {
+		s := fmt.Sprintf("\t%s %d(SI), %s\n", t.load, off, r)
+		if bs == "s" {
+			s += fmt.Sprintf("\t%s Y14, %s, %s\n", i1, r, r)
+		} else {
+			s += fmt.Sprintf("\t%s %d(DX), %s, %s\n", i1, off, r, r)
+		}
+		if cs == "s" {
+			s += fmt.Sprintf("\t%s Y15, %s, %s\n", i2, r, r)
+		} else {
+			s += fmt.Sprintf("\t%s %d(R8), %s, %s\n", i2, off, r, r)
+		}
+		return s
+	}
+	adv := func(bytes int) string {
+		s := fmt.Sprintf("\tADDQ $%d, SI\n", bytes)
+		if bs != "s" {
+			s += fmt.Sprintf("\tADDQ $%d, DX\n", bytes)
+		}
+		if cs != "s" {
+			s += fmt.Sprintf("\tADDQ $%d, R8\n", bytes)
+		}
+		return s + fmt.Sprintf("\tADDQ $%d, DI\n", bytes)
+	}
+	fmt.Fprintf(w, "loop4:\n\tCMPQ CX, $%d\n\tJLT loop1\n", 4*L)
+	for k := 0; k < 4; k++ {
+		fmt.Fprint(w, one(fmt.Sprintf("Y%d", k), k*32))
+	}
+	for k := 0; k < 4; k++ {
+		fmt.Fprintf(w, "\t%s Y%d, %d(DI)\n", st, k, k*32)
+	}
+	fmt.Fprint(w, adv(128))
+	fmt.Fprintf(w, "\tSUBQ $%d, CX\n\tJMP loop4\n", 4*L)
+	fmt.Fprintf(w, "loop1:\n\tCMPQ CX, $%d\n\tJLT done\n", L)
+	fmt.Fprint(w, one("Y0", 0))
+	fmt.Fprintf(w, "\t%s Y0, (DI)\n", st)
+	fmt.Fprint(w, adv(32))
+	fmt.Fprintf(w, "\tSUBQ $%d, CX\n\tJMP loop1\n", L)
+	fmt.Fprintf(w, "done:\n\tVZEROUPPER\n\tRET\n\n")
+	tbl := "chainTable"
+	if nt {
+		tbl = "chainNTTable"
+	}
+	fmt.Fprintf(&reg, "\t%s[%s][%s][%s][%d][%d] = asmChain[%s](%sAVX2, %s, %s, %d, %v, %v, %v)\n",
+		tbl, a1.op, a2.op, t.konst, b2i(bs == "s"), b2i(cs == "s"), t.name, name, a1.op, a2.op, L, bs == "s", cs == "s", nt)
+}
+
 // comparisons of floats, writing bool bytes: 8 (or 4) results per vector.
 var cmps = []struct {
 	op, stem string
@@ -404,6 +476,18 @@ func main() {
 		for _, t := range []typ{f32, f64} {
 			emitCmp(c, t, "vv")
 			emitCmp(c, t, "vs")
+		}
+	}
+	for _, a1 := range ariths {
+		for _, a2 := range ariths {
+			for _, t := range []typ{f32, f64} {
+				for _, bs := range []string{"v", "s"} {
+					for _, cs := range []string{"v", "s"} {
+						emitChain(a1, a2, t, bs, cs, false)
+						emitChain(a1, a2, t, bs, cs, true)
+					}
+				}
+			}
 		}
 	}
 	for _, c := range cmps {

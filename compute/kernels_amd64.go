@@ -649,6 +649,438 @@ func leVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
 func leVSFloat64AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func addAddVVFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addAddVVFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addAddVSFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addAddVSFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addAddSVFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addAddSVFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addAddSSFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addAddSSFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addAddVVFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addAddVVFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addAddVSFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addAddVSFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addAddSVFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addAddSVFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addAddSSFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addAddSSFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addSubVVFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addSubVVFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addSubVSFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addSubVSFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addSubSVFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addSubSVFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addSubSSFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addSubSSFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addSubVVFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addSubVVFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addSubVSFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addSubVSFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addSubSVFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addSubSVFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addSubSSFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addSubSSFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addMulVVFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addMulVVFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addMulVSFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addMulVSFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addMulSVFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addMulSVFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addMulSSFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addMulSSFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addMulVVFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addMulVVFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addMulVSFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addMulVSFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addMulSVFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addMulSVFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addMulSSFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func addMulSSFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subAddVVFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subAddVVFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subAddVSFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subAddVSFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subAddSVFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subAddSVFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subAddSSFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subAddSSFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subAddVVFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subAddVVFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subAddVSFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subAddVSFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subAddSVFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subAddSVFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subAddSSFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subAddSSFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subSubVVFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subSubVVFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subSubVSFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subSubVSFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subSubSVFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subSubSVFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subSubSSFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subSubSSFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subSubVVFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subSubVVFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subSubVSFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subSubVSFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subSubSVFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subSubSVFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subSubSSFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subSubSSFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subMulVVFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subMulVVFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subMulVSFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subMulVSFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subMulSVFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subMulSVFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subMulSSFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subMulSSFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subMulVVFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subMulVVFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subMulVSFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subMulVSFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subMulSVFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subMulSVFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subMulSSFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func subMulSSFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulAddVVFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulAddVVFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulAddVSFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulAddVSFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulAddSVFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulAddSVFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulAddSSFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulAddSSFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulAddVVFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulAddVVFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulAddVSFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulAddVSFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulAddSVFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulAddSVFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulAddSSFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulAddSSFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulSubVVFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulSubVVFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulSubVSFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulSubVSFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulSubSVFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulSubSVFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulSubSSFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulSubSSFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulSubVVFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulSubVVFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulSubVSFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulSubVSFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulSubSVFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulSubSVFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulSubSSFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulSubSSFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulMulVVFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulMulVVFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulMulVSFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulMulVSFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulMulSVFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulMulSVFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulMulSSFloat32AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulMulSSFloat32NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulMulVVFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulMulVVFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulMulVSFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulMulVSFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulMulSVFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulMulSVFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulMulSSFloat64AVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
+func mulMulSSFloat64NTAVX2(dst, a, b, c unsafe.Pointer, n int)
+
+//go:noescape
 func selEqVVFloat32AVX2(dst, a, b, x, y unsafe.Pointer, n int)
 
 //go:noescape
@@ -1163,6 +1595,150 @@ func registerAsmKernels() {
 	binTable[LessEqual][Float32][VS] = asmCompare(leVSFloat32AVX2, wrapVS(le_f_VS[float32]), 4, 8, "vs")
 	binTable[LessEqual][Float64][VV] = asmCompare(leVVFloat64AVX2, wrapVV(le_f_VV[float64]), 8, 4, "vv")
 	binTable[LessEqual][Float64][VS] = asmCompare(leVSFloat64AVX2, wrapVS(le_f_VS[float64]), 8, 4, "vs")
+	chainTable[Add][Add][Float32][0][0] = asmChain[float32](addAddVVFloat32AVX2, Add, Add, 8, false, false, false)
+	chainNTTable[Add][Add][Float32][0][0] = asmChain[float32](addAddVVFloat32NTAVX2, Add, Add, 8, false, false, true)
+	chainTable[Add][Add][Float32][0][1] = asmChain[float32](addAddVSFloat32AVX2, Add, Add, 8, false, true, false)
+	chainNTTable[Add][Add][Float32][0][1] = asmChain[float32](addAddVSFloat32NTAVX2, Add, Add, 8, false, true, true)
+	chainTable[Add][Add][Float32][1][0] = asmChain[float32](addAddSVFloat32AVX2, Add, Add, 8, true, false, false)
+	chainNTTable[Add][Add][Float32][1][0] = asmChain[float32](addAddSVFloat32NTAVX2, Add, Add, 8, true, false, true)
+	chainTable[Add][Add][Float32][1][1] = asmChain[float32](addAddSSFloat32AVX2, Add, Add, 8, true, true, false)
+	chainNTTable[Add][Add][Float32][1][1] = asmChain[float32](addAddSSFloat32NTAVX2, Add, Add, 8, true, true, true)
+	chainTable[Add][Add][Float64][0][0] = asmChain[float64](addAddVVFloat64AVX2, Add, Add, 4, false, false, false)
+	chainNTTable[Add][Add][Float64][0][0] = asmChain[float64](addAddVVFloat64NTAVX2, Add, Add, 4, false, false, true)
+	chainTable[Add][Add][Float64][0][1] = asmChain[float64](addAddVSFloat64AVX2, Add, Add, 4, false, true, false)
+	chainNTTable[Add][Add][Float64][0][1] = asmChain[float64](addAddVSFloat64NTAVX2, Add, Add, 4, false, true, true)
+	chainTable[Add][Add][Float64][1][0] = asmChain[float64](addAddSVFloat64AVX2, Add, Add, 4, true, false, false)
+	chainNTTable[Add][Add][Float64][1][0] = asmChain[float64](addAddSVFloat64NTAVX2, Add, Add, 4, true, false, true)
+	chainTable[Add][Add][Float64][1][1] = asmChain[float64](addAddSSFloat64AVX2, Add, Add, 4, true, true, false)
+	chainNTTable[Add][Add][Float64][1][1] = asmChain[float64](addAddSSFloat64NTAVX2, Add, Add, 4, true, true, true)
+	chainTable[Add][Sub][Float32][0][0] = asmChain[float32](addSubVVFloat32AVX2, Add, Sub, 8, false, false, false)
+	chainNTTable[Add][Sub][Float32][0][0] = asmChain[float32](addSubVVFloat32NTAVX2, Add, Sub, 8, false, false, true)
+	chainTable[Add][Sub][Float32][0][1] = asmChain[float32](addSubVSFloat32AVX2, Add, Sub, 8, false, true, false)
+	chainNTTable[Add][Sub][Float32][0][1] = asmChain[float32](addSubVSFloat32NTAVX2, Add, Sub, 8, false, true, true)
+	chainTable[Add][Sub][Float32][1][0] = asmChain[float32](addSubSVFloat32AVX2, Add, Sub, 8, true, false, false)
+	chainNTTable[Add][Sub][Float32][1][0] = asmChain[float32](addSubSVFloat32NTAVX2, Add, Sub, 8, true, false, true)
+	chainTable[Add][Sub][Float32][1][1] = asmChain[float32](addSubSSFloat32AVX2, Add, Sub, 8, true, true, false)
+	chainNTTable[Add][Sub][Float32][1][1] = asmChain[float32](addSubSSFloat32NTAVX2, Add, Sub, 8, true, true, true)
+	chainTable[Add][Sub][Float64][0][0] = asmChain[float64](addSubVVFloat64AVX2, Add, Sub, 4, false, false, false)
+	chainNTTable[Add][Sub][Float64][0][0] = asmChain[float64](addSubVVFloat64NTAVX2, Add, Sub, 4, false, false, true)
+	chainTable[Add][Sub][Float64][0][1] = asmChain[float64](addSubVSFloat64AVX2, Add, Sub, 4, false, true, false)
+	chainNTTable[Add][Sub][Float64][0][1] = asmChain[float64](addSubVSFloat64NTAVX2, Add, Sub, 4, false, true, true)
+	chainTable[Add][Sub][Float64][1][0] = asmChain[float64](addSubSVFloat64AVX2, Add, Sub, 4, true, false, false)
+	chainNTTable[Add][Sub][Float64][1][0] = asmChain[float64](addSubSVFloat64NTAVX2, Add, Sub, 4, true, false, true)
+	chainTable[Add][Sub][Float64][1][1] = asmChain[float64](addSubSSFloat64AVX2, Add, Sub, 4, true, true, false)
+	chainNTTable[Add][Sub][Float64][1][1] = asmChain[float64](addSubSSFloat64NTAVX2, Add, Sub, 4, true, true, true)
+	chainTable[Add][Mul][Float32][0][0] = asmChain[float32](addMulVVFloat32AVX2, Add, Mul, 8, false, false, false)
+	chainNTTable[Add][Mul][Float32][0][0] = asmChain[float32](addMulVVFloat32NTAVX2, Add, Mul, 8, false, false, true)
+	chainTable[Add][Mul][Float32][0][1] = asmChain[float32](addMulVSFloat32AVX2, Add, Mul, 8, false, true, false)
+	chainNTTable[Add][Mul][Float32][0][1] = asmChain[float32](addMulVSFloat32NTAVX2, Add, Mul, 8, false, true, true)
+	chainTable[Add][Mul][Float32][1][0] = asmChain[float32](addMulSVFloat32AVX2, Add, Mul, 8, true, false, false)
+	chainNTTable[Add][Mul][Float32][1][0] = asmChain[float32](addMulSVFloat32NTAVX2, Add, Mul, 8, true, false, true)
+	chainTable[Add][Mul][Float32][1][1] = asmChain[float32](addMulSSFloat32AVX2, Add, Mul, 8, true, true, false)
+	chainNTTable[Add][Mul][Float32][1][1] = asmChain[float32](addMulSSFloat32NTAVX2, Add, Mul, 8, true, true, true)
+	chainTable[Add][Mul][Float64][0][0] = asmChain[float64](addMulVVFloat64AVX2, Add, Mul, 4, false, false, false)
+	chainNTTable[Add][Mul][Float64][0][0] = asmChain[float64](addMulVVFloat64NTAVX2, Add, Mul, 4, false, false, true)
+	chainTable[Add][Mul][Float64][0][1] = asmChain[float64](addMulVSFloat64AVX2, Add, Mul, 4, false, true, false)
+	chainNTTable[Add][Mul][Float64][0][1] = asmChain[float64](addMulVSFloat64NTAVX2, Add, Mul, 4, false, true, true)
+	chainTable[Add][Mul][Float64][1][0] = asmChain[float64](addMulSVFloat64AVX2, Add, Mul, 4, true, false, false)
+	chainNTTable[Add][Mul][Float64][1][0] = asmChain[float64](addMulSVFloat64NTAVX2, Add, Mul, 4, true, false, true)
+	chainTable[Add][Mul][Float64][1][1] = asmChain[float64](addMulSSFloat64AVX2, Add, Mul, 4, true, true, false)
+	chainNTTable[Add][Mul][Float64][1][1] = asmChain[float64](addMulSSFloat64NTAVX2, Add, Mul, 4, true, true, true)
+	chainTable[Sub][Add][Float32][0][0] = asmChain[float32](subAddVVFloat32AVX2, Sub, Add, 8, false, false, false)
+	chainNTTable[Sub][Add][Float32][0][0] = asmChain[float32](subAddVVFloat32NTAVX2, Sub, Add, 8, false, false, true)
+	chainTable[Sub][Add][Float32][0][1] = asmChain[float32](subAddVSFloat32AVX2, Sub, Add, 8, false, true, false)
+	chainNTTable[Sub][Add][Float32][0][1] = asmChain[float32](subAddVSFloat32NTAVX2, Sub, Add, 8, false, true, true)
+	chainTable[Sub][Add][Float32][1][0] = asmChain[float32](subAddSVFloat32AVX2, Sub, Add, 8, true, false, false)
+	chainNTTable[Sub][Add][Float32][1][0] = asmChain[float32](subAddSVFloat32NTAVX2, Sub, Add, 8, true, false, true)
+	chainTable[Sub][Add][Float32][1][1] = asmChain[float32](subAddSSFloat32AVX2, Sub, Add, 8, true, true, false)
+	chainNTTable[Sub][Add][Float32][1][1] = asmChain[float32](subAddSSFloat32NTAVX2, Sub, Add, 8, true, true, true)
+	chainTable[Sub][Add][Float64][0][0] = asmChain[float64](subAddVVFloat64AVX2, Sub, Add, 4, false, false, false)
+	chainNTTable[Sub][Add][Float64][0][0] = asmChain[float64](subAddVVFloat64NTAVX2, Sub, Add, 4, false, false, true)
+	chainTable[Sub][Add][Float64][0][1] = asmChain[float64](subAddVSFloat64AVX2, Sub, Add, 4, false, true, false)
+	chainNTTable[Sub][Add][Float64][0][1] = asmChain[float64](subAddVSFloat64NTAVX2, Sub, Add, 4, false, true, true)
+	chainTable[Sub][Add][Float64][1][0] = asmChain[float64](subAddSVFloat64AVX2, Sub, Add, 4, true, false, false)
+	chainNTTable[Sub][Add][Float64][1][0] = asmChain[float64](subAddSVFloat64NTAVX2, Sub, Add, 4, true, false, true)
+	chainTable[Sub][Add][Float64][1][1] = asmChain[float64](subAddSSFloat64AVX2, Sub, Add, 4, true, true, false)
+	chainNTTable[Sub][Add][Float64][1][1] = asmChain[float64](subAddSSFloat64NTAVX2, Sub, Add, 4, true, true, true)
+	chainTable[Sub][Sub][Float32][0][0] = asmChain[float32](subSubVVFloat32AVX2, Sub, Sub, 8, false, false, false)
+	chainNTTable[Sub][Sub][Float32][0][0] = asmChain[float32](subSubVVFloat32NTAVX2, Sub, Sub, 8, false, false, true)
+	chainTable[Sub][Sub][Float32][0][1] = asmChain[float32](subSubVSFloat32AVX2, Sub, Sub, 8, false, true, false)
+	chainNTTable[Sub][Sub][Float32][0][1] = asmChain[float32](subSubVSFloat32NTAVX2, Sub, Sub, 8, false, true, true)
+	chainTable[Sub][Sub][Float32][1][0] = asmChain[float32](subSubSVFloat32AVX2, Sub, Sub, 8, true, false, false)
+	chainNTTable[Sub][Sub][Float32][1][0] = asmChain[float32](subSubSVFloat32NTAVX2, Sub, Sub, 8, true, false, true)
+	chainTable[Sub][Sub][Float32][1][1] = asmChain[float32](subSubSSFloat32AVX2, Sub, Sub, 8, true, true, false)
+	chainNTTable[Sub][Sub][Float32][1][1] = asmChain[float32](subSubSSFloat32NTAVX2, Sub, Sub, 8, true, true, true)
+	chainTable[Sub][Sub][Float64][0][0] = asmChain[float64](subSubVVFloat64AVX2, Sub, Sub, 4, false, false, false)
+	chainNTTable[Sub][Sub][Float64][0][0] = asmChain[float64](subSubVVFloat64NTAVX2, Sub, Sub, 4, false, false, true)
+	chainTable[Sub][Sub][Float64][0][1] = asmChain[float64](subSubVSFloat64AVX2, Sub, Sub, 4, false, true, false)
+	chainNTTable[Sub][Sub][Float64][0][1] = asmChain[float64](subSubVSFloat64NTAVX2, Sub, Sub, 4, false, true, true)
+	chainTable[Sub][Sub][Float64][1][0] = asmChain[float64](subSubSVFloat64AVX2, Sub, Sub, 4, true, false, false)
+	chainNTTable[Sub][Sub][Float64][1][0] = asmChain[float64](subSubSVFloat64NTAVX2, Sub, Sub, 4, true, false, true)
+	chainTable[Sub][Sub][Float64][1][1] = asmChain[float64](subSubSSFloat64AVX2, Sub, Sub, 4, true, true, false)
+	chainNTTable[Sub][Sub][Float64][1][1] = asmChain[float64](subSubSSFloat64NTAVX2, Sub, Sub, 4, true, true, true)
+	chainTable[Sub][Mul][Float32][0][0] = asmChain[float32](subMulVVFloat32AVX2, Sub, Mul, 8, false, false, false)
+	chainNTTable[Sub][Mul][Float32][0][0] = asmChain[float32](subMulVVFloat32NTAVX2, Sub, Mul, 8, false, false, true)
+	chainTable[Sub][Mul][Float32][0][1] = asmChain[float32](subMulVSFloat32AVX2, Sub, Mul, 8, false, true, false)
+	chainNTTable[Sub][Mul][Float32][0][1] = asmChain[float32](subMulVSFloat32NTAVX2, Sub, Mul, 8, false, true, true)
+	chainTable[Sub][Mul][Float32][1][0] = asmChain[float32](subMulSVFloat32AVX2, Sub, Mul, 8, true, false, false)
+	chainNTTable[Sub][Mul][Float32][1][0] = asmChain[float32](subMulSVFloat32NTAVX2, Sub, Mul, 8, true, false, true)
+	chainTable[Sub][Mul][Float32][1][1] = asmChain[float32](subMulSSFloat32AVX2, Sub, Mul, 8, true, true, false)
+	chainNTTable[Sub][Mul][Float32][1][1] = asmChain[float32](subMulSSFloat32NTAVX2, Sub, Mul, 8, true, true, true)
+	chainTable[Sub][Mul][Float64][0][0] = asmChain[float64](subMulVVFloat64AVX2, Sub, Mul, 4, false, false, false)
+	chainNTTable[Sub][Mul][Float64][0][0] = asmChain[float64](subMulVVFloat64NTAVX2, Sub, Mul, 4, false, false, true)
+	chainTable[Sub][Mul][Float64][0][1] = asmChain[float64](subMulVSFloat64AVX2, Sub, Mul, 4, false, true, false)
+	chainNTTable[Sub][Mul][Float64][0][1] = asmChain[float64](subMulVSFloat64NTAVX2, Sub, Mul, 4, false, true, true)
+	chainTable[Sub][Mul][Float64][1][0] = asmChain[float64](subMulSVFloat64AVX2, Sub, Mul, 4, true, false, false)
+	chainNTTable[Sub][Mul][Float64][1][0] = asmChain[float64](subMulSVFloat64NTAVX2, Sub, Mul, 4, true, false, true)
+	chainTable[Sub][Mul][Float64][1][1] = asmChain[float64](subMulSSFloat64AVX2, Sub, Mul, 4, true, true, false)
+	chainNTTable[Sub][Mul][Float64][1][1] = asmChain[float64](subMulSSFloat64NTAVX2, Sub, Mul, 4, true, true, true)
+	chainTable[Mul][Add][Float32][0][0] = asmChain[float32](mulAddVVFloat32AVX2, Mul, Add, 8, false, false, false)
+	chainNTTable[Mul][Add][Float32][0][0] = asmChain[float32](mulAddVVFloat32NTAVX2, Mul, Add, 8, false, false, true)
+	chainTable[Mul][Add][Float32][0][1] = asmChain[float32](mulAddVSFloat32AVX2, Mul, Add, 8, false, true, false)
+	chainNTTable[Mul][Add][Float32][0][1] = asmChain[float32](mulAddVSFloat32NTAVX2, Mul, Add, 8, false, true, true)
+	chainTable[Mul][Add][Float32][1][0] = asmChain[float32](mulAddSVFloat32AVX2, Mul, Add, 8, true, false, false)
+	chainNTTable[Mul][Add][Float32][1][0] = asmChain[float32](mulAddSVFloat32NTAVX2, Mul, Add, 8, true, false, true)
+	chainTable[Mul][Add][Float32][1][1] = asmChain[float32](mulAddSSFloat32AVX2, Mul, Add, 8, true, true, false)
+	chainNTTable[Mul][Add][Float32][1][1] = asmChain[float32](mulAddSSFloat32NTAVX2, Mul, Add, 8, true, true, true)
+	chainTable[Mul][Add][Float64][0][0] = asmChain[float64](mulAddVVFloat64AVX2, Mul, Add, 4, false, false, false)
+	chainNTTable[Mul][Add][Float64][0][0] = asmChain[float64](mulAddVVFloat64NTAVX2, Mul, Add, 4, false, false, true)
+	chainTable[Mul][Add][Float64][0][1] = asmChain[float64](mulAddVSFloat64AVX2, Mul, Add, 4, false, true, false)
+	chainNTTable[Mul][Add][Float64][0][1] = asmChain[float64](mulAddVSFloat64NTAVX2, Mul, Add, 4, false, true, true)
+	chainTable[Mul][Add][Float64][1][0] = asmChain[float64](mulAddSVFloat64AVX2, Mul, Add, 4, true, false, false)
+	chainNTTable[Mul][Add][Float64][1][0] = asmChain[float64](mulAddSVFloat64NTAVX2, Mul, Add, 4, true, false, true)
+	chainTable[Mul][Add][Float64][1][1] = asmChain[float64](mulAddSSFloat64AVX2, Mul, Add, 4, true, true, false)
+	chainNTTable[Mul][Add][Float64][1][1] = asmChain[float64](mulAddSSFloat64NTAVX2, Mul, Add, 4, true, true, true)
+	chainTable[Mul][Sub][Float32][0][0] = asmChain[float32](mulSubVVFloat32AVX2, Mul, Sub, 8, false, false, false)
+	chainNTTable[Mul][Sub][Float32][0][0] = asmChain[float32](mulSubVVFloat32NTAVX2, Mul, Sub, 8, false, false, true)
+	chainTable[Mul][Sub][Float32][0][1] = asmChain[float32](mulSubVSFloat32AVX2, Mul, Sub, 8, false, true, false)
+	chainNTTable[Mul][Sub][Float32][0][1] = asmChain[float32](mulSubVSFloat32NTAVX2, Mul, Sub, 8, false, true, true)
+	chainTable[Mul][Sub][Float32][1][0] = asmChain[float32](mulSubSVFloat32AVX2, Mul, Sub, 8, true, false, false)
+	chainNTTable[Mul][Sub][Float32][1][0] = asmChain[float32](mulSubSVFloat32NTAVX2, Mul, Sub, 8, true, false, true)
+	chainTable[Mul][Sub][Float32][1][1] = asmChain[float32](mulSubSSFloat32AVX2, Mul, Sub, 8, true, true, false)
+	chainNTTable[Mul][Sub][Float32][1][1] = asmChain[float32](mulSubSSFloat32NTAVX2, Mul, Sub, 8, true, true, true)
+	chainTable[Mul][Sub][Float64][0][0] = asmChain[float64](mulSubVVFloat64AVX2, Mul, Sub, 4, false, false, false)
+	chainNTTable[Mul][Sub][Float64][0][0] = asmChain[float64](mulSubVVFloat64NTAVX2, Mul, Sub, 4, false, false, true)
+	chainTable[Mul][Sub][Float64][0][1] = asmChain[float64](mulSubVSFloat64AVX2, Mul, Sub, 4, false, true, false)
+	chainNTTable[Mul][Sub][Float64][0][1] = asmChain[float64](mulSubVSFloat64NTAVX2, Mul, Sub, 4, false, true, true)
+	chainTable[Mul][Sub][Float64][1][0] = asmChain[float64](mulSubSVFloat64AVX2, Mul, Sub, 4, true, false, false)
+	chainNTTable[Mul][Sub][Float64][1][0] = asmChain[float64](mulSubSVFloat64NTAVX2, Mul, Sub, 4, true, false, true)
+	chainTable[Mul][Sub][Float64][1][1] = asmChain[float64](mulSubSSFloat64AVX2, Mul, Sub, 4, true, true, false)
+	chainNTTable[Mul][Sub][Float64][1][1] = asmChain[float64](mulSubSSFloat64NTAVX2, Mul, Sub, 4, true, true, true)
+	chainTable[Mul][Mul][Float32][0][0] = asmChain[float32](mulMulVVFloat32AVX2, Mul, Mul, 8, false, false, false)
+	chainNTTable[Mul][Mul][Float32][0][0] = asmChain[float32](mulMulVVFloat32NTAVX2, Mul, Mul, 8, false, false, true)
+	chainTable[Mul][Mul][Float32][0][1] = asmChain[float32](mulMulVSFloat32AVX2, Mul, Mul, 8, false, true, false)
+	chainNTTable[Mul][Mul][Float32][0][1] = asmChain[float32](mulMulVSFloat32NTAVX2, Mul, Mul, 8, false, true, true)
+	chainTable[Mul][Mul][Float32][1][0] = asmChain[float32](mulMulSVFloat32AVX2, Mul, Mul, 8, true, false, false)
+	chainNTTable[Mul][Mul][Float32][1][0] = asmChain[float32](mulMulSVFloat32NTAVX2, Mul, Mul, 8, true, false, true)
+	chainTable[Mul][Mul][Float32][1][1] = asmChain[float32](mulMulSSFloat32AVX2, Mul, Mul, 8, true, true, false)
+	chainNTTable[Mul][Mul][Float32][1][1] = asmChain[float32](mulMulSSFloat32NTAVX2, Mul, Mul, 8, true, true, true)
+	chainTable[Mul][Mul][Float64][0][0] = asmChain[float64](mulMulVVFloat64AVX2, Mul, Mul, 4, false, false, false)
+	chainNTTable[Mul][Mul][Float64][0][0] = asmChain[float64](mulMulVVFloat64NTAVX2, Mul, Mul, 4, false, false, true)
+	chainTable[Mul][Mul][Float64][0][1] = asmChain[float64](mulMulVSFloat64AVX2, Mul, Mul, 4, false, true, false)
+	chainNTTable[Mul][Mul][Float64][0][1] = asmChain[float64](mulMulVSFloat64NTAVX2, Mul, Mul, 4, false, true, true)
+	chainTable[Mul][Mul][Float64][1][0] = asmChain[float64](mulMulSVFloat64AVX2, Mul, Mul, 4, true, false, false)
+	chainNTTable[Mul][Mul][Float64][1][0] = asmChain[float64](mulMulSVFloat64NTAVX2, Mul, Mul, 4, true, false, true)
+	chainTable[Mul][Mul][Float64][1][1] = asmChain[float64](mulMulSSFloat64AVX2, Mul, Mul, 4, true, true, false)
+	chainNTTable[Mul][Mul][Float64][1][1] = asmChain[float64](mulMulSSFloat64NTAVX2, Mul, Mul, 4, true, true, true)
 	selTable[Equal][Float32][0][0] = asmSelect[float32](selEqVVFloat32AVX2, Equal, 8, false, false, false)
 	selNTTable[Equal][Float32][0][0] = asmSelect[float32](selEqVVFloat32NTAVX2, Equal, 8, false, false, true)
 	selTable[Equal][Float32][0][1] = asmSelect[float32](selEqVSFloat32AVX2, Equal, 8, false, true, false)

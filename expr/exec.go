@@ -308,6 +308,8 @@ func (g *group) finish(w *worker, t *target, c, de, n int) {
 			in.wh(w.regs[in.dst], w.regs[in.a], w.regs[in.b], w.regs[in.c], m, in.as, in.bs, in.cs)
 		case iSelCmp:
 			in.sel(w.regs[in.dst], w.regs[in.a], w.regs[in.b], w.regs[in.c], w.regs[in.d], m)
+		case iChain:
+			in.chain(w.regs[in.dst], w.regs[in.a], w.regs[in.b], w.regs[in.c], m)
 		}
 	}
 	if g.masked {

@@ -69,6 +69,7 @@ const (
 	iWhere
 	iFill   // expand a scalar register to a vector
 	iSelCmp // fused select by comparison: dst = (a op b) ? c : d
+	iChain  // fused two ops: dst = (a op b) op2 c
 )
 
 type instr struct {
@@ -77,8 +78,11 @@ type instr struct {
 	un         compute.UnaryFunc
 	wh         compute.WhereFunc
 	sel        compute.SelectCompareFunc
-	d          int  // iSelCmp: the fourth operand (y)
-	bS, dS     bool // iSelCmp: b and d are one repeated element
+	chain      compute.ChainFunc
+	op2        compute.Op // iChain: the second op
+	cS         bool       // iChain: c is one repeated element
+	d          int        // iSelCmp: the fourth operand (y)
+	bS, dS     bool       // iSelCmp: b and d are one repeated element
 	mv         compute.MoveFunc
 	dst        int
 	a, b, c    int
@@ -268,6 +272,9 @@ func (g *group) emit(r *rnode, next *int) (value, error) {
 	if n.kind == kWhere && g.fusible(r) {
 		return g.emitSelectCompareFused(r, next)
 	}
+	if n.kind == kBinary && g.chainable(r) {
+		return g.emitChainFused(r, next)
+	}
 	args := make([]value, len(r.args))
 	for i, a := range r.args {
 		v, err := g.emit(a, next)
@@ -421,6 +428,8 @@ func (in instr) reads() []int {
 	switch in.code {
 	case iSelCmp:
 		return []int{in.a, in.b, in.c, in.d}
+	case iChain:
+		return []int{in.a, in.b, in.c}
 	case iFill:
 		return []int{in.a}
 	case iBinary:
@@ -626,3 +635,71 @@ func (g *group) plan2D() {
 // in cache (the 1 MiB L2 here), where wider vectors pay off; beyond it the
 // pass is bound by memory and the AVX2 kernels are as fast.
 const cachedBytes = 1 << 20
+
+func isArith(op compute.Op) bool { return op == compute.Add || op == compute.Sub || op == compute.Mul }
+
+// chainable reports whether a binary add/sub/mul on float32 or float64
+// whose first operand is itself an add/sub/mul computed in the same type
+// (no conversion between them) can run as one fused two-op kernel.
+func (g *group) chainable(r *rnode) bool {
+	if !isArith(r.n.op) || (r.ctype != array.Float32 && r.ctype != array.Float64) || r.dtype != r.ctype {
+		return false
+	}
+	in := r.args[0]
+	if in.isLeaf() || in.n.kind != kBinary || !isArith(in.n.op) || in.ctype != r.ctype || in.dtype != r.ctype {
+		return false
+	}
+	_, ok := compute.LookupChain(in.n.op, r.n.op, compute.Type(r.ctype), false, false, false)
+	return ok
+}
+
+// emitChainFused emits (a op1 b) op2 c as one kernel, its operands in tree
+// order (a, b, c: the order collect found the leaves in). A repeated a has
+// no fused form: the two ops are then emitted one after the other.
+func (g *group) emitChainFused(r *rnode, next *int) (value, error) {
+	in := r.args[0]
+	dt := r.ctype
+	var vals [3]value
+	for i, node := range []*rnode{in.args[0], in.args[1], r.args[1]} {
+		v, err := g.emit(node, next)
+		if err != nil {
+			return value{}, err
+		}
+		if vals[i], err = g.cast(v, dt); err != nil {
+			return value{}, err
+		}
+	}
+	a, b, c := vals[0], vals[1], vals[2]
+	if a.scalar {
+		t, err := g.emitBinary(in.n.op, a, b, dt)
+		if err != nil {
+			return value{}, err
+		}
+		return g.emitBinary(r.n.op, t, c, dt)
+	}
+	k, _ := compute.LookupChain(in.n.op, r.n.op, compute.Type(dt), b.scalar, c.scalar, false)
+	out := value{reg: g.newReg(), dt: dt}
+	g.add(instr{code: iChain, chain: k, dst: out.reg, a: a.reg, b: b.reg, c: c.reg, bS: b.scalar, cS: c.scalar,
+		op: in.n.op, op2: r.n.op, kt: compute.Type(dt), inPlace: true,
+		name: fmt.Sprintf("(%v then %v) %v fused", in.n.op, r.n.op, dt)})
+	return out, nil
+}
+
+// emitBinary emits one binary kernel on values already of type dt.
+func (g *group) emitBinary(op compute.Op, x, y value, dt array.DType) (value, error) {
+	form := compute.VV
+	switch {
+	case x.scalar && !y.scalar:
+		form = compute.SV
+	case y.scalar && !x.scalar:
+		form = compute.VS
+	}
+	k, err := compute.LookupBinary(op, compute.Type(dt), form)
+	if err != nil {
+		return value{}, err
+	}
+	out := value{reg: g.newReg(), dt: dt, scalar: x.scalar && y.scalar}
+	g.add(instr{code: iBinary, bin: k, dst: out.reg, a: x.reg, b: y.reg, scalar: out.scalar, name: fmt.Sprintf("%v %v", op, dt),
+		op: op, kt: compute.Type(dt), form: form, inPlace: compute.Asm && !x.scalar})
+	return out, nil
+}

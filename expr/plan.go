@@ -371,6 +371,12 @@ func (g *group) streamOutput(rootIsLeaf bool) {
 			in.name += " (streaming stores)"
 			g.nt = true
 		}
+	case iChain:
+		if k, ok := compute.LookupChain(in.op, in.op2, in.kt, in.bS, in.cS, true); ok {
+			in.chain = k
+			in.name += " (streaming stores)"
+			g.nt = true
+		}
 	case iSelCmp:
 		if k, ok := compute.LookupSelectCompareNT(in.op, in.kt, in.bS, in.dS); ok {
 			in.sel = k
