@@ -1253,8 +1253,6 @@ func prodGroup(at array.DType, fs []float64) (uint64, uint8, float64) {
 	switch {
 	case nan || (zero && inf):
 		return fbits(at, math.NaN()), fExact, 0
-	case zero:
-		return fbits(at, math.Copysign(0, sign)), fExact, 0
 	case inf:
 		// finite partial products might still overflow first: same result
 		return fbits(at, math.Copysign(math.Inf(1), sign)), fExact, 0
@@ -1263,8 +1261,16 @@ func prodGroup(at array.DType, fs []float64) (uint64, uint8, float64) {
 	if at == array.Float64 {
 		maxE, minE = 1023, -1022
 	}
-	if hiExp >= maxE-1 || loExp <= minE+float64(mantBits(at))+1 {
-		return 0, fAny, 0 // some order may overflow or go subnormal
+	if hiExp >= maxE-1 {
+		// some order overflows to Inf before (or without) meeting a zero:
+		// then Inf * 0 is NaN (float32 products in order, as NumPy's)
+		return 0, fAny, 0
+	}
+	if zero {
+		return fbits(at, math.Copysign(0, sign)), fExact, 0
+	}
+	if loExp <= minE+float64(mantBits(at))+1 {
+		return 0, fAny, 0 // some order may go subnormal
 	}
 	r := 1.0
 	for _, f := range fs {

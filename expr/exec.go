@@ -139,7 +139,7 @@ func (g *group) runRange(w *worker, t *target, lo, hi int) {
 		defer compute.Fence()
 	}
 	for pos := lo; pos < hi; {
-		if g.k2d.Func != nil && col == 0 {
+		if g.k2d.Func != nil && col == 0 && t.mask == nil { // the row-looped kernels write no validity
 			if k := min(g.cshape[r-2]-w.idx[r-2], (hi-pos)/inner); k >= 1 {
 				g.rows2D(w, t, k, inner)
 				pos += k * inner

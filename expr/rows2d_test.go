@@ -98,3 +98,24 @@ func randArray(t *testing.T, r *rand.Rand, mem memory.Allocator, dt array.DType,
 	require.NoError(t, err)
 	return out
 }
+
+// TestRowLoopedIntoMaskedOutput: a pass the row-looped kernels could run,
+// evaluated into an output that already has nulls, leaves every element
+// valid (the result has no nulls).
+func TestRowLoopedIntoMaskedOutput(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	x, _ := array.Full(mem, float32(1), 4, 64)
+	b, _ := array.Full(mem, float32(2), 64)
+	dst, _ := array.Full(mem, float32(0), 4, 64)
+	defer x.Release()
+	defer b.Release()
+	defer dst.Release()
+	require.NoError(t, dst.SetNull(1, 3))
+	require.NoError(t, expr.EvalInto(dst, expr.Add(expr.Leaf(x), expr.Leaf(b)), expr.WithAllocator(mem)))
+	ok, _ := array.ValidSlice(dst)
+	for i, v := range ok {
+		require.True(t, v, "element %d", i)
+	}
+	require.Equal(t, float32(3), array.At[float32](dst, 1, 3))
+}
