@@ -7,6 +7,3 @@ func SetStreamingThreshold(n int) (restore func()) {
 	ntThreshold = n
 	return func() { ntThreshold = old }
 }
-
-// Child returns argument i of n (tests look inside trees).
-func Child(n *Node, i int) *Node { return n.args[i] }

@@ -2,7 +2,6 @@ package expr
 
 import (
 	"fmt"
-	"strings"
 	"sync"
 	"unsafe"
 
@@ -67,7 +66,6 @@ const (
 	iBinary icode = iota + 1
 	iUnary
 	iWhere
-	iFill   // expand a scalar register to a vector
 	iSelCmp // fused select by comparison: dst = (a op b) ? c : d
 	iChain  // fused two ops: dst = (a op b) op2 c
 )
@@ -430,20 +428,12 @@ func (in instr) reads() []int {
 		return []int{in.a, in.b, in.c, in.d}
 	case iChain:
 		return []int{in.a, in.b, in.c}
-	case iFill:
-		return []int{in.a}
 	case iBinary:
 		return []int{in.a, in.b}
 	case iWhere:
 		return []int{in.a, in.b, in.c}
 	}
 	return []int{in.a}
-}
-
-func (g *group) describe() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "shape %v coalesced %v, tile %d", g.shape, g.cshape, g.tile)
-	return b.String()
 }
 
 var zero8 [8]byte
