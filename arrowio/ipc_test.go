@@ -279,3 +279,32 @@ func TestIPCEveryDType(t *testing.T) {
 		r.Release()
 	}
 }
+
+// TestIPCOptionsReachTheReader: options given with WithIPCOptions reach
+// arrow-go's reader; here an expected schema, which a stream of another
+// schema fails.
+func TestIPCOptionsReachTheReader(t *testing.T) {
+	mem := newMem(t)
+	recs := ipcBatches(t, mem)
+	defer releaseRecords(recs)
+	var buf bytes.Buffer
+	require.NoError(t, WriteRecords(&buf, false, recs[0].Schema(), recs, ipc.WithAllocator(mem)))
+	data := buf.Bytes()
+
+	rr, err := ReadStream(bytes.NewReader(data), WithAllocator(mem), WithIPCOptions(ipc.WithSchema(recs[0].Schema())))
+	require.NoError(t, err)
+	n := 0
+	for rr.Next() {
+		n++
+	}
+	require.NoError(t, rr.Err())
+	rr.Release()
+	require.Equal(t, len(recs), n)
+
+	other := arrow.NewSchema([]arrow.Field{{Name: "other", Type: arrow.PrimitiveTypes.Int8}}, nil)
+	rr, err = ReadStream(bytes.NewReader(data), WithAllocator(mem), WithIPCOptions(ipc.WithSchema(other)))
+	if err == nil {
+		rr.Release()
+	}
+	require.Error(t, err)
+}
