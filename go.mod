@@ -1,6 +1,6 @@
 module github.com/stride0/stride0
 
-go 1.26.8
+go 1.24
 
 require (
 	github.com/apache/arrow/go/v15 v15.0.2
