@@ -70,16 +70,10 @@ func emitArith(a arith, t typ, form string, nt bool) string {
 	if nt {
 		name += "NT"
 	}
-	st := t.store
-	if nt {
-		st = t.storeNT
-	}
+	st := storeFor(t, nt)
 	L := lanes(t)
-	fmt.Fprintf(&decl, "//go:noescape\nfunc %sAVX2(dst, x, y unsafe.Pointer, n int)\n\n", name)
 	w := &asm
-	fmt.Fprintf(w, "// func %sAVX2(dst, x, y unsafe.Pointer, n int)\n", name)
-	fmt.Fprintf(w, "TEXT ·%sAVX2(SB), NOSPLIT, $0-32\n", name)
-	fmt.Fprintf(w, "\tMOVQ dst+0(FP), DI\n\tMOVQ x+8(FP), SI\n\tMOVQ y+16(FP), DX\n\tMOVQ n+24(FP), CX\n")
+	prologue(name, "dst, x, y unsafe.Pointer, n int", "DI", "SI", "DX", "CX")
 	switch form {
 	case "vs":
 		fmt.Fprintf(w, "\t%s (DX), Y4\n", t.bcast)
@@ -134,10 +128,7 @@ func emitArith2D(a arith, t typ, form string, nt, zmm bool) {
 	if zmm {
 		name += "Z"
 	}
-	st := t.store
-	if nt {
-		st = t.storeNT
-	}
+	st := storeFor(t, nt)
 	L := lanes(t)
 	V, W := "Y", 32 // main-loop register class and width
 	if zmm {
@@ -149,12 +140,8 @@ func emitArith2D(a arith, t typ, form string, nt, zmm bool) {
 		load = fmt.Sprintf("VMOVDQU%d", t.size*8)
 		zst = load
 	}
-	fmt.Fprintf(&decl, "//go:noescape\nfunc %sAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)\n\n", name)
 	w := &asm
-	fmt.Fprintf(w, "// func %sAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)\n", name)
-	fmt.Fprintf(w, "TEXT ·%sAVX2(SB), NOSPLIT, $0-64\n", name)
-	fmt.Fprintf(w, "\tMOVQ dst+0(FP), R10\n\tMOVQ x+8(FP), R11\n\tMOVQ y+16(FP), R12\n\tMOVQ n+24(FP), R9\n")
-	fmt.Fprintf(w, "\tMOVQ rows+32(FP), R13\n\tMOVQ ds+40(FP), R14\n\tMOVQ xs+48(FP), R15\n\tMOVQ ys+56(FP), BX\n")
+	prologue(name, "dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int", "R10", "R11", "R12", "R9", "R13", "R14", "R15", "BX")
 	fmt.Fprintf(w, "\tTESTQ R13, R13\n\tJZ done\n\tIMULQ $%d, R9\n", t.size)
 	fmt.Fprintf(w, "row:\n")
 	switch form {
@@ -212,16 +199,10 @@ func emitChain(a1, a2 arith, t typ, bs, cs string, nt bool) {
 	if nt {
 		name += "NT"
 	}
-	st := t.store
-	if nt {
-		st = t.storeNT
-	}
+	st := storeFor(t, nt)
 	L := lanes(t)
-	fmt.Fprintf(&decl, "//go:noescape\nfunc %sAVX2(dst, a, b, c unsafe.Pointer, n int)\n\n", name)
 	w := &asm
-	fmt.Fprintf(w, "// func %sAVX2(dst, a, b, c unsafe.Pointer, n int)\n", name)
-	fmt.Fprintf(w, "TEXT ·%sAVX2(SB), NOSPLIT, $0-40\n", name)
-	fmt.Fprintf(w, "\tMOVQ dst+0(FP), DI\n\tMOVQ a+8(FP), SI\n\tMOVQ b+16(FP), DX\n\tMOVQ c+24(FP), R8\n\tMOVQ n+32(FP), CX\n")
+	prologue(name, "dst, a, b, c unsafe.Pointer, n int", "DI", "SI", "DX", "R8", "CX")
 	if bs == "s" {
 		fmt.Fprintf(w, "\t%s (DX), Y14\n", t.bcast)
 	}
@@ -293,11 +274,8 @@ func emitCmp(c struct {
 		cmp = "VCMPPD"
 	}
 	L := lanes(t)
-	fmt.Fprintf(&decl, "//go:noescape\nfunc %sAVX2(dst, x, y unsafe.Pointer, n int)\n\n", name)
 	w := &asm
-	fmt.Fprintf(w, "// func %sAVX2(dst, x, y unsafe.Pointer, n int)\n", name)
-	fmt.Fprintf(w, "TEXT ·%sAVX2(SB), NOSPLIT, $0-32\n", name)
-	fmt.Fprintf(w, "\tMOVQ dst+0(FP), DI\n\tMOVQ x+8(FP), SI\n\tMOVQ y+16(FP), DX\n\tMOVQ n+24(FP), CX\n")
+	prologue(name, "dst, x, y unsafe.Pointer, n int", "DI", "SI", "DX", "CX")
 	fmt.Fprintf(w, "\tMOVQ $0x0101010101010101, AX\n\tMOVQ AX, X5\n")
 	if form == "vs" {
 		fmt.Fprintf(w, "\t%s (DX), Y4\n", t.bcast)
@@ -335,11 +313,8 @@ func emitCmp(c struct {
 func emitWhere(size int, ys string) {
 	name := fmt.Sprintf("where%d%s", size, strings.ToUpper(ys))
 	L := 32 / size
-	fmt.Fprintf(&decl, "//go:noescape\nfunc %sAVX2(dst, c, x, y unsafe.Pointer, n int)\n\n", name)
 	w := &asm
-	fmt.Fprintf(w, "// func %sAVX2(dst, c, x, y unsafe.Pointer, n int)\n", name)
-	fmt.Fprintf(w, "TEXT ·%sAVX2(SB), NOSPLIT, $0-40\n", name)
-	fmt.Fprintf(w, "\tMOVQ dst+0(FP), DI\n\tMOVQ c+8(FP), AX\n\tMOVQ x+16(FP), SI\n\tMOVQ y+24(FP), DX\n\tMOVQ n+32(FP), CX\n")
+	prologue(name, "dst, c, x, y unsafe.Pointer, n int", "DI", "AX", "SI", "DX", "CX")
 	fmt.Fprintf(w, "\tVPXOR Y6, Y6, Y6\n")
 	ext, eq, bc := "VPMOVZXBD", "VPCMPEQD", "VPBROADCASTD"
 	if size == 8 {
@@ -380,16 +355,10 @@ func emitSelCmp(c struct {
 	if t.size == 8 {
 		cmp, blend = "VCMPPD", "VBLENDVPD"
 	}
-	st := t.store
-	if nt {
-		st = t.storeNT
-	}
+	st := storeFor(t, nt)
 	L := lanes(t)
-	fmt.Fprintf(&decl, "//go:noescape\nfunc %sAVX2(dst, a, b, x, y unsafe.Pointer, n int)\n\n", name)
 	w := &asm
-	fmt.Fprintf(w, "// func %sAVX2(dst, a, b, x, y unsafe.Pointer, n int)\n", name)
-	fmt.Fprintf(w, "TEXT ·%sAVX2(SB), NOSPLIT, $0-48\n", name)
-	fmt.Fprintf(w, "\tMOVQ dst+0(FP), DI\n\tMOVQ a+8(FP), SI\n\tMOVQ b+16(FP), DX\n\tMOVQ x+24(FP), R8\n\tMOVQ y+32(FP), R9\n\tMOVQ n+40(FP), CX\n")
+	prologue(name, "dst, a, b, x, y unsafe.Pointer, n int", "DI", "SI", "DX", "R8", "R9", "CX")
 	if bs == "s" {
 		fmt.Fprintf(w, "\t%s (DX), Y4\n", t.bcast)
 	}
@@ -443,6 +412,27 @@ func advance(form string, bytes int) string {
 		s += fmt.Sprintf("\tADDQ $%d, DX\n", bytes)
 	}
 	return s + fmt.Sprintf("\tADDQ $%d, DI\n", bytes)
+}
+
+// prologue declares routine name to Go with the parameter list sig and
+// opens its text: the frame holds one 8-byte word per parameter, and
+// parameter i is loaded into regs[i].
+func prologue(name, sig string, regs ...string) {
+	params := strings.Split(sig, ",")
+	fmt.Fprintf(&decl, "//go:noescape\nfunc %sAVX2(%s)\n\n", name, sig)
+	fmt.Fprintf(&asm, "// func %sAVX2(%s)\n", name, sig)
+	fmt.Fprintf(&asm, "TEXT ·%sAVX2(SB), NOSPLIT, $0-%d\n", name, 8*len(params))
+	for i, p := range params {
+		fmt.Fprintf(&asm, "\tMOVQ %s+%d(FP), %s\n", strings.Fields(p)[0], 8*i, regs[i])
+	}
+}
+
+// storeFor is the vector store of t: streaming (non-temporal) or plain.
+func storeFor(t typ, nt bool) string {
+	if nt {
+		return t.storeNT
+	}
+	return t.store
 }
 
 func b2i(b bool) int {
