@@ -73,6 +73,10 @@ type Input struct {
 	Shape  broadcast.Shape
 	DType  string
 	Values json.RawMessage // nil when absent
+	// Weak marks a Python scalar of kind numpy (NEP 50): DType is "int",
+	// "float" or "bool", Value holds the number and Shape is rank 0.
+	Weak  bool
+	Value json.RawMessage
 }
 
 // Expected is what the case expects.
@@ -398,7 +402,15 @@ func parseInput(raw json.RawMessage) (Input, error) {
 		return Input{}, err
 	}
 	p := &parser{obj: obj}
-	in := Input{Name: p.str("name"), DType: p.str("dtype"), Values: p.values("values")}
+	in := Input{Name: p.str("name"), DType: p.str("dtype")}
+	if in.Weak = p.boolean("weak"); in.Weak {
+		if in.Value = p.raw("value"); in.Value == nil {
+			p.fail("value", errors.New("missing"))
+		}
+		in.Shape = broadcast.Shape{RankKnown: true}
+		return in, p.err
+	}
+	in.Values = p.values("values")
 	s := p.shape("shape")
 	if !s.Present {
 		p.fail("shape", errors.New("missing"))

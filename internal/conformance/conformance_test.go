@@ -241,3 +241,29 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestWeakScalarInputs: kind numpy writes a Python scalar as an input with
+// "weak": true and a value, and no shape; it parses as a rank-0 weak input.
+func TestWeakScalarInputs(t *testing.T) {
+	f, err := conformance.Parse([]byte(`{"schema": "conformance-case-file/1", "cases": [
+	 {"id": "w", "kind": "numpy", "op": "add",
+	  "inputs": [{"name": "a", "shape": [2], "dtype": "u8", "values": [1, 2]},
+	             {"name": "b", "weak": true, "dtype": "int", "value": 300}],
+	  "expected": {"error": true, "reason": "OverflowError"}},
+	 {"id": "bad", "kind": "numpy", "op": "add",
+	  "inputs": [{"name": "b", "weak": true, "dtype": "int"}],
+	  "expected": {"error": true, "reason": "x"}}]}`))
+	require.NoError(t, err)
+	require.Len(t, f.Cases, 2)
+	c := f.Cases[0]
+	require.NoError(t, c.Err)
+	require.Len(t, c.Inputs, 2)
+	assert.False(t, c.Inputs[0].Weak)
+	assert.True(t, c.Inputs[1].Weak)
+	assert.Equal(t, "int", c.Inputs[1].DType)
+	assert.Equal(t, "300", string(c.Inputs[1].Value))
+	assert.True(t, c.Inputs[1].Shape.RankKnown)
+	assert.Empty(t, c.Inputs[1].Shape.Dims)
+	require.Error(t, f.Cases[1].Err, "a weak input without a value is malformed")
+	assert.Contains(t, f.Cases[1].Err.Error(), "value")
+}
