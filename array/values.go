@@ -212,7 +212,7 @@ func Set[T Element](a *Array, v T, idx ...int) error {
 	}
 	e := a.mustIndex(idx)
 	if a.ReadOnly() {
-		return fmt.Errorf("array.Set at %v of %v: %w", idx, a, ErrReadOnly)
+		return fmt.Errorf("array.Set at %v of %#v: %w", idx, a, ErrReadOnly)
 	}
 	if DTypeOf[T]() == a.dtype {
 		typed[T](a.data)[e] = v
@@ -236,7 +236,7 @@ func (a *Array) SetNull(idx ...int) error {
 	}
 	e := a.mustIndex(idx)
 	if a.ReadOnly() {
-		return fmt.Errorf("array.SetNull at %v of %v: %w", idx, a, ErrReadOnly)
+		return fmt.Errorf("array.SetNull at %v of %#v: %w", idx, a, ErrReadOnly)
 	}
 	if err := a.EnsureValidity(); err != nil {
 		return err
