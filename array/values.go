@@ -7,10 +7,8 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 )
 
-// FromSlice returns a new contiguous array holding a copy of values, with the
-// given shape (1-D of len(values) when shape is omitted). The element count of
-// shape must equal len(values).
-func FromSlice[T Element](mem memory.Allocator, values []T, shape ...int) (*Array, error) {
+// fromSlice is FromSlice for the Element types.
+func fromSlice[T Element](mem memory.Allocator, values []T, shape ...int) (*Array, error) {
 	if shape == nil {
 		shape = []int{len(values)}
 	}
