@@ -25,6 +25,9 @@ const (
 	// high rank can still show 6^rank of them); beyond it only the header
 	// prints.
 	maxPrinted = 1 << 16
+	// maxWidth caps a requested element width, so that %1000000v of a
+	// thousand elements does not build a gigabyte.
+	maxWidth = 1000
 )
 
 // Format implements fmt.Formatter, so that fmt.Println(a) shows the values:
@@ -40,8 +43,8 @@ const (
 //     writes them. Booleans print as NumPy's True and False (%t prints Go's
 //     true and false). Null elements print as null. A rank-0 array prints
 //     its element alone; an array with no element prints [].
-//   - %.Nv sets the float precision to N digits (NumPy's precision option);
-//     a width (%8v) is a minimum element width.
+//   - %.Nv sets the float precision to N digits (NumPy's precision option,
+//     at most 40); a width (%8v) is a minimum element width (at most 1000).
 //   - %+v prints array(values, dtype=float32, shape=[2 3]), with the rows
 //     after the first indented under the first.
 //   - %#v prints the header: dtype, shape, strides, offset (and "with
@@ -134,7 +137,7 @@ func (p *printer) render(prefix int) string {
 		width = max(width, len(w))
 	}
 	if w, ok := p.state.Width(); ok {
-		width = max(width, w)
+		width = max(width, min(w, maxWidth))
 	}
 	left := p.state.Flag('-')
 	for i, w := range p.words {
@@ -299,7 +302,7 @@ func (p *printer) elementFormat() string {
 		}
 	}
 	if w, ok := p.state.Width(); ok && p.state.Flag('0') {
-		b.WriteString(strconv.Itoa(w)) // zero padding needs the width
+		b.WriteString(strconv.Itoa(min(w, maxWidth))) // zero padding needs the width
 	}
 	if prec, ok := p.state.Precision(); ok {
 		b.WriteByte('.')

@@ -384,6 +384,9 @@ func TestFormatInsideText(t *testing.T) {
 	require.NoError(t, err)
 	defer a.Release()
 	assert.Equal(t, "x = [1 2];", fmt.Sprintf("x = %v;", a))
+	assert.Equal(t, "[    1     2]", fmt.Sprintf("%5v", a))
+	assert.Len(t, fmt.Sprintf("%999999v", a), len("[\n ]")+2*1000, "the width is capped (and the second element wraps)")
+	assert.Len(t, fmt.Sprintf("%0999999d", a), len("[\n ]")+2*1000, "the width is capped (and the second element wraps)")
 	var sb strings.Builder
 	fmt.Fprintln(&sb, a)
 	assert.Equal(t, "[1 2]\n", sb.String())
