@@ -93,17 +93,21 @@ func (f *operandForm[T]) at(off int) ([]T, blas.Transpose) {
 	return f.scratch, blas.NoTrans
 }
 
-// runFloat computes every batch element with one BLAS gemm call.
+// runFloat computes every batch element with one BLAS gemm call. The
+// batch is split between goroutines when it is large; one big matrix is
+// left to gonum, which splits it itself.
 func runFloat[T float32 | float64](p *product, ac, bc, out *array.Array, g gemm[T]) {
 	abuf, _ := array.Values[T](ac)
 	bbuf, _ := array.Values[T](bc)
 	cbuf, _ := array.Values[T](out)
-	fa, fb := newForm(abuf, p.a), newForm(bbuf, p.b)
 	nm := p.n * p.m
-	p.each(func(t, aoff, boff int) {
-		a, ta := fa.at(aoff)
-		b, tb := fb.at(boff)
-		g(ta, tb, p.n, p.m, p.k, a, fa.ld, b, fb.ld, cbuf[t*nm:(t+1)*nm], max(p.m, 1))
+	parallel(p.batches(), p.workers(), func(lo, hi int) {
+		fa, fb := newForm(abuf, p.a), newForm(bbuf, p.b) // scratch per goroutine
+		p.eachIn(lo, hi, func(t, aoff, boff int) {
+			a, ta := fa.at(aoff)
+			b, tb := fb.at(boff)
+			g(ta, tb, p.n, p.m, p.k, a, fa.ld, b, fb.ld, cbuf[t*nm:(t+1)*nm], max(p.m, 1))
+		})
 	})
 }
 
@@ -121,8 +125,8 @@ func runInt[T integer](p *product, ac, bc, out *array.Array, boolean bool) {
 	cbuf := elems[T](out)
 	n, k, m := p.n, p.k, p.m
 	ars, acs, brs, bcs := p.a.rs, p.a.cs, p.b.rs, p.b.cs
-	p.each(func(t, aoff, boff int) {
-		for i := 0; i < n; i++ {
+	rows := func(t, aoff, boff, ilo, ihi int) {
+		for i := ilo; i < ihi; i++ {
 			crow := cbuf[(t*n+i)*m : (t*n+i+1)*m]
 			for q := 0; q < k; q++ {
 				av := abuf[aoff+i*ars+q*acs]
@@ -147,6 +151,18 @@ func runInt[T integer](p *product, ac, bc, out *array.Array, boolean bool) {
 				}
 			}
 		}
+	}
+	w := p.workers()
+	if nb := p.batches(); nb >= w {
+		// split the batch
+		parallel(nb, w, func(lo, hi int) {
+			p.eachIn(lo, hi, func(t, aoff, boff int) { rows(t, aoff, boff, 0, n) })
+		})
+		return
+	}
+	// split the rows of every matrix
+	parallel(n, w, func(lo, hi int) {
+		p.each(func(t, aoff, boff int) { rows(t, aoff, boff, lo, hi) })
 	})
 }
 

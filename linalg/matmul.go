@@ -3,6 +3,8 @@ package linalg
 import (
 	"fmt"
 	"math"
+	"runtime"
+	"sync"
 
 	"github.com/apache/arrow/go/v15/arrow/float16"
 	"github.com/apache/arrow/go/v15/arrow/memory"
@@ -188,16 +190,31 @@ type product struct {
 	a, b    core
 }
 
-// each calls f with the flat batch index and both operands' offsets, for
-// every batch index in row-major order.
-func (p *product) each(f func(t, aoff, boff int)) {
+// batches is the number of matrices in the batch.
+func (p *product) batches() int {
 	nb := 1
 	for _, d := range p.batch {
 		nb *= d
 	}
+	return nb
+}
+
+// each calls f with the flat batch index and both operands' offsets, for
+// every batch index in row-major order.
+func (p *product) each(f func(t, aoff, boff int)) { p.eachIn(0, p.batches(), f) }
+
+// eachIn is each for the flat batch indices lo..hi-1.
+func (p *product) eachIn(lo, hi int, f func(t, aoff, boff int)) {
 	idx := make([]int, len(p.batch))
 	aoff, boff := p.a.off, p.b.off
-	for t := 0; t < nb; t++ {
+	rem := lo
+	for d := len(idx) - 1; d >= 0; d-- {
+		idx[d] = rem % p.batch[d]
+		rem /= p.batch[d]
+		aoff += idx[d] * p.a.bstrides[d]
+		boff += idx[d] * p.b.bstrides[d]
+	}
+	for t := lo; t < hi; t++ {
 		f(t, aoff, boff)
 		for d := len(idx) - 1; d >= 0; d-- {
 			idx[d]++
@@ -211,6 +228,40 @@ func (p *product) each(f func(t, aoff, boff int)) {
 			idx[d] = 0
 		}
 	}
+}
+
+// parallelWork is the multiply-add count from which a product is split
+// between goroutines.
+const parallelWork = 1 << 17
+
+// workers is how many goroutines a product of this size uses (at most
+// GOMAXPROCS, 1 for small products).
+func (p *product) workers() int {
+	work := float64(p.batches()) * float64(p.n) * float64(p.m) * float64(p.k)
+	if work < parallelWork {
+		return 1
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// parallel calls f on a split of 0..units-1 into at most workers ranges,
+// each on its own goroutine, and waits for all.
+func parallel(units, workers int, f func(lo, hi int)) {
+	workers = min(workers, units)
+	if workers <= 1 {
+		f(0, units)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		lo, hi := units*w/workers, units*(w+1)/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(lo, hi)
+		}()
+	}
+	wg.Wait()
 }
 
 // run computes out (zero-filled, contiguous, the compute dtype) from the

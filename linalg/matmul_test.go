@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"runtime"
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
@@ -312,22 +313,31 @@ func TestMatmulRandom(t *testing.T) {
 }
 
 // TestMatmulLarge goes through gonum's blocked (and parallel) path, with
-// in-place transposed operands and packed reversed ones.
+// in-place transposed operands and packed reversed ones, and through the
+// split between goroutines: of the batch, and of the rows of one matrix.
 func TestMatmulLarge(t *testing.T) {
 	mem := checkedMem(t)
 	rng := rand.New(rand.NewSource(9))
-	for _, dt := range []array.DType{array.Float32, array.Float64, array.Float16, array.Int32} {
-		for it := 0; it < 3; it++ {
-			a := randomArray(t, rng, mem, dt, []int{2, 70, 131}, []bool{it == 1, false, false}, false)
-			b := randomArray(t, rng, mem, dt, []int{131, 90}, nil, false)
-			got, err := linalg.Matmul(mem, a, b)
-			require.NoError(t, err)
-			want, sumAbs := naive(t, a, b, dt)
-			assertMatches(t, got, want, sumAbs, fmt.Sprintf("%v %d", dt, it))
-			got.Release()
-			want.Release()
-			a.Release()
-			b.Release()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, procs := range []int{1, 3} {
+		runtime.GOMAXPROCS(procs)
+		for _, dt := range []array.DType{array.Float32, array.Float64, array.Float16, array.Int32, array.Bool} {
+			for it := 0; it < 3; it++ {
+				ash := []int{2, 40, 100}
+				if it == 2 {
+					ash = ash[1:] // one matrix: the int loop splits its rows
+				}
+				a := randomArray(t, rng, mem, dt, ash, []bool{it == 1, false, false}[:len(ash)], false)
+				b := randomArray(t, rng, mem, dt, []int{100, 60}, nil, false)
+				got, err := linalg.Matmul(mem, a, b)
+				require.NoError(t, err)
+				want, sumAbs := naive(t, a, b, dt)
+				assertMatches(t, got, want, sumAbs, fmt.Sprintf("%v %d procs %d", dt, it, procs))
+				got.Release()
+				want.Release()
+				a.Release()
+				b.Release()
+			}
 		}
 	}
 }
