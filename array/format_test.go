@@ -343,6 +343,7 @@ func TestFormatNilReleasedAndHuge(t *testing.T) {
 	assert.Equal(t, "array(nil)", fmt.Sprintf("%v", nilArr))
 	assert.Equal(t, "array(nil)", fmt.Sprintf("%.2f", nilArr))
 	assert.Equal(t, "array(nil)", nilArr.String())
+	assert.Equal(t, "array(DType(0) [] strides [] offset 0 released)", new(array.Array).String(), "the zero value")
 
 	a, err := array.FromSlice(mem, []float64{1, 2})
 	require.NoError(t, err)
