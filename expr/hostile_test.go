@@ -269,3 +269,27 @@ func TestNilReceivers(t *testing.T) {
 	require.NotPanics(t, func() { _ = be.Error() })
 	require.Nil(t, be.Unwrap())
 }
+
+// TestEvalIntoSelfOverlap is the report's EvalInto of 1..9 into
+// z.View([]int{3, 3}, []int{1, 1}, 0), which wrote [1 4 7 4 7 8 7 8 9]:
+// the view is read-only, the evaluation an error, and z unchanged.
+func TestEvalIntoSelfOverlap(t *testing.T) {
+	mem := checkedMem(t)
+	z := mk(t, mem, make([]float64, 9), 9)
+	v, err := z.View([]int{3, 3}, []int{1, 1}, 0)
+	require.NoError(t, err)
+	defer v.Release()
+	require.True(t, v.ReadOnly())
+	src, err := array.Arange(mem, array.Float64, 1, 10, 1)
+	require.NoError(t, err)
+	defer src.Release()
+	src3, err := view.Reshape(src, 3, 3)
+	require.NoError(t, err)
+	defer src3.Release()
+	err = expr.EvalInto(v, expr.Leaf(src3), expr.WithAllocator(mem))
+	require.ErrorIs(t, err, array.ErrReadOnly)
+	require.ErrorIs(t, err, expr.ErrOutput)
+	got, err := array.ToSlice[float64](z)
+	require.NoError(t, err)
+	require.Equal(t, make([]float64, 9), got)
+}
