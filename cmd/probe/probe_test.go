@@ -15,6 +15,9 @@ import (
 // every probe must end in an error or a right answer (skipped only for what
 // needs cgo in a build without it).
 func TestProbe(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the probe (seconds, and gigabytes of address space)")
+	}
 	if runtime.GOOS == "windows" {
 		t.Skip("needs sh and ulimit")
 	}
