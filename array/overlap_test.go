@@ -91,7 +91,9 @@ func TestSelfOverlapsCases(t *testing.T) {
 		{[]int{1 << 20, 3}, []int{2, 3}, true},              // pigeonhole over a large span
 		{[]int{1 << 12, 1 << 12}, []int{1 << 12, 1}, false}, // large, nested
 		{[]int{1 << 11, 1 << 12}, []int{1, 1 << 11}, false}, // large transpose
-		{[]int{3, 1 << 21}, []int{1 << 21, 2}, true},        // large span, not nested: conservative
+		{[]int{3, 1 << 21}, []int{1 << 21, 2}, true},        // large span, not nested (and 2^21 = 2*2^20)
+		{[]int{2, 1 << 20}, []int{3, 2}, true},              // no overlap (odd and even offsets), but past the exact bound: conservative
+		{[]int{2, 1 << 18}, []int{3, 2}, false},             // the same within the bound: exact
 		{[]int{2, 2}, []int{1 << 62, 1 << 62}, true},        // equal strides
 		{[]int{2, 3}, []int{1 << 62, 1 << 62}, true},        // span overflows int
 		{[]int{5, 7, 11}, []int{77, 11, 1}, false},          // contiguous
