@@ -302,6 +302,7 @@ func (g *group) batchAt(w *worker, t *target, rows, c int) {
 			w.regs[k] = w.exp[k]
 		case l.gather != nil:
 			l.gather(w.bufs[k], p, n, s)
+			w.regs[k] = w.bufs[k]
 		default:
 			w.regs[k] = p
 		}
@@ -317,7 +318,10 @@ func (g *group) tileAt(w *worker, t *target, c, n int) {
 		e := w.off[k] + c*s
 		p := unsafe.Add(w.base[k], e*w.size[k])
 		if l.gather != nil {
+			// a periodic leaf's register may still point at its expansion
+			// (batchAt): read the tile just gathered
 			l.gather(w.bufs[k], p, n, s)
+			w.regs[k] = w.bufs[k]
 		} else {
 			w.regs[k] = p
 			if l.prefetch {
