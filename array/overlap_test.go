@@ -130,8 +130,3 @@ func TestViewSelfOverlapReadOnly(t *testing.T) {
 	require.False(t, z.ReadOnly())
 	require.True(t, (*Array)(nil).ReadOnly())
 }
-
-func TestIsValidNil(t *testing.T) {
-	require.False(t, (*Array)(nil).IsValid())
-	require.False(t, (&Array{}).IsValid(0))
-}

@@ -195,12 +195,9 @@ func At[T Element](a *Array, idx ...int) T {
 	return convert[T](a.load(e))
 }
 
-// IsValid reports whether the element at idx is valid (not null): false
-// for a nil or released array. It panics like At on a bad index.
+// IsValid reports whether the element at idx is valid (not null). It panics
+// like At on a bad index.
 func (a *Array) IsValid(idx ...int) bool {
-	if Check(a) != nil {
-		return false
-	}
 	e := a.mustIndex(idx)
 	m := a.maskBytes()
 	return m == nil || m[e] != 0
