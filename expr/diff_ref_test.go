@@ -753,7 +753,7 @@ func refTypes(op compute.Op, dts ...array.DType) (ct, rt array.DType, ok bool) {
 	if info.BoolIn {
 		return array.Bool, array.Bool, true
 	}
-	if p == array.Bool && (op == compute.Sub || op == compute.Neg) {
+	if p == array.Bool && (op == compute.Sub || op == compute.Neg || op == compute.Sign) {
 		return 0, 0, false
 	}
 	l, ok := op.LoopFor(compute.Type(p))

@@ -67,8 +67,9 @@ func elementwiseShape(op string, rule Rule, args ...*Node) (broadcast.Shape, err
 func (n *Node) resolveOp(op compute.Op, args []*Node) {
 	info := op.Info()
 	p := promoteWeak(args...)
-	if p == array.Bool && (op == compute.Sub || op == compute.Neg) {
-		// NumPy refuses these rather than computing them in int8.
+	if p == array.Bool && (op == compute.Sub || op == compute.Neg || op == compute.Sign) {
+		// NumPy refuses these rather than computing them in int8 (sign of
+		// bool has no loop: its resolver takes the operand's type as is).
 		n.err = fmt.Errorf("expr.%v: %w: bool operands %v (use LogicalXor or LogicalNot)", op, ErrDType, shapesOf(args))
 		return
 	}
