@@ -538,21 +538,21 @@ func power_f_VV[T float](d []T, x, y []T) {
 	y = y[:len(x)]
 	d = d[:len(x)]
 	for i := range x {
-		d[i] = T(math.Pow(float64(x[i]), float64(y[i])))
+		d[i] = T(powF(float64(x[i]), float64(y[i])))
 	}
 }
 
 func power_f_VS[T float](d []T, x []T, y T) {
 	d = d[:len(x)]
 	for i := range x {
-		d[i] = T(math.Pow(float64(x[i]), float64(y)))
+		d[i] = T(powF(float64(x[i]), float64(y)))
 	}
 }
 
 func power_f_SV[T float](d []T, x T, y []T) {
 	d = d[:len(y)]
 	for i := range y {
-		d[i] = T(math.Pow(float64(x), float64(y[i])))
+		d[i] = T(powF(float64(x), float64(y[i])))
 	}
 }
 
@@ -2201,21 +2201,21 @@ func log1p_f[T float](d []T, x []T) {
 func sin_f[T float](d []T, x []T) {
 	d = d[:len(x)]
 	for i := range x {
-		d[i] = T(math.Sin(float64(x[i])))
+		d[i] = T(sinF(float64(x[i])))
 	}
 }
 
 func cos_f[T float](d []T, x []T) {
 	d = d[:len(x)]
 	for i := range x {
-		d[i] = T(math.Cos(float64(x[i])))
+		d[i] = T(cosF(float64(x[i])))
 	}
 }
 
 func tan_f[T float](d []T, x []T) {
 	d = d[:len(x)]
 	for i := range x {
-		d[i] = T(math.Tan(float64(x[i])))
+		d[i] = T(tanF(float64(x[i])))
 	}
 }
 

@@ -273,14 +273,23 @@ func isSignedT(t Type) bool { return t >= Int8 && t <= Int64 }
 // loop it casts to safely.
 var loopOrder = [...]Type{Bool, Int8, Uint8, Int16, Uint16, Int32, Uint32, Int64, Uint64, Float16, Float32, Float64}
 
-// LoopFor returns the type o computes an operand of type t in: the first of
-// its loops, in NumPy's order (bool, int8, uint8, int16, ... float64), that
-// t converts to safely. ok is false when there is none (NumPy's TypeError:
-// a bitwise op on floats, a shift of bools... ).
-func (o Op) LoopFor(t Type) (Type, bool) {
+// LoopFor returns the type o computes operands of the types ts in: the
+// first of its loops, in NumPy's order (bool, int8, uint8, int16, ...
+// float64), that every operand converts to safely (NumPy's linear search
+// of a ufunc's loops: arctan2 of int8 and uint8 is float16, although the
+// two promote to int16). ok is false when there is none (NumPy's
+// TypeError: a bitwise op on floats, a shift of floats...).
+func (o Op) LoopFor(ts ...Type) (Type, bool) {
 	l := o.Info().Loops
 	for _, c := range loopOrder {
-		if l.Has(c) && CanCast(t, c) {
+		if !l.Has(c) {
+			continue
+		}
+		all := true
+		for _, t := range ts {
+			all = all && CanCast(t, c)
+		}
+		if all {
 			return c, true
 		}
 	}

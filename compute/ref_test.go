@@ -10,6 +10,7 @@ package compute_test
 import (
 	"math"
 	"math/big"
+	"sync"
 
 	"github.com/stride0/stride0/compute"
 )
@@ -190,7 +191,7 @@ func refFloat(t compute.Type, op compute.Op, x, y float64) (float64, bool) {
 	case compute.Copysign:
 		return rnd(math.Copysign(x, y)), false
 	case compute.Power:
-		return rnd(math.Pow(x, y)), false
+		return rnd(refPow(x, y)), false
 	case compute.Fmod:
 		return rnd(math.Mod(x, y)), false
 	case compute.Remainder:
@@ -401,12 +402,8 @@ func refUnary[T elem](t compute.Type, op compute.Op, x T) T {
 		r = math.Log10(f)
 	case compute.Log1p:
 		r = math.Log1p(f)
-	case compute.Sin:
-		r = math.Sin(f)
-	case compute.Cos:
-		r = math.Cos(f)
-	case compute.Tan:
-		r = math.Tan(f)
+	case compute.Sin, compute.Cos, compute.Tan:
+		r = refTrig(op, f)
 	case compute.Arcsin:
 		r = math.Asin(f)
 	case compute.Arccos:
@@ -559,4 +556,91 @@ func intRange(t compute.Type) (lo, hi *big.Int) {
 		return new(big.Int).Neg(new(big.Int).Lsh(bigOne, n-1)), hi
 	}
 	return big.NewInt(0), new(big.Int).Sub(new(big.Int).Lsh(bigOne, n), bigOne)
+}
+
+// refPow is x**y: for an integer exponent, the exact power in math/big
+// rounded once (where the result is a normal float64); else math.Pow.
+func refPow(x, y float64) float64 {
+	if y != math.Trunc(y) || math.Abs(y) < 2 || math.Abs(y) > 1024 || x == 0 || math.IsInf(x, 0) || math.IsNaN(x) {
+		return math.Pow(x, y)
+	}
+	n := int(math.Abs(y))
+	prec := uint(53*n + 128)
+	p := new(big.Float).SetPrec(prec).SetFloat64(1)
+	bx := new(big.Float).SetPrec(prec).SetFloat64(x)
+	for range n {
+		p.Mul(p, bx)
+	}
+	if y < 0 {
+		p.Quo(new(big.Float).SetPrec(prec).SetFloat64(1), p)
+	}
+	r, _ := p.Float64()
+	if a := math.Abs(r); a < 0x1p-1022 || math.IsInf(r, 0) {
+		return math.Pow(x, y)
+	}
+	return r
+}
+
+// refTrig is sin, cos or tan; an argument of 2^29 or more is reduced
+// modulo pi/2 in math/big with pi from the Gauss-Legendre iteration (the
+// kernels use Machin's formula).
+func refTrig(op compute.Op, x float64) float64 {
+	f := map[compute.Op]func(float64) float64{compute.Sin: math.Sin, compute.Cos: math.Cos, compute.Tan: math.Tan}[op]
+	if math.Abs(x) < 1<<29 || math.IsInf(x, 0) || math.IsNaN(x) {
+		return f(x)
+	}
+	const prec = 1400
+	pi := gaussLegendrePi(prec)
+	half := new(big.Float).SetPrec(prec).Quo(pi, big.NewFloat(2))
+	bx := new(big.Float).SetPrec(prec).SetFloat64(x)
+	q := new(big.Float).SetPrec(prec).Quo(bx, half)
+	k, _ := q.Int(nil) // truncated; r in (-pi/2, pi/2)
+	r := new(big.Float).SetPrec(prec).Mul(new(big.Float).SetPrec(prec).SetInt(k), half)
+	r.Sub(bx, r)
+	rf, _ := r.Float64()
+	n := new(big.Int).Mod(k, big.NewInt(4)).Int64()
+	s, c := math.Sin(rf), math.Cos(rf)
+	sin := [4]float64{s, c, -s, -c}[n]
+	cos := [4]float64{c, -s, -c, s}[n]
+	switch op {
+	case compute.Sin:
+		return sin
+	case compute.Cos:
+		return cos
+	}
+	if n%2 == 1 {
+		return -1 / math.Tan(rf)
+	}
+	return math.Tan(rf)
+}
+
+var (
+	glPiOnce sync.Once
+	glPi     *big.Float
+)
+
+func gaussLegendrePi(prec uint) *big.Float {
+	glPiOnce.Do(func() {
+		one := new(big.Float).SetPrec(prec).SetFloat64(1)
+		a := new(big.Float).SetPrec(prec).SetFloat64(1)
+		b := new(big.Float).SetPrec(prec).Quo(one, new(big.Float).SetPrec(prec).Sqrt(big.NewFloat(2)))
+		t := new(big.Float).SetPrec(prec).SetFloat64(0.25)
+		p := new(big.Float).SetPrec(prec).SetFloat64(1)
+		for range 12 {
+			an := new(big.Float).SetPrec(prec).Add(a, b)
+			an.Quo(an, big.NewFloat(2))
+			bn := new(big.Float).SetPrec(prec).Mul(a, b)
+			bn.Sqrt(bn)
+			d := new(big.Float).SetPrec(prec).Sub(a, an)
+			d.Mul(d, d)
+			d.Mul(d, p)
+			t.Sub(t, d)
+			p.Mul(p, big.NewFloat(2))
+			a, b = an, bn
+		}
+		s := new(big.Float).SetPrec(prec).Add(a, b)
+		s.Mul(s, s)
+		glPi = s.Quo(s, new(big.Float).SetPrec(prec).Mul(t, big.NewFloat(4)))
+	})
+	return glPi
 }

@@ -741,8 +741,8 @@ func pyFloorDiv(x, y float64) float64 {
 }
 
 // refTypes is the compute and result dtype of op over operands of dts,
-// from the op table: the operands promoted (NumPy's table), then the first
-// loop of the op that holds them; true division of integers in float64;
+// from the op table: the first loop of the op that holds every operand
+// (true division: that holds their promotion); true division of integers in float64;
 // logical ops on bool. ok is false where NumPy raises TypeError.
 func refTypes(op compute.Op, dts ...array.DType) (ct, rt array.DType, ok bool) {
 	p := dts[0]
@@ -756,7 +756,14 @@ func refTypes(op compute.Op, dts ...array.DType) (ct, rt array.DType, ok bool) {
 	if p == array.Bool && (op == compute.Sub || op == compute.Neg || op == compute.Sign) {
 		return 0, 0, false
 	}
-	l, ok := op.LoopFor(compute.Type(p))
+	ts := make([]compute.Type, len(dts))
+	for i, d := range dts {
+		ts[i] = compute.Type(d)
+	}
+	if info.Result == compute.IntsToF64 {
+		ts = []compute.Type{compute.Type(p)}
+	}
+	l, ok := op.LoopFor(ts...)
 	if !ok {
 		return 0, 0, false
 	}

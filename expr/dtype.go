@@ -136,11 +136,24 @@ func promoteWeak(args ...*Node) array.DType {
 	return dt
 }
 
-// loopFor is the dtype op computes operands promoted to dt in: the first of
-// the op's NumPy type loops dt converts to safely (compute.Op.LoopFor). It
-// reports an ErrDType error, like NumPy's TypeError, when there is none.
-func loopFor(op compute.Op, dt array.DType, args ...*Node) (array.DType, error) {
-	l, ok := op.LoopFor(compute.Type(dt))
+// loopFor is the dtype op computes args in, NumPy 2's rules: each weak
+// constant stands for the dtype promoteWeak gives it, p; then the first of
+// the op's type loops that every operand converts to safely
+// (compute.Op.LoopFor). True division is computed in p's float type
+// instead (NumPy's resolver for it promotes first). It reports an ErrDType
+// error, like NumPy's TypeError, when there is no loop.
+func loopFor(op compute.Op, p array.DType, args ...*Node) (array.DType, error) {
+	ts := make([]compute.Type, len(args))
+	for i, a := range args {
+		ts[i] = compute.Type(a.dtype)
+		if a.weak != strong {
+			ts[i] = compute.Type(p)
+		}
+	}
+	if op.Info().Result == compute.IntsToF64 {
+		ts = []compute.Type{compute.Type(p)}
+	}
+	l, ok := op.LoopFor(ts...)
 	if !ok {
 		ds := make([]string, len(args))
 		for i, a := range args {
@@ -149,7 +162,7 @@ func loopFor(op compute.Op, dt array.DType, args ...*Node) (array.DType, error) 
 				ds[i] = "weak " + a.weak.String()
 			}
 		}
-		return array.Invalid, fmt.Errorf("expr.%v: %w: no loop for operands %v (promoted to %v)", op, ErrDType, ds, dt)
+		return array.Invalid, fmt.Errorf("expr.%v: %w: no loop for operands %v (promoted to %v)", op, ErrDType, ds, p)
 	}
 	return array.DType(l), nil
 }
