@@ -89,6 +89,19 @@ func asmBinary(k func(d, x, y unsafe.Pointer, n int), tail BinaryFunc, size, lan
 	}
 }
 
+// asmUnary runs whole vectors in assembly and the rest with the Go loop.
+func asmUnary(k func(d, x unsafe.Pointer, n int), tail UnaryFunc, size, lanes int) UnaryFunc {
+	return func(d, x unsafe.Pointer, n int) {
+		m := n &^ (lanes - 1)
+		if m > 0 {
+			k(d, x, m)
+		}
+		if m < n {
+			tail(unsafe.Add(d, m*size), unsafe.Add(x, m*size), n-m)
+		}
+	}
+}
+
 // asmCompare is asmBinary for comparisons, whose results are bytes.
 func asmCompare(k func(d, x, y unsafe.Pointer, n int), tail BinaryFunc, size, lanes int, form string) BinaryFunc {
 	xs, ys := steps(size, form)

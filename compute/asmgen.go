@@ -435,6 +435,117 @@ func storeFor(t typ, nt bool) string {
 	return t.store
 }
 
+// A mapped kernel: one vector of dst = f(x) or f(x, y) per iteration, the
+// body given as instructions over X in Y0 (and Y in Y1), writing Y2, with
+// Y8 free for a constant set up by pre. For floats only.
+type mapOp struct {
+	op, stem string // Op constant, generated Go loop stem
+	arity    int
+	pre      func(t typ) string // constants
+	body     func(t typ) string
+}
+
+func sfx(t typ) string {
+	if t.size == 8 {
+		return "PD"
+	}
+	return "PS"
+}
+
+// bcastConst loads a 32- or 64-bit constant into every lane of r.
+func bcastConst(t typ, bits uint64, r string) string {
+	if t.size == 8 {
+		return fmt.Sprintf("\tMOVQ $0x%x, AX\n\tMOVQ AX, X15\n\tVPBROADCASTQ X15, %s\n", bits, r)
+	}
+	return fmt.Sprintf("\tMOVL $0x%x, AX\n\tMOVQ AX, X15\n\tVPBROADCASTD X15, %s\n", bits, r)
+}
+
+func signBit(t typ) uint64 {
+	if t.size == 8 {
+		return 1 << 63
+	}
+	return 1 << 31
+}
+
+func signConst(t typ) string { return bcastConst(t, signBit(t), "Y8") }
+
+var maps = []mapOp{
+	// NaN-propagating: MAXPS gives y when either is NaN; an unordered
+	// pair takes x + y (a NaN) instead.
+	{"Maximum", "maximum", 2, nil, func(t typ) string {
+		p := sfx(t)
+		return fmt.Sprintf("\tVMAX%s Y1, Y0, Y2\n\tVCMP%s $3, Y1, Y0, Y3\n\tVADD%s Y1, Y0, Y4\n\tVBLENDV%s Y3, Y4, Y2, Y2\n", p, p, p, p)
+	}},
+	{"Minimum", "minimum", 2, nil, func(t typ) string {
+		p := sfx(t)
+		return fmt.Sprintf("\tVMIN%s Y1, Y0, Y2\n\tVCMP%s $3, Y1, Y0, Y3\n\tVADD%s Y1, Y0, Y4\n\tVBLENDV%s Y3, Y4, Y2, Y2\n", p, p, p, p)
+	}},
+	// NaN-ignoring: MAXPS gives y when either is NaN; where y is NaN, x.
+	{"Fmax", "fmax", 2, nil, func(t typ) string {
+		p := sfx(t)
+		return fmt.Sprintf("\tVMAX%s Y1, Y0, Y2\n\tVCMP%s $3, Y1, Y1, Y3\n\tVBLENDV%s Y3, Y0, Y2, Y2\n", p, p, p)
+	}},
+	{"Fmin", "fmin", 2, nil, func(t typ) string {
+		p := sfx(t)
+		return fmt.Sprintf("\tVMIN%s Y1, Y0, Y2\n\tVCMP%s $3, Y1, Y1, Y3\n\tVBLENDV%s Y3, Y0, Y2, Y2\n", p, p, p)
+	}},
+	// |x| with y's sign bit
+	{"Copysign", "copysign", 2, signConst, func(t typ) string {
+		p := sfx(t)
+		return fmt.Sprintf("\tVANDN%s Y0, Y8, Y2\n\tVAND%s Y8, Y1, Y3\n\tVOR%s Y3, Y2, Y2\n", p, p, p)
+	}},
+	{"Abs", "abs", 1, signConst, func(t typ) string { return fmt.Sprintf("\tVANDN%s Y0, Y8, Y2\n", sfx(t)) }},
+	{"Neg", "neg", 1, signConst, func(t typ) string { return fmt.Sprintf("\tVXOR%s Y8, Y0, Y2\n", sfx(t)) }},
+	{"Square", "square", 1, nil, func(t typ) string { return fmt.Sprintf("\tVMUL%s Y0, Y0, Y2\n", sfx(t)) }},
+	{"Sqrt", "sqrt", 1, nil, func(t typ) string { return fmt.Sprintf("\tVSQRT%s Y0, Y2\n", sfx(t)) }},
+	// ROUNDPS modes (with 8: no inexact exception): nearest-even, down, up, toward zero
+	{"Rint", "rint", 1, nil, func(t typ) string { return fmt.Sprintf("\tVROUND%s $8, Y0, Y2\n", sfx(t)) }},
+	{"Floor", "floor", 1, nil, func(t typ) string { return fmt.Sprintf("\tVROUND%s $9, Y0, Y2\n", sfx(t)) }},
+	{"Ceil", "ceil", 1, nil, func(t typ) string { return fmt.Sprintf("\tVROUND%s $10, Y0, Y2\n", sfx(t)) }},
+	{"Trunc", "trunc", 1, nil, func(t typ) string { return fmt.Sprintf("\tVROUND%s $11, Y0, Y2\n", sfx(t)) }},
+}
+
+// emitMap writes a mapped kernel for whole vectors; binary ones in the vv
+// and vs forms (y one repeated element, broadcast once).
+func emitMap(m mapOp, t typ, form string) {
+	name := fmt.Sprintf("%s%s%s", m.stem, strings.ToUpper(form), t.konst)
+	L := lanes(t)
+	w := &asm
+	if m.arity == 1 {
+		prologue(name, "dst, x unsafe.Pointer, n int", "DI", "SI", "CX")
+	} else {
+		prologue(name, "dst, x, y unsafe.Pointer, n int", "DI", "SI", "DX", "CX")
+	}
+	if m.pre != nil {
+		fmt.Fprint(w, m.pre(t))
+	}
+	if form == "vs" {
+		fmt.Fprintf(w, "\t%s (DX), Y1\n", t.bcast)
+	}
+	fmt.Fprintf(w, "loop1:\n\tCMPQ CX, $%d\n\tJLT done\n", L)
+	fmt.Fprintf(w, "\t%s (SI), Y0\n", t.load)
+	if form == "vv" {
+		fmt.Fprintf(w, "\t%s (DX), Y1\n\tADDQ $32, DX\n", t.load)
+	}
+	fmt.Fprint(w, m.body(t))
+	fmt.Fprintf(w, "\t%s Y2, (DI)\n", t.store)
+	fmt.Fprintf(w, "\tADDQ $32, SI\n\tADDQ $32, DI\n\tSUBQ $%d, CX\n\tJMP loop1\n", L)
+	fmt.Fprintf(w, "done:\n\tVZEROUPPER\n\tRET\n\n")
+	if m.arity == 1 {
+		fmt.Fprintf(&reg, "\tunTable[%s][%s] = asmUnary(%sAVX2, wrapUnary(%s_f[%s]), %d, %d)\n", m.op, t.konst, name, m.stem, t.name, t.size, L)
+		return
+	}
+	goForm := strings.ToUpper(form)
+	fmt.Fprintf(&reg, "\tbinTable[%s][%s][%s] = asmBinary(%sAVX2, wrap%s(%s_f_%s[%s]), %d, %d, %q)\n", m.op, t.konst, goForm, name, goForm, m.stem, goForm, t.name, t.size, L, form)
+}
+
+// bitwise ops of 4- and 8-byte integers.
+var bitwise = []arith{
+	{"BitwiseAnd", "bitAnd", map[string]string{"int32": "VPAND", "int64": "VPAND", "uint32": "VPAND", "uint64": "VPAND"}},
+	{"BitwiseOr", "bitOr", map[string]string{"int32": "VPOR", "int64": "VPOR", "uint32": "VPOR", "uint64": "VPOR"}},
+	{"BitwiseXor", "bitXor", map[string]string{"int32": "VPXOR", "int64": "VPXOR", "uint32": "VPXOR", "uint64": "VPXOR"}},
+}
+
 func b2i(b bool) int {
 	if b {
 		return 1
@@ -493,6 +604,22 @@ func main() {
 	for _, size := range []int{4, 8} {
 		emitWhere(size, "v")
 		emitWhere(size, "s")
+	}
+	for _, m := range maps {
+		for _, t := range []typ{f32, f64} {
+			if m.arity == 1 {
+				emitMap(m, t, "")
+				continue
+			}
+			emitMap(m, t, "vv")
+			emitMap(m, t, "vs")
+		}
+	}
+	for _, a := range bitwise {
+		for _, t := range []typ{i32, i64, u32, u64} {
+			emitArith(a, t, "vv", false)
+			emitArith(a, t, "vs", false)
+		}
 	}
 	if err := os.WriteFile("kernels_amd64.s", asm.Bytes(), 0o644); err != nil {
 		log.Fatal(err)

@@ -20304,3 +20304,1781 @@ done:
 	VZEROUPPER
 	RET
 
+// func maximumVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·maximumVVFloat32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMOVUPS (DX), Y1
+	ADDQ $32, DX
+	VMAXPS Y1, Y0, Y2
+	VCMPPS $3, Y1, Y0, Y3
+	VADDPS Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func maximumVSFloat32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·maximumVSFloat32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSS (DX), Y1
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMAXPS Y1, Y0, Y2
+	VCMPPS $3, Y1, Y0, Y3
+	VADDPS Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func maximumVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·maximumVVFloat64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMOVUPD (DX), Y1
+	ADDQ $32, DX
+	VMAXPD Y1, Y0, Y2
+	VCMPPD $3, Y1, Y0, Y3
+	VADDPD Y1, Y0, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func maximumVSFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·maximumVSFloat64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSD (DX), Y1
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMAXPD Y1, Y0, Y2
+	VCMPPD $3, Y1, Y0, Y3
+	VADDPD Y1, Y0, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func minimumVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·minimumVVFloat32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMOVUPS (DX), Y1
+	ADDQ $32, DX
+	VMINPS Y1, Y0, Y2
+	VCMPPS $3, Y1, Y0, Y3
+	VADDPS Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func minimumVSFloat32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·minimumVSFloat32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSS (DX), Y1
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMINPS Y1, Y0, Y2
+	VCMPPS $3, Y1, Y0, Y3
+	VADDPS Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func minimumVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·minimumVVFloat64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMOVUPD (DX), Y1
+	ADDQ $32, DX
+	VMINPD Y1, Y0, Y2
+	VCMPPD $3, Y1, Y0, Y3
+	VADDPD Y1, Y0, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func minimumVSFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·minimumVSFloat64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSD (DX), Y1
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMINPD Y1, Y0, Y2
+	VCMPPD $3, Y1, Y0, Y3
+	VADDPD Y1, Y0, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func fmaxVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·fmaxVVFloat32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMOVUPS (DX), Y1
+	ADDQ $32, DX
+	VMAXPS Y1, Y0, Y2
+	VCMPPS $3, Y1, Y1, Y3
+	VBLENDVPS Y3, Y0, Y2, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func fmaxVSFloat32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·fmaxVSFloat32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSS (DX), Y1
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMAXPS Y1, Y0, Y2
+	VCMPPS $3, Y1, Y1, Y3
+	VBLENDVPS Y3, Y0, Y2, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func fmaxVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·fmaxVVFloat64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMOVUPD (DX), Y1
+	ADDQ $32, DX
+	VMAXPD Y1, Y0, Y2
+	VCMPPD $3, Y1, Y1, Y3
+	VBLENDVPD Y3, Y0, Y2, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func fmaxVSFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·fmaxVSFloat64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSD (DX), Y1
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMAXPD Y1, Y0, Y2
+	VCMPPD $3, Y1, Y1, Y3
+	VBLENDVPD Y3, Y0, Y2, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func fminVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·fminVVFloat32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMOVUPS (DX), Y1
+	ADDQ $32, DX
+	VMINPS Y1, Y0, Y2
+	VCMPPS $3, Y1, Y1, Y3
+	VBLENDVPS Y3, Y0, Y2, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func fminVSFloat32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·fminVSFloat32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSS (DX), Y1
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMINPS Y1, Y0, Y2
+	VCMPPS $3, Y1, Y1, Y3
+	VBLENDVPS Y3, Y0, Y2, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func fminVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·fminVVFloat64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMOVUPD (DX), Y1
+	ADDQ $32, DX
+	VMINPD Y1, Y0, Y2
+	VCMPPD $3, Y1, Y1, Y3
+	VBLENDVPD Y3, Y0, Y2, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func fminVSFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·fminVSFloat64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSD (DX), Y1
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMINPD Y1, Y0, Y2
+	VCMPPD $3, Y1, Y1, Y3
+	VBLENDVPD Y3, Y0, Y2, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func copysignVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·copysignVVFloat32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVL $0x80000000, AX
+	MOVQ AX, X15
+	VPBROADCASTD X15, Y8
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMOVUPS (DX), Y1
+	ADDQ $32, DX
+	VANDNPS Y0, Y8, Y2
+	VANDPS Y8, Y1, Y3
+	VORPS Y3, Y2, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func copysignVSFloat32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·copysignVSFloat32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVL $0x80000000, AX
+	MOVQ AX, X15
+	VPBROADCASTD X15, Y8
+	VBROADCASTSS (DX), Y1
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VANDNPS Y0, Y8, Y2
+	VANDPS Y8, Y1, Y3
+	VORPS Y3, Y2, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func copysignVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·copysignVVFloat64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVQ $0x8000000000000000, AX
+	MOVQ AX, X15
+	VPBROADCASTQ X15, Y8
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMOVUPD (DX), Y1
+	ADDQ $32, DX
+	VANDNPD Y0, Y8, Y2
+	VANDPD Y8, Y1, Y3
+	VORPD Y3, Y2, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func copysignVSFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·copysignVSFloat64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVQ $0x8000000000000000, AX
+	MOVQ AX, X15
+	VPBROADCASTQ X15, Y8
+	VBROADCASTSD (DX), Y1
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VANDNPD Y0, Y8, Y2
+	VANDPD Y8, Y1, Y3
+	VORPD Y3, Y2, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func absFloat32AVX2(dst, x unsafe.Pointer, n int)
+TEXT ·absFloat32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVL $0x80000000, AX
+	MOVQ AX, X15
+	VPBROADCASTD X15, Y8
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VANDNPS Y0, Y8, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func absFloat64AVX2(dst, x unsafe.Pointer, n int)
+TEXT ·absFloat64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ $0x8000000000000000, AX
+	MOVQ AX, X15
+	VPBROADCASTQ X15, Y8
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VANDNPD Y0, Y8, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func negFloat32AVX2(dst, x unsafe.Pointer, n int)
+TEXT ·negFloat32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVL $0x80000000, AX
+	MOVQ AX, X15
+	VPBROADCASTD X15, Y8
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VXORPS Y8, Y0, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func negFloat64AVX2(dst, x unsafe.Pointer, n int)
+TEXT ·negFloat64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ $0x8000000000000000, AX
+	MOVQ AX, X15
+	VPBROADCASTQ X15, Y8
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VXORPD Y8, Y0, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func squareFloat32AVX2(dst, x unsafe.Pointer, n int)
+TEXT ·squareFloat32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMULPS Y0, Y0, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func squareFloat64AVX2(dst, x unsafe.Pointer, n int)
+TEXT ·squareFloat64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMULPD Y0, Y0, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func sqrtFloat32AVX2(dst, x unsafe.Pointer, n int)
+TEXT ·sqrtFloat32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VSQRTPS Y0, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func sqrtFloat64AVX2(dst, x unsafe.Pointer, n int)
+TEXT ·sqrtFloat64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VSQRTPD Y0, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func rintFloat32AVX2(dst, x unsafe.Pointer, n int)
+TEXT ·rintFloat32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VROUNDPS $8, Y0, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func rintFloat64AVX2(dst, x unsafe.Pointer, n int)
+TEXT ·rintFloat64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VROUNDPD $8, Y0, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func floorFloat32AVX2(dst, x unsafe.Pointer, n int)
+TEXT ·floorFloat32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VROUNDPS $9, Y0, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func floorFloat64AVX2(dst, x unsafe.Pointer, n int)
+TEXT ·floorFloat64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VROUNDPD $9, Y0, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func ceilFloat32AVX2(dst, x unsafe.Pointer, n int)
+TEXT ·ceilFloat32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VROUNDPS $10, Y0, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func ceilFloat64AVX2(dst, x unsafe.Pointer, n int)
+TEXT ·ceilFloat64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VROUNDPD $10, Y0, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func truncFloat32AVX2(dst, x unsafe.Pointer, n int)
+TEXT ·truncFloat32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VROUNDPS $11, Y0, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func truncFloat64AVX2(dst, x unsafe.Pointer, n int)
+TEXT ·truncFloat64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VROUNDPD $11, Y0, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitAndVVInt32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitAndVVInt32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPAND 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPAND 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPAND 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPAND 96(DX), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPAND 0(DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitAndVSInt32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitAndVSInt32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD (DX), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPAND Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPAND Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPAND Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPAND Y4, Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPAND Y4, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitAndVVInt64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitAndVVInt64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPAND 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPAND 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPAND 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPAND 96(DX), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPAND 0(DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitAndVSInt64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitAndVSInt64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTQ (DX), Y4
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPAND Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPAND Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPAND Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPAND Y4, Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPAND Y4, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitAndVVUint32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitAndVVUint32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPAND 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPAND 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPAND 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPAND 96(DX), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPAND 0(DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitAndVSUint32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitAndVSUint32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD (DX), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPAND Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPAND Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPAND Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPAND Y4, Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPAND Y4, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitAndVVUint64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitAndVVUint64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPAND 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPAND 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPAND 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPAND 96(DX), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPAND 0(DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitAndVSUint64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitAndVSUint64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTQ (DX), Y4
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPAND Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPAND Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPAND Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPAND Y4, Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPAND Y4, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitOrVVInt32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitOrVVInt32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPOR 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPOR 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPOR 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPOR 96(DX), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPOR 0(DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitOrVSInt32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitOrVSInt32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD (DX), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPOR Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPOR Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPOR Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPOR Y4, Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPOR Y4, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitOrVVInt64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitOrVVInt64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPOR 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPOR 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPOR 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPOR 96(DX), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPOR 0(DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitOrVSInt64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitOrVSInt64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTQ (DX), Y4
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPOR Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPOR Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPOR Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPOR Y4, Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPOR Y4, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitOrVVUint32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitOrVVUint32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPOR 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPOR 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPOR 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPOR 96(DX), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPOR 0(DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitOrVSUint32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitOrVSUint32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD (DX), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPOR Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPOR Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPOR Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPOR Y4, Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPOR Y4, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitOrVVUint64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitOrVVUint64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPOR 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPOR 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPOR 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPOR 96(DX), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPOR 0(DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitOrVSUint64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitOrVSUint64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTQ (DX), Y4
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPOR Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPOR Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPOR Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPOR Y4, Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPOR Y4, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitXorVVInt32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitXorVVInt32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPXOR 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPXOR 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPXOR 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPXOR 96(DX), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPXOR 0(DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitXorVSInt32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitXorVSInt32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD (DX), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPXOR Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPXOR Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPXOR Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPXOR Y4, Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPXOR Y4, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitXorVVInt64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitXorVVInt64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPXOR 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPXOR 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPXOR 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPXOR 96(DX), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPXOR 0(DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitXorVSInt64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitXorVSInt64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTQ (DX), Y4
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPXOR Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPXOR Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPXOR Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPXOR Y4, Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPXOR Y4, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitXorVVUint32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitXorVVUint32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPXOR 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPXOR 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPXOR 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPXOR 96(DX), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPXOR 0(DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitXorVSUint32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitXorVSUint32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD (DX), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPXOR Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPXOR Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPXOR Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPXOR Y4, Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPXOR Y4, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitXorVVUint64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitXorVVUint64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPXOR 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPXOR 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPXOR 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPXOR 96(DX), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPXOR 0(DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitXorVSUint64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitXorVSUint64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTQ (DX), Y4
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPXOR Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPXOR Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPXOR Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPXOR Y4, Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPXOR Y4, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+

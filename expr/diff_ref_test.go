@@ -1162,6 +1162,15 @@ func evalBinary(op compute.Op, rule ruleSpec, a, b *refTensor) (*refTensor, erro
 		}
 		o.v[i] = binElem(op, ct, x, y)
 		approxMath(o, i, op, ct, 0)
+		switch op {
+		case compute.Maximum, compute.Minimum, compute.Fmax, compute.Fmin:
+			// the sign of max(-0, +0) is unspecified (NumPy's too): compare
+			// as numbers (approx, tolerance 0: -0 == +0)
+			if ct.IsFloat() && fval(ct, x) == 0 && fval(ct, y) == 0 && o.flagAt(i) == fExact {
+				o.setFlag(i, fApprox)
+				o.setTol(i, 0)
+			}
+		}
 	}
 	return o, nil
 }
