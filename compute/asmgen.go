@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"go/format"
 	"log"
+	"math"
 	"os"
 	"strings"
 )
@@ -546,6 +547,101 @@ var bitwise = []arith{
 	{"BitwiseXor", "bitXor", map[string]string{"int32": "VPXOR", "int64": "VPXOR", "uint32": "VPXOR", "uint64": "VPXOR"}},
 }
 
+// float32 exp and log in AVX2 with FMA, Cephes' reductions and
+// polynomials (about 1 ulp). The routines handle blocks of 8 lanes whose
+// every argument is in the range where the polynomial is exact enough and
+// the result normal (exp: [-87, 88]; log: normal positive finite floats);
+// they stop at the first other block and return how many elements they
+// did, and the Go wrapper computes that block with the Go loop.
+
+// f32consts are 8-lane float32 constants, by name, in a DATA table.
+var f32consts = []struct {
+	name string
+	bits uint32
+}{}
+
+func constF32(name string, bits uint32) string {
+	for i, c := range f32consts {
+		if c.name == name {
+			return fmt.Sprintf("mathc<>+%d(SB)", 32*i)
+		}
+	}
+	f32consts = append(f32consts, struct {
+		name string
+		bits uint32
+	}{name, bits})
+	return fmt.Sprintf("mathc<>+%d(SB)", 32*(len(f32consts)-1))
+}
+
+func cf(name string, v float32) string { return constF32(name, math.Float32bits(v)) }
+
+func emitExpF32() {
+	w := &asm
+	fmt.Fprintf(&decl, "//go:noescape\nfunc expF32AVX2(dst, x unsafe.Pointer, n int) int\n\n")
+	fmt.Fprintf(w, "// func expF32AVX2(dst, x unsafe.Pointer, n int) int\nTEXT ·expF32AVX2(SB), NOSPLIT, $0-32\n")
+	fmt.Fprintf(w, "\tMOVQ dst+0(FP), DI\n\tMOVQ x+8(FP), SI\n\tMOVQ n+16(FP), CX\n\tXORQ R8, R8\n")
+	fmt.Fprintf(w, "loop:\n\tCMPQ R8, CX\n\tJGE done\n")
+	fmt.Fprintf(w, "\tVMOVUPS (SI)(R8*4), Y0\n")
+	fmt.Fprintf(w, "\tVCMPPS $0x1d, %s, Y0, Y1\n", cf("explo", -87))
+	fmt.Fprintf(w, "\tVCMPPS $0x12, %s, Y0, Y2\n", cf("exphi", 88))
+	fmt.Fprintf(w, "\tVANDPS Y2, Y1, Y1\n\tVMOVMSKPS Y1, AX\n\tCMPL AX, $0xff\n\tJNE done\n")
+	fmt.Fprintf(w, "\tVMULPS %s, Y0, Y1\n", cf("log2e", float32(math.Log2E)))
+	fmt.Fprintf(w, "\tVROUNDPS $8, Y1, Y1\n")
+	fmt.Fprintf(w, "\tVFNMADD231PS %s, Y1, Y0\n", cf("ln2hi", 0.693359375))
+	fmt.Fprintf(w, "\tVFNMADD231PS %s, Y1, Y0\n", cf("ln2lo", -2.12194440e-4))
+	fmt.Fprintf(w, "\tVMOVUPS %s, Y2\n", cf("e0", 1.9875691500e-4))
+	for i, c := range []float32{1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1} {
+		fmt.Fprintf(w, "\tVFMADD213PS %s, Y0, Y2\n", cf(fmt.Sprintf("e%d", i+1), c))
+	}
+	fmt.Fprintf(w, "\tVMULPS Y0, Y0, Y3\n\tVFMADD213PS Y0, Y3, Y2\n\tVADDPS %s, Y2, Y2\n", cf("one", 1))
+	fmt.Fprintf(w, "\tVCVTPS2DQ Y1, Y1\n\tVPADDD %s, Y1, Y1\n\tVPSLLD $23, Y1, Y1\n\tVMULPS Y1, Y2, Y2\n", constF32("i127", 127))
+	fmt.Fprintf(w, "\tVMOVUPS Y2, (DI)(R8*4)\n\tADDQ $8, R8\n\tJMP loop\n")
+	fmt.Fprintf(w, "done:\n\tMOVQ R8, ret+24(FP)\n\tVZEROUPPER\n\tRET\n\n")
+}
+
+func emitLogF32() {
+	w := &asm
+	fmt.Fprintf(&decl, "//go:noescape\nfunc logF32AVX2(dst, x unsafe.Pointer, n int) int\n\n")
+	fmt.Fprintf(w, "// func logF32AVX2(dst, x unsafe.Pointer, n int) int\nTEXT ·logF32AVX2(SB), NOSPLIT, $0-32\n")
+	fmt.Fprintf(w, "\tMOVQ dst+0(FP), DI\n\tMOVQ x+8(FP), SI\n\tMOVQ n+16(FP), CX\n\tXORQ R8, R8\n")
+	fmt.Fprintf(w, "loop:\n\tCMPQ R8, CX\n\tJGE done\n")
+	fmt.Fprintf(w, "\tVMOVUPS (SI)(R8*4), Y0\n")
+	// normal positive finite: min normal <= x <= max float
+	fmt.Fprintf(w, "\tVCMPPS $0x1d, %s, Y0, Y1\n", constF32("minnorm", 0x00800000))
+	fmt.Fprintf(w, "\tVCMPPS $0x12, %s, Y0, Y2\n", constF32("maxf", 0x7f7fffff))
+	fmt.Fprintf(w, "\tVANDPS Y2, Y1, Y1\n\tVMOVMSKPS Y1, AX\n\tCMPL AX, $0xff\n\tJNE done\n")
+	// e = exponent - 126 (as float), m = mantissa in [0.5, 1)
+	fmt.Fprintf(w, "\tVPSRLD $23, Y0, Y1\n\tVPSUBD %s, Y1, Y1\n\tVCVTDQ2PS Y1, Y1\n", constF32("i126", 126))
+	fmt.Fprintf(w, "\tVPAND %s, Y0, Y0\n\tVPOR %s, Y0, Y0\n", constF32("mantmask", 0x007fffff), constF32("half", math.Float32bits(0.5)))
+	// m < sqrt(1/2): e -= 1, m = 2m - 1; else m = m - 1
+	fmt.Fprintf(w, "\tVCMPPS $0x11, %s, Y0, Y2\n", cf("sqrthf", 0.707106781186547524))
+	fmt.Fprintf(w, "\tVANDPS %s, Y2, Y3\n\tVSUBPS Y3, Y1, Y1\n", cf("one", 1))
+	fmt.Fprintf(w, "\tVANDPS Y0, Y2, Y3\n\tVSUBPS %s, Y0, Y0\n\tVADDPS Y3, Y0, Y0\n", cf("one", 1))
+	// y = m*z*P(m), z = m*m
+	fmt.Fprintf(w, "\tVMOVUPS %s, Y2\n", cf("l0", 7.0376836292e-2))
+	for i, c := range []float32{-1.1514610310e-1, 1.1676998740e-1, -1.2420140846e-1, 1.4249322787e-1, -1.6668057665e-1, 2.0000714765e-1, -2.4999993993e-1, 3.3333331174e-1} {
+		fmt.Fprintf(w, "\tVFMADD213PS %s, Y0, Y2\n", cf(fmt.Sprintf("l%d", i+1), c))
+	}
+	fmt.Fprintf(w, "\tVMULPS Y0, Y0, Y3\n\tVMULPS Y0, Y2, Y2\n\tVMULPS Y3, Y2, Y2\n")
+	// y += e*ln2lo; y -= z/2; x = m + y + e*ln2hi
+	fmt.Fprintf(w, "\tVFMADD231PS %s, Y1, Y2\n", cf("ln2lo", -2.12194440e-4))
+	fmt.Fprintf(w, "\tVFNMADD231PS %s, Y3, Y2\n", cf("halff", 0.5))
+	fmt.Fprintf(w, "\tVADDPS Y2, Y0, Y0\n\tVFMADD231PS %s, Y1, Y0\n", cf("ln2hi", 0.693359375))
+	fmt.Fprintf(w, "\tVMOVUPS Y0, (DI)(R8*4)\n\tADDQ $8, R8\n\tJMP loop\n")
+	fmt.Fprintf(w, "done:\n\tMOVQ R8, ret+24(FP)\n\tVZEROUPPER\n\tRET\n\n")
+}
+
+// emitConsts writes the DATA table of f32consts.
+func emitConsts() {
+	w := &asm
+	for i, c := range f32consts {
+		for k := 0; k < 8; k++ {
+			fmt.Fprintf(w, "DATA mathc<>+%d(SB)/4, $0x%08x\n", 32*i+4*k, c.bits)
+		}
+	}
+	fmt.Fprintf(w, "GLOBL mathc<>(SB), RODATA|NOPTR, $%d\n", 32*len(f32consts))
+}
+
 func b2i(b bool) int {
 	if b {
 		return 1
@@ -621,6 +717,9 @@ func main() {
 			emitArith(a, t, "vs", false)
 		}
 	}
+	emitExpF32()
+	emitLogF32()
+	emitConsts()
 	if err := os.WriteFile("kernels_amd64.s", asm.Bytes(), 0o644); err != nil {
 		log.Fatal(err)
 	}

@@ -1560,6 +1560,12 @@ func bitXorVVUint64AVX2(dst, x, y unsafe.Pointer, n int)
 //go:noescape
 func bitXorVSUint64AVX2(dst, x, y unsafe.Pointer, n int)
 
+//go:noescape
+func expF32AVX2(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func logF32AVX2(dst, x unsafe.Pointer, n int) int
+
 func registerAsmKernels() {
 	binTable[Add][Float32][VV] = asmBinary(addVVFloat32AVX2, wrapVV(add_f_VV[float32]), 4, 8, "vv")
 	ntTable[Add][Float32][VV] = asmBinaryNT(addVVFloat32NTAVX2, wrapVV(add_f_VV[float32]), 4, 8, "vv")

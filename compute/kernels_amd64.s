@@ -22082,3 +22082,328 @@ done:
 	VZEROUPPER
 	RET
 
+// func expF32AVX2(dst, x unsafe.Pointer, n int) int
+TEXT ·expF32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ R8, R8
+loop:
+	CMPQ R8, CX
+	JGE done
+	VMOVUPS (SI)(R8*4), Y0
+	VCMPPS $0x1d, mathc<>+0(SB), Y0, Y1
+	VCMPPS $0x12, mathc<>+32(SB), Y0, Y2
+	VANDPS Y2, Y1, Y1
+	VMOVMSKPS Y1, AX
+	CMPL AX, $0xff
+	JNE done
+	VMULPS mathc<>+64(SB), Y0, Y1
+	VROUNDPS $8, Y1, Y1
+	VFNMADD231PS mathc<>+96(SB), Y1, Y0
+	VFNMADD231PS mathc<>+128(SB), Y1, Y0
+	VMOVUPS mathc<>+160(SB), Y2
+	VFMADD213PS mathc<>+192(SB), Y0, Y2
+	VFMADD213PS mathc<>+224(SB), Y0, Y2
+	VFMADD213PS mathc<>+256(SB), Y0, Y2
+	VFMADD213PS mathc<>+288(SB), Y0, Y2
+	VFMADD213PS mathc<>+320(SB), Y0, Y2
+	VMULPS Y0, Y0, Y3
+	VFMADD213PS Y0, Y3, Y2
+	VADDPS mathc<>+352(SB), Y2, Y2
+	VCVTPS2DQ Y1, Y1
+	VPADDD mathc<>+384(SB), Y1, Y1
+	VPSLLD $23, Y1, Y1
+	VMULPS Y1, Y2, Y2
+	VMOVUPS Y2, (DI)(R8*4)
+	ADDQ $8, R8
+	JMP loop
+done:
+	MOVQ R8, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func logF32AVX2(dst, x unsafe.Pointer, n int) int
+TEXT ·logF32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ R8, R8
+loop:
+	CMPQ R8, CX
+	JGE done
+	VMOVUPS (SI)(R8*4), Y0
+	VCMPPS $0x1d, mathc<>+416(SB), Y0, Y1
+	VCMPPS $0x12, mathc<>+448(SB), Y0, Y2
+	VANDPS Y2, Y1, Y1
+	VMOVMSKPS Y1, AX
+	CMPL AX, $0xff
+	JNE done
+	VPSRLD $23, Y0, Y1
+	VPSUBD mathc<>+480(SB), Y1, Y1
+	VCVTDQ2PS Y1, Y1
+	VPAND mathc<>+512(SB), Y0, Y0
+	VPOR mathc<>+544(SB), Y0, Y0
+	VCMPPS $0x11, mathc<>+576(SB), Y0, Y2
+	VANDPS mathc<>+352(SB), Y2, Y3
+	VSUBPS Y3, Y1, Y1
+	VANDPS Y0, Y2, Y3
+	VSUBPS mathc<>+352(SB), Y0, Y0
+	VADDPS Y3, Y0, Y0
+	VMOVUPS mathc<>+608(SB), Y2
+	VFMADD213PS mathc<>+640(SB), Y0, Y2
+	VFMADD213PS mathc<>+672(SB), Y0, Y2
+	VFMADD213PS mathc<>+704(SB), Y0, Y2
+	VFMADD213PS mathc<>+736(SB), Y0, Y2
+	VFMADD213PS mathc<>+768(SB), Y0, Y2
+	VFMADD213PS mathc<>+800(SB), Y0, Y2
+	VFMADD213PS mathc<>+832(SB), Y0, Y2
+	VFMADD213PS mathc<>+864(SB), Y0, Y2
+	VMULPS Y0, Y0, Y3
+	VMULPS Y0, Y2, Y2
+	VMULPS Y3, Y2, Y2
+	VFMADD231PS mathc<>+128(SB), Y1, Y2
+	VFNMADD231PS mathc<>+896(SB), Y3, Y2
+	VADDPS Y2, Y0, Y0
+	VFMADD231PS mathc<>+96(SB), Y1, Y0
+	VMOVUPS Y0, (DI)(R8*4)
+	ADDQ $8, R8
+	JMP loop
+done:
+	MOVQ R8, ret+24(FP)
+	VZEROUPPER
+	RET
+
+DATA mathc<>+0(SB)/4, $0xc2ae0000
+DATA mathc<>+4(SB)/4, $0xc2ae0000
+DATA mathc<>+8(SB)/4, $0xc2ae0000
+DATA mathc<>+12(SB)/4, $0xc2ae0000
+DATA mathc<>+16(SB)/4, $0xc2ae0000
+DATA mathc<>+20(SB)/4, $0xc2ae0000
+DATA mathc<>+24(SB)/4, $0xc2ae0000
+DATA mathc<>+28(SB)/4, $0xc2ae0000
+DATA mathc<>+32(SB)/4, $0x42b00000
+DATA mathc<>+36(SB)/4, $0x42b00000
+DATA mathc<>+40(SB)/4, $0x42b00000
+DATA mathc<>+44(SB)/4, $0x42b00000
+DATA mathc<>+48(SB)/4, $0x42b00000
+DATA mathc<>+52(SB)/4, $0x42b00000
+DATA mathc<>+56(SB)/4, $0x42b00000
+DATA mathc<>+60(SB)/4, $0x42b00000
+DATA mathc<>+64(SB)/4, $0x3fb8aa3b
+DATA mathc<>+68(SB)/4, $0x3fb8aa3b
+DATA mathc<>+72(SB)/4, $0x3fb8aa3b
+DATA mathc<>+76(SB)/4, $0x3fb8aa3b
+DATA mathc<>+80(SB)/4, $0x3fb8aa3b
+DATA mathc<>+84(SB)/4, $0x3fb8aa3b
+DATA mathc<>+88(SB)/4, $0x3fb8aa3b
+DATA mathc<>+92(SB)/4, $0x3fb8aa3b
+DATA mathc<>+96(SB)/4, $0x3f318000
+DATA mathc<>+100(SB)/4, $0x3f318000
+DATA mathc<>+104(SB)/4, $0x3f318000
+DATA mathc<>+108(SB)/4, $0x3f318000
+DATA mathc<>+112(SB)/4, $0x3f318000
+DATA mathc<>+116(SB)/4, $0x3f318000
+DATA mathc<>+120(SB)/4, $0x3f318000
+DATA mathc<>+124(SB)/4, $0x3f318000
+DATA mathc<>+128(SB)/4, $0xb95e8083
+DATA mathc<>+132(SB)/4, $0xb95e8083
+DATA mathc<>+136(SB)/4, $0xb95e8083
+DATA mathc<>+140(SB)/4, $0xb95e8083
+DATA mathc<>+144(SB)/4, $0xb95e8083
+DATA mathc<>+148(SB)/4, $0xb95e8083
+DATA mathc<>+152(SB)/4, $0xb95e8083
+DATA mathc<>+156(SB)/4, $0xb95e8083
+DATA mathc<>+160(SB)/4, $0x39506967
+DATA mathc<>+164(SB)/4, $0x39506967
+DATA mathc<>+168(SB)/4, $0x39506967
+DATA mathc<>+172(SB)/4, $0x39506967
+DATA mathc<>+176(SB)/4, $0x39506967
+DATA mathc<>+180(SB)/4, $0x39506967
+DATA mathc<>+184(SB)/4, $0x39506967
+DATA mathc<>+188(SB)/4, $0x39506967
+DATA mathc<>+192(SB)/4, $0x3ab743ce
+DATA mathc<>+196(SB)/4, $0x3ab743ce
+DATA mathc<>+200(SB)/4, $0x3ab743ce
+DATA mathc<>+204(SB)/4, $0x3ab743ce
+DATA mathc<>+208(SB)/4, $0x3ab743ce
+DATA mathc<>+212(SB)/4, $0x3ab743ce
+DATA mathc<>+216(SB)/4, $0x3ab743ce
+DATA mathc<>+220(SB)/4, $0x3ab743ce
+DATA mathc<>+224(SB)/4, $0x3c088908
+DATA mathc<>+228(SB)/4, $0x3c088908
+DATA mathc<>+232(SB)/4, $0x3c088908
+DATA mathc<>+236(SB)/4, $0x3c088908
+DATA mathc<>+240(SB)/4, $0x3c088908
+DATA mathc<>+244(SB)/4, $0x3c088908
+DATA mathc<>+248(SB)/4, $0x3c088908
+DATA mathc<>+252(SB)/4, $0x3c088908
+DATA mathc<>+256(SB)/4, $0x3d2aa9c1
+DATA mathc<>+260(SB)/4, $0x3d2aa9c1
+DATA mathc<>+264(SB)/4, $0x3d2aa9c1
+DATA mathc<>+268(SB)/4, $0x3d2aa9c1
+DATA mathc<>+272(SB)/4, $0x3d2aa9c1
+DATA mathc<>+276(SB)/4, $0x3d2aa9c1
+DATA mathc<>+280(SB)/4, $0x3d2aa9c1
+DATA mathc<>+284(SB)/4, $0x3d2aa9c1
+DATA mathc<>+288(SB)/4, $0x3e2aaaaa
+DATA mathc<>+292(SB)/4, $0x3e2aaaaa
+DATA mathc<>+296(SB)/4, $0x3e2aaaaa
+DATA mathc<>+300(SB)/4, $0x3e2aaaaa
+DATA mathc<>+304(SB)/4, $0x3e2aaaaa
+DATA mathc<>+308(SB)/4, $0x3e2aaaaa
+DATA mathc<>+312(SB)/4, $0x3e2aaaaa
+DATA mathc<>+316(SB)/4, $0x3e2aaaaa
+DATA mathc<>+320(SB)/4, $0x3f000000
+DATA mathc<>+324(SB)/4, $0x3f000000
+DATA mathc<>+328(SB)/4, $0x3f000000
+DATA mathc<>+332(SB)/4, $0x3f000000
+DATA mathc<>+336(SB)/4, $0x3f000000
+DATA mathc<>+340(SB)/4, $0x3f000000
+DATA mathc<>+344(SB)/4, $0x3f000000
+DATA mathc<>+348(SB)/4, $0x3f000000
+DATA mathc<>+352(SB)/4, $0x3f800000
+DATA mathc<>+356(SB)/4, $0x3f800000
+DATA mathc<>+360(SB)/4, $0x3f800000
+DATA mathc<>+364(SB)/4, $0x3f800000
+DATA mathc<>+368(SB)/4, $0x3f800000
+DATA mathc<>+372(SB)/4, $0x3f800000
+DATA mathc<>+376(SB)/4, $0x3f800000
+DATA mathc<>+380(SB)/4, $0x3f800000
+DATA mathc<>+384(SB)/4, $0x0000007f
+DATA mathc<>+388(SB)/4, $0x0000007f
+DATA mathc<>+392(SB)/4, $0x0000007f
+DATA mathc<>+396(SB)/4, $0x0000007f
+DATA mathc<>+400(SB)/4, $0x0000007f
+DATA mathc<>+404(SB)/4, $0x0000007f
+DATA mathc<>+408(SB)/4, $0x0000007f
+DATA mathc<>+412(SB)/4, $0x0000007f
+DATA mathc<>+416(SB)/4, $0x00800000
+DATA mathc<>+420(SB)/4, $0x00800000
+DATA mathc<>+424(SB)/4, $0x00800000
+DATA mathc<>+428(SB)/4, $0x00800000
+DATA mathc<>+432(SB)/4, $0x00800000
+DATA mathc<>+436(SB)/4, $0x00800000
+DATA mathc<>+440(SB)/4, $0x00800000
+DATA mathc<>+444(SB)/4, $0x00800000
+DATA mathc<>+448(SB)/4, $0x7f7fffff
+DATA mathc<>+452(SB)/4, $0x7f7fffff
+DATA mathc<>+456(SB)/4, $0x7f7fffff
+DATA mathc<>+460(SB)/4, $0x7f7fffff
+DATA mathc<>+464(SB)/4, $0x7f7fffff
+DATA mathc<>+468(SB)/4, $0x7f7fffff
+DATA mathc<>+472(SB)/4, $0x7f7fffff
+DATA mathc<>+476(SB)/4, $0x7f7fffff
+DATA mathc<>+480(SB)/4, $0x0000007e
+DATA mathc<>+484(SB)/4, $0x0000007e
+DATA mathc<>+488(SB)/4, $0x0000007e
+DATA mathc<>+492(SB)/4, $0x0000007e
+DATA mathc<>+496(SB)/4, $0x0000007e
+DATA mathc<>+500(SB)/4, $0x0000007e
+DATA mathc<>+504(SB)/4, $0x0000007e
+DATA mathc<>+508(SB)/4, $0x0000007e
+DATA mathc<>+512(SB)/4, $0x007fffff
+DATA mathc<>+516(SB)/4, $0x007fffff
+DATA mathc<>+520(SB)/4, $0x007fffff
+DATA mathc<>+524(SB)/4, $0x007fffff
+DATA mathc<>+528(SB)/4, $0x007fffff
+DATA mathc<>+532(SB)/4, $0x007fffff
+DATA mathc<>+536(SB)/4, $0x007fffff
+DATA mathc<>+540(SB)/4, $0x007fffff
+DATA mathc<>+544(SB)/4, $0x3f000000
+DATA mathc<>+548(SB)/4, $0x3f000000
+DATA mathc<>+552(SB)/4, $0x3f000000
+DATA mathc<>+556(SB)/4, $0x3f000000
+DATA mathc<>+560(SB)/4, $0x3f000000
+DATA mathc<>+564(SB)/4, $0x3f000000
+DATA mathc<>+568(SB)/4, $0x3f000000
+DATA mathc<>+572(SB)/4, $0x3f000000
+DATA mathc<>+576(SB)/4, $0x3f3504f3
+DATA mathc<>+580(SB)/4, $0x3f3504f3
+DATA mathc<>+584(SB)/4, $0x3f3504f3
+DATA mathc<>+588(SB)/4, $0x3f3504f3
+DATA mathc<>+592(SB)/4, $0x3f3504f3
+DATA mathc<>+596(SB)/4, $0x3f3504f3
+DATA mathc<>+600(SB)/4, $0x3f3504f3
+DATA mathc<>+604(SB)/4, $0x3f3504f3
+DATA mathc<>+608(SB)/4, $0x3d9021bb
+DATA mathc<>+612(SB)/4, $0x3d9021bb
+DATA mathc<>+616(SB)/4, $0x3d9021bb
+DATA mathc<>+620(SB)/4, $0x3d9021bb
+DATA mathc<>+624(SB)/4, $0x3d9021bb
+DATA mathc<>+628(SB)/4, $0x3d9021bb
+DATA mathc<>+632(SB)/4, $0x3d9021bb
+DATA mathc<>+636(SB)/4, $0x3d9021bb
+DATA mathc<>+640(SB)/4, $0xbdebd1b8
+DATA mathc<>+644(SB)/4, $0xbdebd1b8
+DATA mathc<>+648(SB)/4, $0xbdebd1b8
+DATA mathc<>+652(SB)/4, $0xbdebd1b8
+DATA mathc<>+656(SB)/4, $0xbdebd1b8
+DATA mathc<>+660(SB)/4, $0xbdebd1b8
+DATA mathc<>+664(SB)/4, $0xbdebd1b8
+DATA mathc<>+668(SB)/4, $0xbdebd1b8
+DATA mathc<>+672(SB)/4, $0x3def251a
+DATA mathc<>+676(SB)/4, $0x3def251a
+DATA mathc<>+680(SB)/4, $0x3def251a
+DATA mathc<>+684(SB)/4, $0x3def251a
+DATA mathc<>+688(SB)/4, $0x3def251a
+DATA mathc<>+692(SB)/4, $0x3def251a
+DATA mathc<>+696(SB)/4, $0x3def251a
+DATA mathc<>+700(SB)/4, $0x3def251a
+DATA mathc<>+704(SB)/4, $0xbdfe5d4f
+DATA mathc<>+708(SB)/4, $0xbdfe5d4f
+DATA mathc<>+712(SB)/4, $0xbdfe5d4f
+DATA mathc<>+716(SB)/4, $0xbdfe5d4f
+DATA mathc<>+720(SB)/4, $0xbdfe5d4f
+DATA mathc<>+724(SB)/4, $0xbdfe5d4f
+DATA mathc<>+728(SB)/4, $0xbdfe5d4f
+DATA mathc<>+732(SB)/4, $0xbdfe5d4f
+DATA mathc<>+736(SB)/4, $0x3e11e9bf
+DATA mathc<>+740(SB)/4, $0x3e11e9bf
+DATA mathc<>+744(SB)/4, $0x3e11e9bf
+DATA mathc<>+748(SB)/4, $0x3e11e9bf
+DATA mathc<>+752(SB)/4, $0x3e11e9bf
+DATA mathc<>+756(SB)/4, $0x3e11e9bf
+DATA mathc<>+760(SB)/4, $0x3e11e9bf
+DATA mathc<>+764(SB)/4, $0x3e11e9bf
+DATA mathc<>+768(SB)/4, $0xbe2aae50
+DATA mathc<>+772(SB)/4, $0xbe2aae50
+DATA mathc<>+776(SB)/4, $0xbe2aae50
+DATA mathc<>+780(SB)/4, $0xbe2aae50
+DATA mathc<>+784(SB)/4, $0xbe2aae50
+DATA mathc<>+788(SB)/4, $0xbe2aae50
+DATA mathc<>+792(SB)/4, $0xbe2aae50
+DATA mathc<>+796(SB)/4, $0xbe2aae50
+DATA mathc<>+800(SB)/4, $0x3e4cceac
+DATA mathc<>+804(SB)/4, $0x3e4cceac
+DATA mathc<>+808(SB)/4, $0x3e4cceac
+DATA mathc<>+812(SB)/4, $0x3e4cceac
+DATA mathc<>+816(SB)/4, $0x3e4cceac
+DATA mathc<>+820(SB)/4, $0x3e4cceac
+DATA mathc<>+824(SB)/4, $0x3e4cceac
+DATA mathc<>+828(SB)/4, $0x3e4cceac
+DATA mathc<>+832(SB)/4, $0xbe7ffffc
+DATA mathc<>+836(SB)/4, $0xbe7ffffc
+DATA mathc<>+840(SB)/4, $0xbe7ffffc
+DATA mathc<>+844(SB)/4, $0xbe7ffffc
+DATA mathc<>+848(SB)/4, $0xbe7ffffc
+DATA mathc<>+852(SB)/4, $0xbe7ffffc
+DATA mathc<>+856(SB)/4, $0xbe7ffffc
+DATA mathc<>+860(SB)/4, $0xbe7ffffc
+DATA mathc<>+864(SB)/4, $0x3eaaaaaa
+DATA mathc<>+868(SB)/4, $0x3eaaaaaa
+DATA mathc<>+872(SB)/4, $0x3eaaaaaa
+DATA mathc<>+876(SB)/4, $0x3eaaaaaa
+DATA mathc<>+880(SB)/4, $0x3eaaaaaa
+DATA mathc<>+884(SB)/4, $0x3eaaaaaa
+DATA mathc<>+888(SB)/4, $0x3eaaaaaa
+DATA mathc<>+892(SB)/4, $0x3eaaaaaa
+DATA mathc<>+896(SB)/4, $0x3f000000
+DATA mathc<>+900(SB)/4, $0x3f000000
+DATA mathc<>+904(SB)/4, $0x3f000000
+DATA mathc<>+908(SB)/4, $0x3f000000
+DATA mathc<>+912(SB)/4, $0x3f000000
+DATA mathc<>+916(SB)/4, $0x3f000000
+DATA mathc<>+920(SB)/4, $0x3f000000
+DATA mathc<>+924(SB)/4, $0x3f000000
+GLOBL mathc<>(SB), RODATA|NOPTR, $928

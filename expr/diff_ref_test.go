@@ -692,8 +692,9 @@ func unElem(op compute.Op, ct array.DType, x uint64) uint64 {
 	return fbits(ct, r)
 }
 
-// approxMath marks an exact float result of pow, sin, cos or tan approx
-// within 2 ulp: the kernels compute pow with integer exponents in
+// approxMath marks an exact float result of pow, sin, cos or tan (and exp
+// and log below float64) approx within 2 ulp: the kernels compute float32
+// exp and log with AVX2 polynomials, pow with integer exponents in
 // double-double and reduce trigonometric arguments of 2^29 and more
 // exactly, where this reference takes Go's math as it is (so those
 // arguments, whose Go results are 16 ulp off, are not compared here: the
@@ -701,6 +702,10 @@ func unElem(op compute.Op, ct array.DType, x uint64) uint64 {
 func approxMath(o *refTensor, i int, op compute.Op, ct array.DType, x uint64) {
 	switch op {
 	case compute.Power, compute.Sin, compute.Cos, compute.Tan:
+	case compute.Exp, compute.Log: // float32 (and float16): AVX2 polynomials within 1 ulp
+		if ct == array.Float64 {
+			return
+		}
 	default:
 		return
 	}
