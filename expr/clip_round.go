@@ -37,10 +37,7 @@ func Round(x *Node, decimals int) *Node {
 	if err := firstErr("round", x); err != nil {
 		return &Node{kind: kBinary, err: err}
 	}
-	if x.weak != strong {
-		x, _ = x.asDType(x.dtype, "round")
-		x = strongCopy(x)
-	}
+	x = strongCopy(x) // a weak constant rounds in its default dtype
 	dt := x.dtype
 	if !dt.IsFloat() {
 		if decimals >= 0 {
