@@ -507,9 +507,13 @@ var maps = []mapOp{
 }
 
 // emitMap writes a mapped kernel for whole vectors; binary ones in the vv
-// and vs forms (y one repeated element, broadcast once).
-func emitMap(m mapOp, t typ, form string) {
+// and vs forms (y one repeated element, broadcast once), and with
+// streaming stores (nt) for results far larger than the cache.
+func emitMap(m mapOp, t typ, form string, nt bool) {
 	name := fmt.Sprintf("%s%s%s", m.stem, strings.ToUpper(form), t.konst)
+	if nt {
+		name += "NT"
+	}
 	L := lanes(t)
 	w := &asm
 	if m.arity == 1 {
@@ -529,7 +533,7 @@ func emitMap(m mapOp, t typ, form string) {
 		fmt.Fprintf(w, "\t%s (DX), Y1\n\tADDQ $32, DX\n", t.load)
 	}
 	fmt.Fprint(w, m.body(t))
-	fmt.Fprintf(w, "\t%s Y2, (DI)\n", t.store)
+	fmt.Fprintf(w, "\t%s Y2, (DI)\n", storeFor(t, nt))
 	fmt.Fprintf(w, "\tADDQ $32, SI\n\tADDQ $32, DI\n\tSUBQ $%d, CX\n\tJMP loop1\n", L)
 	fmt.Fprintf(w, "done:\n\tVZEROUPPER\n\tRET\n\n")
 	if m.arity == 1 {
@@ -537,6 +541,10 @@ func emitMap(m mapOp, t typ, form string) {
 		return
 	}
 	goForm := strings.ToUpper(form)
+	if nt {
+		fmt.Fprintf(&reg, "\tntTable[%s][%s][%s] = asmBinaryNT(%sAVX2, wrap%s(%s_f_%s[%s]), %d, %d, %q)\n", m.op, t.konst, goForm, name, goForm, m.stem, goForm, t.name, t.size, L, form)
+		return
+	}
 	fmt.Fprintf(&reg, "\tbinTable[%s][%s][%s] = asmBinary(%sAVX2, wrap%s(%s_f_%s[%s]), %d, %d, %q)\n", m.op, t.konst, goForm, name, goForm, m.stem, goForm, t.name, t.size, L, form)
 }
 
@@ -704,11 +712,13 @@ func main() {
 	for _, m := range maps {
 		for _, t := range []typ{f32, f64} {
 			if m.arity == 1 {
-				emitMap(m, t, "")
+				emitMap(m, t, "", false)
 				continue
 			}
-			emitMap(m, t, "vv")
-			emitMap(m, t, "vs")
+			for _, nt := range []bool{false, true} {
+				emitMap(m, t, "vv", nt)
+				emitMap(m, t, "vs", nt)
+			}
 		}
 	}
 	for _, a := range bitwise {

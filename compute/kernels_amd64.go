@@ -1387,10 +1387,22 @@ func maximumVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
 func maximumVSFloat32AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func maximumVVFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func maximumVSFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
 func maximumVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
 func maximumVSFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func maximumVVFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func maximumVSFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
 func minimumVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
@@ -1399,10 +1411,22 @@ func minimumVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
 func minimumVSFloat32AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func minimumVVFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func minimumVSFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
 func minimumVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
 func minimumVSFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func minimumVVFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func minimumVSFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
 func fmaxVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
@@ -1411,10 +1435,22 @@ func fmaxVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
 func fmaxVSFloat32AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func fmaxVVFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func fmaxVSFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
 func fmaxVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
 func fmaxVSFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func fmaxVVFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func fmaxVSFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
 func fminVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
@@ -1423,10 +1459,22 @@ func fminVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
 func fminVSFloat32AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func fminVVFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func fminVSFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
 func fminVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
 func fminVSFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func fminVVFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func fminVSFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
 func copysignVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
@@ -1435,10 +1483,22 @@ func copysignVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
 func copysignVSFloat32AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func copysignVVFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func copysignVSFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
 func copysignVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
 func copysignVSFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func copysignVVFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func copysignVSFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
 func absFloat32AVX2(dst, x unsafe.Pointer, n int)
@@ -2027,24 +2087,44 @@ func registerAsmKernels() {
 	whereAsm[1][1] = where8SAVX2
 	binTable[Maximum][Float32][VV] = asmBinary(maximumVVFloat32AVX2, wrapVV(maximum_f_VV[float32]), 4, 8, "vv")
 	binTable[Maximum][Float32][VS] = asmBinary(maximumVSFloat32AVX2, wrapVS(maximum_f_VS[float32]), 4, 8, "vs")
+	ntTable[Maximum][Float32][VV] = asmBinaryNT(maximumVVFloat32NTAVX2, wrapVV(maximum_f_VV[float32]), 4, 8, "vv")
+	ntTable[Maximum][Float32][VS] = asmBinaryNT(maximumVSFloat32NTAVX2, wrapVS(maximum_f_VS[float32]), 4, 8, "vs")
 	binTable[Maximum][Float64][VV] = asmBinary(maximumVVFloat64AVX2, wrapVV(maximum_f_VV[float64]), 8, 4, "vv")
 	binTable[Maximum][Float64][VS] = asmBinary(maximumVSFloat64AVX2, wrapVS(maximum_f_VS[float64]), 8, 4, "vs")
+	ntTable[Maximum][Float64][VV] = asmBinaryNT(maximumVVFloat64NTAVX2, wrapVV(maximum_f_VV[float64]), 8, 4, "vv")
+	ntTable[Maximum][Float64][VS] = asmBinaryNT(maximumVSFloat64NTAVX2, wrapVS(maximum_f_VS[float64]), 8, 4, "vs")
 	binTable[Minimum][Float32][VV] = asmBinary(minimumVVFloat32AVX2, wrapVV(minimum_f_VV[float32]), 4, 8, "vv")
 	binTable[Minimum][Float32][VS] = asmBinary(minimumVSFloat32AVX2, wrapVS(minimum_f_VS[float32]), 4, 8, "vs")
+	ntTable[Minimum][Float32][VV] = asmBinaryNT(minimumVVFloat32NTAVX2, wrapVV(minimum_f_VV[float32]), 4, 8, "vv")
+	ntTable[Minimum][Float32][VS] = asmBinaryNT(minimumVSFloat32NTAVX2, wrapVS(minimum_f_VS[float32]), 4, 8, "vs")
 	binTable[Minimum][Float64][VV] = asmBinary(minimumVVFloat64AVX2, wrapVV(minimum_f_VV[float64]), 8, 4, "vv")
 	binTable[Minimum][Float64][VS] = asmBinary(minimumVSFloat64AVX2, wrapVS(minimum_f_VS[float64]), 8, 4, "vs")
+	ntTable[Minimum][Float64][VV] = asmBinaryNT(minimumVVFloat64NTAVX2, wrapVV(minimum_f_VV[float64]), 8, 4, "vv")
+	ntTable[Minimum][Float64][VS] = asmBinaryNT(minimumVSFloat64NTAVX2, wrapVS(minimum_f_VS[float64]), 8, 4, "vs")
 	binTable[Fmax][Float32][VV] = asmBinary(fmaxVVFloat32AVX2, wrapVV(fmax_f_VV[float32]), 4, 8, "vv")
 	binTable[Fmax][Float32][VS] = asmBinary(fmaxVSFloat32AVX2, wrapVS(fmax_f_VS[float32]), 4, 8, "vs")
+	ntTable[Fmax][Float32][VV] = asmBinaryNT(fmaxVVFloat32NTAVX2, wrapVV(fmax_f_VV[float32]), 4, 8, "vv")
+	ntTable[Fmax][Float32][VS] = asmBinaryNT(fmaxVSFloat32NTAVX2, wrapVS(fmax_f_VS[float32]), 4, 8, "vs")
 	binTable[Fmax][Float64][VV] = asmBinary(fmaxVVFloat64AVX2, wrapVV(fmax_f_VV[float64]), 8, 4, "vv")
 	binTable[Fmax][Float64][VS] = asmBinary(fmaxVSFloat64AVX2, wrapVS(fmax_f_VS[float64]), 8, 4, "vs")
+	ntTable[Fmax][Float64][VV] = asmBinaryNT(fmaxVVFloat64NTAVX2, wrapVV(fmax_f_VV[float64]), 8, 4, "vv")
+	ntTable[Fmax][Float64][VS] = asmBinaryNT(fmaxVSFloat64NTAVX2, wrapVS(fmax_f_VS[float64]), 8, 4, "vs")
 	binTable[Fmin][Float32][VV] = asmBinary(fminVVFloat32AVX2, wrapVV(fmin_f_VV[float32]), 4, 8, "vv")
 	binTable[Fmin][Float32][VS] = asmBinary(fminVSFloat32AVX2, wrapVS(fmin_f_VS[float32]), 4, 8, "vs")
+	ntTable[Fmin][Float32][VV] = asmBinaryNT(fminVVFloat32NTAVX2, wrapVV(fmin_f_VV[float32]), 4, 8, "vv")
+	ntTable[Fmin][Float32][VS] = asmBinaryNT(fminVSFloat32NTAVX2, wrapVS(fmin_f_VS[float32]), 4, 8, "vs")
 	binTable[Fmin][Float64][VV] = asmBinary(fminVVFloat64AVX2, wrapVV(fmin_f_VV[float64]), 8, 4, "vv")
 	binTable[Fmin][Float64][VS] = asmBinary(fminVSFloat64AVX2, wrapVS(fmin_f_VS[float64]), 8, 4, "vs")
+	ntTable[Fmin][Float64][VV] = asmBinaryNT(fminVVFloat64NTAVX2, wrapVV(fmin_f_VV[float64]), 8, 4, "vv")
+	ntTable[Fmin][Float64][VS] = asmBinaryNT(fminVSFloat64NTAVX2, wrapVS(fmin_f_VS[float64]), 8, 4, "vs")
 	binTable[Copysign][Float32][VV] = asmBinary(copysignVVFloat32AVX2, wrapVV(copysign_f_VV[float32]), 4, 8, "vv")
 	binTable[Copysign][Float32][VS] = asmBinary(copysignVSFloat32AVX2, wrapVS(copysign_f_VS[float32]), 4, 8, "vs")
+	ntTable[Copysign][Float32][VV] = asmBinaryNT(copysignVVFloat32NTAVX2, wrapVV(copysign_f_VV[float32]), 4, 8, "vv")
+	ntTable[Copysign][Float32][VS] = asmBinaryNT(copysignVSFloat32NTAVX2, wrapVS(copysign_f_VS[float32]), 4, 8, "vs")
 	binTable[Copysign][Float64][VV] = asmBinary(copysignVVFloat64AVX2, wrapVV(copysign_f_VV[float64]), 8, 4, "vv")
 	binTable[Copysign][Float64][VS] = asmBinary(copysignVSFloat64AVX2, wrapVS(copysign_f_VS[float64]), 8, 4, "vs")
+	ntTable[Copysign][Float64][VV] = asmBinaryNT(copysignVVFloat64NTAVX2, wrapVV(copysign_f_VV[float64]), 8, 4, "vv")
+	ntTable[Copysign][Float64][VS] = asmBinaryNT(copysignVSFloat64NTAVX2, wrapVS(copysign_f_VS[float64]), 8, 4, "vs")
 	unTable[Abs][Float32] = asmUnary(absFloat32AVX2, wrapUnary(abs_f[float32]), 4, 8)
 	unTable[Abs][Float64] = asmUnary(absFloat64AVX2, wrapUnary(abs_f[float64]), 8, 4)
 	unTable[Neg][Float32] = asmUnary(negFloat32AVX2, wrapUnary(neg_f[float32]), 4, 8)

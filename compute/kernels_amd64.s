@@ -20353,6 +20353,55 @@ done:
 	VZEROUPPER
 	RET
 
+// func maximumVVFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·maximumVVFloat32NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMOVUPS (DX), Y1
+	ADDQ $32, DX
+	VMAXPS Y1, Y0, Y2
+	VCMPPS $3, Y1, Y0, Y3
+	VADDPS Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VMOVNTPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func maximumVSFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·maximumVSFloat32NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSS (DX), Y1
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMAXPS Y1, Y0, Y2
+	VCMPPS $3, Y1, Y0, Y3
+	VADDPS Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VMOVNTPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
 // func maximumVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
 TEXT ·maximumVVFloat64AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
@@ -20394,6 +20443,55 @@ loop1:
 	VADDPD Y1, Y0, Y4
 	VBLENDVPD Y3, Y4, Y2, Y2
 	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func maximumVVFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·maximumVVFloat64NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMOVUPD (DX), Y1
+	ADDQ $32, DX
+	VMAXPD Y1, Y0, Y2
+	VCMPPD $3, Y1, Y0, Y3
+	VADDPD Y1, Y0, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VMOVNTPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func maximumVSFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·maximumVSFloat64NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSD (DX), Y1
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMAXPD Y1, Y0, Y2
+	VCMPPD $3, Y1, Y0, Y3
+	VADDPD Y1, Y0, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VMOVNTPD Y2, (DI)
 	ADDQ $32, SI
 	ADDQ $32, DI
 	SUBQ $4, CX
@@ -20451,6 +20549,55 @@ done:
 	VZEROUPPER
 	RET
 
+// func minimumVVFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·minimumVVFloat32NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMOVUPS (DX), Y1
+	ADDQ $32, DX
+	VMINPS Y1, Y0, Y2
+	VCMPPS $3, Y1, Y0, Y3
+	VADDPS Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VMOVNTPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func minimumVSFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·minimumVSFloat32NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSS (DX), Y1
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMINPS Y1, Y0, Y2
+	VCMPPS $3, Y1, Y0, Y3
+	VADDPS Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VMOVNTPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
 // func minimumVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
 TEXT ·minimumVVFloat64AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
@@ -20492,6 +20639,55 @@ loop1:
 	VADDPD Y1, Y0, Y4
 	VBLENDVPD Y3, Y4, Y2, Y2
 	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func minimumVVFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·minimumVVFloat64NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMOVUPD (DX), Y1
+	ADDQ $32, DX
+	VMINPD Y1, Y0, Y2
+	VCMPPD $3, Y1, Y0, Y3
+	VADDPD Y1, Y0, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VMOVNTPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func minimumVSFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·minimumVSFloat64NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSD (DX), Y1
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMINPD Y1, Y0, Y2
+	VCMPPD $3, Y1, Y0, Y3
+	VADDPD Y1, Y0, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VMOVNTPD Y2, (DI)
 	ADDQ $32, SI
 	ADDQ $32, DI
 	SUBQ $4, CX
@@ -20547,6 +20743,53 @@ done:
 	VZEROUPPER
 	RET
 
+// func fmaxVVFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·fmaxVVFloat32NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMOVUPS (DX), Y1
+	ADDQ $32, DX
+	VMAXPS Y1, Y0, Y2
+	VCMPPS $3, Y1, Y1, Y3
+	VBLENDVPS Y3, Y0, Y2, Y2
+	VMOVNTPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func fmaxVSFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·fmaxVSFloat32NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSS (DX), Y1
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMAXPS Y1, Y0, Y2
+	VCMPPS $3, Y1, Y1, Y3
+	VBLENDVPS Y3, Y0, Y2, Y2
+	VMOVNTPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
 // func fmaxVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
 TEXT ·fmaxVVFloat64AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
@@ -20586,6 +20829,53 @@ loop1:
 	VCMPPD $3, Y1, Y1, Y3
 	VBLENDVPD Y3, Y0, Y2, Y2
 	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func fmaxVVFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·fmaxVVFloat64NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMOVUPD (DX), Y1
+	ADDQ $32, DX
+	VMAXPD Y1, Y0, Y2
+	VCMPPD $3, Y1, Y1, Y3
+	VBLENDVPD Y3, Y0, Y2, Y2
+	VMOVNTPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func fmaxVSFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·fmaxVSFloat64NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSD (DX), Y1
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMAXPD Y1, Y0, Y2
+	VCMPPD $3, Y1, Y1, Y3
+	VBLENDVPD Y3, Y0, Y2, Y2
+	VMOVNTPD Y2, (DI)
 	ADDQ $32, SI
 	ADDQ $32, DI
 	SUBQ $4, CX
@@ -20641,6 +20931,53 @@ done:
 	VZEROUPPER
 	RET
 
+// func fminVVFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·fminVVFloat32NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMOVUPS (DX), Y1
+	ADDQ $32, DX
+	VMINPS Y1, Y0, Y2
+	VCMPPS $3, Y1, Y1, Y3
+	VBLENDVPS Y3, Y0, Y2, Y2
+	VMOVNTPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func fminVSFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·fminVSFloat32NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSS (DX), Y1
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMINPS Y1, Y0, Y2
+	VCMPPS $3, Y1, Y1, Y3
+	VBLENDVPS Y3, Y0, Y2, Y2
+	VMOVNTPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
 // func fminVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
 TEXT ·fminVVFloat64AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
@@ -20680,6 +21017,53 @@ loop1:
 	VCMPPD $3, Y1, Y1, Y3
 	VBLENDVPD Y3, Y0, Y2, Y2
 	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func fminVVFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·fminVVFloat64NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMOVUPD (DX), Y1
+	ADDQ $32, DX
+	VMINPD Y1, Y0, Y2
+	VCMPPD $3, Y1, Y1, Y3
+	VBLENDVPD Y3, Y0, Y2, Y2
+	VMOVNTPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func fminVSFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·fminVSFloat64NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSD (DX), Y1
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMINPD Y1, Y0, Y2
+	VCMPPD $3, Y1, Y1, Y3
+	VBLENDVPD Y3, Y0, Y2, Y2
+	VMOVNTPD Y2, (DI)
 	ADDQ $32, SI
 	ADDQ $32, DI
 	SUBQ $4, CX
@@ -20741,6 +21125,59 @@ done:
 	VZEROUPPER
 	RET
 
+// func copysignVVFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·copysignVVFloat32NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVL $0x80000000, AX
+	MOVQ AX, X15
+	VPBROADCASTD X15, Y8
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMOVUPS (DX), Y1
+	ADDQ $32, DX
+	VANDNPS Y0, Y8, Y2
+	VANDPS Y8, Y1, Y3
+	VORPS Y3, Y2, Y2
+	VMOVNTPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func copysignVSFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·copysignVSFloat32NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVL $0x80000000, AX
+	MOVQ AX, X15
+	VPBROADCASTD X15, Y8
+	VBROADCASTSS (DX), Y1
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VANDNPS Y0, Y8, Y2
+	VANDPS Y8, Y1, Y3
+	VORPS Y3, Y2, Y2
+	VMOVNTPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
 // func copysignVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
 TEXT ·copysignVVFloat64AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
@@ -20786,6 +21223,59 @@ loop1:
 	VANDPD Y8, Y1, Y3
 	VORPD Y3, Y2, Y2
 	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func copysignVVFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·copysignVVFloat64NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVQ $0x8000000000000000, AX
+	MOVQ AX, X15
+	VPBROADCASTQ X15, Y8
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMOVUPD (DX), Y1
+	ADDQ $32, DX
+	VANDNPD Y0, Y8, Y2
+	VANDPD Y8, Y1, Y3
+	VORPD Y3, Y2, Y2
+	VMOVNTPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func copysignVSFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·copysignVSFloat64NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVQ $0x8000000000000000, AX
+	MOVQ AX, X15
+	VPBROADCASTQ X15, Y8
+	VBROADCASTSD (DX), Y1
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VANDNPD Y0, Y8, Y2
+	VANDPD Y8, Y1, Y3
+	VORPD Y3, Y2, Y2
+	VMOVNTPD Y2, (DI)
 	ADDQ $32, SI
 	ADDQ $32, DI
 	SUBQ $4, CX
