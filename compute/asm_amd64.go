@@ -27,6 +27,7 @@ func registerAsm() {
 	if cpu.X86.HasFMA {
 		unTable[Exp][Float32] = asmMathF32(expF32AVX2, unTable[Exp][Float32])
 		unTable[Log][Float32] = asmMathF32(logF32AVX2, unTable[Log][Float32])
+		unTable[Tanh][Float32] = asmMathF32(tanhF32AVX2, unTable[Tanh][Float32])
 	}
 	// x op y[i] for commutative operators: the VS kernel with x and y swapped.
 	for _, op := range []Op{Add, Mul} {

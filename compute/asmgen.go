@@ -555,7 +555,7 @@ var bitwise = []arith{
 	{"BitwiseXor", "bitXor", map[string]string{"int32": "VPXOR", "int64": "VPXOR", "uint32": "VPXOR", "uint64": "VPXOR"}},
 }
 
-// float32 exp and log in AVX2 with FMA, Cephes' reductions and
+// float32 exp, log and tanh in AVX2 with FMA, Cephes' reductions and
 // polynomials (about 1 ulp). The routines handle blocks of 8 lanes whose
 // every argument is in the range where the polynomial is exact enough and
 // the result normal (exp: [-87, 88]; log: normal positive finite floats);
@@ -636,6 +636,43 @@ func emitLogF32() {
 	fmt.Fprintf(w, "\tVFNMADD231PS %s, Y3, Y2\n", cf("halff", 0.5))
 	fmt.Fprintf(w, "\tVADDPS Y2, Y0, Y0\n\tVFMADD231PS %s, Y1, Y0\n", cf("ln2hi", 0.693359375))
 	fmt.Fprintf(w, "\tVMOVUPS Y0, (DI)(R8*4)\n\tADDQ $8, R8\n\tJMP loop\n")
+	fmt.Fprintf(w, "done:\n\tMOVQ R8, ret+24(FP)\n\tVZEROUPPER\n\tRET\n\n")
+}
+
+// emitTanhF32: Cephes' odd polynomial below 0.625, 1 - 2/(exp(2|x|)+1)
+// with the sign of x above (exp as in emitExpF32); both are computed and
+// blended. Arguments beyond 8.5 in magnitude (and NaN) go to the Go loop.
+func emitTanhF32() {
+	w := &asm
+	fmt.Fprintf(&decl, "//go:noescape\nfunc tanhF32AVX2(dst, x unsafe.Pointer, n int) int\n\n")
+	fmt.Fprintf(w, "// func tanhF32AVX2(dst, x unsafe.Pointer, n int) int\nTEXT ·tanhF32AVX2(SB), NOSPLIT, $0-32\n")
+	fmt.Fprintf(w, "\tMOVQ dst+0(FP), DI\n\tMOVQ x+8(FP), SI\n\tMOVQ n+16(FP), CX\n\tXORQ R8, R8\n")
+	fmt.Fprintf(w, "loop:\n\tCMPQ R8, CX\n\tJGE done\n")
+	fmt.Fprintf(w, "\tVMOVUPS (SI)(R8*4), Y0\n")
+	sign := constF32("sign", 0x80000000)
+	fmt.Fprintf(w, "\tVMOVUPS %s, Y9\n\tVANDNPS Y0, Y9, Y1\n\tVANDPS Y0, Y9, Y9\n", sign)
+	fmt.Fprintf(w, "\tVCMPPS $0x12, %s, Y1, Y2\n\tVMOVMSKPS Y2, AX\n\tCMPL AX, $0xff\n\tJNE done\n", cf("tanhmax", 8.5))
+	// small: x + x*z*P(z)
+	fmt.Fprintf(w, "\tVMULPS Y0, Y0, Y2\n\tVMOVUPS %s, Y3\n", cf("t0", -5.70498872745e-3))
+	for i, c := range []float32{2.06390887954e-2, -5.37397155531e-2, 1.33314422036e-1, -3.33332819422e-1} {
+		fmt.Fprintf(w, "\tVFMADD213PS %s, Y2, Y3\n", cf(fmt.Sprintf("t%d", i+1), c))
+	}
+	fmt.Fprintf(w, "\tVMULPS Y2, Y3, Y3\n\tVFMADD213PS Y0, Y0, Y3\n")
+	// large: z = exp(2|x|)
+	fmt.Fprintf(w, "\tVADDPS Y1, Y1, Y4\n\tVMULPS %s, Y4, Y5\n\tVROUNDPS $8, Y5, Y5\n", cf("log2e", float32(math.Log2E)))
+	fmt.Fprintf(w, "\tVFNMADD231PS %s, Y5, Y4\n", cf("ln2hi", 0.693359375))
+	fmt.Fprintf(w, "\tVFNMADD231PS %s, Y5, Y4\n", cf("ln2lo", -2.12194440e-4))
+	fmt.Fprintf(w, "\tVMOVUPS %s, Y6\n", cf("e0", 1.9875691500e-4))
+	for i, c := range []float32{1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1} {
+		fmt.Fprintf(w, "\tVFMADD213PS %s, Y4, Y6\n", cf(fmt.Sprintf("e%d", i+1), c))
+	}
+	fmt.Fprintf(w, "\tVMULPS Y4, Y4, Y7\n\tVFMADD213PS Y4, Y7, Y6\n\tVADDPS %s, Y6, Y6\n", cf("one", 1))
+	fmt.Fprintf(w, "\tVCVTPS2DQ Y5, Y5\n\tVPADDD %s, Y5, Y5\n\tVPSLLD $23, Y5, Y5\n\tVMULPS Y5, Y6, Y6\n", constF32("i127", 127))
+	// 1 - 2/(z+1), with x's sign
+	fmt.Fprintf(w, "\tVADDPS %s, Y6, Y6\n\tVMOVUPS %s, Y8\n\tVDIVPS Y6, Y8, Y7\n", cf("one", 1), cf("two", 2))
+	fmt.Fprintf(w, "\tVMOVUPS %s, Y6\n\tVSUBPS Y7, Y6, Y6\n\tVORPS Y9, Y6, Y6\n", cf("one", 1))
+	fmt.Fprintf(w, "\tVCMPPS $0x11, %s, Y1, Y10\n\tVBLENDVPS Y10, Y3, Y6, Y2\n", cf("tanhsmall", 0.625))
+	fmt.Fprintf(w, "\tVMOVUPS Y2, (DI)(R8*4)\n\tADDQ $8, R8\n\tJMP loop\n")
 	fmt.Fprintf(w, "done:\n\tMOVQ R8, ret+24(FP)\n\tVZEROUPPER\n\tRET\n\n")
 }
 
@@ -729,6 +766,7 @@ func main() {
 	}
 	emitExpF32()
 	emitLogF32()
+	emitTanhF32()
 	emitConsts()
 	if err := os.WriteFile("kernels_amd64.s", asm.Bytes(), 0o644); err != nil {
 		log.Fatal(err)

@@ -22664,6 +22664,65 @@ done:
 	VZEROUPPER
 	RET
 
+// func tanhF32AVX2(dst, x unsafe.Pointer, n int) int
+TEXT ·tanhF32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ R8, R8
+loop:
+	CMPQ R8, CX
+	JGE done
+	VMOVUPS (SI)(R8*4), Y0
+	VMOVUPS mathc<>+928(SB), Y9
+	VANDNPS Y0, Y9, Y1
+	VANDPS Y0, Y9, Y9
+	VCMPPS $0x12, mathc<>+960(SB), Y1, Y2
+	VMOVMSKPS Y2, AX
+	CMPL AX, $0xff
+	JNE done
+	VMULPS Y0, Y0, Y2
+	VMOVUPS mathc<>+992(SB), Y3
+	VFMADD213PS mathc<>+1024(SB), Y2, Y3
+	VFMADD213PS mathc<>+1056(SB), Y2, Y3
+	VFMADD213PS mathc<>+1088(SB), Y2, Y3
+	VFMADD213PS mathc<>+1120(SB), Y2, Y3
+	VMULPS Y2, Y3, Y3
+	VFMADD213PS Y0, Y0, Y3
+	VADDPS Y1, Y1, Y4
+	VMULPS mathc<>+64(SB), Y4, Y5
+	VROUNDPS $8, Y5, Y5
+	VFNMADD231PS mathc<>+96(SB), Y5, Y4
+	VFNMADD231PS mathc<>+128(SB), Y5, Y4
+	VMOVUPS mathc<>+160(SB), Y6
+	VFMADD213PS mathc<>+192(SB), Y4, Y6
+	VFMADD213PS mathc<>+224(SB), Y4, Y6
+	VFMADD213PS mathc<>+256(SB), Y4, Y6
+	VFMADD213PS mathc<>+288(SB), Y4, Y6
+	VFMADD213PS mathc<>+320(SB), Y4, Y6
+	VMULPS Y4, Y4, Y7
+	VFMADD213PS Y4, Y7, Y6
+	VADDPS mathc<>+352(SB), Y6, Y6
+	VCVTPS2DQ Y5, Y5
+	VPADDD mathc<>+384(SB), Y5, Y5
+	VPSLLD $23, Y5, Y5
+	VMULPS Y5, Y6, Y6
+	VADDPS mathc<>+352(SB), Y6, Y6
+	VMOVUPS mathc<>+1152(SB), Y8
+	VDIVPS Y6, Y8, Y7
+	VMOVUPS mathc<>+352(SB), Y6
+	VSUBPS Y7, Y6, Y6
+	VORPS Y9, Y6, Y6
+	VCMPPS $0x11, mathc<>+1184(SB), Y1, Y10
+	VBLENDVPS Y10, Y3, Y6, Y2
+	VMOVUPS Y2, (DI)(R8*4)
+	ADDQ $8, R8
+	JMP loop
+done:
+	MOVQ R8, ret+24(FP)
+	VZEROUPPER
+	RET
+
 DATA mathc<>+0(SB)/4, $0xc2ae0000
 DATA mathc<>+4(SB)/4, $0xc2ae0000
 DATA mathc<>+8(SB)/4, $0xc2ae0000
@@ -22896,4 +22955,76 @@ DATA mathc<>+912(SB)/4, $0x3f000000
 DATA mathc<>+916(SB)/4, $0x3f000000
 DATA mathc<>+920(SB)/4, $0x3f000000
 DATA mathc<>+924(SB)/4, $0x3f000000
-GLOBL mathc<>(SB), RODATA|NOPTR, $928
+DATA mathc<>+928(SB)/4, $0x80000000
+DATA mathc<>+932(SB)/4, $0x80000000
+DATA mathc<>+936(SB)/4, $0x80000000
+DATA mathc<>+940(SB)/4, $0x80000000
+DATA mathc<>+944(SB)/4, $0x80000000
+DATA mathc<>+948(SB)/4, $0x80000000
+DATA mathc<>+952(SB)/4, $0x80000000
+DATA mathc<>+956(SB)/4, $0x80000000
+DATA mathc<>+960(SB)/4, $0x41080000
+DATA mathc<>+964(SB)/4, $0x41080000
+DATA mathc<>+968(SB)/4, $0x41080000
+DATA mathc<>+972(SB)/4, $0x41080000
+DATA mathc<>+976(SB)/4, $0x41080000
+DATA mathc<>+980(SB)/4, $0x41080000
+DATA mathc<>+984(SB)/4, $0x41080000
+DATA mathc<>+988(SB)/4, $0x41080000
+DATA mathc<>+992(SB)/4, $0xbbbaf0ea
+DATA mathc<>+996(SB)/4, $0xbbbaf0ea
+DATA mathc<>+1000(SB)/4, $0xbbbaf0ea
+DATA mathc<>+1004(SB)/4, $0xbbbaf0ea
+DATA mathc<>+1008(SB)/4, $0xbbbaf0ea
+DATA mathc<>+1012(SB)/4, $0xbbbaf0ea
+DATA mathc<>+1016(SB)/4, $0xbbbaf0ea
+DATA mathc<>+1020(SB)/4, $0xbbbaf0ea
+DATA mathc<>+1024(SB)/4, $0x3ca9134e
+DATA mathc<>+1028(SB)/4, $0x3ca9134e
+DATA mathc<>+1032(SB)/4, $0x3ca9134e
+DATA mathc<>+1036(SB)/4, $0x3ca9134e
+DATA mathc<>+1040(SB)/4, $0x3ca9134e
+DATA mathc<>+1044(SB)/4, $0x3ca9134e
+DATA mathc<>+1048(SB)/4, $0x3ca9134e
+DATA mathc<>+1052(SB)/4, $0x3ca9134e
+DATA mathc<>+1056(SB)/4, $0xbd5c1e2d
+DATA mathc<>+1060(SB)/4, $0xbd5c1e2d
+DATA mathc<>+1064(SB)/4, $0xbd5c1e2d
+DATA mathc<>+1068(SB)/4, $0xbd5c1e2d
+DATA mathc<>+1072(SB)/4, $0xbd5c1e2d
+DATA mathc<>+1076(SB)/4, $0xbd5c1e2d
+DATA mathc<>+1080(SB)/4, $0xbd5c1e2d
+DATA mathc<>+1084(SB)/4, $0xbd5c1e2d
+DATA mathc<>+1088(SB)/4, $0x3e088393
+DATA mathc<>+1092(SB)/4, $0x3e088393
+DATA mathc<>+1096(SB)/4, $0x3e088393
+DATA mathc<>+1100(SB)/4, $0x3e088393
+DATA mathc<>+1104(SB)/4, $0x3e088393
+DATA mathc<>+1108(SB)/4, $0x3e088393
+DATA mathc<>+1112(SB)/4, $0x3e088393
+DATA mathc<>+1116(SB)/4, $0x3e088393
+DATA mathc<>+1120(SB)/4, $0xbeaaaa99
+DATA mathc<>+1124(SB)/4, $0xbeaaaa99
+DATA mathc<>+1128(SB)/4, $0xbeaaaa99
+DATA mathc<>+1132(SB)/4, $0xbeaaaa99
+DATA mathc<>+1136(SB)/4, $0xbeaaaa99
+DATA mathc<>+1140(SB)/4, $0xbeaaaa99
+DATA mathc<>+1144(SB)/4, $0xbeaaaa99
+DATA mathc<>+1148(SB)/4, $0xbeaaaa99
+DATA mathc<>+1152(SB)/4, $0x40000000
+DATA mathc<>+1156(SB)/4, $0x40000000
+DATA mathc<>+1160(SB)/4, $0x40000000
+DATA mathc<>+1164(SB)/4, $0x40000000
+DATA mathc<>+1168(SB)/4, $0x40000000
+DATA mathc<>+1172(SB)/4, $0x40000000
+DATA mathc<>+1176(SB)/4, $0x40000000
+DATA mathc<>+1180(SB)/4, $0x40000000
+DATA mathc<>+1184(SB)/4, $0x3f200000
+DATA mathc<>+1188(SB)/4, $0x3f200000
+DATA mathc<>+1192(SB)/4, $0x3f200000
+DATA mathc<>+1196(SB)/4, $0x3f200000
+DATA mathc<>+1200(SB)/4, $0x3f200000
+DATA mathc<>+1204(SB)/4, $0x3f200000
+DATA mathc<>+1208(SB)/4, $0x3f200000
+DATA mathc<>+1212(SB)/4, $0x3f200000
+GLOBL mathc<>(SB), RODATA|NOPTR, $1216

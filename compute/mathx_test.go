@@ -27,7 +27,7 @@ func ulps32(a, b float32) int64 {
 }
 
 // TestExpLogFloat32 sweeps float32 bit patterns (every 1021st, both
-// signs, special values included) through exp and log and compares them
+// signs, special values included) through exp, log and tanh and compares them
 // with Go's math in float64 rounded to float32: within 2 ulp, NaN for NaN,
 // and the same infinities and zeros.
 func TestExpLogFloat32(t *testing.T) {
@@ -36,11 +36,12 @@ func TestExpLogFloat32(t *testing.T) {
 		xs = append(xs, math.Float32frombits(uint32(u)))
 	}
 	xs = append(xs, 0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()),
-		87, -87, 88, 88.5, 88.72, 89, -87.5, -103, -104, 1, 2, 0.5, 1e-38, 1e-45, math.MaxFloat32)
+		87, -87, 88, 88.5, 88.72, 89, -87.5, -103, -104, 1, 2, 0.5, 1e-38, 1e-45, math.MaxFloat32,
+		0.625, -0.625, 0.62499994, 8.5, -8.5, 8.50001, 9, 9.01)
 	for _, c := range []struct {
 		op compute.Op
 		f  func(float64) float64
-	}{{compute.Exp, math.Exp}, {compute.Log, math.Log}} {
+	}{{compute.Exp, math.Exp}, {compute.Log, math.Log}, {compute.Tanh, math.Tanh}} {
 		k, err := compute.LookupUnary(c.op, compute.Float32)
 		require.NoError(t, err)
 		got := make([]float32, len(xs))
