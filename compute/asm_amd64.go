@@ -28,6 +28,8 @@ func registerAsm() {
 		unTable[Exp][Float32] = asmMathF32(expF32AVX2, unTable[Exp][Float32])
 		unTable[Log][Float32] = asmMathF32(logF32AVX2, unTable[Log][Float32])
 		unTable[Tanh][Float32] = asmMathF32(tanhF32AVX2, unTable[Tanh][Float32])
+		unTable[Sin][Float32] = asmMathF32(sinF32AVX2, unTable[Sin][Float32])
+		unTable[Cos][Float32] = asmMathF32(cosF32AVX2, unTable[Cos][Float32])
 	}
 	// x op y[i] for commutative operators: the VS kernel with x and y swapped.
 	for _, op := range []Op{Add, Mul} {

@@ -14,6 +14,7 @@ import (
 	"go/format"
 	"log"
 	"math"
+	"math/big"
 	"os"
 	"strings"
 )
@@ -555,7 +556,7 @@ var bitwise = []arith{
 	{"BitwiseXor", "bitXor", map[string]string{"int32": "VPXOR", "int64": "VPXOR", "uint32": "VPXOR", "uint64": "VPXOR"}},
 }
 
-// float32 exp, log and tanh in AVX2 with FMA, Cephes' reductions and
+// float32 exp, log, tanh, sin and cos in AVX2 with FMA, Cephes' reductions and
 // polynomials (about 1 ulp). The routines handle blocks of 8 lanes whose
 // every argument is in the range where the polynomial is exact enough and
 // the result normal (exp: [-87, 88]; log: normal positive finite floats);
@@ -676,6 +677,80 @@ func emitTanhF32() {
 	fmt.Fprintf(w, "done:\n\tMOVQ R8, ret+24(FP)\n\tVZEROUPPER\n\tRET\n\n")
 }
 
+// emitSinCosF32: x = k*pi/2 + r with k = round(x*2/pi) and pi/2 in three
+// float32 parts (each product exact by FMA), then Cephes' sine or cosine
+// polynomial on |r| <= pi/4 by the quadrant (k, plus 1 for cos). Arguments
+// beyond 1000 in magnitude, and NaN and infinities, go to the Go loop.
+func emitSinCosF32(name string, quadrant int) {
+	w := &asm
+	fmt.Fprintf(&decl, "//go:noescape\nfunc %sF32AVX2(dst, x unsafe.Pointer, n int) int\n\n", name)
+	fmt.Fprintf(w, "// func %sF32AVX2(dst, x unsafe.Pointer, n int) int\nTEXT ·%sF32AVX2(SB), NOSPLIT, $0-32\n", name, name)
+	fmt.Fprintf(w, "\tMOVQ dst+0(FP), DI\n\tMOVQ x+8(FP), SI\n\tMOVQ n+16(FP), CX\n\tXORQ R8, R8\n")
+	fmt.Fprintf(w, "loop:\n\tCMPQ R8, CX\n\tJGE done\n")
+	fmt.Fprintf(w, "\tVMOVUPS (SI)(R8*4), Y0\n")
+	fmt.Fprintf(w, "\tVMOVUPS %s, Y9\n\tVANDNPS Y0, Y9, Y1\n", constF32("sign", 0x80000000))
+	fmt.Fprintf(w, "\tVCMPPS $0x12, %s, Y1, Y2\n\tVMOVMSKPS Y2, AX\n\tCMPL AX, $0xff\n\tJNE done\n", cf("trigmax", 1000))
+	c1, c2, c3 := halfPiParts()
+	fmt.Fprintf(w, "\tVMULPS %s, Y0, Y1\n\tVROUNDPS $8, Y1, Y1\n", cf("twobypi", float32(2/math.Pi)))
+	fmt.Fprintf(w, "\tVFNMADD231PS %s, Y1, Y0\n", cf("pio2a", c1))
+	fmt.Fprintf(w, "\tVFNMADD231PS %s, Y1, Y0\n", cf("pio2b", c2))
+	fmt.Fprintf(w, "\tVFNMADD231PS %s, Y1, Y0\n", cf("pio2c", c3))
+	// quadrant j = k (+1 for cos)
+	fmt.Fprintf(w, "\tVCVTPS2DQ Y1, Y1\n")
+	if quadrant != 0 {
+		fmt.Fprintf(w, "\tVPADDD %s, Y1, Y1\n", constF32("i1", 1))
+	}
+	// z = r*r; sine and cosine polynomials
+	fmt.Fprintf(w, "\tVMULPS Y0, Y0, Y2\n")
+	fmt.Fprintf(w, "\tVMOVUPS %s, Y3\n", cf("s0", -1.9515295891e-4))
+	fmt.Fprintf(w, "\tVFMADD213PS %s, Y2, Y3\n\tVFMADD213PS %s, Y2, Y3\n", cf("s1", 8.3321608736e-3), cf("s2", -1.6666654611e-1))
+	fmt.Fprintf(w, "\tVMULPS Y2, Y3, Y3\n\tVFMADD213PS Y0, Y0, Y3\n")
+	fmt.Fprintf(w, "\tVMOVUPS %s, Y4\n", cf("c0", 2.443315711809948e-5))
+	fmt.Fprintf(w, "\tVFMADD213PS %s, Y2, Y4\n\tVFMADD213PS %s, Y2, Y4\n", cf("c1", -1.388731625493765e-3), cf("c2", 4.166664568298827e-2))
+	fmt.Fprintf(w, "\tVMULPS Y2, Y4, Y4\n\tVSUBPS %s, Y4, Y4\n", cf("halff", 0.5))
+	fmt.Fprintf(w, "\tVMULPS Y2, Y4, Y4\n")
+	// cos = 1 - z/2 + z*z*P: Y4 holds z*(z*P - 1/2); add 1
+	fmt.Fprintf(w, "\tVADDPS %s, Y4, Y4\n", cf("one", 1))
+	// j odd: the cosine; j & 2: negate
+	fmt.Fprintf(w, "\tVPSLLD $31, Y1, Y5\n\tVBLENDVPS Y5, Y4, Y3, Y3\n")
+	fmt.Fprintf(w, "\tVPSRLD $1, Y1, Y5\n\tVPSLLD $31, Y5, Y5\n\tVXORPS Y5, Y3, Y3\n")
+	fmt.Fprintf(w, "\tVMOVUPS Y3, (DI)(R8*4)\n\tADDQ $8, R8\n\tJMP loop\n")
+	fmt.Fprintf(w, "done:\n\tMOVQ R8, ret+24(FP)\n\tVZEROUPPER\n\tRET\n\n")
+}
+
+// halfPiParts splits pi/2 into three float32s whose sum is pi/2 to about
+// 72 bits (a float64 pi would leave the third part wrong past bit 53, 22
+// ulp of sin near 161*pi): pi from Machin's formula in math/big.
+func halfPiParts() (float32, float32, float32) {
+	const prec = 256
+	atanInv := func(m int64) *big.Float {
+		sum := new(big.Float).SetPrec(prec)
+		pow := new(big.Float).SetPrec(prec).Quo(big.NewFloat(1), new(big.Float).SetInt64(m))
+		m2 := new(big.Float).SetPrec(prec).SetInt64(m * m)
+		for k := int64(0); k < 200; k++ {
+			term := new(big.Float).SetPrec(prec).Quo(pow, new(big.Float).SetInt64(2*k+1))
+			if k%2 == 0 {
+				sum.Add(sum, term)
+			} else {
+				sum.Sub(sum, term)
+			}
+			pow.Quo(pow, m2)
+		}
+		return sum
+	}
+	a := new(big.Float).SetPrec(prec).Mul(big.NewFloat(16), atanInv(5))
+	b := new(big.Float).SetPrec(prec).Mul(big.NewFloat(4), atanInv(239))
+	rest := a.Sub(a, b)
+	rest.Quo(rest, big.NewFloat(2))
+	var parts [3]float32
+	for i := range parts {
+		f, _ := rest.Float32()
+		parts[i] = f
+		rest.Sub(rest, new(big.Float).SetPrec(prec).SetFloat64(float64(f)))
+	}
+	return parts[0], parts[1], parts[2]
+}
+
 // emitConsts writes the DATA table of f32consts.
 func emitConsts() {
 	w := &asm
@@ -767,6 +842,8 @@ func main() {
 	emitExpF32()
 	emitLogF32()
 	emitTanhF32()
+	emitSinCosF32("sin", 0)
+	emitSinCosF32("cos", 1)
 	emitConsts()
 	if err := os.WriteFile("kernels_amd64.s", asm.Bytes(), 0o644); err != nil {
 		log.Fatal(err)

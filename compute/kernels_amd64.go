@@ -1629,6 +1629,12 @@ func logF32AVX2(dst, x unsafe.Pointer, n int) int
 //go:noescape
 func tanhF32AVX2(dst, x unsafe.Pointer, n int) int
 
+//go:noescape
+func sinF32AVX2(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func cosF32AVX2(dst, x unsafe.Pointer, n int) int
+
 func registerAsmKernels() {
 	binTable[Add][Float32][VV] = asmBinary(addVVFloat32AVX2, wrapVV(add_f_VV[float32]), 4, 8, "vv")
 	ntTable[Add][Float32][VV] = asmBinaryNT(addVVFloat32NTAVX2, wrapVV(add_f_VV[float32]), 4, 8, "vv")

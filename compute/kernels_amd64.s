@@ -22723,6 +22723,103 @@ done:
 	VZEROUPPER
 	RET
 
+// func sinF32AVX2(dst, x unsafe.Pointer, n int) int
+TEXT ·sinF32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ R8, R8
+loop:
+	CMPQ R8, CX
+	JGE done
+	VMOVUPS (SI)(R8*4), Y0
+	VMOVUPS mathc<>+928(SB), Y9
+	VANDNPS Y0, Y9, Y1
+	VCMPPS $0x12, mathc<>+1216(SB), Y1, Y2
+	VMOVMSKPS Y2, AX
+	CMPL AX, $0xff
+	JNE done
+	VMULPS mathc<>+1248(SB), Y0, Y1
+	VROUNDPS $8, Y1, Y1
+	VFNMADD231PS mathc<>+1280(SB), Y1, Y0
+	VFNMADD231PS mathc<>+1312(SB), Y1, Y0
+	VFNMADD231PS mathc<>+1344(SB), Y1, Y0
+	VCVTPS2DQ Y1, Y1
+	VMULPS Y0, Y0, Y2
+	VMOVUPS mathc<>+1376(SB), Y3
+	VFMADD213PS mathc<>+1408(SB), Y2, Y3
+	VFMADD213PS mathc<>+1440(SB), Y2, Y3
+	VMULPS Y2, Y3, Y3
+	VFMADD213PS Y0, Y0, Y3
+	VMOVUPS mathc<>+1472(SB), Y4
+	VFMADD213PS mathc<>+1504(SB), Y2, Y4
+	VFMADD213PS mathc<>+1536(SB), Y2, Y4
+	VMULPS Y2, Y4, Y4
+	VSUBPS mathc<>+896(SB), Y4, Y4
+	VMULPS Y2, Y4, Y4
+	VADDPS mathc<>+352(SB), Y4, Y4
+	VPSLLD $31, Y1, Y5
+	VBLENDVPS Y5, Y4, Y3, Y3
+	VPSRLD $1, Y1, Y5
+	VPSLLD $31, Y5, Y5
+	VXORPS Y5, Y3, Y3
+	VMOVUPS Y3, (DI)(R8*4)
+	ADDQ $8, R8
+	JMP loop
+done:
+	MOVQ R8, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func cosF32AVX2(dst, x unsafe.Pointer, n int) int
+TEXT ·cosF32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ R8, R8
+loop:
+	CMPQ R8, CX
+	JGE done
+	VMOVUPS (SI)(R8*4), Y0
+	VMOVUPS mathc<>+928(SB), Y9
+	VANDNPS Y0, Y9, Y1
+	VCMPPS $0x12, mathc<>+1216(SB), Y1, Y2
+	VMOVMSKPS Y2, AX
+	CMPL AX, $0xff
+	JNE done
+	VMULPS mathc<>+1248(SB), Y0, Y1
+	VROUNDPS $8, Y1, Y1
+	VFNMADD231PS mathc<>+1280(SB), Y1, Y0
+	VFNMADD231PS mathc<>+1312(SB), Y1, Y0
+	VFNMADD231PS mathc<>+1344(SB), Y1, Y0
+	VCVTPS2DQ Y1, Y1
+	VPADDD mathc<>+1568(SB), Y1, Y1
+	VMULPS Y0, Y0, Y2
+	VMOVUPS mathc<>+1376(SB), Y3
+	VFMADD213PS mathc<>+1408(SB), Y2, Y3
+	VFMADD213PS mathc<>+1440(SB), Y2, Y3
+	VMULPS Y2, Y3, Y3
+	VFMADD213PS Y0, Y0, Y3
+	VMOVUPS mathc<>+1472(SB), Y4
+	VFMADD213PS mathc<>+1504(SB), Y2, Y4
+	VFMADD213PS mathc<>+1536(SB), Y2, Y4
+	VMULPS Y2, Y4, Y4
+	VSUBPS mathc<>+896(SB), Y4, Y4
+	VMULPS Y2, Y4, Y4
+	VADDPS mathc<>+352(SB), Y4, Y4
+	VPSLLD $31, Y1, Y5
+	VBLENDVPS Y5, Y4, Y3, Y3
+	VPSRLD $1, Y1, Y5
+	VPSLLD $31, Y5, Y5
+	VXORPS Y5, Y3, Y3
+	VMOVUPS Y3, (DI)(R8*4)
+	ADDQ $8, R8
+	JMP loop
+done:
+	MOVQ R8, ret+24(FP)
+	VZEROUPPER
+	RET
+
 DATA mathc<>+0(SB)/4, $0xc2ae0000
 DATA mathc<>+4(SB)/4, $0xc2ae0000
 DATA mathc<>+8(SB)/4, $0xc2ae0000
@@ -23027,4 +23124,100 @@ DATA mathc<>+1200(SB)/4, $0x3f200000
 DATA mathc<>+1204(SB)/4, $0x3f200000
 DATA mathc<>+1208(SB)/4, $0x3f200000
 DATA mathc<>+1212(SB)/4, $0x3f200000
-GLOBL mathc<>(SB), RODATA|NOPTR, $1216
+DATA mathc<>+1216(SB)/4, $0x447a0000
+DATA mathc<>+1220(SB)/4, $0x447a0000
+DATA mathc<>+1224(SB)/4, $0x447a0000
+DATA mathc<>+1228(SB)/4, $0x447a0000
+DATA mathc<>+1232(SB)/4, $0x447a0000
+DATA mathc<>+1236(SB)/4, $0x447a0000
+DATA mathc<>+1240(SB)/4, $0x447a0000
+DATA mathc<>+1244(SB)/4, $0x447a0000
+DATA mathc<>+1248(SB)/4, $0x3f22f983
+DATA mathc<>+1252(SB)/4, $0x3f22f983
+DATA mathc<>+1256(SB)/4, $0x3f22f983
+DATA mathc<>+1260(SB)/4, $0x3f22f983
+DATA mathc<>+1264(SB)/4, $0x3f22f983
+DATA mathc<>+1268(SB)/4, $0x3f22f983
+DATA mathc<>+1272(SB)/4, $0x3f22f983
+DATA mathc<>+1276(SB)/4, $0x3f22f983
+DATA mathc<>+1280(SB)/4, $0x3fc90fdb
+DATA mathc<>+1284(SB)/4, $0x3fc90fdb
+DATA mathc<>+1288(SB)/4, $0x3fc90fdb
+DATA mathc<>+1292(SB)/4, $0x3fc90fdb
+DATA mathc<>+1296(SB)/4, $0x3fc90fdb
+DATA mathc<>+1300(SB)/4, $0x3fc90fdb
+DATA mathc<>+1304(SB)/4, $0x3fc90fdb
+DATA mathc<>+1308(SB)/4, $0x3fc90fdb
+DATA mathc<>+1312(SB)/4, $0xb33bbd2e
+DATA mathc<>+1316(SB)/4, $0xb33bbd2e
+DATA mathc<>+1320(SB)/4, $0xb33bbd2e
+DATA mathc<>+1324(SB)/4, $0xb33bbd2e
+DATA mathc<>+1328(SB)/4, $0xb33bbd2e
+DATA mathc<>+1332(SB)/4, $0xb33bbd2e
+DATA mathc<>+1336(SB)/4, $0xb33bbd2e
+DATA mathc<>+1340(SB)/4, $0xb33bbd2e
+DATA mathc<>+1344(SB)/4, $0xa6f72ced
+DATA mathc<>+1348(SB)/4, $0xa6f72ced
+DATA mathc<>+1352(SB)/4, $0xa6f72ced
+DATA mathc<>+1356(SB)/4, $0xa6f72ced
+DATA mathc<>+1360(SB)/4, $0xa6f72ced
+DATA mathc<>+1364(SB)/4, $0xa6f72ced
+DATA mathc<>+1368(SB)/4, $0xa6f72ced
+DATA mathc<>+1372(SB)/4, $0xa6f72ced
+DATA mathc<>+1376(SB)/4, $0xb94ca1f9
+DATA mathc<>+1380(SB)/4, $0xb94ca1f9
+DATA mathc<>+1384(SB)/4, $0xb94ca1f9
+DATA mathc<>+1388(SB)/4, $0xb94ca1f9
+DATA mathc<>+1392(SB)/4, $0xb94ca1f9
+DATA mathc<>+1396(SB)/4, $0xb94ca1f9
+DATA mathc<>+1400(SB)/4, $0xb94ca1f9
+DATA mathc<>+1404(SB)/4, $0xb94ca1f9
+DATA mathc<>+1408(SB)/4, $0x3c08839e
+DATA mathc<>+1412(SB)/4, $0x3c08839e
+DATA mathc<>+1416(SB)/4, $0x3c08839e
+DATA mathc<>+1420(SB)/4, $0x3c08839e
+DATA mathc<>+1424(SB)/4, $0x3c08839e
+DATA mathc<>+1428(SB)/4, $0x3c08839e
+DATA mathc<>+1432(SB)/4, $0x3c08839e
+DATA mathc<>+1436(SB)/4, $0x3c08839e
+DATA mathc<>+1440(SB)/4, $0xbe2aaaa3
+DATA mathc<>+1444(SB)/4, $0xbe2aaaa3
+DATA mathc<>+1448(SB)/4, $0xbe2aaaa3
+DATA mathc<>+1452(SB)/4, $0xbe2aaaa3
+DATA mathc<>+1456(SB)/4, $0xbe2aaaa3
+DATA mathc<>+1460(SB)/4, $0xbe2aaaa3
+DATA mathc<>+1464(SB)/4, $0xbe2aaaa3
+DATA mathc<>+1468(SB)/4, $0xbe2aaaa3
+DATA mathc<>+1472(SB)/4, $0x37ccf5ce
+DATA mathc<>+1476(SB)/4, $0x37ccf5ce
+DATA mathc<>+1480(SB)/4, $0x37ccf5ce
+DATA mathc<>+1484(SB)/4, $0x37ccf5ce
+DATA mathc<>+1488(SB)/4, $0x37ccf5ce
+DATA mathc<>+1492(SB)/4, $0x37ccf5ce
+DATA mathc<>+1496(SB)/4, $0x37ccf5ce
+DATA mathc<>+1500(SB)/4, $0x37ccf5ce
+DATA mathc<>+1504(SB)/4, $0xbab6061a
+DATA mathc<>+1508(SB)/4, $0xbab6061a
+DATA mathc<>+1512(SB)/4, $0xbab6061a
+DATA mathc<>+1516(SB)/4, $0xbab6061a
+DATA mathc<>+1520(SB)/4, $0xbab6061a
+DATA mathc<>+1524(SB)/4, $0xbab6061a
+DATA mathc<>+1528(SB)/4, $0xbab6061a
+DATA mathc<>+1532(SB)/4, $0xbab6061a
+DATA mathc<>+1536(SB)/4, $0x3d2aaaa5
+DATA mathc<>+1540(SB)/4, $0x3d2aaaa5
+DATA mathc<>+1544(SB)/4, $0x3d2aaaa5
+DATA mathc<>+1548(SB)/4, $0x3d2aaaa5
+DATA mathc<>+1552(SB)/4, $0x3d2aaaa5
+DATA mathc<>+1556(SB)/4, $0x3d2aaaa5
+DATA mathc<>+1560(SB)/4, $0x3d2aaaa5
+DATA mathc<>+1564(SB)/4, $0x3d2aaaa5
+DATA mathc<>+1568(SB)/4, $0x00000001
+DATA mathc<>+1572(SB)/4, $0x00000001
+DATA mathc<>+1576(SB)/4, $0x00000001
+DATA mathc<>+1580(SB)/4, $0x00000001
+DATA mathc<>+1584(SB)/4, $0x00000001
+DATA mathc<>+1588(SB)/4, $0x00000001
+DATA mathc<>+1592(SB)/4, $0x00000001
+DATA mathc<>+1596(SB)/4, $0x00000001
+GLOBL mathc<>(SB), RODATA|NOPTR, $1600

@@ -595,9 +595,9 @@ func unaryType[T elem](t *testing.T, typ compute.Type) {
 				f(ptr(d, lo), ptr(x, xo), n)
 				for i := 0; i < n; i++ {
 					w := refUnary(typ, op, x[xo+i])
-					// float32 exp, log and tanh are AVX2 polynomials within 1 ulp
+					// float32 exp, log, tanh, sin and cos are AVX2 polynomials within 1 ulp
 					// (TestExpLogFloat32 sweeps them)
-					poly := typ == compute.Float32 && (op == compute.Exp || op == compute.Log || op == compute.Tanh) &&
+					poly := typ == compute.Float32 && (op == compute.Exp || op == compute.Log || op == compute.Tanh || op == compute.Sin || op == compute.Cos) &&
 						ulps32(float32(d[lo+i]), float32(w)) <= 1
 					if !same(typ, d[lo+i], w, false) && !poly {
 						t.Fatalf("%v %v n=%d: element %d: %v(%v): got %v; want %v", op, typ, n, i, op, x[xo+i], d[lo+i], w)

@@ -27,7 +27,8 @@ func ulps32(a, b float32) int64 {
 }
 
 // TestExpLogFloat32 sweeps float32 bit patterns (every 1021st, both
-// signs, special values included) through exp, log and tanh and compares them
+// signs, special values and the neighbours of multiples of pi/2 included)
+// through exp, log, tanh, sin and cos and compares them
 // with Go's math in float64 rounded to float32: within 2 ulp, NaN for NaN,
 // and the same infinities and zeros.
 func TestExpLogFloat32(t *testing.T) {
@@ -37,11 +38,18 @@ func TestExpLogFloat32(t *testing.T) {
 	}
 	xs = append(xs, 0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()),
 		87, -87, 88, 88.5, 88.72, 89, -87.5, -103, -104, 1, 2, 0.5, 1e-38, 1e-45, math.MaxFloat32,
-		0.625, -0.625, 0.62499994, 8.5, -8.5, 8.50001, 9, 9.01)
+		0.625, -0.625, 0.62499994, 8.5, -8.5, 8.50001, 9, 9.01,
+		float32(math.Pi), float32(math.Pi/2), -float32(math.Pi), 1000, -1000, 999.99994, 1000.0001, 355, 710, 3.1415925)
+	// the float32s nearest multiples of pi/2 up to 1000, where sin or cos
+	// is smallest and the reduction is tested hardest
+	for k := 1; float64(k)*math.Pi/2 < 1000; k++ {
+		v := float32(float64(k) * math.Pi / 2)
+		xs = append(xs, v, -v, math.Nextafter32(v, 0), math.Nextafter32(v, 2000))
+	}
 	for _, c := range []struct {
 		op compute.Op
 		f  func(float64) float64
-	}{{compute.Exp, math.Exp}, {compute.Log, math.Log}, {compute.Tanh, math.Tanh}} {
+	}{{compute.Exp, math.Exp}, {compute.Log, math.Log}, {compute.Tanh, math.Tanh}, {compute.Sin, math.Sin}, {compute.Cos, math.Cos}} {
 		k, err := compute.LookupUnary(c.op, compute.Float32)
 		require.NoError(t, err)
 		got := make([]float32, len(xs))
