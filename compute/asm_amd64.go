@@ -30,6 +30,7 @@ func registerAsm() {
 		unTable[Tanh][Float32] = asmMathF32(tanhF32AVX2, unTable[Tanh][Float32])
 		unTable[Sin][Float32] = asmMathF32(sinF32AVX2, unTable[Sin][Float32])
 		unTable[Cos][Float32] = asmMathF32(cosF32AVX2, unTable[Cos][Float32])
+		unTable[Exp][Float64] = asmMathF64(expF64AVX2, unTable[Exp][Float64])
 	}
 	// x op y[i] for commutative operators: the VS kernel with x and y swapped.
 	for _, op := range []Op{Add, Mul} {
@@ -109,6 +110,23 @@ func asmMathF32(k func(d, x unsafe.Pointer, n int) int, slow UnaryFunc) UnaryFun
 			if done < n {
 				c := min(8, n-done)
 				slow(unsafe.Add(d, 4*done), unsafe.Add(x, 4*done), c)
+				done += c
+			}
+		}
+	}
+}
+
+// asmMathF64 is asmMathF32 for float64 routines (blocks of 4).
+func asmMathF64(k func(d, x unsafe.Pointer, n int) int, slow UnaryFunc) UnaryFunc {
+	return func(d, x unsafe.Pointer, n int) {
+		done := 0
+		for done < n {
+			if m := (n - done) &^ 3; m > 0 {
+				done += k(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), m)
+			}
+			if done < n {
+				c := min(4, n-done)
+				slow(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), c)
 				done += c
 			}
 		}

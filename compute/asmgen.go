@@ -751,6 +751,61 @@ func halfPiParts() (float32, float32, float32) {
 	return parts[0], parts[1], parts[2]
 }
 
+// f64consts are 4-lane float64 constants in a second DATA table.
+var f64consts []uint64
+
+func cd(v float64) string { return constF64(math.Float64bits(v)) }
+
+func constF64(bits uint64) string {
+	for i, c := range f64consts {
+		if c == bits {
+			return fmt.Sprintf("mathd<>+%d(SB)", 32*i)
+		}
+	}
+	f64consts = append(f64consts, bits)
+	return fmt.Sprintf("mathd<>+%d(SB)", 32*(len(f64consts)-1))
+}
+
+// emitExpF64: x = n*ln2 + r (ln2 in fdlibm's two parts, the first with
+// trailing zeros so that n*ln2hi is exact), e^r by its Taylor series to
+// r^13 (|r| <= ln2/2: truncation below 2e-16) with FMA, the 1 added last,
+// times 2^n built in
+// the exponent field. |x| <= 708 (normal results); the rest, NaN included,
+// by the Go loop.
+func emitExpF64() {
+	w := &asm
+	fmt.Fprintf(&decl, "//go:noescape\nfunc expF64AVX2(dst, x unsafe.Pointer, n int) int\n\n")
+	fmt.Fprintf(w, "// func expF64AVX2(dst, x unsafe.Pointer, n int) int\nTEXT ·expF64AVX2(SB), NOSPLIT, $0-32\n")
+	fmt.Fprintf(w, "\tMOVQ dst+0(FP), DI\n\tMOVQ x+8(FP), SI\n\tMOVQ n+16(FP), CX\n\tXORQ R8, R8\n")
+	fmt.Fprintf(w, "loop:\n\tCMPQ R8, CX\n\tJGE done\n")
+	fmt.Fprintf(w, "\tVMOVUPD (SI)(R8*8), Y0\n")
+	fmt.Fprintf(w, "\tVCMPPD $0x1d, %s, Y0, Y1\n", cd(-708))
+	fmt.Fprintf(w, "\tVCMPPD $0x12, %s, Y0, Y2\n", cd(708))
+	fmt.Fprintf(w, "\tVANDPD Y2, Y1, Y1\n\tVMOVMSKPD Y1, AX\n\tCMPL AX, $0xf\n\tJNE done\n")
+	fmt.Fprintf(w, "\tVMULPD %s, Y0, Y1\n\tVROUNDPD $8, Y1, Y1\n", cd(math.Log2E))
+	fmt.Fprintf(w, "\tVFNMADD231PD %s, Y1, Y0\n", constF64(0x3fe62e42fee00000))
+	fmt.Fprintf(w, "\tVFNMADD231PD %s, Y1, Y0\n", cd(1.90821492927058770002e-10))
+	// Horner: 1/13!, 1/12!, ..., 1/1!, 1
+	fact := func(k int) float64 {
+		f := 1.0
+		for i := 2; i <= k; i++ {
+			f *= float64(i)
+		}
+		return f
+	}
+	// e^r = 1 + (r + r^2*Q(r)), Q = 1/2! + r/3! + ...: the last
+	// addition rounds once, the rest is scaled by |r| < 0.35
+	fmt.Fprintf(w, "\tVMOVUPD %s, Y2\n", cd(1/fact(13)))
+	for k := 12; k >= 2; k-- {
+		fmt.Fprintf(w, "\tVFMADD213PD %s, Y0, Y2\n", cd(1/fact(k)))
+	}
+	fmt.Fprintf(w, "\tVMULPD Y0, Y0, Y3\n\tVFMADD213PD Y0, Y3, Y2\n\tVADDPD %s, Y2, Y2\n", cd(1))
+	// 2^n: n to int32 lanes, widened to int64, + 1023, << 52
+	fmt.Fprintf(w, "\tVCVTPD2DQY Y1, X1\n\tVPMOVSXDQ X1, Y1\n\tVPADDQ %s, Y1, Y1\n\tVPSLLQ $52, Y1, Y1\n\tVMULPD Y1, Y2, Y2\n", constF64(1023))
+	fmt.Fprintf(w, "\tVMOVUPD Y2, (DI)(R8*8)\n\tADDQ $4, R8\n\tJMP loop\n")
+	fmt.Fprintf(w, "done:\n\tMOVQ R8, ret+24(FP)\n\tVZEROUPPER\n\tRET\n\n")
+}
+
 // emitConsts writes the DATA table of f32consts.
 func emitConsts() {
 	w := &asm
@@ -760,6 +815,12 @@ func emitConsts() {
 		}
 	}
 	fmt.Fprintf(w, "GLOBL mathc<>(SB), RODATA|NOPTR, $%d\n", 32*len(f32consts))
+	for i, c := range f64consts {
+		for k := 0; k < 4; k++ {
+			fmt.Fprintf(w, "DATA mathd<>+%d(SB)/8, $0x%016x\n", 32*i+8*k, c)
+		}
+	}
+	fmt.Fprintf(w, "GLOBL mathd<>(SB), RODATA|NOPTR, $%d\n", 32*len(f64consts))
 }
 
 func b2i(b bool) int {
@@ -844,6 +905,7 @@ func main() {
 	emitTanhF32()
 	emitSinCosF32("sin", 0)
 	emitSinCosF32("cos", 1)
+	emitExpF64()
 	emitConsts()
 	if err := os.WriteFile("kernels_amd64.s", asm.Bytes(), 0o644); err != nil {
 		log.Fatal(err)

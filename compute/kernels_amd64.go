@@ -1635,6 +1635,9 @@ func sinF32AVX2(dst, x unsafe.Pointer, n int) int
 //go:noescape
 func cosF32AVX2(dst, x unsafe.Pointer, n int) int
 
+//go:noescape
+func expF64AVX2(dst, x unsafe.Pointer, n int) int
+
 func registerAsmKernels() {
 	binTable[Add][Float32][VV] = asmBinary(addVVFloat32AVX2, wrapVV(add_f_VV[float32]), 4, 8, "vv")
 	ntTable[Add][Float32][VV] = asmBinaryNT(addVVFloat32NTAVX2, wrapVV(add_f_VV[float32]), 4, 8, "vv")

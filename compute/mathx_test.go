@@ -72,3 +72,34 @@ func TestExpLogFloat32(t *testing.T) {
 		t.Logf("%v float32: %d arguments, worst %d ulp", c.op, len(xs), worst)
 	}
 }
+
+// TestExpFloat64 sweeps float64 arguments over [-745, 710] (and special
+// values) through exp and compares with Go's math.Exp: within 2 ulp.
+func TestExpFloat64(t *testing.T) {
+	var xs []float64
+	for x := -745.0; x <= 710; x += 0.000731 {
+		xs = append(xs, x)
+	}
+	xs = append(xs, 0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 708, -708, 709.7, -744, 1e-300, -1e-300, 1, -1, 0.5)
+	k, err := compute.LookupUnary(compute.Exp, compute.Float64)
+	require.NoError(t, err)
+	got := make([]float64, len(xs))
+	k(unsafe.Pointer(&got[0]), unsafe.Pointer(&xs[0]), len(xs))
+	worst := uint64(0)
+	for i, x := range xs {
+		want := math.Exp(x)
+		g := got[i]
+		switch {
+		case math.IsNaN(want):
+			require.True(t, math.IsNaN(g), "exp(%v) = %v", x, g)
+		case math.IsInf(want, 0) || want == 0:
+			require.Equal(t, want, g, "exp(%v)", x)
+		default:
+			a, b := math.Float64bits(g), math.Float64bits(want)
+			d := max(a, b) - min(a, b)
+			require.LessOrEqual(t, d, uint64(2), "exp(%v): got %v, want %v", x, g, want)
+			worst = max(worst, d)
+		}
+	}
+	t.Logf("exp float64: %d arguments, worst %d ulp", len(xs), worst)
+}
