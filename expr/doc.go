@@ -95,8 +95,9 @@
 // Fmin ignore it; Sign of NaN is NaN; Rint and Round round halves to even;
 // FloorDiv of floats is Python's (x//0.0 is ±inf or NaN, inf//y NaN).
 // Transcendental functions are Go's math in float64, rounded to the
-// result type (within 4 ulp of NumPy's, and exact argument reduction for
-// sin, cos and tan past 2^29; a huge base with a fractional exponent in
+// result type, or AVX2 polynomials (float32 exp, log, tanh, sin, cos;
+// float64 exp): within 4 ulp of NumPy's, with exact argument reduction for
+// sin, cos and tan past 2^29 (a huge base with a fractional exponent in
 // Power can be further off).
 //
 // Reductions give NumPy's dtypes: sum and prod of bool and signed integers
