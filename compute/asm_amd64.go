@@ -24,6 +24,14 @@ func registerAsm() {
 		return
 	}
 	registerAsmKernels()
+	if cpu.X86.HasFMA {
+		unTable[Exp][Float32] = asmMathF32(expF32AVX2, unTable[Exp][Float32])
+		unTable[Log][Float32] = asmMathF32(logF32AVX2, unTable[Log][Float32])
+		unTable[Tanh][Float32] = asmMathF32(tanhF32AVX2, unTable[Tanh][Float32])
+		unTable[Sin][Float32] = asmMathF32(sinF32AVX2, unTable[Sin][Float32])
+		unTable[Cos][Float32] = asmMathF32(cosF32AVX2, unTable[Cos][Float32])
+		unTable[Exp][Float64] = asmMathF64(expF64AVX2, unTable[Exp][Float64])
+	}
 	// x op y[i] for commutative operators: the VS kernel with x and y swapped.
 	for _, op := range []Op{Add, Mul} {
 		for t := Bool; t < numTypes; t++ {
@@ -85,6 +93,55 @@ func asmBinary(k func(d, x, y unsafe.Pointer, n int), tail BinaryFunc, size, lan
 		}
 		if m < n {
 			tail(unsafe.Add(d, m*size), unsafe.Add(x, m*xs), unsafe.Add(y, m*ys), n-m)
+		}
+	}
+}
+
+// asmMathF32 runs a float32 math routine that stops at the first block of
+// 8 it does not handle (special values, extreme arguments): the Go loop
+// computes that block, and the routine goes on after it.
+func asmMathF32(k func(d, x unsafe.Pointer, n int) int, slow UnaryFunc) UnaryFunc {
+	return func(d, x unsafe.Pointer, n int) {
+		done := 0
+		for done < n {
+			if m := (n - done) &^ 7; m > 0 {
+				done += k(unsafe.Add(d, 4*done), unsafe.Add(x, 4*done), m)
+			}
+			if done < n {
+				c := min(8, n-done)
+				slow(unsafe.Add(d, 4*done), unsafe.Add(x, 4*done), c)
+				done += c
+			}
+		}
+	}
+}
+
+// asmMathF64 is asmMathF32 for float64 routines (blocks of 4).
+func asmMathF64(k func(d, x unsafe.Pointer, n int) int, slow UnaryFunc) UnaryFunc {
+	return func(d, x unsafe.Pointer, n int) {
+		done := 0
+		for done < n {
+			if m := (n - done) &^ 3; m > 0 {
+				done += k(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), m)
+			}
+			if done < n {
+				c := min(4, n-done)
+				slow(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), c)
+				done += c
+			}
+		}
+	}
+}
+
+// asmUnary runs whole vectors in assembly and the rest with the Go loop.
+func asmUnary(k func(d, x unsafe.Pointer, n int), tail UnaryFunc, size, lanes int) UnaryFunc {
+	return func(d, x unsafe.Pointer, n int) {
+		m := n &^ (lanes - 1)
+		if m > 0 {
+			k(d, x, m)
+		}
+		if m < n {
+			tail(unsafe.Add(d, m*size), unsafe.Add(x, m*size), n-m)
 		}
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"go/format"
 	"log"
+	"math"
+	"math/big"
 	"os"
 	"strings"
 )
@@ -435,6 +437,392 @@ func storeFor(t typ, nt bool) string {
 	return t.store
 }
 
+// A mapped kernel: one vector of dst = f(x) or f(x, y) per iteration, the
+// body given as instructions over X in Y0 (and Y in Y1), writing Y2, with
+// Y8 free for a constant set up by pre. For floats only.
+type mapOp struct {
+	op, stem string // Op constant, generated Go loop stem
+	arity    int
+	pre      func(t typ) string // constants
+	body     func(t typ) string
+}
+
+func sfx(t typ) string {
+	if t.size == 8 {
+		return "PD"
+	}
+	return "PS"
+}
+
+// bcastConst loads a 32- or 64-bit constant into every lane of r.
+func bcastConst(t typ, bits uint64, r string) string {
+	if t.size == 8 {
+		return fmt.Sprintf("\tMOVQ $0x%x, AX\n\tMOVQ AX, X15\n\tVPBROADCASTQ X15, %s\n", bits, r)
+	}
+	return fmt.Sprintf("\tMOVL $0x%x, AX\n\tMOVQ AX, X15\n\tVPBROADCASTD X15, %s\n", bits, r)
+}
+
+func signBit(t typ) uint64 {
+	if t.size == 8 {
+		return 1 << 63
+	}
+	return 1 << 31
+}
+
+func signConst(t typ) string { return bcastConst(t, signBit(t), "Y8") }
+
+var maps = []mapOp{
+	// NaN-propagating: MAXPS gives y when either is NaN; an unordered
+	// pair takes x + y (a NaN) instead.
+	{"Maximum", "maximum", 2, nil, func(t typ) string {
+		p := sfx(t)
+		return fmt.Sprintf("\tVMAX%s Y1, Y0, Y2\n\tVCMP%s $3, Y1, Y0, Y3\n\tVADD%s Y1, Y0, Y4\n\tVBLENDV%s Y3, Y4, Y2, Y2\n", p, p, p, p)
+	}},
+	{"Minimum", "minimum", 2, nil, func(t typ) string {
+		p := sfx(t)
+		return fmt.Sprintf("\tVMIN%s Y1, Y0, Y2\n\tVCMP%s $3, Y1, Y0, Y3\n\tVADD%s Y1, Y0, Y4\n\tVBLENDV%s Y3, Y4, Y2, Y2\n", p, p, p, p)
+	}},
+	// NaN-ignoring: MAXPS gives y when either is NaN; where y is NaN, x.
+	{"Fmax", "fmax", 2, nil, func(t typ) string {
+		p := sfx(t)
+		return fmt.Sprintf("\tVMAX%s Y1, Y0, Y2\n\tVCMP%s $3, Y1, Y1, Y3\n\tVBLENDV%s Y3, Y0, Y2, Y2\n", p, p, p)
+	}},
+	{"Fmin", "fmin", 2, nil, func(t typ) string {
+		p := sfx(t)
+		return fmt.Sprintf("\tVMIN%s Y1, Y0, Y2\n\tVCMP%s $3, Y1, Y1, Y3\n\tVBLENDV%s Y3, Y0, Y2, Y2\n", p, p, p)
+	}},
+	// |x| with y's sign bit
+	{"Copysign", "copysign", 2, signConst, func(t typ) string {
+		p := sfx(t)
+		return fmt.Sprintf("\tVANDN%s Y0, Y8, Y2\n\tVAND%s Y8, Y1, Y3\n\tVOR%s Y3, Y2, Y2\n", p, p, p)
+	}},
+	{"Abs", "abs", 1, signConst, func(t typ) string { return fmt.Sprintf("\tVANDN%s Y0, Y8, Y2\n", sfx(t)) }},
+	{"Neg", "neg", 1, signConst, func(t typ) string { return fmt.Sprintf("\tVXOR%s Y8, Y0, Y2\n", sfx(t)) }},
+	{"Square", "square", 1, nil, func(t typ) string { return fmt.Sprintf("\tVMUL%s Y0, Y0, Y2\n", sfx(t)) }},
+	{"Sqrt", "sqrt", 1, nil, func(t typ) string { return fmt.Sprintf("\tVSQRT%s Y0, Y2\n", sfx(t)) }},
+	// ROUNDPS modes (with 8: no inexact exception): nearest-even, down, up, toward zero
+	{"Rint", "rint", 1, nil, func(t typ) string { return fmt.Sprintf("\tVROUND%s $8, Y0, Y2\n", sfx(t)) }},
+	{"Floor", "floor", 1, nil, func(t typ) string { return fmt.Sprintf("\tVROUND%s $9, Y0, Y2\n", sfx(t)) }},
+	{"Ceil", "ceil", 1, nil, func(t typ) string { return fmt.Sprintf("\tVROUND%s $10, Y0, Y2\n", sfx(t)) }},
+	{"Trunc", "trunc", 1, nil, func(t typ) string { return fmt.Sprintf("\tVROUND%s $11, Y0, Y2\n", sfx(t)) }},
+}
+
+// emitMap writes a mapped kernel for whole vectors; binary ones in the vv
+// and vs forms (y one repeated element, broadcast once), and with
+// streaming stores (nt) for results far larger than the cache.
+func emitMap(m mapOp, t typ, form string, nt bool) {
+	name := fmt.Sprintf("%s%s%s", m.stem, strings.ToUpper(form), t.konst)
+	if nt {
+		name += "NT"
+	}
+	L := lanes(t)
+	w := &asm
+	if m.arity == 1 {
+		prologue(name, "dst, x unsafe.Pointer, n int", "DI", "SI", "CX")
+	} else {
+		prologue(name, "dst, x, y unsafe.Pointer, n int", "DI", "SI", "DX", "CX")
+	}
+	if m.pre != nil {
+		fmt.Fprint(w, m.pre(t))
+	}
+	if form == "vs" {
+		fmt.Fprintf(w, "\t%s (DX), Y1\n", t.bcast)
+	}
+	fmt.Fprintf(w, "loop1:\n\tCMPQ CX, $%d\n\tJLT done\n", L)
+	fmt.Fprintf(w, "\t%s (SI), Y0\n", t.load)
+	if form == "vv" {
+		fmt.Fprintf(w, "\t%s (DX), Y1\n\tADDQ $32, DX\n", t.load)
+	}
+	fmt.Fprint(w, m.body(t))
+	fmt.Fprintf(w, "\t%s Y2, (DI)\n", storeFor(t, nt))
+	fmt.Fprintf(w, "\tADDQ $32, SI\n\tADDQ $32, DI\n\tSUBQ $%d, CX\n\tJMP loop1\n", L)
+	fmt.Fprintf(w, "done:\n\tVZEROUPPER\n\tRET\n\n")
+	if m.arity == 1 {
+		fmt.Fprintf(&reg, "\tunTable[%s][%s] = asmUnary(%sAVX2, wrapUnary(%s_f[%s]), %d, %d)\n", m.op, t.konst, name, m.stem, t.name, t.size, L)
+		return
+	}
+	goForm := strings.ToUpper(form)
+	if nt {
+		fmt.Fprintf(&reg, "\tntTable[%s][%s][%s] = asmBinaryNT(%sAVX2, wrap%s(%s_f_%s[%s]), %d, %d, %q)\n", m.op, t.konst, goForm, name, goForm, m.stem, goForm, t.name, t.size, L, form)
+		return
+	}
+	fmt.Fprintf(&reg, "\tbinTable[%s][%s][%s] = asmBinary(%sAVX2, wrap%s(%s_f_%s[%s]), %d, %d, %q)\n", m.op, t.konst, goForm, name, goForm, m.stem, goForm, t.name, t.size, L, form)
+}
+
+// bitwise ops of 4- and 8-byte integers.
+var bitwise = []arith{
+	{"BitwiseAnd", "bitAnd", map[string]string{"int32": "VPAND", "int64": "VPAND", "uint32": "VPAND", "uint64": "VPAND"}},
+	{"BitwiseOr", "bitOr", map[string]string{"int32": "VPOR", "int64": "VPOR", "uint32": "VPOR", "uint64": "VPOR"}},
+	{"BitwiseXor", "bitXor", map[string]string{"int32": "VPXOR", "int64": "VPXOR", "uint32": "VPXOR", "uint64": "VPXOR"}},
+}
+
+// float32 exp, log, tanh, sin and cos in AVX2 with FMA, Cephes' reductions and
+// polynomials (about 1 ulp). The routines handle blocks of 8 lanes whose
+// every argument is in the range where the polynomial is exact enough and
+// the result normal (exp: [-87, 88]; log: normal positive finite floats);
+// they stop at the first other block and return how many elements they
+// did, and the Go wrapper computes that block with the Go loop.
+
+// f32consts are 8-lane float32 constants, by name, in a DATA table.
+var f32consts = []struct {
+	name string
+	bits uint32
+}{}
+
+func constF32(name string, bits uint32) string {
+	for i, c := range f32consts {
+		if c.name == name {
+			return fmt.Sprintf("mathc<>+%d(SB)", 32*i)
+		}
+	}
+	f32consts = append(f32consts, struct {
+		name string
+		bits uint32
+	}{name, bits})
+	return fmt.Sprintf("mathc<>+%d(SB)", 32*(len(f32consts)-1))
+}
+
+func cf(name string, v float32) string { return constF32(name, math.Float32bits(v)) }
+
+func emitExpF32() {
+	w := &asm
+	fmt.Fprintf(&decl, "//go:noescape\nfunc expF32AVX2(dst, x unsafe.Pointer, n int) int\n\n")
+	fmt.Fprintf(w, "// func expF32AVX2(dst, x unsafe.Pointer, n int) int\nTEXT ·expF32AVX2(SB), NOSPLIT, $0-32\n")
+	fmt.Fprintf(w, "\tMOVQ dst+0(FP), DI\n\tMOVQ x+8(FP), SI\n\tMOVQ n+16(FP), CX\n\tXORQ R8, R8\n")
+	fmt.Fprintf(w, "loop:\n\tCMPQ R8, CX\n\tJGE done\n")
+	fmt.Fprintf(w, "\tVMOVUPS (SI)(R8*4), Y0\n")
+	fmt.Fprintf(w, "\tVCMPPS $0x1d, %s, Y0, Y1\n", cf("explo", -87))
+	fmt.Fprintf(w, "\tVCMPPS $0x12, %s, Y0, Y2\n", cf("exphi", 88))
+	fmt.Fprintf(w, "\tVANDPS Y2, Y1, Y1\n\tVMOVMSKPS Y1, AX\n\tCMPL AX, $0xff\n\tJNE done\n")
+	fmt.Fprintf(w, "\tVMULPS %s, Y0, Y1\n", cf("log2e", float32(math.Log2E)))
+	fmt.Fprintf(w, "\tVROUNDPS $8, Y1, Y1\n")
+	fmt.Fprintf(w, "\tVFNMADD231PS %s, Y1, Y0\n", cf("ln2hi", 0.693359375))
+	fmt.Fprintf(w, "\tVFNMADD231PS %s, Y1, Y0\n", cf("ln2lo", -2.12194440e-4))
+	fmt.Fprintf(w, "\tVMOVUPS %s, Y2\n", cf("e0", 1.9875691500e-4))
+	for i, c := range []float32{1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1} {
+		fmt.Fprintf(w, "\tVFMADD213PS %s, Y0, Y2\n", cf(fmt.Sprintf("e%d", i+1), c))
+	}
+	fmt.Fprintf(w, "\tVMULPS Y0, Y0, Y3\n\tVFMADD213PS Y0, Y3, Y2\n\tVADDPS %s, Y2, Y2\n", cf("one", 1))
+	fmt.Fprintf(w, "\tVCVTPS2DQ Y1, Y1\n\tVPADDD %s, Y1, Y1\n\tVPSLLD $23, Y1, Y1\n\tVMULPS Y1, Y2, Y2\n", constF32("i127", 127))
+	fmt.Fprintf(w, "\tVMOVUPS Y2, (DI)(R8*4)\n\tADDQ $8, R8\n\tJMP loop\n")
+	fmt.Fprintf(w, "done:\n\tMOVQ R8, ret+24(FP)\n\tVZEROUPPER\n\tRET\n\n")
+}
+
+func emitLogF32() {
+	w := &asm
+	fmt.Fprintf(&decl, "//go:noescape\nfunc logF32AVX2(dst, x unsafe.Pointer, n int) int\n\n")
+	fmt.Fprintf(w, "// func logF32AVX2(dst, x unsafe.Pointer, n int) int\nTEXT ·logF32AVX2(SB), NOSPLIT, $0-32\n")
+	fmt.Fprintf(w, "\tMOVQ dst+0(FP), DI\n\tMOVQ x+8(FP), SI\n\tMOVQ n+16(FP), CX\n\tXORQ R8, R8\n")
+	fmt.Fprintf(w, "loop:\n\tCMPQ R8, CX\n\tJGE done\n")
+	fmt.Fprintf(w, "\tVMOVUPS (SI)(R8*4), Y0\n")
+	// normal positive finite: min normal <= x <= max float
+	fmt.Fprintf(w, "\tVCMPPS $0x1d, %s, Y0, Y1\n", constF32("minnorm", 0x00800000))
+	fmt.Fprintf(w, "\tVCMPPS $0x12, %s, Y0, Y2\n", constF32("maxf", 0x7f7fffff))
+	fmt.Fprintf(w, "\tVANDPS Y2, Y1, Y1\n\tVMOVMSKPS Y1, AX\n\tCMPL AX, $0xff\n\tJNE done\n")
+	// e = exponent - 126 (as float), m = mantissa in [0.5, 1)
+	fmt.Fprintf(w, "\tVPSRLD $23, Y0, Y1\n\tVPSUBD %s, Y1, Y1\n\tVCVTDQ2PS Y1, Y1\n", constF32("i126", 126))
+	fmt.Fprintf(w, "\tVPAND %s, Y0, Y0\n\tVPOR %s, Y0, Y0\n", constF32("mantmask", 0x007fffff), constF32("half", math.Float32bits(0.5)))
+	// m < sqrt(1/2): e -= 1, m = 2m - 1; else m = m - 1
+	fmt.Fprintf(w, "\tVCMPPS $0x11, %s, Y0, Y2\n", cf("sqrthf", 0.707106781186547524))
+	fmt.Fprintf(w, "\tVANDPS %s, Y2, Y3\n\tVSUBPS Y3, Y1, Y1\n", cf("one", 1))
+	fmt.Fprintf(w, "\tVANDPS Y0, Y2, Y3\n\tVSUBPS %s, Y0, Y0\n\tVADDPS Y3, Y0, Y0\n", cf("one", 1))
+	// y = m*z*P(m), z = m*m
+	fmt.Fprintf(w, "\tVMOVUPS %s, Y2\n", cf("l0", 7.0376836292e-2))
+	for i, c := range []float32{-1.1514610310e-1, 1.1676998740e-1, -1.2420140846e-1, 1.4249322787e-1, -1.6668057665e-1, 2.0000714765e-1, -2.4999993993e-1, 3.3333331174e-1} {
+		fmt.Fprintf(w, "\tVFMADD213PS %s, Y0, Y2\n", cf(fmt.Sprintf("l%d", i+1), c))
+	}
+	fmt.Fprintf(w, "\tVMULPS Y0, Y0, Y3\n\tVMULPS Y0, Y2, Y2\n\tVMULPS Y3, Y2, Y2\n")
+	// y += e*ln2lo; y -= z/2; x = m + y + e*ln2hi
+	fmt.Fprintf(w, "\tVFMADD231PS %s, Y1, Y2\n", cf("ln2lo", -2.12194440e-4))
+	fmt.Fprintf(w, "\tVFNMADD231PS %s, Y3, Y2\n", cf("halff", 0.5))
+	fmt.Fprintf(w, "\tVADDPS Y2, Y0, Y0\n\tVFMADD231PS %s, Y1, Y0\n", cf("ln2hi", 0.693359375))
+	fmt.Fprintf(w, "\tVMOVUPS Y0, (DI)(R8*4)\n\tADDQ $8, R8\n\tJMP loop\n")
+	fmt.Fprintf(w, "done:\n\tMOVQ R8, ret+24(FP)\n\tVZEROUPPER\n\tRET\n\n")
+}
+
+// emitTanhF32: Cephes' odd polynomial below 0.625, 1 - 2/(exp(2|x|)+1)
+// with the sign of x above (exp as in emitExpF32); both are computed and
+// blended. Arguments beyond 8.5 in magnitude (and NaN) go to the Go loop.
+func emitTanhF32() {
+	w := &asm
+	fmt.Fprintf(&decl, "//go:noescape\nfunc tanhF32AVX2(dst, x unsafe.Pointer, n int) int\n\n")
+	fmt.Fprintf(w, "// func tanhF32AVX2(dst, x unsafe.Pointer, n int) int\nTEXT ·tanhF32AVX2(SB), NOSPLIT, $0-32\n")
+	fmt.Fprintf(w, "\tMOVQ dst+0(FP), DI\n\tMOVQ x+8(FP), SI\n\tMOVQ n+16(FP), CX\n\tXORQ R8, R8\n")
+	fmt.Fprintf(w, "loop:\n\tCMPQ R8, CX\n\tJGE done\n")
+	fmt.Fprintf(w, "\tVMOVUPS (SI)(R8*4), Y0\n")
+	sign := constF32("sign", 0x80000000)
+	fmt.Fprintf(w, "\tVMOVUPS %s, Y9\n\tVANDNPS Y0, Y9, Y1\n\tVANDPS Y0, Y9, Y9\n", sign)
+	fmt.Fprintf(w, "\tVCMPPS $0x12, %s, Y1, Y2\n\tVMOVMSKPS Y2, AX\n\tCMPL AX, $0xff\n\tJNE done\n", cf("tanhmax", 8.5))
+	// small: x + x*z*P(z)
+	fmt.Fprintf(w, "\tVMULPS Y0, Y0, Y2\n\tVMOVUPS %s, Y3\n", cf("t0", -5.70498872745e-3))
+	for i, c := range []float32{2.06390887954e-2, -5.37397155531e-2, 1.33314422036e-1, -3.33332819422e-1} {
+		fmt.Fprintf(w, "\tVFMADD213PS %s, Y2, Y3\n", cf(fmt.Sprintf("t%d", i+1), c))
+	}
+	fmt.Fprintf(w, "\tVMULPS Y2, Y3, Y3\n\tVFMADD213PS Y0, Y0, Y3\n")
+	// large: z = exp(2|x|)
+	fmt.Fprintf(w, "\tVADDPS Y1, Y1, Y4\n\tVMULPS %s, Y4, Y5\n\tVROUNDPS $8, Y5, Y5\n", cf("log2e", float32(math.Log2E)))
+	fmt.Fprintf(w, "\tVFNMADD231PS %s, Y5, Y4\n", cf("ln2hi", 0.693359375))
+	fmt.Fprintf(w, "\tVFNMADD231PS %s, Y5, Y4\n", cf("ln2lo", -2.12194440e-4))
+	fmt.Fprintf(w, "\tVMOVUPS %s, Y6\n", cf("e0", 1.9875691500e-4))
+	for i, c := range []float32{1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1} {
+		fmt.Fprintf(w, "\tVFMADD213PS %s, Y4, Y6\n", cf(fmt.Sprintf("e%d", i+1), c))
+	}
+	fmt.Fprintf(w, "\tVMULPS Y4, Y4, Y7\n\tVFMADD213PS Y4, Y7, Y6\n\tVADDPS %s, Y6, Y6\n", cf("one", 1))
+	fmt.Fprintf(w, "\tVCVTPS2DQ Y5, Y5\n\tVPADDD %s, Y5, Y5\n\tVPSLLD $23, Y5, Y5\n\tVMULPS Y5, Y6, Y6\n", constF32("i127", 127))
+	// 1 - 2/(z+1), with x's sign
+	fmt.Fprintf(w, "\tVADDPS %s, Y6, Y6\n\tVMOVUPS %s, Y8\n\tVDIVPS Y6, Y8, Y7\n", cf("one", 1), cf("two", 2))
+	fmt.Fprintf(w, "\tVMOVUPS %s, Y6\n\tVSUBPS Y7, Y6, Y6\n\tVORPS Y9, Y6, Y6\n", cf("one", 1))
+	fmt.Fprintf(w, "\tVCMPPS $0x11, %s, Y1, Y10\n\tVBLENDVPS Y10, Y3, Y6, Y2\n", cf("tanhsmall", 0.625))
+	fmt.Fprintf(w, "\tVMOVUPS Y2, (DI)(R8*4)\n\tADDQ $8, R8\n\tJMP loop\n")
+	fmt.Fprintf(w, "done:\n\tMOVQ R8, ret+24(FP)\n\tVZEROUPPER\n\tRET\n\n")
+}
+
+// emitSinCosF32: x = k*pi/2 + r with k = round(x*2/pi) and pi/2 in three
+// float32 parts (each product exact by FMA), then Cephes' sine or cosine
+// polynomial on |r| <= pi/4 by the quadrant (k, plus 1 for cos). Arguments
+// beyond 1000 in magnitude, and NaN and infinities, go to the Go loop.
+func emitSinCosF32(name string, quadrant int) {
+	w := &asm
+	fmt.Fprintf(&decl, "//go:noescape\nfunc %sF32AVX2(dst, x unsafe.Pointer, n int) int\n\n", name)
+	fmt.Fprintf(w, "// func %sF32AVX2(dst, x unsafe.Pointer, n int) int\nTEXT ·%sF32AVX2(SB), NOSPLIT, $0-32\n", name, name)
+	fmt.Fprintf(w, "\tMOVQ dst+0(FP), DI\n\tMOVQ x+8(FP), SI\n\tMOVQ n+16(FP), CX\n\tXORQ R8, R8\n")
+	fmt.Fprintf(w, "loop:\n\tCMPQ R8, CX\n\tJGE done\n")
+	fmt.Fprintf(w, "\tVMOVUPS (SI)(R8*4), Y0\n")
+	fmt.Fprintf(w, "\tVMOVUPS %s, Y9\n\tVANDNPS Y0, Y9, Y1\n", constF32("sign", 0x80000000))
+	fmt.Fprintf(w, "\tVCMPPS $0x12, %s, Y1, Y2\n\tVMOVMSKPS Y2, AX\n\tCMPL AX, $0xff\n\tJNE done\n", cf("trigmax", 1000))
+	c1, c2, c3 := halfPiParts()
+	fmt.Fprintf(w, "\tVMULPS %s, Y0, Y1\n\tVROUNDPS $8, Y1, Y1\n", cf("twobypi", float32(2/math.Pi)))
+	fmt.Fprintf(w, "\tVFNMADD231PS %s, Y1, Y0\n", cf("pio2a", c1))
+	fmt.Fprintf(w, "\tVFNMADD231PS %s, Y1, Y0\n", cf("pio2b", c2))
+	fmt.Fprintf(w, "\tVFNMADD231PS %s, Y1, Y0\n", cf("pio2c", c3))
+	// quadrant j = k (+1 for cos)
+	fmt.Fprintf(w, "\tVCVTPS2DQ Y1, Y1\n")
+	if quadrant != 0 {
+		fmt.Fprintf(w, "\tVPADDD %s, Y1, Y1\n", constF32("i1", 1))
+	}
+	// z = r*r; sine and cosine polynomials
+	fmt.Fprintf(w, "\tVMULPS Y0, Y0, Y2\n")
+	fmt.Fprintf(w, "\tVMOVUPS %s, Y3\n", cf("s0", -1.9515295891e-4))
+	fmt.Fprintf(w, "\tVFMADD213PS %s, Y2, Y3\n\tVFMADD213PS %s, Y2, Y3\n", cf("s1", 8.3321608736e-3), cf("s2", -1.6666654611e-1))
+	fmt.Fprintf(w, "\tVMULPS Y2, Y3, Y3\n\tVFMADD213PS Y0, Y0, Y3\n")
+	fmt.Fprintf(w, "\tVMOVUPS %s, Y4\n", cf("c0", 2.443315711809948e-5))
+	fmt.Fprintf(w, "\tVFMADD213PS %s, Y2, Y4\n\tVFMADD213PS %s, Y2, Y4\n", cf("c1", -1.388731625493765e-3), cf("c2", 4.166664568298827e-2))
+	fmt.Fprintf(w, "\tVMULPS Y2, Y4, Y4\n\tVSUBPS %s, Y4, Y4\n", cf("halff", 0.5))
+	fmt.Fprintf(w, "\tVMULPS Y2, Y4, Y4\n")
+	// cos = 1 - z/2 + z*z*P: Y4 holds z*(z*P - 1/2); add 1
+	fmt.Fprintf(w, "\tVADDPS %s, Y4, Y4\n", cf("one", 1))
+	// j odd: the cosine; j & 2: negate
+	fmt.Fprintf(w, "\tVPSLLD $31, Y1, Y5\n\tVBLENDVPS Y5, Y4, Y3, Y3\n")
+	fmt.Fprintf(w, "\tVPSRLD $1, Y1, Y5\n\tVPSLLD $31, Y5, Y5\n\tVXORPS Y5, Y3, Y3\n")
+	fmt.Fprintf(w, "\tVMOVUPS Y3, (DI)(R8*4)\n\tADDQ $8, R8\n\tJMP loop\n")
+	fmt.Fprintf(w, "done:\n\tMOVQ R8, ret+24(FP)\n\tVZEROUPPER\n\tRET\n\n")
+}
+
+// halfPiParts splits pi/2 into three float32s whose sum is pi/2 to about
+// 72 bits (a float64 pi would leave the third part wrong past bit 53, 22
+// ulp of sin near 161*pi): pi from Machin's formula in math/big.
+func halfPiParts() (float32, float32, float32) {
+	const prec = 256
+	atanInv := func(m int64) *big.Float {
+		sum := new(big.Float).SetPrec(prec)
+		pow := new(big.Float).SetPrec(prec).Quo(big.NewFloat(1), new(big.Float).SetInt64(m))
+		m2 := new(big.Float).SetPrec(prec).SetInt64(m * m)
+		for k := int64(0); k < 200; k++ {
+			term := new(big.Float).SetPrec(prec).Quo(pow, new(big.Float).SetInt64(2*k+1))
+			if k%2 == 0 {
+				sum.Add(sum, term)
+			} else {
+				sum.Sub(sum, term)
+			}
+			pow.Quo(pow, m2)
+		}
+		return sum
+	}
+	a := new(big.Float).SetPrec(prec).Mul(big.NewFloat(16), atanInv(5))
+	b := new(big.Float).SetPrec(prec).Mul(big.NewFloat(4), atanInv(239))
+	rest := a.Sub(a, b)
+	rest.Quo(rest, big.NewFloat(2))
+	var parts [3]float32
+	for i := range parts {
+		f, _ := rest.Float32()
+		parts[i] = f
+		rest.Sub(rest, new(big.Float).SetPrec(prec).SetFloat64(float64(f)))
+	}
+	return parts[0], parts[1], parts[2]
+}
+
+// f64consts are 4-lane float64 constants in a second DATA table.
+var f64consts []uint64
+
+func cd(v float64) string { return constF64(math.Float64bits(v)) }
+
+func constF64(bits uint64) string {
+	for i, c := range f64consts {
+		if c == bits {
+			return fmt.Sprintf("mathd<>+%d(SB)", 32*i)
+		}
+	}
+	f64consts = append(f64consts, bits)
+	return fmt.Sprintf("mathd<>+%d(SB)", 32*(len(f64consts)-1))
+}
+
+// emitExpF64: x = n*ln2 + r (ln2 in fdlibm's two parts, the first with
+// trailing zeros so that n*ln2hi is exact), e^r by its Taylor series to
+// r^13 (|r| <= ln2/2: truncation below 2e-16) with FMA, the 1 added last,
+// times 2^n built in
+// the exponent field. |x| <= 708 (normal results); the rest, NaN included,
+// by the Go loop.
+func emitExpF64() {
+	w := &asm
+	fmt.Fprintf(&decl, "//go:noescape\nfunc expF64AVX2(dst, x unsafe.Pointer, n int) int\n\n")
+	fmt.Fprintf(w, "// func expF64AVX2(dst, x unsafe.Pointer, n int) int\nTEXT ·expF64AVX2(SB), NOSPLIT, $0-32\n")
+	fmt.Fprintf(w, "\tMOVQ dst+0(FP), DI\n\tMOVQ x+8(FP), SI\n\tMOVQ n+16(FP), CX\n\tXORQ R8, R8\n")
+	fmt.Fprintf(w, "loop:\n\tCMPQ R8, CX\n\tJGE done\n")
+	fmt.Fprintf(w, "\tVMOVUPD (SI)(R8*8), Y0\n")
+	fmt.Fprintf(w, "\tVCMPPD $0x1d, %s, Y0, Y1\n", cd(-708))
+	fmt.Fprintf(w, "\tVCMPPD $0x12, %s, Y0, Y2\n", cd(708))
+	fmt.Fprintf(w, "\tVANDPD Y2, Y1, Y1\n\tVMOVMSKPD Y1, AX\n\tCMPL AX, $0xf\n\tJNE done\n")
+	fmt.Fprintf(w, "\tVMULPD %s, Y0, Y1\n\tVROUNDPD $8, Y1, Y1\n", cd(math.Log2E))
+	fmt.Fprintf(w, "\tVFNMADD231PD %s, Y1, Y0\n", constF64(0x3fe62e42fee00000))
+	fmt.Fprintf(w, "\tVFNMADD231PD %s, Y1, Y0\n", cd(1.90821492927058770002e-10))
+	// Horner: 1/13!, 1/12!, ..., 1/1!, 1
+	fact := func(k int) float64 {
+		f := 1.0
+		for i := 2; i <= k; i++ {
+			f *= float64(i)
+		}
+		return f
+	}
+	// e^r = 1 + (r + r^2*Q(r)), Q = 1/2! + r/3! + ...: the last
+	// addition rounds once, the rest is scaled by |r| < 0.35
+	fmt.Fprintf(w, "\tVMOVUPD %s, Y2\n", cd(1/fact(13)))
+	for k := 12; k >= 2; k-- {
+		fmt.Fprintf(w, "\tVFMADD213PD %s, Y0, Y2\n", cd(1/fact(k)))
+	}
+	fmt.Fprintf(w, "\tVMULPD Y0, Y0, Y3\n\tVFMADD213PD Y0, Y3, Y2\n\tVADDPD %s, Y2, Y2\n", cd(1))
+	// 2^n: n to int32 lanes, widened to int64, + 1023, << 52
+	fmt.Fprintf(w, "\tVCVTPD2DQY Y1, X1\n\tVPMOVSXDQ X1, Y1\n\tVPADDQ %s, Y1, Y1\n\tVPSLLQ $52, Y1, Y1\n\tVMULPD Y1, Y2, Y2\n", constF64(1023))
+	fmt.Fprintf(w, "\tVMOVUPD Y2, (DI)(R8*8)\n\tADDQ $4, R8\n\tJMP loop\n")
+	fmt.Fprintf(w, "done:\n\tMOVQ R8, ret+24(FP)\n\tVZEROUPPER\n\tRET\n\n")
+}
+
+// emitConsts writes the DATA table of f32consts.
+func emitConsts() {
+	w := &asm
+	for i, c := range f32consts {
+		for k := 0; k < 8; k++ {
+			fmt.Fprintf(w, "DATA mathc<>+%d(SB)/4, $0x%08x\n", 32*i+4*k, c.bits)
+		}
+	}
+	fmt.Fprintf(w, "GLOBL mathc<>(SB), RODATA|NOPTR, $%d\n", 32*len(f32consts))
+	for i, c := range f64consts {
+		for k := 0; k < 4; k++ {
+			fmt.Fprintf(w, "DATA mathd<>+%d(SB)/8, $0x%016x\n", 32*i+8*k, c)
+		}
+	}
+	fmt.Fprintf(w, "GLOBL mathd<>(SB), RODATA|NOPTR, $%d\n", 32*len(f64consts))
+}
+
 func b2i(b bool) int {
 	if b {
 		return 1
@@ -494,6 +882,31 @@ func main() {
 		emitWhere(size, "v")
 		emitWhere(size, "s")
 	}
+	for _, m := range maps {
+		for _, t := range []typ{f32, f64} {
+			if m.arity == 1 {
+				emitMap(m, t, "", false)
+				continue
+			}
+			for _, nt := range []bool{false, true} {
+				emitMap(m, t, "vv", nt)
+				emitMap(m, t, "vs", nt)
+			}
+		}
+	}
+	for _, a := range bitwise {
+		for _, t := range []typ{i32, i64, u32, u64} {
+			emitArith(a, t, "vv", false)
+			emitArith(a, t, "vs", false)
+		}
+	}
+	emitExpF32()
+	emitLogF32()
+	emitTanhF32()
+	emitSinCosF32("sin", 0)
+	emitSinCosF32("cos", 1)
+	emitExpF64()
+	emitConsts()
 	if err := os.WriteFile("kernels_amd64.s", asm.Bytes(), 0o644); err != nil {
 		log.Fatal(err)
 	}

@@ -34,16 +34,22 @@ type op struct {
 }
 
 var binary = []op{
-	{"add", "Add", "T", map[string]string{"s": "X + Y", "u": "X + Y", "f": "X + Y"}},
+	{"add", "Add", "T", map[string]string{"s": "X + Y", "u": "X + Y", "f": "X + Y", "b": "X | Y"}},
 	{"sub", "Sub", "T", map[string]string{"s": "X - Y", "u": "X - Y", "f": "X - Y"}},
-	{"mul", "Mul", "T", map[string]string{"s": "X * Y", "u": "X * Y", "f": "X * Y"}},
-	{"div", "Div", "T", map[string]string{"s": "floorDivS(X, Y)", "u": "divU(X, Y)", "f": "X / Y"}},
-	{"divTrunc", "DivTrunc", "T", map[string]string{"s": "truncDivS(X, Y)", "u": "divU(X, Y)", "f": "X / Y"}},
-	{"pow", "Pow", "T", map[string]string{"s": "powS(X, Y)", "u": "powU(X, Y)", "f": "T(math.Pow(float64(X), float64(Y)))"}},
-	{"floorMod", "FloorMod", "T", map[string]string{"s": "floorModS(X, Y)", "u": "modU(X, Y)", "f": "floorModF(X, Y)"}},
-	{"mod", "Mod", "T", map[string]string{"s": "truncModS(X, Y)", "u": "modU(X, Y)", "f": "T(math.Mod(float64(X), float64(Y)))"}},
+	{"mul", "Mul", "T", map[string]string{"s": "X * Y", "u": "X * Y", "f": "X * Y", "b": "X & Y"}},
+	{"div", "Div", "T", map[string]string{"f": "X / Y"}},
+	{"floorDiv", "FloorDiv", "T", map[string]string{"s": "floorDivS(X, Y)", "u": "divU(X, Y)", "f": "floorDivF(X, Y)"}},
+	{"truncDiv", "TruncDiv", "T", map[string]string{"s": "truncDivS(X, Y)", "u": "divU(X, Y)", "f": "T(math.Trunc(float64(X / Y)))"}},
+	{"remainder", "Remainder", "T", map[string]string{"s": "floorModS(X, Y)", "u": "modU(X, Y)", "f": "floorModF(X, Y)"}},
+	{"fmod", "Fmod", "T", map[string]string{"s": "truncModS(X, Y)", "u": "modU(X, Y)", "f": "T(math.Mod(float64(X), float64(Y)))"}},
+	{"power", "Power", "T", map[string]string{"s": "powS(X, Y)", "u": "powU(X, Y)", "f": "T(powF(float64(X), float64(Y)))"}},
 	{"maximum", "Maximum", "T", map[string]string{"s": "max(X, Y)", "u": "max(X, Y)", "f": "max(X, Y)", "b": "X | Y"}},
 	{"minimum", "Minimum", "T", map[string]string{"s": "min(X, Y)", "u": "min(X, Y)", "f": "min(X, Y)", "b": "X & Y"}},
+	{"fmax", "Fmax", "T", map[string]string{"s": "max(X, Y)", "u": "max(X, Y)", "f": "fmaxF(X, Y)", "b": "X | Y"}},
+	{"fmin", "Fmin", "T", map[string]string{"s": "min(X, Y)", "u": "min(X, Y)", "f": "fminF(X, Y)", "b": "X & Y"}},
+	{"arctan2", "Arctan2", "T", map[string]string{"f": "T(math.Atan2(float64(X), float64(Y)))"}},
+	{"hypot", "Hypot", "T", map[string]string{"f": "T(math.Hypot(float64(X), float64(Y)))"}},
+	{"copysign", "Copysign", "T", map[string]string{"f": "T(math.Copysign(float64(X), float64(Y)))"}},
 	{"sqDiff", "SquaredDiff", "T", map[string]string{"s": "(X - Y) * (X - Y)", "u": "(X - Y) * (X - Y)", "f": "(X - Y) * (X - Y)"}},
 	{"prelu", "PRelu", "T", map[string]string{"s": "preluS(X, Y)", "u": "X", "f": "preluF(X, Y)"}},
 	{"eq", "Equal", "bool", map[string]string{"s": "X == Y", "u": "X == Y", "f": "X == Y", "b": "X == Y"}},
@@ -52,18 +58,49 @@ var binary = []op{
 	{"ge", "GreaterEqual", "bool", map[string]string{"s": "X >= Y", "u": "X >= Y", "f": "X >= Y", "b": "X >= Y"}},
 	{"lt", "Less", "bool", map[string]string{"s": "X < Y", "u": "X < Y", "f": "X < Y", "b": "X < Y"}},
 	{"le", "LessEqual", "bool", map[string]string{"s": "X <= Y", "u": "X <= Y", "f": "X <= Y", "b": "X <= Y"}},
-	{"and", "And", "T", map[string]string{"b": "X & Y"}},
-	{"or", "Or", "T", map[string]string{"b": "X | Y"}},
-	{"xor", "Xor", "T", map[string]string{"b": "X ^ Y"}},
+	{"and", "LogicalAnd", "T", map[string]string{"b": "X & Y"}},
+	{"or", "LogicalOr", "T", map[string]string{"b": "X | Y"}},
+	{"xor", "LogicalXor", "T", map[string]string{"b": "X ^ Y"}},
+	{"bitAnd", "BitwiseAnd", "T", map[string]string{"s": "X & Y", "u": "X & Y", "b": "X & Y"}},
+	{"bitOr", "BitwiseOr", "T", map[string]string{"s": "X | Y", "u": "X | Y", "b": "X | Y"}},
+	{"bitXor", "BitwiseXor", "T", map[string]string{"s": "X ^ Y", "u": "X ^ Y", "b": "X ^ Y"}},
+	{"lshift", "LeftShift", "T", map[string]string{"s": "X << uint64(Y)", "u": "X << uint64(Y)"}},
+	{"rshift", "RightShift", "T", map[string]string{"s": "X >> uint64(Y)", "u": "X >> uint64(Y)"}},
 }
 
+// unary ops; "bool" results are stored as uint8 0/1.
 var unary = []op{
 	{"neg", "Neg", "T", map[string]string{"s": "-X", "u": "-X", "f": "-X"}},
-	{"abs", "Abs", "T", map[string]string{"s": "absS(X)", "u": "X", "f": "T(math.Abs(float64(X)))"}},
+	{"abs", "Abs", "T", map[string]string{"s": "absS(X)", "u": "X", "f": "T(math.Abs(float64(X)))", "b": "X"}},
+	{"sign", "Sign", "T", map[string]string{"s": "signS(X)", "u": "signU(X)", "f": "signF(X)"}},
+	{"square", "Square", "T", map[string]string{"s": "X * X", "u": "X * X", "f": "X * X"}},
+	{"reciprocal", "Reciprocal", "T", map[string]string{"s": "recipS(X)", "u": "recipU(X)", "f": "1 / X"}},
 	{"sqrt", "Sqrt", "T", map[string]string{"f": "T(math.Sqrt(float64(X)))"}},
 	{"exp", "Exp", "T", map[string]string{"f": "T(math.Exp(float64(X)))"}},
+	{"exp2", "Exp2", "T", map[string]string{"f": "T(math.Exp2(float64(X)))"}},
+	{"expm1", "Expm1", "T", map[string]string{"f": "T(math.Expm1(float64(X)))"}},
 	{"log", "Log", "T", map[string]string{"f": "T(math.Log(float64(X)))"}},
-	{"not", "Not", "T", map[string]string{"b": "X ^ 1"}},
+	{"log2", "Log2", "T", map[string]string{"f": "T(math.Log2(float64(X)))"}},
+	{"log10", "Log10", "T", map[string]string{"f": "T(math.Log10(float64(X)))"}},
+	{"log1p", "Log1p", "T", map[string]string{"f": "T(math.Log1p(float64(X)))"}},
+	{"sin", "Sin", "T", map[string]string{"f": "T(sinF(float64(X)))"}},
+	{"cos", "Cos", "T", map[string]string{"f": "T(cosF(float64(X)))"}},
+	{"tan", "Tan", "T", map[string]string{"f": "T(tanF(float64(X)))"}},
+	{"arcsin", "Arcsin", "T", map[string]string{"f": "T(math.Asin(float64(X)))"}},
+	{"arccos", "Arccos", "T", map[string]string{"f": "T(math.Acos(float64(X)))"}},
+	{"arctan", "Arctan", "T", map[string]string{"f": "T(math.Atan(float64(X)))"}},
+	{"sinh", "Sinh", "T", map[string]string{"f": "T(math.Sinh(float64(X)))"}},
+	{"cosh", "Cosh", "T", map[string]string{"f": "T(math.Cosh(float64(X)))"}},
+	{"tanh", "Tanh", "T", map[string]string{"f": "T(math.Tanh(float64(X)))"}},
+	{"floor", "Floor", "T", map[string]string{"s": "X", "u": "X", "f": "T(math.Floor(float64(X)))", "b": "X"}},
+	{"ceil", "Ceil", "T", map[string]string{"s": "X", "u": "X", "f": "T(math.Ceil(float64(X)))", "b": "X"}},
+	{"trunc", "Trunc", "T", map[string]string{"s": "X", "u": "X", "f": "T(math.Trunc(float64(X)))", "b": "X"}},
+	{"rint", "Rint", "T", map[string]string{"f": "T(math.RoundToEven(float64(X)))"}},
+	{"isnan", "IsNaN", "bool", map[string]string{"s": "false", "u": "false", "f": "X != X", "b": "false"}},
+	{"isinf", "IsInf", "bool", map[string]string{"s": "false", "u": "false", "f": "math.IsInf(float64(X), 0)", "b": "false"}},
+	{"isfinite", "IsFinite", "bool", map[string]string{"s": "true", "u": "true", "f": "X-X == 0", "b": "true"}},
+	{"not", "LogicalNot", "T", map[string]string{"b": "X ^ 1"}},
+	{"invert", "Invert", "T", map[string]string{"s": "^X", "u": "^X", "b": "X ^ 1"}},
 }
 
 const header = `// Code generated by gen.go; DO NOT EDIT.
@@ -97,10 +134,10 @@ func {{$o.Name}}_{{$c}}_SV[T {{constraint $c}}](d []{{out $o}}, x T, y []T) {
 }
 {{end}}{{end}}
 {{range $o := .Unary}}{{range $c, $e := $o.Expr}}
-func {{$o.Name}}_{{$c}}[T {{constraint $c}}](d, x []T) {
+func {{$o.Name}}_{{$c}}[T {{constraint $c}}](d []{{out $o}}, x []T) {
 	d = d[:len(x)]
 	for i := range x {
-		d[i] = {{expr $e "x[i]" ""}}
+		d[i] = {{conv $o (expr $e "x[i]" "")}}
 	}
 }
 {{end}}{{end}}

@@ -171,3 +171,95 @@ func absS[T signed](x T) T {
 	}
 	return x
 }
+
+// floorDivF is NumPy's float floor division (npy_floor_divide, Python's
+// float //): the quotient of the remainder-corrected dividend, floored, so
+// that x == y*(x//y) + x%y as exactly as floats allow; x//0 is x/0 (±inf or
+// NaN), and a zero quotient takes the sign of x/y.
+func floorDivF[T float](x, y T) T {
+	a, b := float64(x), float64(y)
+	if b == 0 {
+		return T(a / b)
+	}
+	mod := math.Mod(a, b)
+	div := (a - mod) / b
+	if mod != 0 && (b < 0) != (mod < 0) {
+		div -= 1
+	}
+	if div == 0 {
+		return T(math.Copysign(0, a/b))
+	}
+	fl := math.Floor(div)
+	if div-fl > 0.5 {
+		fl++
+	}
+	return T(fl)
+}
+
+// fmaxF and fminF ignore a NaN operand (NumPy's fmax, fmin): the result is
+// NaN only when both are.
+func fmaxF[T float](x, y T) T {
+	switch {
+	case x != x:
+		return y
+	case y != y:
+		return x
+	}
+	return max(x, y)
+}
+
+func fminF[T float](x, y T) T {
+	switch {
+	case x != x:
+		return y
+	case y != y:
+		return x
+	}
+	return min(x, y)
+}
+
+// signS, signU and signF are NumPy's sign: -1, 0 or 1, and NaN for NaN.
+func signS[T signed](x T) T {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}
+
+func signU[T unsigned](x T) T {
+	if x > 0 {
+		return 1
+	}
+	return 0
+}
+
+func signF[T float](x T) T {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	case x == 0:
+		return 0
+	}
+	return x // NaN
+}
+
+// recipS and recipU are 1/x in integers (0 unless |x| is 1); 1/0 is 0, as
+// every integer division by zero here.
+func recipS[T signed](x T) T {
+	if x == 0 {
+		return 0
+	}
+	return 1 / x
+}
+
+func recipU[T unsigned](x T) T {
+	if x == 0 {
+		return 0
+	}
+	return 1 / x
+}

@@ -1380,6 +1380,264 @@ func where8VAVX2(dst, c, x, y unsafe.Pointer, n int)
 //go:noescape
 func where8SAVX2(dst, c, x, y unsafe.Pointer, n int)
 
+//go:noescape
+func maximumVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func maximumVSFloat32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func maximumVVFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func maximumVSFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func maximumVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func maximumVSFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func maximumVVFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func maximumVSFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func minimumVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func minimumVSFloat32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func minimumVVFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func minimumVSFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func minimumVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func minimumVSFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func minimumVVFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func minimumVSFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func fmaxVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func fmaxVSFloat32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func fmaxVVFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func fmaxVSFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func fmaxVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func fmaxVSFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func fmaxVVFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func fmaxVSFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func fminVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func fminVSFloat32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func fminVVFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func fminVSFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func fminVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func fminVSFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func fminVVFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func fminVSFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func copysignVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func copysignVSFloat32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func copysignVVFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func copysignVSFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func copysignVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func copysignVSFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func copysignVVFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func copysignVSFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func absFloat32AVX2(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func absFloat64AVX2(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func negFloat32AVX2(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func negFloat64AVX2(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func squareFloat32AVX2(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func squareFloat64AVX2(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func sqrtFloat32AVX2(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func sqrtFloat64AVX2(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func rintFloat32AVX2(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func rintFloat64AVX2(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func floorFloat32AVX2(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func floorFloat64AVX2(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func ceilFloat32AVX2(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func ceilFloat64AVX2(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func truncFloat32AVX2(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func truncFloat64AVX2(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func bitAndVVInt32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitAndVSInt32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitAndVVInt64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitAndVSInt64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitAndVVUint32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitAndVSUint32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitAndVVUint64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitAndVSUint64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitOrVVInt32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitOrVSInt32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitOrVVInt64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitOrVSInt64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitOrVVUint32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitOrVSUint32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitOrVVUint64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitOrVSUint64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitXorVVInt32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitXorVSInt32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitXorVVInt64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitXorVSInt64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitXorVVUint32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitXorVSUint32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitXorVVUint64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitXorVSUint64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func expF32AVX2(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func logF32AVX2(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func tanhF32AVX2(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func sinF32AVX2(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func cosF32AVX2(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func expF64AVX2(dst, x unsafe.Pointer, n int) int
+
 func registerAsmKernels() {
 	binTable[Add][Float32][VV] = asmBinary(addVVFloat32AVX2, wrapVV(add_f_VV[float32]), 4, 8, "vv")
 	ntTable[Add][Float32][VV] = asmBinaryNT(addVVFloat32NTAVX2, wrapVV(add_f_VV[float32]), 4, 8, "vv")
@@ -1839,4 +2097,84 @@ func registerAsmKernels() {
 	whereAsm[0][1] = where4SAVX2
 	whereAsm[1][0] = where8VAVX2
 	whereAsm[1][1] = where8SAVX2
+	binTable[Maximum][Float32][VV] = asmBinary(maximumVVFloat32AVX2, wrapVV(maximum_f_VV[float32]), 4, 8, "vv")
+	binTable[Maximum][Float32][VS] = asmBinary(maximumVSFloat32AVX2, wrapVS(maximum_f_VS[float32]), 4, 8, "vs")
+	ntTable[Maximum][Float32][VV] = asmBinaryNT(maximumVVFloat32NTAVX2, wrapVV(maximum_f_VV[float32]), 4, 8, "vv")
+	ntTable[Maximum][Float32][VS] = asmBinaryNT(maximumVSFloat32NTAVX2, wrapVS(maximum_f_VS[float32]), 4, 8, "vs")
+	binTable[Maximum][Float64][VV] = asmBinary(maximumVVFloat64AVX2, wrapVV(maximum_f_VV[float64]), 8, 4, "vv")
+	binTable[Maximum][Float64][VS] = asmBinary(maximumVSFloat64AVX2, wrapVS(maximum_f_VS[float64]), 8, 4, "vs")
+	ntTable[Maximum][Float64][VV] = asmBinaryNT(maximumVVFloat64NTAVX2, wrapVV(maximum_f_VV[float64]), 8, 4, "vv")
+	ntTable[Maximum][Float64][VS] = asmBinaryNT(maximumVSFloat64NTAVX2, wrapVS(maximum_f_VS[float64]), 8, 4, "vs")
+	binTable[Minimum][Float32][VV] = asmBinary(minimumVVFloat32AVX2, wrapVV(minimum_f_VV[float32]), 4, 8, "vv")
+	binTable[Minimum][Float32][VS] = asmBinary(minimumVSFloat32AVX2, wrapVS(minimum_f_VS[float32]), 4, 8, "vs")
+	ntTable[Minimum][Float32][VV] = asmBinaryNT(minimumVVFloat32NTAVX2, wrapVV(minimum_f_VV[float32]), 4, 8, "vv")
+	ntTable[Minimum][Float32][VS] = asmBinaryNT(minimumVSFloat32NTAVX2, wrapVS(minimum_f_VS[float32]), 4, 8, "vs")
+	binTable[Minimum][Float64][VV] = asmBinary(minimumVVFloat64AVX2, wrapVV(minimum_f_VV[float64]), 8, 4, "vv")
+	binTable[Minimum][Float64][VS] = asmBinary(minimumVSFloat64AVX2, wrapVS(minimum_f_VS[float64]), 8, 4, "vs")
+	ntTable[Minimum][Float64][VV] = asmBinaryNT(minimumVVFloat64NTAVX2, wrapVV(minimum_f_VV[float64]), 8, 4, "vv")
+	ntTable[Minimum][Float64][VS] = asmBinaryNT(minimumVSFloat64NTAVX2, wrapVS(minimum_f_VS[float64]), 8, 4, "vs")
+	binTable[Fmax][Float32][VV] = asmBinary(fmaxVVFloat32AVX2, wrapVV(fmax_f_VV[float32]), 4, 8, "vv")
+	binTable[Fmax][Float32][VS] = asmBinary(fmaxVSFloat32AVX2, wrapVS(fmax_f_VS[float32]), 4, 8, "vs")
+	ntTable[Fmax][Float32][VV] = asmBinaryNT(fmaxVVFloat32NTAVX2, wrapVV(fmax_f_VV[float32]), 4, 8, "vv")
+	ntTable[Fmax][Float32][VS] = asmBinaryNT(fmaxVSFloat32NTAVX2, wrapVS(fmax_f_VS[float32]), 4, 8, "vs")
+	binTable[Fmax][Float64][VV] = asmBinary(fmaxVVFloat64AVX2, wrapVV(fmax_f_VV[float64]), 8, 4, "vv")
+	binTable[Fmax][Float64][VS] = asmBinary(fmaxVSFloat64AVX2, wrapVS(fmax_f_VS[float64]), 8, 4, "vs")
+	ntTable[Fmax][Float64][VV] = asmBinaryNT(fmaxVVFloat64NTAVX2, wrapVV(fmax_f_VV[float64]), 8, 4, "vv")
+	ntTable[Fmax][Float64][VS] = asmBinaryNT(fmaxVSFloat64NTAVX2, wrapVS(fmax_f_VS[float64]), 8, 4, "vs")
+	binTable[Fmin][Float32][VV] = asmBinary(fminVVFloat32AVX2, wrapVV(fmin_f_VV[float32]), 4, 8, "vv")
+	binTable[Fmin][Float32][VS] = asmBinary(fminVSFloat32AVX2, wrapVS(fmin_f_VS[float32]), 4, 8, "vs")
+	ntTable[Fmin][Float32][VV] = asmBinaryNT(fminVVFloat32NTAVX2, wrapVV(fmin_f_VV[float32]), 4, 8, "vv")
+	ntTable[Fmin][Float32][VS] = asmBinaryNT(fminVSFloat32NTAVX2, wrapVS(fmin_f_VS[float32]), 4, 8, "vs")
+	binTable[Fmin][Float64][VV] = asmBinary(fminVVFloat64AVX2, wrapVV(fmin_f_VV[float64]), 8, 4, "vv")
+	binTable[Fmin][Float64][VS] = asmBinary(fminVSFloat64AVX2, wrapVS(fmin_f_VS[float64]), 8, 4, "vs")
+	ntTable[Fmin][Float64][VV] = asmBinaryNT(fminVVFloat64NTAVX2, wrapVV(fmin_f_VV[float64]), 8, 4, "vv")
+	ntTable[Fmin][Float64][VS] = asmBinaryNT(fminVSFloat64NTAVX2, wrapVS(fmin_f_VS[float64]), 8, 4, "vs")
+	binTable[Copysign][Float32][VV] = asmBinary(copysignVVFloat32AVX2, wrapVV(copysign_f_VV[float32]), 4, 8, "vv")
+	binTable[Copysign][Float32][VS] = asmBinary(copysignVSFloat32AVX2, wrapVS(copysign_f_VS[float32]), 4, 8, "vs")
+	ntTable[Copysign][Float32][VV] = asmBinaryNT(copysignVVFloat32NTAVX2, wrapVV(copysign_f_VV[float32]), 4, 8, "vv")
+	ntTable[Copysign][Float32][VS] = asmBinaryNT(copysignVSFloat32NTAVX2, wrapVS(copysign_f_VS[float32]), 4, 8, "vs")
+	binTable[Copysign][Float64][VV] = asmBinary(copysignVVFloat64AVX2, wrapVV(copysign_f_VV[float64]), 8, 4, "vv")
+	binTable[Copysign][Float64][VS] = asmBinary(copysignVSFloat64AVX2, wrapVS(copysign_f_VS[float64]), 8, 4, "vs")
+	ntTable[Copysign][Float64][VV] = asmBinaryNT(copysignVVFloat64NTAVX2, wrapVV(copysign_f_VV[float64]), 8, 4, "vv")
+	ntTable[Copysign][Float64][VS] = asmBinaryNT(copysignVSFloat64NTAVX2, wrapVS(copysign_f_VS[float64]), 8, 4, "vs")
+	unTable[Abs][Float32] = asmUnary(absFloat32AVX2, wrapUnary(abs_f[float32]), 4, 8)
+	unTable[Abs][Float64] = asmUnary(absFloat64AVX2, wrapUnary(abs_f[float64]), 8, 4)
+	unTable[Neg][Float32] = asmUnary(negFloat32AVX2, wrapUnary(neg_f[float32]), 4, 8)
+	unTable[Neg][Float64] = asmUnary(negFloat64AVX2, wrapUnary(neg_f[float64]), 8, 4)
+	unTable[Square][Float32] = asmUnary(squareFloat32AVX2, wrapUnary(square_f[float32]), 4, 8)
+	unTable[Square][Float64] = asmUnary(squareFloat64AVX2, wrapUnary(square_f[float64]), 8, 4)
+	unTable[Sqrt][Float32] = asmUnary(sqrtFloat32AVX2, wrapUnary(sqrt_f[float32]), 4, 8)
+	unTable[Sqrt][Float64] = asmUnary(sqrtFloat64AVX2, wrapUnary(sqrt_f[float64]), 8, 4)
+	unTable[Rint][Float32] = asmUnary(rintFloat32AVX2, wrapUnary(rint_f[float32]), 4, 8)
+	unTable[Rint][Float64] = asmUnary(rintFloat64AVX2, wrapUnary(rint_f[float64]), 8, 4)
+	unTable[Floor][Float32] = asmUnary(floorFloat32AVX2, wrapUnary(floor_f[float32]), 4, 8)
+	unTable[Floor][Float64] = asmUnary(floorFloat64AVX2, wrapUnary(floor_f[float64]), 8, 4)
+	unTable[Ceil][Float32] = asmUnary(ceilFloat32AVX2, wrapUnary(ceil_f[float32]), 4, 8)
+	unTable[Ceil][Float64] = asmUnary(ceilFloat64AVX2, wrapUnary(ceil_f[float64]), 8, 4)
+	unTable[Trunc][Float32] = asmUnary(truncFloat32AVX2, wrapUnary(trunc_f[float32]), 4, 8)
+	unTable[Trunc][Float64] = asmUnary(truncFloat64AVX2, wrapUnary(trunc_f[float64]), 8, 4)
+	binTable[BitwiseAnd][Int32][VV] = asmBinary(bitAndVVInt32AVX2, wrapVV(bitAnd_s_VV[int32]), 4, 8, "vv")
+	binTable[BitwiseAnd][Int32][VS] = asmBinary(bitAndVSInt32AVX2, wrapVS(bitAnd_s_VS[int32]), 4, 8, "vs")
+	binTable[BitwiseAnd][Int64][VV] = asmBinary(bitAndVVInt64AVX2, wrapVV(bitAnd_s_VV[int64]), 8, 4, "vv")
+	binTable[BitwiseAnd][Int64][VS] = asmBinary(bitAndVSInt64AVX2, wrapVS(bitAnd_s_VS[int64]), 8, 4, "vs")
+	binTable[BitwiseAnd][Uint32][VV] = asmBinary(bitAndVVUint32AVX2, wrapVV(bitAnd_u_VV[uint32]), 4, 8, "vv")
+	binTable[BitwiseAnd][Uint32][VS] = asmBinary(bitAndVSUint32AVX2, wrapVS(bitAnd_u_VS[uint32]), 4, 8, "vs")
+	binTable[BitwiseAnd][Uint64][VV] = asmBinary(bitAndVVUint64AVX2, wrapVV(bitAnd_u_VV[uint64]), 8, 4, "vv")
+	binTable[BitwiseAnd][Uint64][VS] = asmBinary(bitAndVSUint64AVX2, wrapVS(bitAnd_u_VS[uint64]), 8, 4, "vs")
+	binTable[BitwiseOr][Int32][VV] = asmBinary(bitOrVVInt32AVX2, wrapVV(bitOr_s_VV[int32]), 4, 8, "vv")
+	binTable[BitwiseOr][Int32][VS] = asmBinary(bitOrVSInt32AVX2, wrapVS(bitOr_s_VS[int32]), 4, 8, "vs")
+	binTable[BitwiseOr][Int64][VV] = asmBinary(bitOrVVInt64AVX2, wrapVV(bitOr_s_VV[int64]), 8, 4, "vv")
+	binTable[BitwiseOr][Int64][VS] = asmBinary(bitOrVSInt64AVX2, wrapVS(bitOr_s_VS[int64]), 8, 4, "vs")
+	binTable[BitwiseOr][Uint32][VV] = asmBinary(bitOrVVUint32AVX2, wrapVV(bitOr_u_VV[uint32]), 4, 8, "vv")
+	binTable[BitwiseOr][Uint32][VS] = asmBinary(bitOrVSUint32AVX2, wrapVS(bitOr_u_VS[uint32]), 4, 8, "vs")
+	binTable[BitwiseOr][Uint64][VV] = asmBinary(bitOrVVUint64AVX2, wrapVV(bitOr_u_VV[uint64]), 8, 4, "vv")
+	binTable[BitwiseOr][Uint64][VS] = asmBinary(bitOrVSUint64AVX2, wrapVS(bitOr_u_VS[uint64]), 8, 4, "vs")
+	binTable[BitwiseXor][Int32][VV] = asmBinary(bitXorVVInt32AVX2, wrapVV(bitXor_s_VV[int32]), 4, 8, "vv")
+	binTable[BitwiseXor][Int32][VS] = asmBinary(bitXorVSInt32AVX2, wrapVS(bitXor_s_VS[int32]), 4, 8, "vs")
+	binTable[BitwiseXor][Int64][VV] = asmBinary(bitXorVVInt64AVX2, wrapVV(bitXor_s_VV[int64]), 8, 4, "vv")
+	binTable[BitwiseXor][Int64][VS] = asmBinary(bitXorVSInt64AVX2, wrapVS(bitXor_s_VS[int64]), 8, 4, "vs")
+	binTable[BitwiseXor][Uint32][VV] = asmBinary(bitXorVVUint32AVX2, wrapVV(bitXor_u_VV[uint32]), 4, 8, "vv")
+	binTable[BitwiseXor][Uint32][VS] = asmBinary(bitXorVSUint32AVX2, wrapVS(bitXor_u_VS[uint32]), 4, 8, "vs")
+	binTable[BitwiseXor][Uint64][VV] = asmBinary(bitXorVVUint64AVX2, wrapVV(bitXor_u_VV[uint64]), 8, 4, "vv")
+	binTable[BitwiseXor][Uint64][VS] = asmBinary(bitXorVSUint64AVX2, wrapVS(bitXor_u_VS[uint64]), 8, 4, "vs")
 }

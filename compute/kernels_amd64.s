@@ -20304,3 +20304,3045 @@ done:
 	VZEROUPPER
 	RET
 
+// func maximumVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·maximumVVFloat32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMOVUPS (DX), Y1
+	ADDQ $32, DX
+	VMAXPS Y1, Y0, Y2
+	VCMPPS $3, Y1, Y0, Y3
+	VADDPS Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func maximumVSFloat32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·maximumVSFloat32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSS (DX), Y1
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMAXPS Y1, Y0, Y2
+	VCMPPS $3, Y1, Y0, Y3
+	VADDPS Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func maximumVVFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·maximumVVFloat32NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMOVUPS (DX), Y1
+	ADDQ $32, DX
+	VMAXPS Y1, Y0, Y2
+	VCMPPS $3, Y1, Y0, Y3
+	VADDPS Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VMOVNTPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func maximumVSFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·maximumVSFloat32NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSS (DX), Y1
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMAXPS Y1, Y0, Y2
+	VCMPPS $3, Y1, Y0, Y3
+	VADDPS Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VMOVNTPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func maximumVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·maximumVVFloat64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMOVUPD (DX), Y1
+	ADDQ $32, DX
+	VMAXPD Y1, Y0, Y2
+	VCMPPD $3, Y1, Y0, Y3
+	VADDPD Y1, Y0, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func maximumVSFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·maximumVSFloat64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSD (DX), Y1
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMAXPD Y1, Y0, Y2
+	VCMPPD $3, Y1, Y0, Y3
+	VADDPD Y1, Y0, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func maximumVVFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·maximumVVFloat64NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMOVUPD (DX), Y1
+	ADDQ $32, DX
+	VMAXPD Y1, Y0, Y2
+	VCMPPD $3, Y1, Y0, Y3
+	VADDPD Y1, Y0, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VMOVNTPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func maximumVSFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·maximumVSFloat64NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSD (DX), Y1
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMAXPD Y1, Y0, Y2
+	VCMPPD $3, Y1, Y0, Y3
+	VADDPD Y1, Y0, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VMOVNTPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func minimumVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·minimumVVFloat32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMOVUPS (DX), Y1
+	ADDQ $32, DX
+	VMINPS Y1, Y0, Y2
+	VCMPPS $3, Y1, Y0, Y3
+	VADDPS Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func minimumVSFloat32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·minimumVSFloat32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSS (DX), Y1
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMINPS Y1, Y0, Y2
+	VCMPPS $3, Y1, Y0, Y3
+	VADDPS Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func minimumVVFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·minimumVVFloat32NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMOVUPS (DX), Y1
+	ADDQ $32, DX
+	VMINPS Y1, Y0, Y2
+	VCMPPS $3, Y1, Y0, Y3
+	VADDPS Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VMOVNTPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func minimumVSFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·minimumVSFloat32NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSS (DX), Y1
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMINPS Y1, Y0, Y2
+	VCMPPS $3, Y1, Y0, Y3
+	VADDPS Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VMOVNTPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func minimumVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·minimumVVFloat64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMOVUPD (DX), Y1
+	ADDQ $32, DX
+	VMINPD Y1, Y0, Y2
+	VCMPPD $3, Y1, Y0, Y3
+	VADDPD Y1, Y0, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func minimumVSFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·minimumVSFloat64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSD (DX), Y1
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMINPD Y1, Y0, Y2
+	VCMPPD $3, Y1, Y0, Y3
+	VADDPD Y1, Y0, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func minimumVVFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·minimumVVFloat64NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMOVUPD (DX), Y1
+	ADDQ $32, DX
+	VMINPD Y1, Y0, Y2
+	VCMPPD $3, Y1, Y0, Y3
+	VADDPD Y1, Y0, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VMOVNTPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func minimumVSFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·minimumVSFloat64NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSD (DX), Y1
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMINPD Y1, Y0, Y2
+	VCMPPD $3, Y1, Y0, Y3
+	VADDPD Y1, Y0, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VMOVNTPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func fmaxVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·fmaxVVFloat32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMOVUPS (DX), Y1
+	ADDQ $32, DX
+	VMAXPS Y1, Y0, Y2
+	VCMPPS $3, Y1, Y1, Y3
+	VBLENDVPS Y3, Y0, Y2, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func fmaxVSFloat32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·fmaxVSFloat32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSS (DX), Y1
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMAXPS Y1, Y0, Y2
+	VCMPPS $3, Y1, Y1, Y3
+	VBLENDVPS Y3, Y0, Y2, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func fmaxVVFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·fmaxVVFloat32NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMOVUPS (DX), Y1
+	ADDQ $32, DX
+	VMAXPS Y1, Y0, Y2
+	VCMPPS $3, Y1, Y1, Y3
+	VBLENDVPS Y3, Y0, Y2, Y2
+	VMOVNTPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func fmaxVSFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·fmaxVSFloat32NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSS (DX), Y1
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMAXPS Y1, Y0, Y2
+	VCMPPS $3, Y1, Y1, Y3
+	VBLENDVPS Y3, Y0, Y2, Y2
+	VMOVNTPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func fmaxVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·fmaxVVFloat64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMOVUPD (DX), Y1
+	ADDQ $32, DX
+	VMAXPD Y1, Y0, Y2
+	VCMPPD $3, Y1, Y1, Y3
+	VBLENDVPD Y3, Y0, Y2, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func fmaxVSFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·fmaxVSFloat64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSD (DX), Y1
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMAXPD Y1, Y0, Y2
+	VCMPPD $3, Y1, Y1, Y3
+	VBLENDVPD Y3, Y0, Y2, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func fmaxVVFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·fmaxVVFloat64NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMOVUPD (DX), Y1
+	ADDQ $32, DX
+	VMAXPD Y1, Y0, Y2
+	VCMPPD $3, Y1, Y1, Y3
+	VBLENDVPD Y3, Y0, Y2, Y2
+	VMOVNTPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func fmaxVSFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·fmaxVSFloat64NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSD (DX), Y1
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMAXPD Y1, Y0, Y2
+	VCMPPD $3, Y1, Y1, Y3
+	VBLENDVPD Y3, Y0, Y2, Y2
+	VMOVNTPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func fminVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·fminVVFloat32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMOVUPS (DX), Y1
+	ADDQ $32, DX
+	VMINPS Y1, Y0, Y2
+	VCMPPS $3, Y1, Y1, Y3
+	VBLENDVPS Y3, Y0, Y2, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func fminVSFloat32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·fminVSFloat32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSS (DX), Y1
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMINPS Y1, Y0, Y2
+	VCMPPS $3, Y1, Y1, Y3
+	VBLENDVPS Y3, Y0, Y2, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func fminVVFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·fminVVFloat32NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMOVUPS (DX), Y1
+	ADDQ $32, DX
+	VMINPS Y1, Y0, Y2
+	VCMPPS $3, Y1, Y1, Y3
+	VBLENDVPS Y3, Y0, Y2, Y2
+	VMOVNTPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func fminVSFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·fminVSFloat32NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSS (DX), Y1
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMINPS Y1, Y0, Y2
+	VCMPPS $3, Y1, Y1, Y3
+	VBLENDVPS Y3, Y0, Y2, Y2
+	VMOVNTPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func fminVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·fminVVFloat64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMOVUPD (DX), Y1
+	ADDQ $32, DX
+	VMINPD Y1, Y0, Y2
+	VCMPPD $3, Y1, Y1, Y3
+	VBLENDVPD Y3, Y0, Y2, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func fminVSFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·fminVSFloat64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSD (DX), Y1
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMINPD Y1, Y0, Y2
+	VCMPPD $3, Y1, Y1, Y3
+	VBLENDVPD Y3, Y0, Y2, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func fminVVFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·fminVVFloat64NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMOVUPD (DX), Y1
+	ADDQ $32, DX
+	VMINPD Y1, Y0, Y2
+	VCMPPD $3, Y1, Y1, Y3
+	VBLENDVPD Y3, Y0, Y2, Y2
+	VMOVNTPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func fminVSFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·fminVSFloat64NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSD (DX), Y1
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMINPD Y1, Y0, Y2
+	VCMPPD $3, Y1, Y1, Y3
+	VBLENDVPD Y3, Y0, Y2, Y2
+	VMOVNTPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func copysignVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·copysignVVFloat32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVL $0x80000000, AX
+	MOVQ AX, X15
+	VPBROADCASTD X15, Y8
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMOVUPS (DX), Y1
+	ADDQ $32, DX
+	VANDNPS Y0, Y8, Y2
+	VANDPS Y8, Y1, Y3
+	VORPS Y3, Y2, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func copysignVSFloat32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·copysignVSFloat32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVL $0x80000000, AX
+	MOVQ AX, X15
+	VPBROADCASTD X15, Y8
+	VBROADCASTSS (DX), Y1
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VANDNPS Y0, Y8, Y2
+	VANDPS Y8, Y1, Y3
+	VORPS Y3, Y2, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func copysignVVFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·copysignVVFloat32NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVL $0x80000000, AX
+	MOVQ AX, X15
+	VPBROADCASTD X15, Y8
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMOVUPS (DX), Y1
+	ADDQ $32, DX
+	VANDNPS Y0, Y8, Y2
+	VANDPS Y8, Y1, Y3
+	VORPS Y3, Y2, Y2
+	VMOVNTPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func copysignVSFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·copysignVSFloat32NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVL $0x80000000, AX
+	MOVQ AX, X15
+	VPBROADCASTD X15, Y8
+	VBROADCASTSS (DX), Y1
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VANDNPS Y0, Y8, Y2
+	VANDPS Y8, Y1, Y3
+	VORPS Y3, Y2, Y2
+	VMOVNTPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func copysignVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·copysignVVFloat64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVQ $0x8000000000000000, AX
+	MOVQ AX, X15
+	VPBROADCASTQ X15, Y8
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMOVUPD (DX), Y1
+	ADDQ $32, DX
+	VANDNPD Y0, Y8, Y2
+	VANDPD Y8, Y1, Y3
+	VORPD Y3, Y2, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func copysignVSFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·copysignVSFloat64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVQ $0x8000000000000000, AX
+	MOVQ AX, X15
+	VPBROADCASTQ X15, Y8
+	VBROADCASTSD (DX), Y1
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VANDNPD Y0, Y8, Y2
+	VANDPD Y8, Y1, Y3
+	VORPD Y3, Y2, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func copysignVVFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·copysignVVFloat64NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVQ $0x8000000000000000, AX
+	MOVQ AX, X15
+	VPBROADCASTQ X15, Y8
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMOVUPD (DX), Y1
+	ADDQ $32, DX
+	VANDNPD Y0, Y8, Y2
+	VANDPD Y8, Y1, Y3
+	VORPD Y3, Y2, Y2
+	VMOVNTPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func copysignVSFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·copysignVSFloat64NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVQ $0x8000000000000000, AX
+	MOVQ AX, X15
+	VPBROADCASTQ X15, Y8
+	VBROADCASTSD (DX), Y1
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VANDNPD Y0, Y8, Y2
+	VANDPD Y8, Y1, Y3
+	VORPD Y3, Y2, Y2
+	VMOVNTPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func absFloat32AVX2(dst, x unsafe.Pointer, n int)
+TEXT ·absFloat32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVL $0x80000000, AX
+	MOVQ AX, X15
+	VPBROADCASTD X15, Y8
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VANDNPS Y0, Y8, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func absFloat64AVX2(dst, x unsafe.Pointer, n int)
+TEXT ·absFloat64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ $0x8000000000000000, AX
+	MOVQ AX, X15
+	VPBROADCASTQ X15, Y8
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VANDNPD Y0, Y8, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func negFloat32AVX2(dst, x unsafe.Pointer, n int)
+TEXT ·negFloat32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVL $0x80000000, AX
+	MOVQ AX, X15
+	VPBROADCASTD X15, Y8
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VXORPS Y8, Y0, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func negFloat64AVX2(dst, x unsafe.Pointer, n int)
+TEXT ·negFloat64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ $0x8000000000000000, AX
+	MOVQ AX, X15
+	VPBROADCASTQ X15, Y8
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VXORPD Y8, Y0, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func squareFloat32AVX2(dst, x unsafe.Pointer, n int)
+TEXT ·squareFloat32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VMULPS Y0, Y0, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func squareFloat64AVX2(dst, x unsafe.Pointer, n int)
+TEXT ·squareFloat64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VMULPD Y0, Y0, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func sqrtFloat32AVX2(dst, x unsafe.Pointer, n int)
+TEXT ·sqrtFloat32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VSQRTPS Y0, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func sqrtFloat64AVX2(dst, x unsafe.Pointer, n int)
+TEXT ·sqrtFloat64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VSQRTPD Y0, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func rintFloat32AVX2(dst, x unsafe.Pointer, n int)
+TEXT ·rintFloat32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VROUNDPS $8, Y0, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func rintFloat64AVX2(dst, x unsafe.Pointer, n int)
+TEXT ·rintFloat64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VROUNDPD $8, Y0, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func floorFloat32AVX2(dst, x unsafe.Pointer, n int)
+TEXT ·floorFloat32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VROUNDPS $9, Y0, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func floorFloat64AVX2(dst, x unsafe.Pointer, n int)
+TEXT ·floorFloat64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VROUNDPD $9, Y0, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func ceilFloat32AVX2(dst, x unsafe.Pointer, n int)
+TEXT ·ceilFloat32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VROUNDPS $10, Y0, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func ceilFloat64AVX2(dst, x unsafe.Pointer, n int)
+TEXT ·ceilFloat64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VROUNDPD $10, Y0, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func truncFloat32AVX2(dst, x unsafe.Pointer, n int)
+TEXT ·truncFloat32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVUPS (SI), Y0
+	VROUNDPS $11, Y0, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func truncFloat64AVX2(dst, x unsafe.Pointer, n int)
+TEXT ·truncFloat64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVUPD (SI), Y0
+	VROUNDPD $11, Y0, Y2
+	VMOVUPD Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitAndVVInt32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitAndVVInt32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPAND 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPAND 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPAND 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPAND 96(DX), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPAND 0(DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitAndVSInt32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitAndVSInt32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD (DX), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPAND Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPAND Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPAND Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPAND Y4, Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPAND Y4, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitAndVVInt64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitAndVVInt64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPAND 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPAND 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPAND 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPAND 96(DX), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPAND 0(DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitAndVSInt64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitAndVSInt64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTQ (DX), Y4
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPAND Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPAND Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPAND Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPAND Y4, Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPAND Y4, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitAndVVUint32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitAndVVUint32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPAND 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPAND 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPAND 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPAND 96(DX), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPAND 0(DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitAndVSUint32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitAndVSUint32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD (DX), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPAND Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPAND Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPAND Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPAND Y4, Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPAND Y4, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitAndVVUint64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitAndVVUint64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPAND 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPAND 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPAND 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPAND 96(DX), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPAND 0(DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitAndVSUint64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitAndVSUint64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTQ (DX), Y4
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPAND Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPAND Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPAND Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPAND Y4, Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPAND Y4, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitOrVVInt32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitOrVVInt32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPOR 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPOR 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPOR 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPOR 96(DX), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPOR 0(DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitOrVSInt32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitOrVSInt32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD (DX), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPOR Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPOR Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPOR Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPOR Y4, Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPOR Y4, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitOrVVInt64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitOrVVInt64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPOR 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPOR 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPOR 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPOR 96(DX), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPOR 0(DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitOrVSInt64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitOrVSInt64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTQ (DX), Y4
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPOR Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPOR Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPOR Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPOR Y4, Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPOR Y4, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitOrVVUint32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitOrVVUint32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPOR 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPOR 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPOR 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPOR 96(DX), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPOR 0(DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitOrVSUint32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitOrVSUint32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD (DX), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPOR Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPOR Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPOR Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPOR Y4, Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPOR Y4, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitOrVVUint64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitOrVVUint64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPOR 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPOR 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPOR 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPOR 96(DX), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPOR 0(DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitOrVSUint64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitOrVSUint64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTQ (DX), Y4
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPOR Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPOR Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPOR Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPOR Y4, Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPOR Y4, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitXorVVInt32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitXorVVInt32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPXOR 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPXOR 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPXOR 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPXOR 96(DX), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPXOR 0(DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitXorVSInt32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitXorVSInt32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD (DX), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPXOR Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPXOR Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPXOR Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPXOR Y4, Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPXOR Y4, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitXorVVInt64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitXorVVInt64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPXOR 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPXOR 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPXOR 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPXOR 96(DX), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPXOR 0(DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitXorVSInt64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitXorVSInt64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTQ (DX), Y4
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPXOR Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPXOR Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPXOR Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPXOR Y4, Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPXOR Y4, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitXorVVUint32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitXorVVUint32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPXOR 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPXOR 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPXOR 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPXOR 96(DX), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPXOR 0(DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitXorVSUint32AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitXorVSUint32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTD (DX), Y4
+loop4:
+	CMPQ CX, $32
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPXOR Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPXOR Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPXOR Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPXOR Y4, Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $8
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPXOR Y4, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitXorVVUint64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitXorVVUint64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPXOR 0(DX), Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPXOR 32(DX), Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPXOR 64(DX), Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPXOR 96(DX), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPXOR 0(DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func bitXorVSUint64AVX2(dst, x, y unsafe.Pointer, n int)
+TEXT ·bitXorVSUint64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPBROADCASTQ (DX), Y4
+loop4:
+	CMPQ CX, $16
+	JLT loop1
+	VMOVDQU 0(SI), Y0
+	VPXOR Y4, Y0, Y0
+	VMOVDQU 32(SI), Y1
+	VPXOR Y4, Y1, Y1
+	VMOVDQU 64(SI), Y2
+	VPXOR Y4, Y2, Y2
+	VMOVDQU 96(SI), Y3
+	VPXOR Y4, Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP loop4
+loop1:
+	CMPQ CX, $4
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VPXOR Y4, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func expF32AVX2(dst, x unsafe.Pointer, n int) int
+TEXT ·expF32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ R8, R8
+loop:
+	CMPQ R8, CX
+	JGE done
+	VMOVUPS (SI)(R8*4), Y0
+	VCMPPS $0x1d, mathc<>+0(SB), Y0, Y1
+	VCMPPS $0x12, mathc<>+32(SB), Y0, Y2
+	VANDPS Y2, Y1, Y1
+	VMOVMSKPS Y1, AX
+	CMPL AX, $0xff
+	JNE done
+	VMULPS mathc<>+64(SB), Y0, Y1
+	VROUNDPS $8, Y1, Y1
+	VFNMADD231PS mathc<>+96(SB), Y1, Y0
+	VFNMADD231PS mathc<>+128(SB), Y1, Y0
+	VMOVUPS mathc<>+160(SB), Y2
+	VFMADD213PS mathc<>+192(SB), Y0, Y2
+	VFMADD213PS mathc<>+224(SB), Y0, Y2
+	VFMADD213PS mathc<>+256(SB), Y0, Y2
+	VFMADD213PS mathc<>+288(SB), Y0, Y2
+	VFMADD213PS mathc<>+320(SB), Y0, Y2
+	VMULPS Y0, Y0, Y3
+	VFMADD213PS Y0, Y3, Y2
+	VADDPS mathc<>+352(SB), Y2, Y2
+	VCVTPS2DQ Y1, Y1
+	VPADDD mathc<>+384(SB), Y1, Y1
+	VPSLLD $23, Y1, Y1
+	VMULPS Y1, Y2, Y2
+	VMOVUPS Y2, (DI)(R8*4)
+	ADDQ $8, R8
+	JMP loop
+done:
+	MOVQ R8, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func logF32AVX2(dst, x unsafe.Pointer, n int) int
+TEXT ·logF32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ R8, R8
+loop:
+	CMPQ R8, CX
+	JGE done
+	VMOVUPS (SI)(R8*4), Y0
+	VCMPPS $0x1d, mathc<>+416(SB), Y0, Y1
+	VCMPPS $0x12, mathc<>+448(SB), Y0, Y2
+	VANDPS Y2, Y1, Y1
+	VMOVMSKPS Y1, AX
+	CMPL AX, $0xff
+	JNE done
+	VPSRLD $23, Y0, Y1
+	VPSUBD mathc<>+480(SB), Y1, Y1
+	VCVTDQ2PS Y1, Y1
+	VPAND mathc<>+512(SB), Y0, Y0
+	VPOR mathc<>+544(SB), Y0, Y0
+	VCMPPS $0x11, mathc<>+576(SB), Y0, Y2
+	VANDPS mathc<>+352(SB), Y2, Y3
+	VSUBPS Y3, Y1, Y1
+	VANDPS Y0, Y2, Y3
+	VSUBPS mathc<>+352(SB), Y0, Y0
+	VADDPS Y3, Y0, Y0
+	VMOVUPS mathc<>+608(SB), Y2
+	VFMADD213PS mathc<>+640(SB), Y0, Y2
+	VFMADD213PS mathc<>+672(SB), Y0, Y2
+	VFMADD213PS mathc<>+704(SB), Y0, Y2
+	VFMADD213PS mathc<>+736(SB), Y0, Y2
+	VFMADD213PS mathc<>+768(SB), Y0, Y2
+	VFMADD213PS mathc<>+800(SB), Y0, Y2
+	VFMADD213PS mathc<>+832(SB), Y0, Y2
+	VFMADD213PS mathc<>+864(SB), Y0, Y2
+	VMULPS Y0, Y0, Y3
+	VMULPS Y0, Y2, Y2
+	VMULPS Y3, Y2, Y2
+	VFMADD231PS mathc<>+128(SB), Y1, Y2
+	VFNMADD231PS mathc<>+896(SB), Y3, Y2
+	VADDPS Y2, Y0, Y0
+	VFMADD231PS mathc<>+96(SB), Y1, Y0
+	VMOVUPS Y0, (DI)(R8*4)
+	ADDQ $8, R8
+	JMP loop
+done:
+	MOVQ R8, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func tanhF32AVX2(dst, x unsafe.Pointer, n int) int
+TEXT ·tanhF32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ R8, R8
+loop:
+	CMPQ R8, CX
+	JGE done
+	VMOVUPS (SI)(R8*4), Y0
+	VMOVUPS mathc<>+928(SB), Y9
+	VANDNPS Y0, Y9, Y1
+	VANDPS Y0, Y9, Y9
+	VCMPPS $0x12, mathc<>+960(SB), Y1, Y2
+	VMOVMSKPS Y2, AX
+	CMPL AX, $0xff
+	JNE done
+	VMULPS Y0, Y0, Y2
+	VMOVUPS mathc<>+992(SB), Y3
+	VFMADD213PS mathc<>+1024(SB), Y2, Y3
+	VFMADD213PS mathc<>+1056(SB), Y2, Y3
+	VFMADD213PS mathc<>+1088(SB), Y2, Y3
+	VFMADD213PS mathc<>+1120(SB), Y2, Y3
+	VMULPS Y2, Y3, Y3
+	VFMADD213PS Y0, Y0, Y3
+	VADDPS Y1, Y1, Y4
+	VMULPS mathc<>+64(SB), Y4, Y5
+	VROUNDPS $8, Y5, Y5
+	VFNMADD231PS mathc<>+96(SB), Y5, Y4
+	VFNMADD231PS mathc<>+128(SB), Y5, Y4
+	VMOVUPS mathc<>+160(SB), Y6
+	VFMADD213PS mathc<>+192(SB), Y4, Y6
+	VFMADD213PS mathc<>+224(SB), Y4, Y6
+	VFMADD213PS mathc<>+256(SB), Y4, Y6
+	VFMADD213PS mathc<>+288(SB), Y4, Y6
+	VFMADD213PS mathc<>+320(SB), Y4, Y6
+	VMULPS Y4, Y4, Y7
+	VFMADD213PS Y4, Y7, Y6
+	VADDPS mathc<>+352(SB), Y6, Y6
+	VCVTPS2DQ Y5, Y5
+	VPADDD mathc<>+384(SB), Y5, Y5
+	VPSLLD $23, Y5, Y5
+	VMULPS Y5, Y6, Y6
+	VADDPS mathc<>+352(SB), Y6, Y6
+	VMOVUPS mathc<>+1152(SB), Y8
+	VDIVPS Y6, Y8, Y7
+	VMOVUPS mathc<>+352(SB), Y6
+	VSUBPS Y7, Y6, Y6
+	VORPS Y9, Y6, Y6
+	VCMPPS $0x11, mathc<>+1184(SB), Y1, Y10
+	VBLENDVPS Y10, Y3, Y6, Y2
+	VMOVUPS Y2, (DI)(R8*4)
+	ADDQ $8, R8
+	JMP loop
+done:
+	MOVQ R8, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func sinF32AVX2(dst, x unsafe.Pointer, n int) int
+TEXT ·sinF32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ R8, R8
+loop:
+	CMPQ R8, CX
+	JGE done
+	VMOVUPS (SI)(R8*4), Y0
+	VMOVUPS mathc<>+928(SB), Y9
+	VANDNPS Y0, Y9, Y1
+	VCMPPS $0x12, mathc<>+1216(SB), Y1, Y2
+	VMOVMSKPS Y2, AX
+	CMPL AX, $0xff
+	JNE done
+	VMULPS mathc<>+1248(SB), Y0, Y1
+	VROUNDPS $8, Y1, Y1
+	VFNMADD231PS mathc<>+1280(SB), Y1, Y0
+	VFNMADD231PS mathc<>+1312(SB), Y1, Y0
+	VFNMADD231PS mathc<>+1344(SB), Y1, Y0
+	VCVTPS2DQ Y1, Y1
+	VMULPS Y0, Y0, Y2
+	VMOVUPS mathc<>+1376(SB), Y3
+	VFMADD213PS mathc<>+1408(SB), Y2, Y3
+	VFMADD213PS mathc<>+1440(SB), Y2, Y3
+	VMULPS Y2, Y3, Y3
+	VFMADD213PS Y0, Y0, Y3
+	VMOVUPS mathc<>+1472(SB), Y4
+	VFMADD213PS mathc<>+1504(SB), Y2, Y4
+	VFMADD213PS mathc<>+1536(SB), Y2, Y4
+	VMULPS Y2, Y4, Y4
+	VSUBPS mathc<>+896(SB), Y4, Y4
+	VMULPS Y2, Y4, Y4
+	VADDPS mathc<>+352(SB), Y4, Y4
+	VPSLLD $31, Y1, Y5
+	VBLENDVPS Y5, Y4, Y3, Y3
+	VPSRLD $1, Y1, Y5
+	VPSLLD $31, Y5, Y5
+	VXORPS Y5, Y3, Y3
+	VMOVUPS Y3, (DI)(R8*4)
+	ADDQ $8, R8
+	JMP loop
+done:
+	MOVQ R8, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func cosF32AVX2(dst, x unsafe.Pointer, n int) int
+TEXT ·cosF32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ R8, R8
+loop:
+	CMPQ R8, CX
+	JGE done
+	VMOVUPS (SI)(R8*4), Y0
+	VMOVUPS mathc<>+928(SB), Y9
+	VANDNPS Y0, Y9, Y1
+	VCMPPS $0x12, mathc<>+1216(SB), Y1, Y2
+	VMOVMSKPS Y2, AX
+	CMPL AX, $0xff
+	JNE done
+	VMULPS mathc<>+1248(SB), Y0, Y1
+	VROUNDPS $8, Y1, Y1
+	VFNMADD231PS mathc<>+1280(SB), Y1, Y0
+	VFNMADD231PS mathc<>+1312(SB), Y1, Y0
+	VFNMADD231PS mathc<>+1344(SB), Y1, Y0
+	VCVTPS2DQ Y1, Y1
+	VPADDD mathc<>+1568(SB), Y1, Y1
+	VMULPS Y0, Y0, Y2
+	VMOVUPS mathc<>+1376(SB), Y3
+	VFMADD213PS mathc<>+1408(SB), Y2, Y3
+	VFMADD213PS mathc<>+1440(SB), Y2, Y3
+	VMULPS Y2, Y3, Y3
+	VFMADD213PS Y0, Y0, Y3
+	VMOVUPS mathc<>+1472(SB), Y4
+	VFMADD213PS mathc<>+1504(SB), Y2, Y4
+	VFMADD213PS mathc<>+1536(SB), Y2, Y4
+	VMULPS Y2, Y4, Y4
+	VSUBPS mathc<>+896(SB), Y4, Y4
+	VMULPS Y2, Y4, Y4
+	VADDPS mathc<>+352(SB), Y4, Y4
+	VPSLLD $31, Y1, Y5
+	VBLENDVPS Y5, Y4, Y3, Y3
+	VPSRLD $1, Y1, Y5
+	VPSLLD $31, Y5, Y5
+	VXORPS Y5, Y3, Y3
+	VMOVUPS Y3, (DI)(R8*4)
+	ADDQ $8, R8
+	JMP loop
+done:
+	MOVQ R8, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func expF64AVX2(dst, x unsafe.Pointer, n int) int
+TEXT ·expF64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ R8, R8
+loop:
+	CMPQ R8, CX
+	JGE done
+	VMOVUPD (SI)(R8*8), Y0
+	VCMPPD $0x1d, mathd<>+0(SB), Y0, Y1
+	VCMPPD $0x12, mathd<>+32(SB), Y0, Y2
+	VANDPD Y2, Y1, Y1
+	VMOVMSKPD Y1, AX
+	CMPL AX, $0xf
+	JNE done
+	VMULPD mathd<>+64(SB), Y0, Y1
+	VROUNDPD $8, Y1, Y1
+	VFNMADD231PD mathd<>+96(SB), Y1, Y0
+	VFNMADD231PD mathd<>+128(SB), Y1, Y0
+	VMOVUPD mathd<>+160(SB), Y2
+	VFMADD213PD mathd<>+192(SB), Y0, Y2
+	VFMADD213PD mathd<>+224(SB), Y0, Y2
+	VFMADD213PD mathd<>+256(SB), Y0, Y2
+	VFMADD213PD mathd<>+288(SB), Y0, Y2
+	VFMADD213PD mathd<>+320(SB), Y0, Y2
+	VFMADD213PD mathd<>+352(SB), Y0, Y2
+	VFMADD213PD mathd<>+384(SB), Y0, Y2
+	VFMADD213PD mathd<>+416(SB), Y0, Y2
+	VFMADD213PD mathd<>+448(SB), Y0, Y2
+	VFMADD213PD mathd<>+480(SB), Y0, Y2
+	VFMADD213PD mathd<>+512(SB), Y0, Y2
+	VMULPD Y0, Y0, Y3
+	VFMADD213PD Y0, Y3, Y2
+	VADDPD mathd<>+544(SB), Y2, Y2
+	VCVTPD2DQY Y1, X1
+	VPMOVSXDQ X1, Y1
+	VPADDQ mathd<>+576(SB), Y1, Y1
+	VPSLLQ $52, Y1, Y1
+	VMULPD Y1, Y2, Y2
+	VMOVUPD Y2, (DI)(R8*8)
+	ADDQ $4, R8
+	JMP loop
+done:
+	MOVQ R8, ret+24(FP)
+	VZEROUPPER
+	RET
+
+DATA mathc<>+0(SB)/4, $0xc2ae0000
+DATA mathc<>+4(SB)/4, $0xc2ae0000
+DATA mathc<>+8(SB)/4, $0xc2ae0000
+DATA mathc<>+12(SB)/4, $0xc2ae0000
+DATA mathc<>+16(SB)/4, $0xc2ae0000
+DATA mathc<>+20(SB)/4, $0xc2ae0000
+DATA mathc<>+24(SB)/4, $0xc2ae0000
+DATA mathc<>+28(SB)/4, $0xc2ae0000
+DATA mathc<>+32(SB)/4, $0x42b00000
+DATA mathc<>+36(SB)/4, $0x42b00000
+DATA mathc<>+40(SB)/4, $0x42b00000
+DATA mathc<>+44(SB)/4, $0x42b00000
+DATA mathc<>+48(SB)/4, $0x42b00000
+DATA mathc<>+52(SB)/4, $0x42b00000
+DATA mathc<>+56(SB)/4, $0x42b00000
+DATA mathc<>+60(SB)/4, $0x42b00000
+DATA mathc<>+64(SB)/4, $0x3fb8aa3b
+DATA mathc<>+68(SB)/4, $0x3fb8aa3b
+DATA mathc<>+72(SB)/4, $0x3fb8aa3b
+DATA mathc<>+76(SB)/4, $0x3fb8aa3b
+DATA mathc<>+80(SB)/4, $0x3fb8aa3b
+DATA mathc<>+84(SB)/4, $0x3fb8aa3b
+DATA mathc<>+88(SB)/4, $0x3fb8aa3b
+DATA mathc<>+92(SB)/4, $0x3fb8aa3b
+DATA mathc<>+96(SB)/4, $0x3f318000
+DATA mathc<>+100(SB)/4, $0x3f318000
+DATA mathc<>+104(SB)/4, $0x3f318000
+DATA mathc<>+108(SB)/4, $0x3f318000
+DATA mathc<>+112(SB)/4, $0x3f318000
+DATA mathc<>+116(SB)/4, $0x3f318000
+DATA mathc<>+120(SB)/4, $0x3f318000
+DATA mathc<>+124(SB)/4, $0x3f318000
+DATA mathc<>+128(SB)/4, $0xb95e8083
+DATA mathc<>+132(SB)/4, $0xb95e8083
+DATA mathc<>+136(SB)/4, $0xb95e8083
+DATA mathc<>+140(SB)/4, $0xb95e8083
+DATA mathc<>+144(SB)/4, $0xb95e8083
+DATA mathc<>+148(SB)/4, $0xb95e8083
+DATA mathc<>+152(SB)/4, $0xb95e8083
+DATA mathc<>+156(SB)/4, $0xb95e8083
+DATA mathc<>+160(SB)/4, $0x39506967
+DATA mathc<>+164(SB)/4, $0x39506967
+DATA mathc<>+168(SB)/4, $0x39506967
+DATA mathc<>+172(SB)/4, $0x39506967
+DATA mathc<>+176(SB)/4, $0x39506967
+DATA mathc<>+180(SB)/4, $0x39506967
+DATA mathc<>+184(SB)/4, $0x39506967
+DATA mathc<>+188(SB)/4, $0x39506967
+DATA mathc<>+192(SB)/4, $0x3ab743ce
+DATA mathc<>+196(SB)/4, $0x3ab743ce
+DATA mathc<>+200(SB)/4, $0x3ab743ce
+DATA mathc<>+204(SB)/4, $0x3ab743ce
+DATA mathc<>+208(SB)/4, $0x3ab743ce
+DATA mathc<>+212(SB)/4, $0x3ab743ce
+DATA mathc<>+216(SB)/4, $0x3ab743ce
+DATA mathc<>+220(SB)/4, $0x3ab743ce
+DATA mathc<>+224(SB)/4, $0x3c088908
+DATA mathc<>+228(SB)/4, $0x3c088908
+DATA mathc<>+232(SB)/4, $0x3c088908
+DATA mathc<>+236(SB)/4, $0x3c088908
+DATA mathc<>+240(SB)/4, $0x3c088908
+DATA mathc<>+244(SB)/4, $0x3c088908
+DATA mathc<>+248(SB)/4, $0x3c088908
+DATA mathc<>+252(SB)/4, $0x3c088908
+DATA mathc<>+256(SB)/4, $0x3d2aa9c1
+DATA mathc<>+260(SB)/4, $0x3d2aa9c1
+DATA mathc<>+264(SB)/4, $0x3d2aa9c1
+DATA mathc<>+268(SB)/4, $0x3d2aa9c1
+DATA mathc<>+272(SB)/4, $0x3d2aa9c1
+DATA mathc<>+276(SB)/4, $0x3d2aa9c1
+DATA mathc<>+280(SB)/4, $0x3d2aa9c1
+DATA mathc<>+284(SB)/4, $0x3d2aa9c1
+DATA mathc<>+288(SB)/4, $0x3e2aaaaa
+DATA mathc<>+292(SB)/4, $0x3e2aaaaa
+DATA mathc<>+296(SB)/4, $0x3e2aaaaa
+DATA mathc<>+300(SB)/4, $0x3e2aaaaa
+DATA mathc<>+304(SB)/4, $0x3e2aaaaa
+DATA mathc<>+308(SB)/4, $0x3e2aaaaa
+DATA mathc<>+312(SB)/4, $0x3e2aaaaa
+DATA mathc<>+316(SB)/4, $0x3e2aaaaa
+DATA mathc<>+320(SB)/4, $0x3f000000
+DATA mathc<>+324(SB)/4, $0x3f000000
+DATA mathc<>+328(SB)/4, $0x3f000000
+DATA mathc<>+332(SB)/4, $0x3f000000
+DATA mathc<>+336(SB)/4, $0x3f000000
+DATA mathc<>+340(SB)/4, $0x3f000000
+DATA mathc<>+344(SB)/4, $0x3f000000
+DATA mathc<>+348(SB)/4, $0x3f000000
+DATA mathc<>+352(SB)/4, $0x3f800000
+DATA mathc<>+356(SB)/4, $0x3f800000
+DATA mathc<>+360(SB)/4, $0x3f800000
+DATA mathc<>+364(SB)/4, $0x3f800000
+DATA mathc<>+368(SB)/4, $0x3f800000
+DATA mathc<>+372(SB)/4, $0x3f800000
+DATA mathc<>+376(SB)/4, $0x3f800000
+DATA mathc<>+380(SB)/4, $0x3f800000
+DATA mathc<>+384(SB)/4, $0x0000007f
+DATA mathc<>+388(SB)/4, $0x0000007f
+DATA mathc<>+392(SB)/4, $0x0000007f
+DATA mathc<>+396(SB)/4, $0x0000007f
+DATA mathc<>+400(SB)/4, $0x0000007f
+DATA mathc<>+404(SB)/4, $0x0000007f
+DATA mathc<>+408(SB)/4, $0x0000007f
+DATA mathc<>+412(SB)/4, $0x0000007f
+DATA mathc<>+416(SB)/4, $0x00800000
+DATA mathc<>+420(SB)/4, $0x00800000
+DATA mathc<>+424(SB)/4, $0x00800000
+DATA mathc<>+428(SB)/4, $0x00800000
+DATA mathc<>+432(SB)/4, $0x00800000
+DATA mathc<>+436(SB)/4, $0x00800000
+DATA mathc<>+440(SB)/4, $0x00800000
+DATA mathc<>+444(SB)/4, $0x00800000
+DATA mathc<>+448(SB)/4, $0x7f7fffff
+DATA mathc<>+452(SB)/4, $0x7f7fffff
+DATA mathc<>+456(SB)/4, $0x7f7fffff
+DATA mathc<>+460(SB)/4, $0x7f7fffff
+DATA mathc<>+464(SB)/4, $0x7f7fffff
+DATA mathc<>+468(SB)/4, $0x7f7fffff
+DATA mathc<>+472(SB)/4, $0x7f7fffff
+DATA mathc<>+476(SB)/4, $0x7f7fffff
+DATA mathc<>+480(SB)/4, $0x0000007e
+DATA mathc<>+484(SB)/4, $0x0000007e
+DATA mathc<>+488(SB)/4, $0x0000007e
+DATA mathc<>+492(SB)/4, $0x0000007e
+DATA mathc<>+496(SB)/4, $0x0000007e
+DATA mathc<>+500(SB)/4, $0x0000007e
+DATA mathc<>+504(SB)/4, $0x0000007e
+DATA mathc<>+508(SB)/4, $0x0000007e
+DATA mathc<>+512(SB)/4, $0x007fffff
+DATA mathc<>+516(SB)/4, $0x007fffff
+DATA mathc<>+520(SB)/4, $0x007fffff
+DATA mathc<>+524(SB)/4, $0x007fffff
+DATA mathc<>+528(SB)/4, $0x007fffff
+DATA mathc<>+532(SB)/4, $0x007fffff
+DATA mathc<>+536(SB)/4, $0x007fffff
+DATA mathc<>+540(SB)/4, $0x007fffff
+DATA mathc<>+544(SB)/4, $0x3f000000
+DATA mathc<>+548(SB)/4, $0x3f000000
+DATA mathc<>+552(SB)/4, $0x3f000000
+DATA mathc<>+556(SB)/4, $0x3f000000
+DATA mathc<>+560(SB)/4, $0x3f000000
+DATA mathc<>+564(SB)/4, $0x3f000000
+DATA mathc<>+568(SB)/4, $0x3f000000
+DATA mathc<>+572(SB)/4, $0x3f000000
+DATA mathc<>+576(SB)/4, $0x3f3504f3
+DATA mathc<>+580(SB)/4, $0x3f3504f3
+DATA mathc<>+584(SB)/4, $0x3f3504f3
+DATA mathc<>+588(SB)/4, $0x3f3504f3
+DATA mathc<>+592(SB)/4, $0x3f3504f3
+DATA mathc<>+596(SB)/4, $0x3f3504f3
+DATA mathc<>+600(SB)/4, $0x3f3504f3
+DATA mathc<>+604(SB)/4, $0x3f3504f3
+DATA mathc<>+608(SB)/4, $0x3d9021bb
+DATA mathc<>+612(SB)/4, $0x3d9021bb
+DATA mathc<>+616(SB)/4, $0x3d9021bb
+DATA mathc<>+620(SB)/4, $0x3d9021bb
+DATA mathc<>+624(SB)/4, $0x3d9021bb
+DATA mathc<>+628(SB)/4, $0x3d9021bb
+DATA mathc<>+632(SB)/4, $0x3d9021bb
+DATA mathc<>+636(SB)/4, $0x3d9021bb
+DATA mathc<>+640(SB)/4, $0xbdebd1b8
+DATA mathc<>+644(SB)/4, $0xbdebd1b8
+DATA mathc<>+648(SB)/4, $0xbdebd1b8
+DATA mathc<>+652(SB)/4, $0xbdebd1b8
+DATA mathc<>+656(SB)/4, $0xbdebd1b8
+DATA mathc<>+660(SB)/4, $0xbdebd1b8
+DATA mathc<>+664(SB)/4, $0xbdebd1b8
+DATA mathc<>+668(SB)/4, $0xbdebd1b8
+DATA mathc<>+672(SB)/4, $0x3def251a
+DATA mathc<>+676(SB)/4, $0x3def251a
+DATA mathc<>+680(SB)/4, $0x3def251a
+DATA mathc<>+684(SB)/4, $0x3def251a
+DATA mathc<>+688(SB)/4, $0x3def251a
+DATA mathc<>+692(SB)/4, $0x3def251a
+DATA mathc<>+696(SB)/4, $0x3def251a
+DATA mathc<>+700(SB)/4, $0x3def251a
+DATA mathc<>+704(SB)/4, $0xbdfe5d4f
+DATA mathc<>+708(SB)/4, $0xbdfe5d4f
+DATA mathc<>+712(SB)/4, $0xbdfe5d4f
+DATA mathc<>+716(SB)/4, $0xbdfe5d4f
+DATA mathc<>+720(SB)/4, $0xbdfe5d4f
+DATA mathc<>+724(SB)/4, $0xbdfe5d4f
+DATA mathc<>+728(SB)/4, $0xbdfe5d4f
+DATA mathc<>+732(SB)/4, $0xbdfe5d4f
+DATA mathc<>+736(SB)/4, $0x3e11e9bf
+DATA mathc<>+740(SB)/4, $0x3e11e9bf
+DATA mathc<>+744(SB)/4, $0x3e11e9bf
+DATA mathc<>+748(SB)/4, $0x3e11e9bf
+DATA mathc<>+752(SB)/4, $0x3e11e9bf
+DATA mathc<>+756(SB)/4, $0x3e11e9bf
+DATA mathc<>+760(SB)/4, $0x3e11e9bf
+DATA mathc<>+764(SB)/4, $0x3e11e9bf
+DATA mathc<>+768(SB)/4, $0xbe2aae50
+DATA mathc<>+772(SB)/4, $0xbe2aae50
+DATA mathc<>+776(SB)/4, $0xbe2aae50
+DATA mathc<>+780(SB)/4, $0xbe2aae50
+DATA mathc<>+784(SB)/4, $0xbe2aae50
+DATA mathc<>+788(SB)/4, $0xbe2aae50
+DATA mathc<>+792(SB)/4, $0xbe2aae50
+DATA mathc<>+796(SB)/4, $0xbe2aae50
+DATA mathc<>+800(SB)/4, $0x3e4cceac
+DATA mathc<>+804(SB)/4, $0x3e4cceac
+DATA mathc<>+808(SB)/4, $0x3e4cceac
+DATA mathc<>+812(SB)/4, $0x3e4cceac
+DATA mathc<>+816(SB)/4, $0x3e4cceac
+DATA mathc<>+820(SB)/4, $0x3e4cceac
+DATA mathc<>+824(SB)/4, $0x3e4cceac
+DATA mathc<>+828(SB)/4, $0x3e4cceac
+DATA mathc<>+832(SB)/4, $0xbe7ffffc
+DATA mathc<>+836(SB)/4, $0xbe7ffffc
+DATA mathc<>+840(SB)/4, $0xbe7ffffc
+DATA mathc<>+844(SB)/4, $0xbe7ffffc
+DATA mathc<>+848(SB)/4, $0xbe7ffffc
+DATA mathc<>+852(SB)/4, $0xbe7ffffc
+DATA mathc<>+856(SB)/4, $0xbe7ffffc
+DATA mathc<>+860(SB)/4, $0xbe7ffffc
+DATA mathc<>+864(SB)/4, $0x3eaaaaaa
+DATA mathc<>+868(SB)/4, $0x3eaaaaaa
+DATA mathc<>+872(SB)/4, $0x3eaaaaaa
+DATA mathc<>+876(SB)/4, $0x3eaaaaaa
+DATA mathc<>+880(SB)/4, $0x3eaaaaaa
+DATA mathc<>+884(SB)/4, $0x3eaaaaaa
+DATA mathc<>+888(SB)/4, $0x3eaaaaaa
+DATA mathc<>+892(SB)/4, $0x3eaaaaaa
+DATA mathc<>+896(SB)/4, $0x3f000000
+DATA mathc<>+900(SB)/4, $0x3f000000
+DATA mathc<>+904(SB)/4, $0x3f000000
+DATA mathc<>+908(SB)/4, $0x3f000000
+DATA mathc<>+912(SB)/4, $0x3f000000
+DATA mathc<>+916(SB)/4, $0x3f000000
+DATA mathc<>+920(SB)/4, $0x3f000000
+DATA mathc<>+924(SB)/4, $0x3f000000
+DATA mathc<>+928(SB)/4, $0x80000000
+DATA mathc<>+932(SB)/4, $0x80000000
+DATA mathc<>+936(SB)/4, $0x80000000
+DATA mathc<>+940(SB)/4, $0x80000000
+DATA mathc<>+944(SB)/4, $0x80000000
+DATA mathc<>+948(SB)/4, $0x80000000
+DATA mathc<>+952(SB)/4, $0x80000000
+DATA mathc<>+956(SB)/4, $0x80000000
+DATA mathc<>+960(SB)/4, $0x41080000
+DATA mathc<>+964(SB)/4, $0x41080000
+DATA mathc<>+968(SB)/4, $0x41080000
+DATA mathc<>+972(SB)/4, $0x41080000
+DATA mathc<>+976(SB)/4, $0x41080000
+DATA mathc<>+980(SB)/4, $0x41080000
+DATA mathc<>+984(SB)/4, $0x41080000
+DATA mathc<>+988(SB)/4, $0x41080000
+DATA mathc<>+992(SB)/4, $0xbbbaf0ea
+DATA mathc<>+996(SB)/4, $0xbbbaf0ea
+DATA mathc<>+1000(SB)/4, $0xbbbaf0ea
+DATA mathc<>+1004(SB)/4, $0xbbbaf0ea
+DATA mathc<>+1008(SB)/4, $0xbbbaf0ea
+DATA mathc<>+1012(SB)/4, $0xbbbaf0ea
+DATA mathc<>+1016(SB)/4, $0xbbbaf0ea
+DATA mathc<>+1020(SB)/4, $0xbbbaf0ea
+DATA mathc<>+1024(SB)/4, $0x3ca9134e
+DATA mathc<>+1028(SB)/4, $0x3ca9134e
+DATA mathc<>+1032(SB)/4, $0x3ca9134e
+DATA mathc<>+1036(SB)/4, $0x3ca9134e
+DATA mathc<>+1040(SB)/4, $0x3ca9134e
+DATA mathc<>+1044(SB)/4, $0x3ca9134e
+DATA mathc<>+1048(SB)/4, $0x3ca9134e
+DATA mathc<>+1052(SB)/4, $0x3ca9134e
+DATA mathc<>+1056(SB)/4, $0xbd5c1e2d
+DATA mathc<>+1060(SB)/4, $0xbd5c1e2d
+DATA mathc<>+1064(SB)/4, $0xbd5c1e2d
+DATA mathc<>+1068(SB)/4, $0xbd5c1e2d
+DATA mathc<>+1072(SB)/4, $0xbd5c1e2d
+DATA mathc<>+1076(SB)/4, $0xbd5c1e2d
+DATA mathc<>+1080(SB)/4, $0xbd5c1e2d
+DATA mathc<>+1084(SB)/4, $0xbd5c1e2d
+DATA mathc<>+1088(SB)/4, $0x3e088393
+DATA mathc<>+1092(SB)/4, $0x3e088393
+DATA mathc<>+1096(SB)/4, $0x3e088393
+DATA mathc<>+1100(SB)/4, $0x3e088393
+DATA mathc<>+1104(SB)/4, $0x3e088393
+DATA mathc<>+1108(SB)/4, $0x3e088393
+DATA mathc<>+1112(SB)/4, $0x3e088393
+DATA mathc<>+1116(SB)/4, $0x3e088393
+DATA mathc<>+1120(SB)/4, $0xbeaaaa99
+DATA mathc<>+1124(SB)/4, $0xbeaaaa99
+DATA mathc<>+1128(SB)/4, $0xbeaaaa99
+DATA mathc<>+1132(SB)/4, $0xbeaaaa99
+DATA mathc<>+1136(SB)/4, $0xbeaaaa99
+DATA mathc<>+1140(SB)/4, $0xbeaaaa99
+DATA mathc<>+1144(SB)/4, $0xbeaaaa99
+DATA mathc<>+1148(SB)/4, $0xbeaaaa99
+DATA mathc<>+1152(SB)/4, $0x40000000
+DATA mathc<>+1156(SB)/4, $0x40000000
+DATA mathc<>+1160(SB)/4, $0x40000000
+DATA mathc<>+1164(SB)/4, $0x40000000
+DATA mathc<>+1168(SB)/4, $0x40000000
+DATA mathc<>+1172(SB)/4, $0x40000000
+DATA mathc<>+1176(SB)/4, $0x40000000
+DATA mathc<>+1180(SB)/4, $0x40000000
+DATA mathc<>+1184(SB)/4, $0x3f200000
+DATA mathc<>+1188(SB)/4, $0x3f200000
+DATA mathc<>+1192(SB)/4, $0x3f200000
+DATA mathc<>+1196(SB)/4, $0x3f200000
+DATA mathc<>+1200(SB)/4, $0x3f200000
+DATA mathc<>+1204(SB)/4, $0x3f200000
+DATA mathc<>+1208(SB)/4, $0x3f200000
+DATA mathc<>+1212(SB)/4, $0x3f200000
+DATA mathc<>+1216(SB)/4, $0x447a0000
+DATA mathc<>+1220(SB)/4, $0x447a0000
+DATA mathc<>+1224(SB)/4, $0x447a0000
+DATA mathc<>+1228(SB)/4, $0x447a0000
+DATA mathc<>+1232(SB)/4, $0x447a0000
+DATA mathc<>+1236(SB)/4, $0x447a0000
+DATA mathc<>+1240(SB)/4, $0x447a0000
+DATA mathc<>+1244(SB)/4, $0x447a0000
+DATA mathc<>+1248(SB)/4, $0x3f22f983
+DATA mathc<>+1252(SB)/4, $0x3f22f983
+DATA mathc<>+1256(SB)/4, $0x3f22f983
+DATA mathc<>+1260(SB)/4, $0x3f22f983
+DATA mathc<>+1264(SB)/4, $0x3f22f983
+DATA mathc<>+1268(SB)/4, $0x3f22f983
+DATA mathc<>+1272(SB)/4, $0x3f22f983
+DATA mathc<>+1276(SB)/4, $0x3f22f983
+DATA mathc<>+1280(SB)/4, $0x3fc90fdb
+DATA mathc<>+1284(SB)/4, $0x3fc90fdb
+DATA mathc<>+1288(SB)/4, $0x3fc90fdb
+DATA mathc<>+1292(SB)/4, $0x3fc90fdb
+DATA mathc<>+1296(SB)/4, $0x3fc90fdb
+DATA mathc<>+1300(SB)/4, $0x3fc90fdb
+DATA mathc<>+1304(SB)/4, $0x3fc90fdb
+DATA mathc<>+1308(SB)/4, $0x3fc90fdb
+DATA mathc<>+1312(SB)/4, $0xb33bbd2e
+DATA mathc<>+1316(SB)/4, $0xb33bbd2e
+DATA mathc<>+1320(SB)/4, $0xb33bbd2e
+DATA mathc<>+1324(SB)/4, $0xb33bbd2e
+DATA mathc<>+1328(SB)/4, $0xb33bbd2e
+DATA mathc<>+1332(SB)/4, $0xb33bbd2e
+DATA mathc<>+1336(SB)/4, $0xb33bbd2e
+DATA mathc<>+1340(SB)/4, $0xb33bbd2e
+DATA mathc<>+1344(SB)/4, $0xa6f72ced
+DATA mathc<>+1348(SB)/4, $0xa6f72ced
+DATA mathc<>+1352(SB)/4, $0xa6f72ced
+DATA mathc<>+1356(SB)/4, $0xa6f72ced
+DATA mathc<>+1360(SB)/4, $0xa6f72ced
+DATA mathc<>+1364(SB)/4, $0xa6f72ced
+DATA mathc<>+1368(SB)/4, $0xa6f72ced
+DATA mathc<>+1372(SB)/4, $0xa6f72ced
+DATA mathc<>+1376(SB)/4, $0xb94ca1f9
+DATA mathc<>+1380(SB)/4, $0xb94ca1f9
+DATA mathc<>+1384(SB)/4, $0xb94ca1f9
+DATA mathc<>+1388(SB)/4, $0xb94ca1f9
+DATA mathc<>+1392(SB)/4, $0xb94ca1f9
+DATA mathc<>+1396(SB)/4, $0xb94ca1f9
+DATA mathc<>+1400(SB)/4, $0xb94ca1f9
+DATA mathc<>+1404(SB)/4, $0xb94ca1f9
+DATA mathc<>+1408(SB)/4, $0x3c08839e
+DATA mathc<>+1412(SB)/4, $0x3c08839e
+DATA mathc<>+1416(SB)/4, $0x3c08839e
+DATA mathc<>+1420(SB)/4, $0x3c08839e
+DATA mathc<>+1424(SB)/4, $0x3c08839e
+DATA mathc<>+1428(SB)/4, $0x3c08839e
+DATA mathc<>+1432(SB)/4, $0x3c08839e
+DATA mathc<>+1436(SB)/4, $0x3c08839e
+DATA mathc<>+1440(SB)/4, $0xbe2aaaa3
+DATA mathc<>+1444(SB)/4, $0xbe2aaaa3
+DATA mathc<>+1448(SB)/4, $0xbe2aaaa3
+DATA mathc<>+1452(SB)/4, $0xbe2aaaa3
+DATA mathc<>+1456(SB)/4, $0xbe2aaaa3
+DATA mathc<>+1460(SB)/4, $0xbe2aaaa3
+DATA mathc<>+1464(SB)/4, $0xbe2aaaa3
+DATA mathc<>+1468(SB)/4, $0xbe2aaaa3
+DATA mathc<>+1472(SB)/4, $0x37ccf5ce
+DATA mathc<>+1476(SB)/4, $0x37ccf5ce
+DATA mathc<>+1480(SB)/4, $0x37ccf5ce
+DATA mathc<>+1484(SB)/4, $0x37ccf5ce
+DATA mathc<>+1488(SB)/4, $0x37ccf5ce
+DATA mathc<>+1492(SB)/4, $0x37ccf5ce
+DATA mathc<>+1496(SB)/4, $0x37ccf5ce
+DATA mathc<>+1500(SB)/4, $0x37ccf5ce
+DATA mathc<>+1504(SB)/4, $0xbab6061a
+DATA mathc<>+1508(SB)/4, $0xbab6061a
+DATA mathc<>+1512(SB)/4, $0xbab6061a
+DATA mathc<>+1516(SB)/4, $0xbab6061a
+DATA mathc<>+1520(SB)/4, $0xbab6061a
+DATA mathc<>+1524(SB)/4, $0xbab6061a
+DATA mathc<>+1528(SB)/4, $0xbab6061a
+DATA mathc<>+1532(SB)/4, $0xbab6061a
+DATA mathc<>+1536(SB)/4, $0x3d2aaaa5
+DATA mathc<>+1540(SB)/4, $0x3d2aaaa5
+DATA mathc<>+1544(SB)/4, $0x3d2aaaa5
+DATA mathc<>+1548(SB)/4, $0x3d2aaaa5
+DATA mathc<>+1552(SB)/4, $0x3d2aaaa5
+DATA mathc<>+1556(SB)/4, $0x3d2aaaa5
+DATA mathc<>+1560(SB)/4, $0x3d2aaaa5
+DATA mathc<>+1564(SB)/4, $0x3d2aaaa5
+DATA mathc<>+1568(SB)/4, $0x00000001
+DATA mathc<>+1572(SB)/4, $0x00000001
+DATA mathc<>+1576(SB)/4, $0x00000001
+DATA mathc<>+1580(SB)/4, $0x00000001
+DATA mathc<>+1584(SB)/4, $0x00000001
+DATA mathc<>+1588(SB)/4, $0x00000001
+DATA mathc<>+1592(SB)/4, $0x00000001
+DATA mathc<>+1596(SB)/4, $0x00000001
+GLOBL mathc<>(SB), RODATA|NOPTR, $1600
+DATA mathd<>+0(SB)/8, $0xc086200000000000
+DATA mathd<>+8(SB)/8, $0xc086200000000000
+DATA mathd<>+16(SB)/8, $0xc086200000000000
+DATA mathd<>+24(SB)/8, $0xc086200000000000
+DATA mathd<>+32(SB)/8, $0x4086200000000000
+DATA mathd<>+40(SB)/8, $0x4086200000000000
+DATA mathd<>+48(SB)/8, $0x4086200000000000
+DATA mathd<>+56(SB)/8, $0x4086200000000000
+DATA mathd<>+64(SB)/8, $0x3ff71547652b82fe
+DATA mathd<>+72(SB)/8, $0x3ff71547652b82fe
+DATA mathd<>+80(SB)/8, $0x3ff71547652b82fe
+DATA mathd<>+88(SB)/8, $0x3ff71547652b82fe
+DATA mathd<>+96(SB)/8, $0x3fe62e42fee00000
+DATA mathd<>+104(SB)/8, $0x3fe62e42fee00000
+DATA mathd<>+112(SB)/8, $0x3fe62e42fee00000
+DATA mathd<>+120(SB)/8, $0x3fe62e42fee00000
+DATA mathd<>+128(SB)/8, $0x3dea39ef35793c76
+DATA mathd<>+136(SB)/8, $0x3dea39ef35793c76
+DATA mathd<>+144(SB)/8, $0x3dea39ef35793c76
+DATA mathd<>+152(SB)/8, $0x3dea39ef35793c76
+DATA mathd<>+160(SB)/8, $0x3de6124613a86d09
+DATA mathd<>+168(SB)/8, $0x3de6124613a86d09
+DATA mathd<>+176(SB)/8, $0x3de6124613a86d09
+DATA mathd<>+184(SB)/8, $0x3de6124613a86d09
+DATA mathd<>+192(SB)/8, $0x3e21eed8eff8d898
+DATA mathd<>+200(SB)/8, $0x3e21eed8eff8d898
+DATA mathd<>+208(SB)/8, $0x3e21eed8eff8d898
+DATA mathd<>+216(SB)/8, $0x3e21eed8eff8d898
+DATA mathd<>+224(SB)/8, $0x3e5ae64567f544e4
+DATA mathd<>+232(SB)/8, $0x3e5ae64567f544e4
+DATA mathd<>+240(SB)/8, $0x3e5ae64567f544e4
+DATA mathd<>+248(SB)/8, $0x3e5ae64567f544e4
+DATA mathd<>+256(SB)/8, $0x3e927e4fb7789f5c
+DATA mathd<>+264(SB)/8, $0x3e927e4fb7789f5c
+DATA mathd<>+272(SB)/8, $0x3e927e4fb7789f5c
+DATA mathd<>+280(SB)/8, $0x3e927e4fb7789f5c
+DATA mathd<>+288(SB)/8, $0x3ec71de3a556c734
+DATA mathd<>+296(SB)/8, $0x3ec71de3a556c734
+DATA mathd<>+304(SB)/8, $0x3ec71de3a556c734
+DATA mathd<>+312(SB)/8, $0x3ec71de3a556c734
+DATA mathd<>+320(SB)/8, $0x3efa01a01a01a01a
+DATA mathd<>+328(SB)/8, $0x3efa01a01a01a01a
+DATA mathd<>+336(SB)/8, $0x3efa01a01a01a01a
+DATA mathd<>+344(SB)/8, $0x3efa01a01a01a01a
+DATA mathd<>+352(SB)/8, $0x3f2a01a01a01a01a
+DATA mathd<>+360(SB)/8, $0x3f2a01a01a01a01a
+DATA mathd<>+368(SB)/8, $0x3f2a01a01a01a01a
+DATA mathd<>+376(SB)/8, $0x3f2a01a01a01a01a
+DATA mathd<>+384(SB)/8, $0x3f56c16c16c16c17
+DATA mathd<>+392(SB)/8, $0x3f56c16c16c16c17
+DATA mathd<>+400(SB)/8, $0x3f56c16c16c16c17
+DATA mathd<>+408(SB)/8, $0x3f56c16c16c16c17
+DATA mathd<>+416(SB)/8, $0x3f81111111111111
+DATA mathd<>+424(SB)/8, $0x3f81111111111111
+DATA mathd<>+432(SB)/8, $0x3f81111111111111
+DATA mathd<>+440(SB)/8, $0x3f81111111111111
+DATA mathd<>+448(SB)/8, $0x3fa5555555555555
+DATA mathd<>+456(SB)/8, $0x3fa5555555555555
+DATA mathd<>+464(SB)/8, $0x3fa5555555555555
+DATA mathd<>+472(SB)/8, $0x3fa5555555555555
+DATA mathd<>+480(SB)/8, $0x3fc5555555555555
+DATA mathd<>+488(SB)/8, $0x3fc5555555555555
+DATA mathd<>+496(SB)/8, $0x3fc5555555555555
+DATA mathd<>+504(SB)/8, $0x3fc5555555555555
+DATA mathd<>+512(SB)/8, $0x3fe0000000000000
+DATA mathd<>+520(SB)/8, $0x3fe0000000000000
+DATA mathd<>+528(SB)/8, $0x3fe0000000000000
+DATA mathd<>+536(SB)/8, $0x3fe0000000000000
+DATA mathd<>+544(SB)/8, $0x3ff0000000000000
+DATA mathd<>+552(SB)/8, $0x3ff0000000000000
+DATA mathd<>+560(SB)/8, $0x3ff0000000000000
+DATA mathd<>+568(SB)/8, $0x3ff0000000000000
+DATA mathd<>+576(SB)/8, $0x00000000000003ff
+DATA mathd<>+584(SB)/8, $0x00000000000003ff
+DATA mathd<>+592(SB)/8, $0x00000000000003ff
+DATA mathd<>+600(SB)/8, $0x00000000000003ff
+GLOBL mathd<>(SB), RODATA|NOPTR, $608

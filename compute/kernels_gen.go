@@ -6,6 +6,28 @@ import "math"
 
 var _ = math.Abs
 
+func add_b_VV[T boolean](d []T, x, y []T) {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] | y[i]
+	}
+}
+
+func add_b_VS[T boolean](d []T, x []T, y T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] | y
+	}
+}
+
+func add_b_SV[T boolean](d []T, x T, y []T) {
+	d = d[:len(y)]
+	for i := range y {
+		d[i] = x | y[i]
+	}
+}
+
 func add_f_VV[T float](d []T, x, y []T) {
 	y = y[:len(x)]
 	d = d[:len(x)]
@@ -138,6 +160,28 @@ func sub_u_SV[T unsigned](d []T, x T, y []T) {
 	}
 }
 
+func mul_b_VV[T boolean](d []T, x, y []T) {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] & y[i]
+	}
+}
+
+func mul_b_VS[T boolean](d []T, x []T, y T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] & y
+	}
+}
+
+func mul_b_SV[T boolean](d []T, x T, y []T) {
+	d = d[:len(y)]
+	for i := range y {
+		d[i] = x & y[i]
+	}
+}
+
 func mul_f_VV[T float](d []T, x, y []T) {
 	y = y[:len(x)]
 	d = d[:len(x)]
@@ -226,7 +270,29 @@ func div_f_SV[T float](d []T, x T, y []T) {
 	}
 }
 
-func div_s_VV[T signed](d []T, x, y []T) {
+func floorDiv_f_VV[T float](d []T, x, y []T) {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = floorDivF(x[i], y[i])
+	}
+}
+
+func floorDiv_f_VS[T float](d []T, x []T, y T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = floorDivF(x[i], y)
+	}
+}
+
+func floorDiv_f_SV[T float](d []T, x T, y []T) {
+	d = d[:len(y)]
+	for i := range y {
+		d[i] = floorDivF(x, y[i])
+	}
+}
+
+func floorDiv_s_VV[T signed](d []T, x, y []T) {
 	y = y[:len(x)]
 	d = d[:len(x)]
 	for i := range x {
@@ -234,21 +300,21 @@ func div_s_VV[T signed](d []T, x, y []T) {
 	}
 }
 
-func div_s_VS[T signed](d []T, x []T, y T) {
+func floorDiv_s_VS[T signed](d []T, x []T, y T) {
 	d = d[:len(x)]
 	for i := range x {
 		d[i] = floorDivS(x[i], y)
 	}
 }
 
-func div_s_SV[T signed](d []T, x T, y []T) {
+func floorDiv_s_SV[T signed](d []T, x T, y []T) {
 	d = d[:len(y)]
 	for i := range y {
 		d[i] = floorDivS(x, y[i])
 	}
 }
 
-func div_u_VV[T unsigned](d []T, x, y []T) {
+func floorDiv_u_VV[T unsigned](d []T, x, y []T) {
 	y = y[:len(x)]
 	d = d[:len(x)]
 	for i := range x {
@@ -256,43 +322,43 @@ func div_u_VV[T unsigned](d []T, x, y []T) {
 	}
 }
 
-func div_u_VS[T unsigned](d []T, x []T, y T) {
+func floorDiv_u_VS[T unsigned](d []T, x []T, y T) {
 	d = d[:len(x)]
 	for i := range x {
 		d[i] = divU(x[i], y)
 	}
 }
 
-func div_u_SV[T unsigned](d []T, x T, y []T) {
+func floorDiv_u_SV[T unsigned](d []T, x T, y []T) {
 	d = d[:len(y)]
 	for i := range y {
 		d[i] = divU(x, y[i])
 	}
 }
 
-func divTrunc_f_VV[T float](d []T, x, y []T) {
+func truncDiv_f_VV[T float](d []T, x, y []T) {
 	y = y[:len(x)]
 	d = d[:len(x)]
 	for i := range x {
-		d[i] = x[i] / y[i]
+		d[i] = T(math.Trunc(float64(x[i] / y[i])))
 	}
 }
 
-func divTrunc_f_VS[T float](d []T, x []T, y T) {
+func truncDiv_f_VS[T float](d []T, x []T, y T) {
 	d = d[:len(x)]
 	for i := range x {
-		d[i] = x[i] / y
+		d[i] = T(math.Trunc(float64(x[i] / y)))
 	}
 }
 
-func divTrunc_f_SV[T float](d []T, x T, y []T) {
+func truncDiv_f_SV[T float](d []T, x T, y []T) {
 	d = d[:len(y)]
 	for i := range y {
-		d[i] = x / y[i]
+		d[i] = T(math.Trunc(float64(x / y[i])))
 	}
 }
 
-func divTrunc_s_VV[T signed](d []T, x, y []T) {
+func truncDiv_s_VV[T signed](d []T, x, y []T) {
 	y = y[:len(x)]
 	d = d[:len(x)]
 	for i := range x {
@@ -300,21 +366,21 @@ func divTrunc_s_VV[T signed](d []T, x, y []T) {
 	}
 }
 
-func divTrunc_s_VS[T signed](d []T, x []T, y T) {
+func truncDiv_s_VS[T signed](d []T, x []T, y T) {
 	d = d[:len(x)]
 	for i := range x {
 		d[i] = truncDivS(x[i], y)
 	}
 }
 
-func divTrunc_s_SV[T signed](d []T, x T, y []T) {
+func truncDiv_s_SV[T signed](d []T, x T, y []T) {
 	d = d[:len(y)]
 	for i := range y {
 		d[i] = truncDivS(x, y[i])
 	}
 }
 
-func divTrunc_u_VV[T unsigned](d []T, x, y []T) {
+func truncDiv_u_VV[T unsigned](d []T, x, y []T) {
 	y = y[:len(x)]
 	d = d[:len(x)]
 	for i := range x {
@@ -322,87 +388,21 @@ func divTrunc_u_VV[T unsigned](d []T, x, y []T) {
 	}
 }
 
-func divTrunc_u_VS[T unsigned](d []T, x []T, y T) {
+func truncDiv_u_VS[T unsigned](d []T, x []T, y T) {
 	d = d[:len(x)]
 	for i := range x {
 		d[i] = divU(x[i], y)
 	}
 }
 
-func divTrunc_u_SV[T unsigned](d []T, x T, y []T) {
+func truncDiv_u_SV[T unsigned](d []T, x T, y []T) {
 	d = d[:len(y)]
 	for i := range y {
 		d[i] = divU(x, y[i])
 	}
 }
 
-func pow_f_VV[T float](d []T, x, y []T) {
-	y = y[:len(x)]
-	d = d[:len(x)]
-	for i := range x {
-		d[i] = T(math.Pow(float64(x[i]), float64(y[i])))
-	}
-}
-
-func pow_f_VS[T float](d []T, x []T, y T) {
-	d = d[:len(x)]
-	for i := range x {
-		d[i] = T(math.Pow(float64(x[i]), float64(y)))
-	}
-}
-
-func pow_f_SV[T float](d []T, x T, y []T) {
-	d = d[:len(y)]
-	for i := range y {
-		d[i] = T(math.Pow(float64(x), float64(y[i])))
-	}
-}
-
-func pow_s_VV[T signed](d []T, x, y []T) {
-	y = y[:len(x)]
-	d = d[:len(x)]
-	for i := range x {
-		d[i] = powS(x[i], y[i])
-	}
-}
-
-func pow_s_VS[T signed](d []T, x []T, y T) {
-	d = d[:len(x)]
-	for i := range x {
-		d[i] = powS(x[i], y)
-	}
-}
-
-func pow_s_SV[T signed](d []T, x T, y []T) {
-	d = d[:len(y)]
-	for i := range y {
-		d[i] = powS(x, y[i])
-	}
-}
-
-func pow_u_VV[T unsigned](d []T, x, y []T) {
-	y = y[:len(x)]
-	d = d[:len(x)]
-	for i := range x {
-		d[i] = powU(x[i], y[i])
-	}
-}
-
-func pow_u_VS[T unsigned](d []T, x []T, y T) {
-	d = d[:len(x)]
-	for i := range x {
-		d[i] = powU(x[i], y)
-	}
-}
-
-func pow_u_SV[T unsigned](d []T, x T, y []T) {
-	d = d[:len(y)]
-	for i := range y {
-		d[i] = powU(x, y[i])
-	}
-}
-
-func floorMod_f_VV[T float](d []T, x, y []T) {
+func remainder_f_VV[T float](d []T, x, y []T) {
 	y = y[:len(x)]
 	d = d[:len(x)]
 	for i := range x {
@@ -410,21 +410,21 @@ func floorMod_f_VV[T float](d []T, x, y []T) {
 	}
 }
 
-func floorMod_f_VS[T float](d []T, x []T, y T) {
+func remainder_f_VS[T float](d []T, x []T, y T) {
 	d = d[:len(x)]
 	for i := range x {
 		d[i] = floorModF(x[i], y)
 	}
 }
 
-func floorMod_f_SV[T float](d []T, x T, y []T) {
+func remainder_f_SV[T float](d []T, x T, y []T) {
 	d = d[:len(y)]
 	for i := range y {
 		d[i] = floorModF(x, y[i])
 	}
 }
 
-func floorMod_s_VV[T signed](d []T, x, y []T) {
+func remainder_s_VV[T signed](d []T, x, y []T) {
 	y = y[:len(x)]
 	d = d[:len(x)]
 	for i := range x {
@@ -432,21 +432,21 @@ func floorMod_s_VV[T signed](d []T, x, y []T) {
 	}
 }
 
-func floorMod_s_VS[T signed](d []T, x []T, y T) {
+func remainder_s_VS[T signed](d []T, x []T, y T) {
 	d = d[:len(x)]
 	for i := range x {
 		d[i] = floorModS(x[i], y)
 	}
 }
 
-func floorMod_s_SV[T signed](d []T, x T, y []T) {
+func remainder_s_SV[T signed](d []T, x T, y []T) {
 	d = d[:len(y)]
 	for i := range y {
 		d[i] = floorModS(x, y[i])
 	}
 }
 
-func floorMod_u_VV[T unsigned](d []T, x, y []T) {
+func remainder_u_VV[T unsigned](d []T, x, y []T) {
 	y = y[:len(x)]
 	d = d[:len(x)]
 	for i := range x {
@@ -454,21 +454,21 @@ func floorMod_u_VV[T unsigned](d []T, x, y []T) {
 	}
 }
 
-func floorMod_u_VS[T unsigned](d []T, x []T, y T) {
+func remainder_u_VS[T unsigned](d []T, x []T, y T) {
 	d = d[:len(x)]
 	for i := range x {
 		d[i] = modU(x[i], y)
 	}
 }
 
-func floorMod_u_SV[T unsigned](d []T, x T, y []T) {
+func remainder_u_SV[T unsigned](d []T, x T, y []T) {
 	d = d[:len(y)]
 	for i := range y {
 		d[i] = modU(x, y[i])
 	}
 }
 
-func mod_f_VV[T float](d []T, x, y []T) {
+func fmod_f_VV[T float](d []T, x, y []T) {
 	y = y[:len(x)]
 	d = d[:len(x)]
 	for i := range x {
@@ -476,21 +476,21 @@ func mod_f_VV[T float](d []T, x, y []T) {
 	}
 }
 
-func mod_f_VS[T float](d []T, x []T, y T) {
+func fmod_f_VS[T float](d []T, x []T, y T) {
 	d = d[:len(x)]
 	for i := range x {
 		d[i] = T(math.Mod(float64(x[i]), float64(y)))
 	}
 }
 
-func mod_f_SV[T float](d []T, x T, y []T) {
+func fmod_f_SV[T float](d []T, x T, y []T) {
 	d = d[:len(y)]
 	for i := range y {
 		d[i] = T(math.Mod(float64(x), float64(y[i])))
 	}
 }
 
-func mod_s_VV[T signed](d []T, x, y []T) {
+func fmod_s_VV[T signed](d []T, x, y []T) {
 	y = y[:len(x)]
 	d = d[:len(x)]
 	for i := range x {
@@ -498,21 +498,21 @@ func mod_s_VV[T signed](d []T, x, y []T) {
 	}
 }
 
-func mod_s_VS[T signed](d []T, x []T, y T) {
+func fmod_s_VS[T signed](d []T, x []T, y T) {
 	d = d[:len(x)]
 	for i := range x {
 		d[i] = truncModS(x[i], y)
 	}
 }
 
-func mod_s_SV[T signed](d []T, x T, y []T) {
+func fmod_s_SV[T signed](d []T, x T, y []T) {
 	d = d[:len(y)]
 	for i := range y {
 		d[i] = truncModS(x, y[i])
 	}
 }
 
-func mod_u_VV[T unsigned](d []T, x, y []T) {
+func fmod_u_VV[T unsigned](d []T, x, y []T) {
 	y = y[:len(x)]
 	d = d[:len(x)]
 	for i := range x {
@@ -520,17 +520,83 @@ func mod_u_VV[T unsigned](d []T, x, y []T) {
 	}
 }
 
-func mod_u_VS[T unsigned](d []T, x []T, y T) {
+func fmod_u_VS[T unsigned](d []T, x []T, y T) {
 	d = d[:len(x)]
 	for i := range x {
 		d[i] = modU(x[i], y)
 	}
 }
 
-func mod_u_SV[T unsigned](d []T, x T, y []T) {
+func fmod_u_SV[T unsigned](d []T, x T, y []T) {
 	d = d[:len(y)]
 	for i := range y {
 		d[i] = modU(x, y[i])
+	}
+}
+
+func power_f_VV[T float](d []T, x, y []T) {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(powF(float64(x[i]), float64(y[i])))
+	}
+}
+
+func power_f_VS[T float](d []T, x []T, y T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(powF(float64(x[i]), float64(y)))
+	}
+}
+
+func power_f_SV[T float](d []T, x T, y []T) {
+	d = d[:len(y)]
+	for i := range y {
+		d[i] = T(powF(float64(x), float64(y[i])))
+	}
+}
+
+func power_s_VV[T signed](d []T, x, y []T) {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = powS(x[i], y[i])
+	}
+}
+
+func power_s_VS[T signed](d []T, x []T, y T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = powS(x[i], y)
+	}
+}
+
+func power_s_SV[T signed](d []T, x T, y []T) {
+	d = d[:len(y)]
+	for i := range y {
+		d[i] = powS(x, y[i])
+	}
+}
+
+func power_u_VV[T unsigned](d []T, x, y []T) {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = powU(x[i], y[i])
+	}
+}
+
+func power_u_VS[T unsigned](d []T, x []T, y T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = powU(x[i], y)
+	}
+}
+
+func power_u_SV[T unsigned](d []T, x T, y []T) {
+	d = d[:len(y)]
+	for i := range y {
+		d[i] = powU(x, y[i])
 	}
 }
 
@@ -707,6 +773,248 @@ func minimum_u_SV[T unsigned](d []T, x T, y []T) {
 	d = d[:len(y)]
 	for i := range y {
 		d[i] = min(x, y[i])
+	}
+}
+
+func fmax_b_VV[T boolean](d []T, x, y []T) {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] | y[i]
+	}
+}
+
+func fmax_b_VS[T boolean](d []T, x []T, y T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] | y
+	}
+}
+
+func fmax_b_SV[T boolean](d []T, x T, y []T) {
+	d = d[:len(y)]
+	for i := range y {
+		d[i] = x | y[i]
+	}
+}
+
+func fmax_f_VV[T float](d []T, x, y []T) {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = fmaxF(x[i], y[i])
+	}
+}
+
+func fmax_f_VS[T float](d []T, x []T, y T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = fmaxF(x[i], y)
+	}
+}
+
+func fmax_f_SV[T float](d []T, x T, y []T) {
+	d = d[:len(y)]
+	for i := range y {
+		d[i] = fmaxF(x, y[i])
+	}
+}
+
+func fmax_s_VV[T signed](d []T, x, y []T) {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = max(x[i], y[i])
+	}
+}
+
+func fmax_s_VS[T signed](d []T, x []T, y T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = max(x[i], y)
+	}
+}
+
+func fmax_s_SV[T signed](d []T, x T, y []T) {
+	d = d[:len(y)]
+	for i := range y {
+		d[i] = max(x, y[i])
+	}
+}
+
+func fmax_u_VV[T unsigned](d []T, x, y []T) {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = max(x[i], y[i])
+	}
+}
+
+func fmax_u_VS[T unsigned](d []T, x []T, y T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = max(x[i], y)
+	}
+}
+
+func fmax_u_SV[T unsigned](d []T, x T, y []T) {
+	d = d[:len(y)]
+	for i := range y {
+		d[i] = max(x, y[i])
+	}
+}
+
+func fmin_b_VV[T boolean](d []T, x, y []T) {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] & y[i]
+	}
+}
+
+func fmin_b_VS[T boolean](d []T, x []T, y T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] & y
+	}
+}
+
+func fmin_b_SV[T boolean](d []T, x T, y []T) {
+	d = d[:len(y)]
+	for i := range y {
+		d[i] = x & y[i]
+	}
+}
+
+func fmin_f_VV[T float](d []T, x, y []T) {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = fminF(x[i], y[i])
+	}
+}
+
+func fmin_f_VS[T float](d []T, x []T, y T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = fminF(x[i], y)
+	}
+}
+
+func fmin_f_SV[T float](d []T, x T, y []T) {
+	d = d[:len(y)]
+	for i := range y {
+		d[i] = fminF(x, y[i])
+	}
+}
+
+func fmin_s_VV[T signed](d []T, x, y []T) {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = min(x[i], y[i])
+	}
+}
+
+func fmin_s_VS[T signed](d []T, x []T, y T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = min(x[i], y)
+	}
+}
+
+func fmin_s_SV[T signed](d []T, x T, y []T) {
+	d = d[:len(y)]
+	for i := range y {
+		d[i] = min(x, y[i])
+	}
+}
+
+func fmin_u_VV[T unsigned](d []T, x, y []T) {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = min(x[i], y[i])
+	}
+}
+
+func fmin_u_VS[T unsigned](d []T, x []T, y T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = min(x[i], y)
+	}
+}
+
+func fmin_u_SV[T unsigned](d []T, x T, y []T) {
+	d = d[:len(y)]
+	for i := range y {
+		d[i] = min(x, y[i])
+	}
+}
+
+func arctan2_f_VV[T float](d []T, x, y []T) {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(math.Atan2(float64(x[i]), float64(y[i])))
+	}
+}
+
+func arctan2_f_VS[T float](d []T, x []T, y T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(math.Atan2(float64(x[i]), float64(y)))
+	}
+}
+
+func arctan2_f_SV[T float](d []T, x T, y []T) {
+	d = d[:len(y)]
+	for i := range y {
+		d[i] = T(math.Atan2(float64(x), float64(y[i])))
+	}
+}
+
+func hypot_f_VV[T float](d []T, x, y []T) {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(math.Hypot(float64(x[i]), float64(y[i])))
+	}
+}
+
+func hypot_f_VS[T float](d []T, x []T, y T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(math.Hypot(float64(x[i]), float64(y)))
+	}
+}
+
+func hypot_f_SV[T float](d []T, x T, y []T) {
+	d = d[:len(y)]
+	for i := range y {
+		d[i] = T(math.Hypot(float64(x), float64(y[i])))
+	}
+}
+
+func copysign_f_VV[T float](d []T, x, y []T) {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(math.Copysign(float64(x[i]), float64(y[i])))
+	}
+}
+
+func copysign_f_VS[T float](d []T, x []T, y T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(math.Copysign(float64(x[i]), float64(y)))
+	}
+}
+
+func copysign_f_SV[T float](d []T, x T, y []T) {
+	d = d[:len(y)]
+	for i := range y {
+		d[i] = T(math.Copysign(float64(x), float64(y[i])))
 	}
 }
 
@@ -1436,77 +1744,729 @@ func xor_b_SV[T boolean](d []T, x T, y []T) {
 	}
 }
 
-func neg_f[T float](d, x []T) {
+func bitAnd_b_VV[T boolean](d []T, x, y []T) {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] & y[i]
+	}
+}
+
+func bitAnd_b_VS[T boolean](d []T, x []T, y T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] & y
+	}
+}
+
+func bitAnd_b_SV[T boolean](d []T, x T, y []T) {
+	d = d[:len(y)]
+	for i := range y {
+		d[i] = x & y[i]
+	}
+}
+
+func bitAnd_s_VV[T signed](d []T, x, y []T) {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] & y[i]
+	}
+}
+
+func bitAnd_s_VS[T signed](d []T, x []T, y T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] & y
+	}
+}
+
+func bitAnd_s_SV[T signed](d []T, x T, y []T) {
+	d = d[:len(y)]
+	for i := range y {
+		d[i] = x & y[i]
+	}
+}
+
+func bitAnd_u_VV[T unsigned](d []T, x, y []T) {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] & y[i]
+	}
+}
+
+func bitAnd_u_VS[T unsigned](d []T, x []T, y T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] & y
+	}
+}
+
+func bitAnd_u_SV[T unsigned](d []T, x T, y []T) {
+	d = d[:len(y)]
+	for i := range y {
+		d[i] = x & y[i]
+	}
+}
+
+func bitOr_b_VV[T boolean](d []T, x, y []T) {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] | y[i]
+	}
+}
+
+func bitOr_b_VS[T boolean](d []T, x []T, y T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] | y
+	}
+}
+
+func bitOr_b_SV[T boolean](d []T, x T, y []T) {
+	d = d[:len(y)]
+	for i := range y {
+		d[i] = x | y[i]
+	}
+}
+
+func bitOr_s_VV[T signed](d []T, x, y []T) {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] | y[i]
+	}
+}
+
+func bitOr_s_VS[T signed](d []T, x []T, y T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] | y
+	}
+}
+
+func bitOr_s_SV[T signed](d []T, x T, y []T) {
+	d = d[:len(y)]
+	for i := range y {
+		d[i] = x | y[i]
+	}
+}
+
+func bitOr_u_VV[T unsigned](d []T, x, y []T) {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] | y[i]
+	}
+}
+
+func bitOr_u_VS[T unsigned](d []T, x []T, y T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] | y
+	}
+}
+
+func bitOr_u_SV[T unsigned](d []T, x T, y []T) {
+	d = d[:len(y)]
+	for i := range y {
+		d[i] = x | y[i]
+	}
+}
+
+func bitXor_b_VV[T boolean](d []T, x, y []T) {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] ^ y[i]
+	}
+}
+
+func bitXor_b_VS[T boolean](d []T, x []T, y T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] ^ y
+	}
+}
+
+func bitXor_b_SV[T boolean](d []T, x T, y []T) {
+	d = d[:len(y)]
+	for i := range y {
+		d[i] = x ^ y[i]
+	}
+}
+
+func bitXor_s_VV[T signed](d []T, x, y []T) {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] ^ y[i]
+	}
+}
+
+func bitXor_s_VS[T signed](d []T, x []T, y T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] ^ y
+	}
+}
+
+func bitXor_s_SV[T signed](d []T, x T, y []T) {
+	d = d[:len(y)]
+	for i := range y {
+		d[i] = x ^ y[i]
+	}
+}
+
+func bitXor_u_VV[T unsigned](d []T, x, y []T) {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] ^ y[i]
+	}
+}
+
+func bitXor_u_VS[T unsigned](d []T, x []T, y T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] ^ y
+	}
+}
+
+func bitXor_u_SV[T unsigned](d []T, x T, y []T) {
+	d = d[:len(y)]
+	for i := range y {
+		d[i] = x ^ y[i]
+	}
+}
+
+func lshift_s_VV[T signed](d []T, x, y []T) {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] << uint64(y[i])
+	}
+}
+
+func lshift_s_VS[T signed](d []T, x []T, y T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] << uint64(y)
+	}
+}
+
+func lshift_s_SV[T signed](d []T, x T, y []T) {
+	d = d[:len(y)]
+	for i := range y {
+		d[i] = x << uint64(y[i])
+	}
+}
+
+func lshift_u_VV[T unsigned](d []T, x, y []T) {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] << uint64(y[i])
+	}
+}
+
+func lshift_u_VS[T unsigned](d []T, x []T, y T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] << uint64(y)
+	}
+}
+
+func lshift_u_SV[T unsigned](d []T, x T, y []T) {
+	d = d[:len(y)]
+	for i := range y {
+		d[i] = x << uint64(y[i])
+	}
+}
+
+func rshift_s_VV[T signed](d []T, x, y []T) {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] >> uint64(y[i])
+	}
+}
+
+func rshift_s_VS[T signed](d []T, x []T, y T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] >> uint64(y)
+	}
+}
+
+func rshift_s_SV[T signed](d []T, x T, y []T) {
+	d = d[:len(y)]
+	for i := range y {
+		d[i] = x >> uint64(y[i])
+	}
+}
+
+func rshift_u_VV[T unsigned](d []T, x, y []T) {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] >> uint64(y[i])
+	}
+}
+
+func rshift_u_VS[T unsigned](d []T, x []T, y T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] >> uint64(y)
+	}
+}
+
+func rshift_u_SV[T unsigned](d []T, x T, y []T) {
+	d = d[:len(y)]
+	for i := range y {
+		d[i] = x >> uint64(y[i])
+	}
+}
+
+func neg_f[T float](d []T, x []T) {
 	d = d[:len(x)]
 	for i := range x {
 		d[i] = -x[i]
 	}
 }
 
-func neg_s[T signed](d, x []T) {
+func neg_s[T signed](d []T, x []T) {
 	d = d[:len(x)]
 	for i := range x {
 		d[i] = -x[i]
 	}
 }
 
-func neg_u[T unsigned](d, x []T) {
+func neg_u[T unsigned](d []T, x []T) {
 	d = d[:len(x)]
 	for i := range x {
 		d[i] = -x[i]
 	}
 }
 
-func abs_f[T float](d, x []T) {
-	d = d[:len(x)]
-	for i := range x {
-		d[i] = T(math.Abs(float64(x[i])))
-	}
-}
-
-func abs_s[T signed](d, x []T) {
-	d = d[:len(x)]
-	for i := range x {
-		d[i] = absS(x[i])
-	}
-}
-
-func abs_u[T unsigned](d, x []T) {
+func abs_b[T boolean](d []T, x []T) {
 	d = d[:len(x)]
 	for i := range x {
 		d[i] = x[i]
 	}
 }
 
-func sqrt_f[T float](d, x []T) {
+func abs_f[T float](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(math.Abs(float64(x[i])))
+	}
+}
+
+func abs_s[T signed](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = absS(x[i])
+	}
+}
+
+func abs_u[T unsigned](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i]
+	}
+}
+
+func sign_f[T float](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = signF(x[i])
+	}
+}
+
+func sign_s[T signed](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = signS(x[i])
+	}
+}
+
+func sign_u[T unsigned](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = signU(x[i])
+	}
+}
+
+func square_f[T float](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] * x[i]
+	}
+}
+
+func square_s[T signed](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] * x[i]
+	}
+}
+
+func square_u[T unsigned](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] * x[i]
+	}
+}
+
+func reciprocal_f[T float](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = 1 / x[i]
+	}
+}
+
+func reciprocal_s[T signed](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = recipS(x[i])
+	}
+}
+
+func reciprocal_u[T unsigned](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = recipU(x[i])
+	}
+}
+
+func sqrt_f[T float](d []T, x []T) {
 	d = d[:len(x)]
 	for i := range x {
 		d[i] = T(math.Sqrt(float64(x[i])))
 	}
 }
 
-func exp_f[T float](d, x []T) {
+func exp_f[T float](d []T, x []T) {
 	d = d[:len(x)]
 	for i := range x {
 		d[i] = T(math.Exp(float64(x[i])))
 	}
 }
 
-func log_f[T float](d, x []T) {
+func exp2_f[T float](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(math.Exp2(float64(x[i])))
+	}
+}
+
+func expm1_f[T float](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(math.Expm1(float64(x[i])))
+	}
+}
+
+func log_f[T float](d []T, x []T) {
 	d = d[:len(x)]
 	for i := range x {
 		d[i] = T(math.Log(float64(x[i])))
 	}
 }
 
-func not_b[T boolean](d, x []T) {
+func log2_f[T float](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(math.Log2(float64(x[i])))
+	}
+}
+
+func log10_f[T float](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(math.Log10(float64(x[i])))
+	}
+}
+
+func log1p_f[T float](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(math.Log1p(float64(x[i])))
+	}
+}
+
+func sin_f[T float](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(sinF(float64(x[i])))
+	}
+}
+
+func cos_f[T float](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(cosF(float64(x[i])))
+	}
+}
+
+func tan_f[T float](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(tanF(float64(x[i])))
+	}
+}
+
+func arcsin_f[T float](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(math.Asin(float64(x[i])))
+	}
+}
+
+func arccos_f[T float](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(math.Acos(float64(x[i])))
+	}
+}
+
+func arctan_f[T float](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(math.Atan(float64(x[i])))
+	}
+}
+
+func sinh_f[T float](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(math.Sinh(float64(x[i])))
+	}
+}
+
+func cosh_f[T float](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(math.Cosh(float64(x[i])))
+	}
+}
+
+func tanh_f[T float](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(math.Tanh(float64(x[i])))
+	}
+}
+
+func floor_b[T boolean](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i]
+	}
+}
+
+func floor_f[T float](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(math.Floor(float64(x[i])))
+	}
+}
+
+func floor_s[T signed](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i]
+	}
+}
+
+func floor_u[T unsigned](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i]
+	}
+}
+
+func ceil_b[T boolean](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i]
+	}
+}
+
+func ceil_f[T float](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(math.Ceil(float64(x[i])))
+	}
+}
+
+func ceil_s[T signed](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i]
+	}
+}
+
+func ceil_u[T unsigned](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i]
+	}
+}
+
+func trunc_b[T boolean](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i]
+	}
+}
+
+func trunc_f[T float](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(math.Trunc(float64(x[i])))
+	}
+}
+
+func trunc_s[T signed](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i]
+	}
+}
+
+func trunc_u[T unsigned](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i]
+	}
+}
+
+func rint_f[T float](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(math.RoundToEven(float64(x[i])))
+	}
+}
+
+func isnan_b[T boolean](d []uint8, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = b2u(false)
+	}
+}
+
+func isnan_f[T float](d []uint8, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = b2u(x[i] != x[i])
+	}
+}
+
+func isnan_s[T signed](d []uint8, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = b2u(false)
+	}
+}
+
+func isnan_u[T unsigned](d []uint8, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = b2u(false)
+	}
+}
+
+func isinf_b[T boolean](d []uint8, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = b2u(false)
+	}
+}
+
+func isinf_f[T float](d []uint8, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = b2u(math.IsInf(float64(x[i]), 0))
+	}
+}
+
+func isinf_s[T signed](d []uint8, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = b2u(false)
+	}
+}
+
+func isinf_u[T unsigned](d []uint8, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = b2u(false)
+	}
+}
+
+func isfinite_b[T boolean](d []uint8, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = b2u(true)
+	}
+}
+
+func isfinite_f[T float](d []uint8, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = b2u(x[i]-x[i] == 0)
+	}
+}
+
+func isfinite_s[T signed](d []uint8, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = b2u(true)
+	}
+}
+
+func isfinite_u[T unsigned](d []uint8, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = b2u(true)
+	}
+}
+
+func not_b[T boolean](d []T, x []T) {
 	d = d[:len(x)]
 	for i := range x {
 		d[i] = x[i] ^ 1
 	}
 }
 
+func invert_b[T boolean](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i] ^ 1
+	}
+}
+
+func invert_s[T signed](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = ^x[i]
+	}
+}
+
+func invert_u[T unsigned](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = ^x[i]
+	}
+}
+
 func registerGenerated() {
+	binTable[Add][Bool] = [numForms]BinaryFunc{
+		wrapVV(add_b_VV[uint8]), wrapVS(add_b_VS[uint8]), wrapSV(add_b_SV[uint8])}
 	binTable[Add][Float32] = [numForms]BinaryFunc{
 		wrapVV(add_f_VV[float32]), wrapVS(add_f_VS[float32]), wrapSV(add_f_SV[float32])}
 	binTable[Add][Float64] = [numForms]BinaryFunc{
@@ -1547,6 +2507,8 @@ func registerGenerated() {
 		wrapVV(sub_u_VV[uint32]), wrapVS(sub_u_VS[uint32]), wrapSV(sub_u_SV[uint32])}
 	binTable[Sub][Uint64] = [numForms]BinaryFunc{
 		wrapVV(sub_u_VV[uint64]), wrapVS(sub_u_VS[uint64]), wrapSV(sub_u_SV[uint64])}
+	binTable[Mul][Bool] = [numForms]BinaryFunc{
+		wrapVV(mul_b_VV[uint8]), wrapVS(mul_b_VS[uint8]), wrapSV(mul_b_SV[uint8])}
 	binTable[Mul][Float32] = [numForms]BinaryFunc{
 		wrapVV(mul_f_VV[float32]), wrapVS(mul_f_VS[float32]), wrapSV(mul_f_SV[float32])}
 	binTable[Mul][Float64] = [numForms]BinaryFunc{
@@ -1571,102 +2533,106 @@ func registerGenerated() {
 		wrapVV(div_f_VV[float32]), wrapVS(div_f_VS[float32]), wrapSV(div_f_SV[float32])}
 	binTable[Div][Float64] = [numForms]BinaryFunc{
 		wrapVV(div_f_VV[float64]), wrapVS(div_f_VS[float64]), wrapSV(div_f_SV[float64])}
-	binTable[Div][Int8] = [numForms]BinaryFunc{
-		wrapVV(div_s_VV[int8]), wrapVS(div_s_VS[int8]), wrapSV(div_s_SV[int8])}
-	binTable[Div][Int16] = [numForms]BinaryFunc{
-		wrapVV(div_s_VV[int16]), wrapVS(div_s_VS[int16]), wrapSV(div_s_SV[int16])}
-	binTable[Div][Int32] = [numForms]BinaryFunc{
-		wrapVV(div_s_VV[int32]), wrapVS(div_s_VS[int32]), wrapSV(div_s_SV[int32])}
-	binTable[Div][Int64] = [numForms]BinaryFunc{
-		wrapVV(div_s_VV[int64]), wrapVS(div_s_VS[int64]), wrapSV(div_s_SV[int64])}
-	binTable[Div][Uint8] = [numForms]BinaryFunc{
-		wrapVV(div_u_VV[uint8]), wrapVS(div_u_VS[uint8]), wrapSV(div_u_SV[uint8])}
-	binTable[Div][Uint16] = [numForms]BinaryFunc{
-		wrapVV(div_u_VV[uint16]), wrapVS(div_u_VS[uint16]), wrapSV(div_u_SV[uint16])}
-	binTable[Div][Uint32] = [numForms]BinaryFunc{
-		wrapVV(div_u_VV[uint32]), wrapVS(div_u_VS[uint32]), wrapSV(div_u_SV[uint32])}
-	binTable[Div][Uint64] = [numForms]BinaryFunc{
-		wrapVV(div_u_VV[uint64]), wrapVS(div_u_VS[uint64]), wrapSV(div_u_SV[uint64])}
-	binTable[DivTrunc][Float32] = [numForms]BinaryFunc{
-		wrapVV(divTrunc_f_VV[float32]), wrapVS(divTrunc_f_VS[float32]), wrapSV(divTrunc_f_SV[float32])}
-	binTable[DivTrunc][Float64] = [numForms]BinaryFunc{
-		wrapVV(divTrunc_f_VV[float64]), wrapVS(divTrunc_f_VS[float64]), wrapSV(divTrunc_f_SV[float64])}
-	binTable[DivTrunc][Int8] = [numForms]BinaryFunc{
-		wrapVV(divTrunc_s_VV[int8]), wrapVS(divTrunc_s_VS[int8]), wrapSV(divTrunc_s_SV[int8])}
-	binTable[DivTrunc][Int16] = [numForms]BinaryFunc{
-		wrapVV(divTrunc_s_VV[int16]), wrapVS(divTrunc_s_VS[int16]), wrapSV(divTrunc_s_SV[int16])}
-	binTable[DivTrunc][Int32] = [numForms]BinaryFunc{
-		wrapVV(divTrunc_s_VV[int32]), wrapVS(divTrunc_s_VS[int32]), wrapSV(divTrunc_s_SV[int32])}
-	binTable[DivTrunc][Int64] = [numForms]BinaryFunc{
-		wrapVV(divTrunc_s_VV[int64]), wrapVS(divTrunc_s_VS[int64]), wrapSV(divTrunc_s_SV[int64])}
-	binTable[DivTrunc][Uint8] = [numForms]BinaryFunc{
-		wrapVV(divTrunc_u_VV[uint8]), wrapVS(divTrunc_u_VS[uint8]), wrapSV(divTrunc_u_SV[uint8])}
-	binTable[DivTrunc][Uint16] = [numForms]BinaryFunc{
-		wrapVV(divTrunc_u_VV[uint16]), wrapVS(divTrunc_u_VS[uint16]), wrapSV(divTrunc_u_SV[uint16])}
-	binTable[DivTrunc][Uint32] = [numForms]BinaryFunc{
-		wrapVV(divTrunc_u_VV[uint32]), wrapVS(divTrunc_u_VS[uint32]), wrapSV(divTrunc_u_SV[uint32])}
-	binTable[DivTrunc][Uint64] = [numForms]BinaryFunc{
-		wrapVV(divTrunc_u_VV[uint64]), wrapVS(divTrunc_u_VS[uint64]), wrapSV(divTrunc_u_SV[uint64])}
-	binTable[Pow][Float32] = [numForms]BinaryFunc{
-		wrapVV(pow_f_VV[float32]), wrapVS(pow_f_VS[float32]), wrapSV(pow_f_SV[float32])}
-	binTable[Pow][Float64] = [numForms]BinaryFunc{
-		wrapVV(pow_f_VV[float64]), wrapVS(pow_f_VS[float64]), wrapSV(pow_f_SV[float64])}
-	binTable[Pow][Int8] = [numForms]BinaryFunc{
-		wrapVV(pow_s_VV[int8]), wrapVS(pow_s_VS[int8]), wrapSV(pow_s_SV[int8])}
-	binTable[Pow][Int16] = [numForms]BinaryFunc{
-		wrapVV(pow_s_VV[int16]), wrapVS(pow_s_VS[int16]), wrapSV(pow_s_SV[int16])}
-	binTable[Pow][Int32] = [numForms]BinaryFunc{
-		wrapVV(pow_s_VV[int32]), wrapVS(pow_s_VS[int32]), wrapSV(pow_s_SV[int32])}
-	binTable[Pow][Int64] = [numForms]BinaryFunc{
-		wrapVV(pow_s_VV[int64]), wrapVS(pow_s_VS[int64]), wrapSV(pow_s_SV[int64])}
-	binTable[Pow][Uint8] = [numForms]BinaryFunc{
-		wrapVV(pow_u_VV[uint8]), wrapVS(pow_u_VS[uint8]), wrapSV(pow_u_SV[uint8])}
-	binTable[Pow][Uint16] = [numForms]BinaryFunc{
-		wrapVV(pow_u_VV[uint16]), wrapVS(pow_u_VS[uint16]), wrapSV(pow_u_SV[uint16])}
-	binTable[Pow][Uint32] = [numForms]BinaryFunc{
-		wrapVV(pow_u_VV[uint32]), wrapVS(pow_u_VS[uint32]), wrapSV(pow_u_SV[uint32])}
-	binTable[Pow][Uint64] = [numForms]BinaryFunc{
-		wrapVV(pow_u_VV[uint64]), wrapVS(pow_u_VS[uint64]), wrapSV(pow_u_SV[uint64])}
-	binTable[FloorMod][Float32] = [numForms]BinaryFunc{
-		wrapVV(floorMod_f_VV[float32]), wrapVS(floorMod_f_VS[float32]), wrapSV(floorMod_f_SV[float32])}
-	binTable[FloorMod][Float64] = [numForms]BinaryFunc{
-		wrapVV(floorMod_f_VV[float64]), wrapVS(floorMod_f_VS[float64]), wrapSV(floorMod_f_SV[float64])}
-	binTable[FloorMod][Int8] = [numForms]BinaryFunc{
-		wrapVV(floorMod_s_VV[int8]), wrapVS(floorMod_s_VS[int8]), wrapSV(floorMod_s_SV[int8])}
-	binTable[FloorMod][Int16] = [numForms]BinaryFunc{
-		wrapVV(floorMod_s_VV[int16]), wrapVS(floorMod_s_VS[int16]), wrapSV(floorMod_s_SV[int16])}
-	binTable[FloorMod][Int32] = [numForms]BinaryFunc{
-		wrapVV(floorMod_s_VV[int32]), wrapVS(floorMod_s_VS[int32]), wrapSV(floorMod_s_SV[int32])}
-	binTable[FloorMod][Int64] = [numForms]BinaryFunc{
-		wrapVV(floorMod_s_VV[int64]), wrapVS(floorMod_s_VS[int64]), wrapSV(floorMod_s_SV[int64])}
-	binTable[FloorMod][Uint8] = [numForms]BinaryFunc{
-		wrapVV(floorMod_u_VV[uint8]), wrapVS(floorMod_u_VS[uint8]), wrapSV(floorMod_u_SV[uint8])}
-	binTable[FloorMod][Uint16] = [numForms]BinaryFunc{
-		wrapVV(floorMod_u_VV[uint16]), wrapVS(floorMod_u_VS[uint16]), wrapSV(floorMod_u_SV[uint16])}
-	binTable[FloorMod][Uint32] = [numForms]BinaryFunc{
-		wrapVV(floorMod_u_VV[uint32]), wrapVS(floorMod_u_VS[uint32]), wrapSV(floorMod_u_SV[uint32])}
-	binTable[FloorMod][Uint64] = [numForms]BinaryFunc{
-		wrapVV(floorMod_u_VV[uint64]), wrapVS(floorMod_u_VS[uint64]), wrapSV(floorMod_u_SV[uint64])}
-	binTable[Mod][Float32] = [numForms]BinaryFunc{
-		wrapVV(mod_f_VV[float32]), wrapVS(mod_f_VS[float32]), wrapSV(mod_f_SV[float32])}
-	binTable[Mod][Float64] = [numForms]BinaryFunc{
-		wrapVV(mod_f_VV[float64]), wrapVS(mod_f_VS[float64]), wrapSV(mod_f_SV[float64])}
-	binTable[Mod][Int8] = [numForms]BinaryFunc{
-		wrapVV(mod_s_VV[int8]), wrapVS(mod_s_VS[int8]), wrapSV(mod_s_SV[int8])}
-	binTable[Mod][Int16] = [numForms]BinaryFunc{
-		wrapVV(mod_s_VV[int16]), wrapVS(mod_s_VS[int16]), wrapSV(mod_s_SV[int16])}
-	binTable[Mod][Int32] = [numForms]BinaryFunc{
-		wrapVV(mod_s_VV[int32]), wrapVS(mod_s_VS[int32]), wrapSV(mod_s_SV[int32])}
-	binTable[Mod][Int64] = [numForms]BinaryFunc{
-		wrapVV(mod_s_VV[int64]), wrapVS(mod_s_VS[int64]), wrapSV(mod_s_SV[int64])}
-	binTable[Mod][Uint8] = [numForms]BinaryFunc{
-		wrapVV(mod_u_VV[uint8]), wrapVS(mod_u_VS[uint8]), wrapSV(mod_u_SV[uint8])}
-	binTable[Mod][Uint16] = [numForms]BinaryFunc{
-		wrapVV(mod_u_VV[uint16]), wrapVS(mod_u_VS[uint16]), wrapSV(mod_u_SV[uint16])}
-	binTable[Mod][Uint32] = [numForms]BinaryFunc{
-		wrapVV(mod_u_VV[uint32]), wrapVS(mod_u_VS[uint32]), wrapSV(mod_u_SV[uint32])}
-	binTable[Mod][Uint64] = [numForms]BinaryFunc{
-		wrapVV(mod_u_VV[uint64]), wrapVS(mod_u_VS[uint64]), wrapSV(mod_u_SV[uint64])}
+	binTable[FloorDiv][Float32] = [numForms]BinaryFunc{
+		wrapVV(floorDiv_f_VV[float32]), wrapVS(floorDiv_f_VS[float32]), wrapSV(floorDiv_f_SV[float32])}
+	binTable[FloorDiv][Float64] = [numForms]BinaryFunc{
+		wrapVV(floorDiv_f_VV[float64]), wrapVS(floorDiv_f_VS[float64]), wrapSV(floorDiv_f_SV[float64])}
+	binTable[FloorDiv][Int8] = [numForms]BinaryFunc{
+		wrapVV(floorDiv_s_VV[int8]), wrapVS(floorDiv_s_VS[int8]), wrapSV(floorDiv_s_SV[int8])}
+	binTable[FloorDiv][Int16] = [numForms]BinaryFunc{
+		wrapVV(floorDiv_s_VV[int16]), wrapVS(floorDiv_s_VS[int16]), wrapSV(floorDiv_s_SV[int16])}
+	binTable[FloorDiv][Int32] = [numForms]BinaryFunc{
+		wrapVV(floorDiv_s_VV[int32]), wrapVS(floorDiv_s_VS[int32]), wrapSV(floorDiv_s_SV[int32])}
+	binTable[FloorDiv][Int64] = [numForms]BinaryFunc{
+		wrapVV(floorDiv_s_VV[int64]), wrapVS(floorDiv_s_VS[int64]), wrapSV(floorDiv_s_SV[int64])}
+	binTable[FloorDiv][Uint8] = [numForms]BinaryFunc{
+		wrapVV(floorDiv_u_VV[uint8]), wrapVS(floorDiv_u_VS[uint8]), wrapSV(floorDiv_u_SV[uint8])}
+	binTable[FloorDiv][Uint16] = [numForms]BinaryFunc{
+		wrapVV(floorDiv_u_VV[uint16]), wrapVS(floorDiv_u_VS[uint16]), wrapSV(floorDiv_u_SV[uint16])}
+	binTable[FloorDiv][Uint32] = [numForms]BinaryFunc{
+		wrapVV(floorDiv_u_VV[uint32]), wrapVS(floorDiv_u_VS[uint32]), wrapSV(floorDiv_u_SV[uint32])}
+	binTable[FloorDiv][Uint64] = [numForms]BinaryFunc{
+		wrapVV(floorDiv_u_VV[uint64]), wrapVS(floorDiv_u_VS[uint64]), wrapSV(floorDiv_u_SV[uint64])}
+	binTable[TruncDiv][Float32] = [numForms]BinaryFunc{
+		wrapVV(truncDiv_f_VV[float32]), wrapVS(truncDiv_f_VS[float32]), wrapSV(truncDiv_f_SV[float32])}
+	binTable[TruncDiv][Float64] = [numForms]BinaryFunc{
+		wrapVV(truncDiv_f_VV[float64]), wrapVS(truncDiv_f_VS[float64]), wrapSV(truncDiv_f_SV[float64])}
+	binTable[TruncDiv][Int8] = [numForms]BinaryFunc{
+		wrapVV(truncDiv_s_VV[int8]), wrapVS(truncDiv_s_VS[int8]), wrapSV(truncDiv_s_SV[int8])}
+	binTable[TruncDiv][Int16] = [numForms]BinaryFunc{
+		wrapVV(truncDiv_s_VV[int16]), wrapVS(truncDiv_s_VS[int16]), wrapSV(truncDiv_s_SV[int16])}
+	binTable[TruncDiv][Int32] = [numForms]BinaryFunc{
+		wrapVV(truncDiv_s_VV[int32]), wrapVS(truncDiv_s_VS[int32]), wrapSV(truncDiv_s_SV[int32])}
+	binTable[TruncDiv][Int64] = [numForms]BinaryFunc{
+		wrapVV(truncDiv_s_VV[int64]), wrapVS(truncDiv_s_VS[int64]), wrapSV(truncDiv_s_SV[int64])}
+	binTable[TruncDiv][Uint8] = [numForms]BinaryFunc{
+		wrapVV(truncDiv_u_VV[uint8]), wrapVS(truncDiv_u_VS[uint8]), wrapSV(truncDiv_u_SV[uint8])}
+	binTable[TruncDiv][Uint16] = [numForms]BinaryFunc{
+		wrapVV(truncDiv_u_VV[uint16]), wrapVS(truncDiv_u_VS[uint16]), wrapSV(truncDiv_u_SV[uint16])}
+	binTable[TruncDiv][Uint32] = [numForms]BinaryFunc{
+		wrapVV(truncDiv_u_VV[uint32]), wrapVS(truncDiv_u_VS[uint32]), wrapSV(truncDiv_u_SV[uint32])}
+	binTable[TruncDiv][Uint64] = [numForms]BinaryFunc{
+		wrapVV(truncDiv_u_VV[uint64]), wrapVS(truncDiv_u_VS[uint64]), wrapSV(truncDiv_u_SV[uint64])}
+	binTable[Remainder][Float32] = [numForms]BinaryFunc{
+		wrapVV(remainder_f_VV[float32]), wrapVS(remainder_f_VS[float32]), wrapSV(remainder_f_SV[float32])}
+	binTable[Remainder][Float64] = [numForms]BinaryFunc{
+		wrapVV(remainder_f_VV[float64]), wrapVS(remainder_f_VS[float64]), wrapSV(remainder_f_SV[float64])}
+	binTable[Remainder][Int8] = [numForms]BinaryFunc{
+		wrapVV(remainder_s_VV[int8]), wrapVS(remainder_s_VS[int8]), wrapSV(remainder_s_SV[int8])}
+	binTable[Remainder][Int16] = [numForms]BinaryFunc{
+		wrapVV(remainder_s_VV[int16]), wrapVS(remainder_s_VS[int16]), wrapSV(remainder_s_SV[int16])}
+	binTable[Remainder][Int32] = [numForms]BinaryFunc{
+		wrapVV(remainder_s_VV[int32]), wrapVS(remainder_s_VS[int32]), wrapSV(remainder_s_SV[int32])}
+	binTable[Remainder][Int64] = [numForms]BinaryFunc{
+		wrapVV(remainder_s_VV[int64]), wrapVS(remainder_s_VS[int64]), wrapSV(remainder_s_SV[int64])}
+	binTable[Remainder][Uint8] = [numForms]BinaryFunc{
+		wrapVV(remainder_u_VV[uint8]), wrapVS(remainder_u_VS[uint8]), wrapSV(remainder_u_SV[uint8])}
+	binTable[Remainder][Uint16] = [numForms]BinaryFunc{
+		wrapVV(remainder_u_VV[uint16]), wrapVS(remainder_u_VS[uint16]), wrapSV(remainder_u_SV[uint16])}
+	binTable[Remainder][Uint32] = [numForms]BinaryFunc{
+		wrapVV(remainder_u_VV[uint32]), wrapVS(remainder_u_VS[uint32]), wrapSV(remainder_u_SV[uint32])}
+	binTable[Remainder][Uint64] = [numForms]BinaryFunc{
+		wrapVV(remainder_u_VV[uint64]), wrapVS(remainder_u_VS[uint64]), wrapSV(remainder_u_SV[uint64])}
+	binTable[Fmod][Float32] = [numForms]BinaryFunc{
+		wrapVV(fmod_f_VV[float32]), wrapVS(fmod_f_VS[float32]), wrapSV(fmod_f_SV[float32])}
+	binTable[Fmod][Float64] = [numForms]BinaryFunc{
+		wrapVV(fmod_f_VV[float64]), wrapVS(fmod_f_VS[float64]), wrapSV(fmod_f_SV[float64])}
+	binTable[Fmod][Int8] = [numForms]BinaryFunc{
+		wrapVV(fmod_s_VV[int8]), wrapVS(fmod_s_VS[int8]), wrapSV(fmod_s_SV[int8])}
+	binTable[Fmod][Int16] = [numForms]BinaryFunc{
+		wrapVV(fmod_s_VV[int16]), wrapVS(fmod_s_VS[int16]), wrapSV(fmod_s_SV[int16])}
+	binTable[Fmod][Int32] = [numForms]BinaryFunc{
+		wrapVV(fmod_s_VV[int32]), wrapVS(fmod_s_VS[int32]), wrapSV(fmod_s_SV[int32])}
+	binTable[Fmod][Int64] = [numForms]BinaryFunc{
+		wrapVV(fmod_s_VV[int64]), wrapVS(fmod_s_VS[int64]), wrapSV(fmod_s_SV[int64])}
+	binTable[Fmod][Uint8] = [numForms]BinaryFunc{
+		wrapVV(fmod_u_VV[uint8]), wrapVS(fmod_u_VS[uint8]), wrapSV(fmod_u_SV[uint8])}
+	binTable[Fmod][Uint16] = [numForms]BinaryFunc{
+		wrapVV(fmod_u_VV[uint16]), wrapVS(fmod_u_VS[uint16]), wrapSV(fmod_u_SV[uint16])}
+	binTable[Fmod][Uint32] = [numForms]BinaryFunc{
+		wrapVV(fmod_u_VV[uint32]), wrapVS(fmod_u_VS[uint32]), wrapSV(fmod_u_SV[uint32])}
+	binTable[Fmod][Uint64] = [numForms]BinaryFunc{
+		wrapVV(fmod_u_VV[uint64]), wrapVS(fmod_u_VS[uint64]), wrapSV(fmod_u_SV[uint64])}
+	binTable[Power][Float32] = [numForms]BinaryFunc{
+		wrapVV(power_f_VV[float32]), wrapVS(power_f_VS[float32]), wrapSV(power_f_SV[float32])}
+	binTable[Power][Float64] = [numForms]BinaryFunc{
+		wrapVV(power_f_VV[float64]), wrapVS(power_f_VS[float64]), wrapSV(power_f_SV[float64])}
+	binTable[Power][Int8] = [numForms]BinaryFunc{
+		wrapVV(power_s_VV[int8]), wrapVS(power_s_VS[int8]), wrapSV(power_s_SV[int8])}
+	binTable[Power][Int16] = [numForms]BinaryFunc{
+		wrapVV(power_s_VV[int16]), wrapVS(power_s_VS[int16]), wrapSV(power_s_SV[int16])}
+	binTable[Power][Int32] = [numForms]BinaryFunc{
+		wrapVV(power_s_VV[int32]), wrapVS(power_s_VS[int32]), wrapSV(power_s_SV[int32])}
+	binTable[Power][Int64] = [numForms]BinaryFunc{
+		wrapVV(power_s_VV[int64]), wrapVS(power_s_VS[int64]), wrapSV(power_s_SV[int64])}
+	binTable[Power][Uint8] = [numForms]BinaryFunc{
+		wrapVV(power_u_VV[uint8]), wrapVS(power_u_VS[uint8]), wrapSV(power_u_SV[uint8])}
+	binTable[Power][Uint16] = [numForms]BinaryFunc{
+		wrapVV(power_u_VV[uint16]), wrapVS(power_u_VS[uint16]), wrapSV(power_u_SV[uint16])}
+	binTable[Power][Uint32] = [numForms]BinaryFunc{
+		wrapVV(power_u_VV[uint32]), wrapVS(power_u_VS[uint32]), wrapSV(power_u_SV[uint32])}
+	binTable[Power][Uint64] = [numForms]BinaryFunc{
+		wrapVV(power_u_VV[uint64]), wrapVS(power_u_VS[uint64]), wrapSV(power_u_SV[uint64])}
 	binTable[Maximum][Bool] = [numForms]BinaryFunc{
 		wrapVV(maximum_b_VV[uint8]), wrapVS(maximum_b_VS[uint8]), wrapSV(maximum_b_SV[uint8])}
 	binTable[Maximum][Float32] = [numForms]BinaryFunc{
@@ -1711,6 +2677,62 @@ func registerGenerated() {
 		wrapVV(minimum_u_VV[uint32]), wrapVS(minimum_u_VS[uint32]), wrapSV(minimum_u_SV[uint32])}
 	binTable[Minimum][Uint64] = [numForms]BinaryFunc{
 		wrapVV(minimum_u_VV[uint64]), wrapVS(minimum_u_VS[uint64]), wrapSV(minimum_u_SV[uint64])}
+	binTable[Fmax][Bool] = [numForms]BinaryFunc{
+		wrapVV(fmax_b_VV[uint8]), wrapVS(fmax_b_VS[uint8]), wrapSV(fmax_b_SV[uint8])}
+	binTable[Fmax][Float32] = [numForms]BinaryFunc{
+		wrapVV(fmax_f_VV[float32]), wrapVS(fmax_f_VS[float32]), wrapSV(fmax_f_SV[float32])}
+	binTable[Fmax][Float64] = [numForms]BinaryFunc{
+		wrapVV(fmax_f_VV[float64]), wrapVS(fmax_f_VS[float64]), wrapSV(fmax_f_SV[float64])}
+	binTable[Fmax][Int8] = [numForms]BinaryFunc{
+		wrapVV(fmax_s_VV[int8]), wrapVS(fmax_s_VS[int8]), wrapSV(fmax_s_SV[int8])}
+	binTable[Fmax][Int16] = [numForms]BinaryFunc{
+		wrapVV(fmax_s_VV[int16]), wrapVS(fmax_s_VS[int16]), wrapSV(fmax_s_SV[int16])}
+	binTable[Fmax][Int32] = [numForms]BinaryFunc{
+		wrapVV(fmax_s_VV[int32]), wrapVS(fmax_s_VS[int32]), wrapSV(fmax_s_SV[int32])}
+	binTable[Fmax][Int64] = [numForms]BinaryFunc{
+		wrapVV(fmax_s_VV[int64]), wrapVS(fmax_s_VS[int64]), wrapSV(fmax_s_SV[int64])}
+	binTable[Fmax][Uint8] = [numForms]BinaryFunc{
+		wrapVV(fmax_u_VV[uint8]), wrapVS(fmax_u_VS[uint8]), wrapSV(fmax_u_SV[uint8])}
+	binTable[Fmax][Uint16] = [numForms]BinaryFunc{
+		wrapVV(fmax_u_VV[uint16]), wrapVS(fmax_u_VS[uint16]), wrapSV(fmax_u_SV[uint16])}
+	binTable[Fmax][Uint32] = [numForms]BinaryFunc{
+		wrapVV(fmax_u_VV[uint32]), wrapVS(fmax_u_VS[uint32]), wrapSV(fmax_u_SV[uint32])}
+	binTable[Fmax][Uint64] = [numForms]BinaryFunc{
+		wrapVV(fmax_u_VV[uint64]), wrapVS(fmax_u_VS[uint64]), wrapSV(fmax_u_SV[uint64])}
+	binTable[Fmin][Bool] = [numForms]BinaryFunc{
+		wrapVV(fmin_b_VV[uint8]), wrapVS(fmin_b_VS[uint8]), wrapSV(fmin_b_SV[uint8])}
+	binTable[Fmin][Float32] = [numForms]BinaryFunc{
+		wrapVV(fmin_f_VV[float32]), wrapVS(fmin_f_VS[float32]), wrapSV(fmin_f_SV[float32])}
+	binTable[Fmin][Float64] = [numForms]BinaryFunc{
+		wrapVV(fmin_f_VV[float64]), wrapVS(fmin_f_VS[float64]), wrapSV(fmin_f_SV[float64])}
+	binTable[Fmin][Int8] = [numForms]BinaryFunc{
+		wrapVV(fmin_s_VV[int8]), wrapVS(fmin_s_VS[int8]), wrapSV(fmin_s_SV[int8])}
+	binTable[Fmin][Int16] = [numForms]BinaryFunc{
+		wrapVV(fmin_s_VV[int16]), wrapVS(fmin_s_VS[int16]), wrapSV(fmin_s_SV[int16])}
+	binTable[Fmin][Int32] = [numForms]BinaryFunc{
+		wrapVV(fmin_s_VV[int32]), wrapVS(fmin_s_VS[int32]), wrapSV(fmin_s_SV[int32])}
+	binTable[Fmin][Int64] = [numForms]BinaryFunc{
+		wrapVV(fmin_s_VV[int64]), wrapVS(fmin_s_VS[int64]), wrapSV(fmin_s_SV[int64])}
+	binTable[Fmin][Uint8] = [numForms]BinaryFunc{
+		wrapVV(fmin_u_VV[uint8]), wrapVS(fmin_u_VS[uint8]), wrapSV(fmin_u_SV[uint8])}
+	binTable[Fmin][Uint16] = [numForms]BinaryFunc{
+		wrapVV(fmin_u_VV[uint16]), wrapVS(fmin_u_VS[uint16]), wrapSV(fmin_u_SV[uint16])}
+	binTable[Fmin][Uint32] = [numForms]BinaryFunc{
+		wrapVV(fmin_u_VV[uint32]), wrapVS(fmin_u_VS[uint32]), wrapSV(fmin_u_SV[uint32])}
+	binTable[Fmin][Uint64] = [numForms]BinaryFunc{
+		wrapVV(fmin_u_VV[uint64]), wrapVS(fmin_u_VS[uint64]), wrapSV(fmin_u_SV[uint64])}
+	binTable[Arctan2][Float32] = [numForms]BinaryFunc{
+		wrapVV(arctan2_f_VV[float32]), wrapVS(arctan2_f_VS[float32]), wrapSV(arctan2_f_SV[float32])}
+	binTable[Arctan2][Float64] = [numForms]BinaryFunc{
+		wrapVV(arctan2_f_VV[float64]), wrapVS(arctan2_f_VS[float64]), wrapSV(arctan2_f_SV[float64])}
+	binTable[Hypot][Float32] = [numForms]BinaryFunc{
+		wrapVV(hypot_f_VV[float32]), wrapVS(hypot_f_VS[float32]), wrapSV(hypot_f_SV[float32])}
+	binTable[Hypot][Float64] = [numForms]BinaryFunc{
+		wrapVV(hypot_f_VV[float64]), wrapVS(hypot_f_VS[float64]), wrapSV(hypot_f_SV[float64])}
+	binTable[Copysign][Float32] = [numForms]BinaryFunc{
+		wrapVV(copysign_f_VV[float32]), wrapVS(copysign_f_VS[float32]), wrapSV(copysign_f_SV[float32])}
+	binTable[Copysign][Float64] = [numForms]BinaryFunc{
+		wrapVV(copysign_f_VV[float64]), wrapVS(copysign_f_VS[float64]), wrapSV(copysign_f_SV[float64])}
 	binTable[SquaredDiff][Float32] = [numForms]BinaryFunc{
 		wrapVV(sqDiff_f_VV[float32]), wrapVS(sqDiff_f_VS[float32]), wrapSV(sqDiff_f_SV[float32])}
 	binTable[SquaredDiff][Float64] = [numForms]BinaryFunc{
@@ -1883,12 +2905,98 @@ func registerGenerated() {
 		wrapVV(le_u_VV[uint32]), wrapVS(le_u_VS[uint32]), wrapSV(le_u_SV[uint32])}
 	binTable[LessEqual][Uint64] = [numForms]BinaryFunc{
 		wrapVV(le_u_VV[uint64]), wrapVS(le_u_VS[uint64]), wrapSV(le_u_SV[uint64])}
-	binTable[And][Bool] = [numForms]BinaryFunc{
+	binTable[LogicalAnd][Bool] = [numForms]BinaryFunc{
 		wrapVV(and_b_VV[uint8]), wrapVS(and_b_VS[uint8]), wrapSV(and_b_SV[uint8])}
-	binTable[Or][Bool] = [numForms]BinaryFunc{
+	binTable[LogicalOr][Bool] = [numForms]BinaryFunc{
 		wrapVV(or_b_VV[uint8]), wrapVS(or_b_VS[uint8]), wrapSV(or_b_SV[uint8])}
-	binTable[Xor][Bool] = [numForms]BinaryFunc{
+	binTable[LogicalXor][Bool] = [numForms]BinaryFunc{
 		wrapVV(xor_b_VV[uint8]), wrapVS(xor_b_VS[uint8]), wrapSV(xor_b_SV[uint8])}
+	binTable[BitwiseAnd][Bool] = [numForms]BinaryFunc{
+		wrapVV(bitAnd_b_VV[uint8]), wrapVS(bitAnd_b_VS[uint8]), wrapSV(bitAnd_b_SV[uint8])}
+	binTable[BitwiseAnd][Int8] = [numForms]BinaryFunc{
+		wrapVV(bitAnd_s_VV[int8]), wrapVS(bitAnd_s_VS[int8]), wrapSV(bitAnd_s_SV[int8])}
+	binTable[BitwiseAnd][Int16] = [numForms]BinaryFunc{
+		wrapVV(bitAnd_s_VV[int16]), wrapVS(bitAnd_s_VS[int16]), wrapSV(bitAnd_s_SV[int16])}
+	binTable[BitwiseAnd][Int32] = [numForms]BinaryFunc{
+		wrapVV(bitAnd_s_VV[int32]), wrapVS(bitAnd_s_VS[int32]), wrapSV(bitAnd_s_SV[int32])}
+	binTable[BitwiseAnd][Int64] = [numForms]BinaryFunc{
+		wrapVV(bitAnd_s_VV[int64]), wrapVS(bitAnd_s_VS[int64]), wrapSV(bitAnd_s_SV[int64])}
+	binTable[BitwiseAnd][Uint8] = [numForms]BinaryFunc{
+		wrapVV(bitAnd_u_VV[uint8]), wrapVS(bitAnd_u_VS[uint8]), wrapSV(bitAnd_u_SV[uint8])}
+	binTable[BitwiseAnd][Uint16] = [numForms]BinaryFunc{
+		wrapVV(bitAnd_u_VV[uint16]), wrapVS(bitAnd_u_VS[uint16]), wrapSV(bitAnd_u_SV[uint16])}
+	binTable[BitwiseAnd][Uint32] = [numForms]BinaryFunc{
+		wrapVV(bitAnd_u_VV[uint32]), wrapVS(bitAnd_u_VS[uint32]), wrapSV(bitAnd_u_SV[uint32])}
+	binTable[BitwiseAnd][Uint64] = [numForms]BinaryFunc{
+		wrapVV(bitAnd_u_VV[uint64]), wrapVS(bitAnd_u_VS[uint64]), wrapSV(bitAnd_u_SV[uint64])}
+	binTable[BitwiseOr][Bool] = [numForms]BinaryFunc{
+		wrapVV(bitOr_b_VV[uint8]), wrapVS(bitOr_b_VS[uint8]), wrapSV(bitOr_b_SV[uint8])}
+	binTable[BitwiseOr][Int8] = [numForms]BinaryFunc{
+		wrapVV(bitOr_s_VV[int8]), wrapVS(bitOr_s_VS[int8]), wrapSV(bitOr_s_SV[int8])}
+	binTable[BitwiseOr][Int16] = [numForms]BinaryFunc{
+		wrapVV(bitOr_s_VV[int16]), wrapVS(bitOr_s_VS[int16]), wrapSV(bitOr_s_SV[int16])}
+	binTable[BitwiseOr][Int32] = [numForms]BinaryFunc{
+		wrapVV(bitOr_s_VV[int32]), wrapVS(bitOr_s_VS[int32]), wrapSV(bitOr_s_SV[int32])}
+	binTable[BitwiseOr][Int64] = [numForms]BinaryFunc{
+		wrapVV(bitOr_s_VV[int64]), wrapVS(bitOr_s_VS[int64]), wrapSV(bitOr_s_SV[int64])}
+	binTable[BitwiseOr][Uint8] = [numForms]BinaryFunc{
+		wrapVV(bitOr_u_VV[uint8]), wrapVS(bitOr_u_VS[uint8]), wrapSV(bitOr_u_SV[uint8])}
+	binTable[BitwiseOr][Uint16] = [numForms]BinaryFunc{
+		wrapVV(bitOr_u_VV[uint16]), wrapVS(bitOr_u_VS[uint16]), wrapSV(bitOr_u_SV[uint16])}
+	binTable[BitwiseOr][Uint32] = [numForms]BinaryFunc{
+		wrapVV(bitOr_u_VV[uint32]), wrapVS(bitOr_u_VS[uint32]), wrapSV(bitOr_u_SV[uint32])}
+	binTable[BitwiseOr][Uint64] = [numForms]BinaryFunc{
+		wrapVV(bitOr_u_VV[uint64]), wrapVS(bitOr_u_VS[uint64]), wrapSV(bitOr_u_SV[uint64])}
+	binTable[BitwiseXor][Bool] = [numForms]BinaryFunc{
+		wrapVV(bitXor_b_VV[uint8]), wrapVS(bitXor_b_VS[uint8]), wrapSV(bitXor_b_SV[uint8])}
+	binTable[BitwiseXor][Int8] = [numForms]BinaryFunc{
+		wrapVV(bitXor_s_VV[int8]), wrapVS(bitXor_s_VS[int8]), wrapSV(bitXor_s_SV[int8])}
+	binTable[BitwiseXor][Int16] = [numForms]BinaryFunc{
+		wrapVV(bitXor_s_VV[int16]), wrapVS(bitXor_s_VS[int16]), wrapSV(bitXor_s_SV[int16])}
+	binTable[BitwiseXor][Int32] = [numForms]BinaryFunc{
+		wrapVV(bitXor_s_VV[int32]), wrapVS(bitXor_s_VS[int32]), wrapSV(bitXor_s_SV[int32])}
+	binTable[BitwiseXor][Int64] = [numForms]BinaryFunc{
+		wrapVV(bitXor_s_VV[int64]), wrapVS(bitXor_s_VS[int64]), wrapSV(bitXor_s_SV[int64])}
+	binTable[BitwiseXor][Uint8] = [numForms]BinaryFunc{
+		wrapVV(bitXor_u_VV[uint8]), wrapVS(bitXor_u_VS[uint8]), wrapSV(bitXor_u_SV[uint8])}
+	binTable[BitwiseXor][Uint16] = [numForms]BinaryFunc{
+		wrapVV(bitXor_u_VV[uint16]), wrapVS(bitXor_u_VS[uint16]), wrapSV(bitXor_u_SV[uint16])}
+	binTable[BitwiseXor][Uint32] = [numForms]BinaryFunc{
+		wrapVV(bitXor_u_VV[uint32]), wrapVS(bitXor_u_VS[uint32]), wrapSV(bitXor_u_SV[uint32])}
+	binTable[BitwiseXor][Uint64] = [numForms]BinaryFunc{
+		wrapVV(bitXor_u_VV[uint64]), wrapVS(bitXor_u_VS[uint64]), wrapSV(bitXor_u_SV[uint64])}
+	binTable[LeftShift][Int8] = [numForms]BinaryFunc{
+		wrapVV(lshift_s_VV[int8]), wrapVS(lshift_s_VS[int8]), wrapSV(lshift_s_SV[int8])}
+	binTable[LeftShift][Int16] = [numForms]BinaryFunc{
+		wrapVV(lshift_s_VV[int16]), wrapVS(lshift_s_VS[int16]), wrapSV(lshift_s_SV[int16])}
+	binTable[LeftShift][Int32] = [numForms]BinaryFunc{
+		wrapVV(lshift_s_VV[int32]), wrapVS(lshift_s_VS[int32]), wrapSV(lshift_s_SV[int32])}
+	binTable[LeftShift][Int64] = [numForms]BinaryFunc{
+		wrapVV(lshift_s_VV[int64]), wrapVS(lshift_s_VS[int64]), wrapSV(lshift_s_SV[int64])}
+	binTable[LeftShift][Uint8] = [numForms]BinaryFunc{
+		wrapVV(lshift_u_VV[uint8]), wrapVS(lshift_u_VS[uint8]), wrapSV(lshift_u_SV[uint8])}
+	binTable[LeftShift][Uint16] = [numForms]BinaryFunc{
+		wrapVV(lshift_u_VV[uint16]), wrapVS(lshift_u_VS[uint16]), wrapSV(lshift_u_SV[uint16])}
+	binTable[LeftShift][Uint32] = [numForms]BinaryFunc{
+		wrapVV(lshift_u_VV[uint32]), wrapVS(lshift_u_VS[uint32]), wrapSV(lshift_u_SV[uint32])}
+	binTable[LeftShift][Uint64] = [numForms]BinaryFunc{
+		wrapVV(lshift_u_VV[uint64]), wrapVS(lshift_u_VS[uint64]), wrapSV(lshift_u_SV[uint64])}
+	binTable[RightShift][Int8] = [numForms]BinaryFunc{
+		wrapVV(rshift_s_VV[int8]), wrapVS(rshift_s_VS[int8]), wrapSV(rshift_s_SV[int8])}
+	binTable[RightShift][Int16] = [numForms]BinaryFunc{
+		wrapVV(rshift_s_VV[int16]), wrapVS(rshift_s_VS[int16]), wrapSV(rshift_s_SV[int16])}
+	binTable[RightShift][Int32] = [numForms]BinaryFunc{
+		wrapVV(rshift_s_VV[int32]), wrapVS(rshift_s_VS[int32]), wrapSV(rshift_s_SV[int32])}
+	binTable[RightShift][Int64] = [numForms]BinaryFunc{
+		wrapVV(rshift_s_VV[int64]), wrapVS(rshift_s_VS[int64]), wrapSV(rshift_s_SV[int64])}
+	binTable[RightShift][Uint8] = [numForms]BinaryFunc{
+		wrapVV(rshift_u_VV[uint8]), wrapVS(rshift_u_VS[uint8]), wrapSV(rshift_u_SV[uint8])}
+	binTable[RightShift][Uint16] = [numForms]BinaryFunc{
+		wrapVV(rshift_u_VV[uint16]), wrapVS(rshift_u_VS[uint16]), wrapSV(rshift_u_SV[uint16])}
+	binTable[RightShift][Uint32] = [numForms]BinaryFunc{
+		wrapVV(rshift_u_VV[uint32]), wrapVS(rshift_u_VS[uint32]), wrapSV(rshift_u_SV[uint32])}
+	binTable[RightShift][Uint64] = [numForms]BinaryFunc{
+		wrapVV(rshift_u_VV[uint64]), wrapVS(rshift_u_VS[uint64]), wrapSV(rshift_u_SV[uint64])}
 	unTable[Neg][Float32] = wrapUnary(neg_f[float32])
 	unTable[Neg][Float64] = wrapUnary(neg_f[float64])
 	unTable[Neg][Int8] = wrapUnary(neg_s[int8])
@@ -1899,6 +3007,7 @@ func registerGenerated() {
 	unTable[Neg][Uint16] = wrapUnary(neg_u[uint16])
 	unTable[Neg][Uint32] = wrapUnary(neg_u[uint32])
 	unTable[Neg][Uint64] = wrapUnary(neg_u[uint64])
+	unTable[Abs][Bool] = wrapUnary(abs_b[uint8])
 	unTable[Abs][Float32] = wrapUnary(abs_f[float32])
 	unTable[Abs][Float64] = wrapUnary(abs_f[float64])
 	unTable[Abs][Int8] = wrapUnary(abs_s[int8])
@@ -1909,11 +3018,146 @@ func registerGenerated() {
 	unTable[Abs][Uint16] = wrapUnary(abs_u[uint16])
 	unTable[Abs][Uint32] = wrapUnary(abs_u[uint32])
 	unTable[Abs][Uint64] = wrapUnary(abs_u[uint64])
+	unTable[Sign][Float32] = wrapUnary(sign_f[float32])
+	unTable[Sign][Float64] = wrapUnary(sign_f[float64])
+	unTable[Sign][Int8] = wrapUnary(sign_s[int8])
+	unTable[Sign][Int16] = wrapUnary(sign_s[int16])
+	unTable[Sign][Int32] = wrapUnary(sign_s[int32])
+	unTable[Sign][Int64] = wrapUnary(sign_s[int64])
+	unTable[Sign][Uint8] = wrapUnary(sign_u[uint8])
+	unTable[Sign][Uint16] = wrapUnary(sign_u[uint16])
+	unTable[Sign][Uint32] = wrapUnary(sign_u[uint32])
+	unTable[Sign][Uint64] = wrapUnary(sign_u[uint64])
+	unTable[Square][Float32] = wrapUnary(square_f[float32])
+	unTable[Square][Float64] = wrapUnary(square_f[float64])
+	unTable[Square][Int8] = wrapUnary(square_s[int8])
+	unTable[Square][Int16] = wrapUnary(square_s[int16])
+	unTable[Square][Int32] = wrapUnary(square_s[int32])
+	unTable[Square][Int64] = wrapUnary(square_s[int64])
+	unTable[Square][Uint8] = wrapUnary(square_u[uint8])
+	unTable[Square][Uint16] = wrapUnary(square_u[uint16])
+	unTable[Square][Uint32] = wrapUnary(square_u[uint32])
+	unTable[Square][Uint64] = wrapUnary(square_u[uint64])
+	unTable[Reciprocal][Float32] = wrapUnary(reciprocal_f[float32])
+	unTable[Reciprocal][Float64] = wrapUnary(reciprocal_f[float64])
+	unTable[Reciprocal][Int8] = wrapUnary(reciprocal_s[int8])
+	unTable[Reciprocal][Int16] = wrapUnary(reciprocal_s[int16])
+	unTable[Reciprocal][Int32] = wrapUnary(reciprocal_s[int32])
+	unTable[Reciprocal][Int64] = wrapUnary(reciprocal_s[int64])
+	unTable[Reciprocal][Uint8] = wrapUnary(reciprocal_u[uint8])
+	unTable[Reciprocal][Uint16] = wrapUnary(reciprocal_u[uint16])
+	unTable[Reciprocal][Uint32] = wrapUnary(reciprocal_u[uint32])
+	unTable[Reciprocal][Uint64] = wrapUnary(reciprocal_u[uint64])
 	unTable[Sqrt][Float32] = wrapUnary(sqrt_f[float32])
 	unTable[Sqrt][Float64] = wrapUnary(sqrt_f[float64])
 	unTable[Exp][Float32] = wrapUnary(exp_f[float32])
 	unTable[Exp][Float64] = wrapUnary(exp_f[float64])
+	unTable[Exp2][Float32] = wrapUnary(exp2_f[float32])
+	unTable[Exp2][Float64] = wrapUnary(exp2_f[float64])
+	unTable[Expm1][Float32] = wrapUnary(expm1_f[float32])
+	unTable[Expm1][Float64] = wrapUnary(expm1_f[float64])
 	unTable[Log][Float32] = wrapUnary(log_f[float32])
 	unTable[Log][Float64] = wrapUnary(log_f[float64])
-	unTable[Not][Bool] = wrapUnary(not_b[uint8])
+	unTable[Log2][Float32] = wrapUnary(log2_f[float32])
+	unTable[Log2][Float64] = wrapUnary(log2_f[float64])
+	unTable[Log10][Float32] = wrapUnary(log10_f[float32])
+	unTable[Log10][Float64] = wrapUnary(log10_f[float64])
+	unTable[Log1p][Float32] = wrapUnary(log1p_f[float32])
+	unTable[Log1p][Float64] = wrapUnary(log1p_f[float64])
+	unTable[Sin][Float32] = wrapUnary(sin_f[float32])
+	unTable[Sin][Float64] = wrapUnary(sin_f[float64])
+	unTable[Cos][Float32] = wrapUnary(cos_f[float32])
+	unTable[Cos][Float64] = wrapUnary(cos_f[float64])
+	unTable[Tan][Float32] = wrapUnary(tan_f[float32])
+	unTable[Tan][Float64] = wrapUnary(tan_f[float64])
+	unTable[Arcsin][Float32] = wrapUnary(arcsin_f[float32])
+	unTable[Arcsin][Float64] = wrapUnary(arcsin_f[float64])
+	unTable[Arccos][Float32] = wrapUnary(arccos_f[float32])
+	unTable[Arccos][Float64] = wrapUnary(arccos_f[float64])
+	unTable[Arctan][Float32] = wrapUnary(arctan_f[float32])
+	unTable[Arctan][Float64] = wrapUnary(arctan_f[float64])
+	unTable[Sinh][Float32] = wrapUnary(sinh_f[float32])
+	unTable[Sinh][Float64] = wrapUnary(sinh_f[float64])
+	unTable[Cosh][Float32] = wrapUnary(cosh_f[float32])
+	unTable[Cosh][Float64] = wrapUnary(cosh_f[float64])
+	unTable[Tanh][Float32] = wrapUnary(tanh_f[float32])
+	unTable[Tanh][Float64] = wrapUnary(tanh_f[float64])
+	unTable[Floor][Bool] = wrapUnary(floor_b[uint8])
+	unTable[Floor][Float32] = wrapUnary(floor_f[float32])
+	unTable[Floor][Float64] = wrapUnary(floor_f[float64])
+	unTable[Floor][Int8] = wrapUnary(floor_s[int8])
+	unTable[Floor][Int16] = wrapUnary(floor_s[int16])
+	unTable[Floor][Int32] = wrapUnary(floor_s[int32])
+	unTable[Floor][Int64] = wrapUnary(floor_s[int64])
+	unTable[Floor][Uint8] = wrapUnary(floor_u[uint8])
+	unTable[Floor][Uint16] = wrapUnary(floor_u[uint16])
+	unTable[Floor][Uint32] = wrapUnary(floor_u[uint32])
+	unTable[Floor][Uint64] = wrapUnary(floor_u[uint64])
+	unTable[Ceil][Bool] = wrapUnary(ceil_b[uint8])
+	unTable[Ceil][Float32] = wrapUnary(ceil_f[float32])
+	unTable[Ceil][Float64] = wrapUnary(ceil_f[float64])
+	unTable[Ceil][Int8] = wrapUnary(ceil_s[int8])
+	unTable[Ceil][Int16] = wrapUnary(ceil_s[int16])
+	unTable[Ceil][Int32] = wrapUnary(ceil_s[int32])
+	unTable[Ceil][Int64] = wrapUnary(ceil_s[int64])
+	unTable[Ceil][Uint8] = wrapUnary(ceil_u[uint8])
+	unTable[Ceil][Uint16] = wrapUnary(ceil_u[uint16])
+	unTable[Ceil][Uint32] = wrapUnary(ceil_u[uint32])
+	unTable[Ceil][Uint64] = wrapUnary(ceil_u[uint64])
+	unTable[Trunc][Bool] = wrapUnary(trunc_b[uint8])
+	unTable[Trunc][Float32] = wrapUnary(trunc_f[float32])
+	unTable[Trunc][Float64] = wrapUnary(trunc_f[float64])
+	unTable[Trunc][Int8] = wrapUnary(trunc_s[int8])
+	unTable[Trunc][Int16] = wrapUnary(trunc_s[int16])
+	unTable[Trunc][Int32] = wrapUnary(trunc_s[int32])
+	unTable[Trunc][Int64] = wrapUnary(trunc_s[int64])
+	unTable[Trunc][Uint8] = wrapUnary(trunc_u[uint8])
+	unTable[Trunc][Uint16] = wrapUnary(trunc_u[uint16])
+	unTable[Trunc][Uint32] = wrapUnary(trunc_u[uint32])
+	unTable[Trunc][Uint64] = wrapUnary(trunc_u[uint64])
+	unTable[Rint][Float32] = wrapUnary(rint_f[float32])
+	unTable[Rint][Float64] = wrapUnary(rint_f[float64])
+	unTable[IsNaN][Bool] = wrapUnary(isnan_b[uint8])
+	unTable[IsNaN][Float32] = wrapUnary(isnan_f[float32])
+	unTable[IsNaN][Float64] = wrapUnary(isnan_f[float64])
+	unTable[IsNaN][Int8] = wrapUnary(isnan_s[int8])
+	unTable[IsNaN][Int16] = wrapUnary(isnan_s[int16])
+	unTable[IsNaN][Int32] = wrapUnary(isnan_s[int32])
+	unTable[IsNaN][Int64] = wrapUnary(isnan_s[int64])
+	unTable[IsNaN][Uint8] = wrapUnary(isnan_u[uint8])
+	unTable[IsNaN][Uint16] = wrapUnary(isnan_u[uint16])
+	unTable[IsNaN][Uint32] = wrapUnary(isnan_u[uint32])
+	unTable[IsNaN][Uint64] = wrapUnary(isnan_u[uint64])
+	unTable[IsInf][Bool] = wrapUnary(isinf_b[uint8])
+	unTable[IsInf][Float32] = wrapUnary(isinf_f[float32])
+	unTable[IsInf][Float64] = wrapUnary(isinf_f[float64])
+	unTable[IsInf][Int8] = wrapUnary(isinf_s[int8])
+	unTable[IsInf][Int16] = wrapUnary(isinf_s[int16])
+	unTable[IsInf][Int32] = wrapUnary(isinf_s[int32])
+	unTable[IsInf][Int64] = wrapUnary(isinf_s[int64])
+	unTable[IsInf][Uint8] = wrapUnary(isinf_u[uint8])
+	unTable[IsInf][Uint16] = wrapUnary(isinf_u[uint16])
+	unTable[IsInf][Uint32] = wrapUnary(isinf_u[uint32])
+	unTable[IsInf][Uint64] = wrapUnary(isinf_u[uint64])
+	unTable[IsFinite][Bool] = wrapUnary(isfinite_b[uint8])
+	unTable[IsFinite][Float32] = wrapUnary(isfinite_f[float32])
+	unTable[IsFinite][Float64] = wrapUnary(isfinite_f[float64])
+	unTable[IsFinite][Int8] = wrapUnary(isfinite_s[int8])
+	unTable[IsFinite][Int16] = wrapUnary(isfinite_s[int16])
+	unTable[IsFinite][Int32] = wrapUnary(isfinite_s[int32])
+	unTable[IsFinite][Int64] = wrapUnary(isfinite_s[int64])
+	unTable[IsFinite][Uint8] = wrapUnary(isfinite_u[uint8])
+	unTable[IsFinite][Uint16] = wrapUnary(isfinite_u[uint16])
+	unTable[IsFinite][Uint32] = wrapUnary(isfinite_u[uint32])
+	unTable[IsFinite][Uint64] = wrapUnary(isfinite_u[uint64])
+	unTable[LogicalNot][Bool] = wrapUnary(not_b[uint8])
+	unTable[Invert][Bool] = wrapUnary(invert_b[uint8])
+	unTable[Invert][Int8] = wrapUnary(invert_s[int8])
+	unTable[Invert][Int16] = wrapUnary(invert_s[int16])
+	unTable[Invert][Int32] = wrapUnary(invert_s[int32])
+	unTable[Invert][Int64] = wrapUnary(invert_s[int64])
+	unTable[Invert][Uint8] = wrapUnary(invert_u[uint8])
+	unTable[Invert][Uint16] = wrapUnary(invert_u[uint16])
+	unTable[Invert][Uint32] = wrapUnary(invert_u[uint32])
+	unTable[Invert][Uint64] = wrapUnary(invert_u[uint64])
 }

@@ -89,7 +89,8 @@ func registerReductions() {
 	// accumulate in place with dst = acc and x = acc.
 	for _, op := range []Op{Add, Mul, Maximum, Minimum} {
 		for t := Bool; t < numTypes; t++ {
-			if f := binTable[op][t][VV]; f != nil {
+			if f := binTable[op][t][VV]; f != nil && (t != Bool || op == Maximum || op == Minimum) {
+				// (a bool sum or product is taken in int64, as NumPy does)
 				accTable[op][t] = func(acc, x unsafe.Pointer, n int) { f(acc, acc, x, n) }
 			}
 		}

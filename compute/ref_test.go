@@ -10,6 +10,7 @@ package compute_test
 import (
 	"math"
 	"math/big"
+	"sync"
 
 	"github.com/stride0/stride0/compute"
 )
@@ -61,27 +62,27 @@ func refInt(op compute.Op, x, y *big.Int, n uint, signed bool) (uint64, bool) {
 		return w(r.Sub(x, y))
 	case compute.Mul:
 		return w(r.Mul(x, y))
-	case compute.Div:
+	case compute.FloorDiv:
 		if y.Sign() == 0 {
 			return 0, false
 		}
 		return w(floorDiv(x, y))
-	case compute.DivTrunc:
+	case compute.TruncDiv:
 		if y.Sign() == 0 {
 			return 0, false
 		}
 		return w(r.Quo(x, y))
-	case compute.FloorMod:
+	case compute.Remainder:
 		if y.Sign() == 0 {
 			return 0, false
 		}
 		return w(r.Sub(x, r.Mul(y, floorDiv(x, y))))
-	case compute.Mod:
+	case compute.Fmod:
 		if y.Sign() == 0 {
 			return 0, false
 		}
 		return w(r.Rem(x, y))
-	case compute.Pow:
+	case compute.Power:
 		if y.Sign() < 0 {
 			switch {
 			case x.Cmp(bigOne) == 0:
@@ -97,12 +98,31 @@ func refInt(op compute.Op, x, y *big.Int, n uint, signed bool) (uint64, bool) {
 		m := new(big.Int).Lsh(bigOne, n)
 		xm := new(big.Int).Mod(x, m)
 		return w(r.Exp(xm, y, m))
-	case compute.Maximum:
+	case compute.Maximum, compute.Fmax:
 		if x.Cmp(y) >= 0 {
 			return w(x)
 		}
 		return w(y)
-	case compute.Minimum:
+	case compute.BitwiseAnd:
+		return w(r.And(x, y))
+	case compute.BitwiseOr:
+		return w(r.Or(x, y))
+	case compute.BitwiseXor:
+		return w(r.Xor(x, y))
+	case compute.LeftShift:
+		if y.Sign() < 0 || y.Cmp(big.NewInt(int64(n))) >= 0 {
+			return 0, false
+		}
+		return w(r.Lsh(x, uint(y.Int64())))
+	case compute.RightShift:
+		if y.Sign() < 0 || y.Cmp(big.NewInt(int64(n))) >= 0 {
+			if x.Sign() < 0 {
+				return w(big.NewInt(-1))
+			}
+			return 0, false
+		}
+		return w(r.Rsh(x, uint(y.Int64())))
+	case compute.Minimum, compute.Fmin:
 		if x.Cmp(y) <= 0 {
 			return w(x)
 		}
@@ -148,13 +168,33 @@ func refFloat(t compute.Type, op compute.Op, x, y float64) (float64, bool) {
 		return rnd(x - y), false
 	case compute.Mul:
 		return rnd(x * y), false
-	case compute.Div, compute.DivTrunc:
+	case compute.Div:
 		return rnd(x / y), false
-	case compute.Pow:
-		return rnd(math.Pow(x, y)), false
-	case compute.Mod:
+	case compute.TruncDiv:
+		return math.Trunc(rnd(x / y)), false
+	case compute.FloorDiv:
+		return rnd(refFloorDiv(x, y)), false
+	case compute.Fmax, compute.Fmin:
+		switch {
+		case math.IsNaN(x):
+			return y, false
+		case math.IsNaN(y):
+			return x, false
+		case op == compute.Fmax:
+			return max(x, y), false // Go orders -0 below +0, as NumPy may
+		}
+		return min(x, y), false
+	case compute.Arctan2:
+		return rnd(math.Atan2(x, y)), false
+	case compute.Hypot:
+		return rnd(math.Hypot(x, y)), false
+	case compute.Copysign:
+		return rnd(math.Copysign(x, y)), false
+	case compute.Power:
+		return rnd(refPow(x, y)), false
+	case compute.Fmod:
 		return rnd(math.Mod(x, y)), false
-	case compute.FloorMod:
+	case compute.Remainder:
 		// Python's float %: fmod (exact), moved into the sign of y; a zero
 		// remainder takes y's sign (-4.0 % 2.0 is 0.0).
 		r := math.Mod(x, y)
@@ -205,14 +245,42 @@ func refFloat(t compute.Type, op compute.Op, x, y float64) (float64, bool) {
 	panic("refFloat: " + op.String())
 }
 
+// refFloorDiv is Python's float //, written from its definition: the
+// integer q (as a float) with x = q*y + r and r the remainder with y's sign;
+// x // 0 is x / 0, a NaN or infinite x gives NaN, a finite x over an
+// infinite y gives 0 (same signs) or -1, and a zero quotient has the sign of
+// x/y.
+func refFloorDiv(x, y float64) float64 {
+	switch {
+	case y == 0:
+		return x / y
+	case math.IsNaN(x) || math.IsNaN(y) || math.IsInf(x, 0):
+		return math.NaN()
+	case math.IsInf(y, 0):
+		if x == 0 || (x < 0) == (y < 0) {
+			return math.Copysign(0, x/y)
+		}
+		return -1
+	}
+	r := math.Mod(x, y)
+	if r != 0 && (r < 0) != (y < 0) {
+		r += y
+	}
+	q := math.Round((x - r) / y)
+	if q == 0 {
+		return math.Copysign(0, x/y)
+	}
+	return q
+}
+
 // refBool computes op on bools (0 or 1).
 func refBool(op compute.Op, x, y bool) bool {
 	switch op {
-	case compute.Maximum, compute.Or:
+	case compute.Maximum, compute.LogicalOr, compute.Add, compute.Fmax, compute.BitwiseOr:
 		return x || y
-	case compute.Minimum, compute.And:
+	case compute.Minimum, compute.LogicalAnd, compute.Mul, compute.Fmin, compute.BitwiseAnd:
 		return x && y
-	case compute.Xor, compute.NotEqual:
+	case compute.LogicalXor, compute.NotEqual, compute.BitwiseXor:
 		return x != y
 	case compute.Equal:
 		return x == y
@@ -266,10 +334,13 @@ func refBinary[T elem](t compute.Type, op compute.Op, x, y T) (T, bool) {
 func refUnary[T elem](t compute.Type, op compute.Op, x T) T {
 	switch {
 	case t == compute.Bool:
-		if op != compute.Not {
-			panic("refUnary bool: " + op.String())
+		switch op {
+		case compute.LogicalNot, compute.Invert:
+			return 1 - x
+		case compute.Abs, compute.Floor, compute.Ceil, compute.Trunc:
+			return x
 		}
-		return 1 - x
+		panic("refUnary bool: " + op.String())
 	case isInt(t):
 		v := bigOf(t, x)
 		switch op {
@@ -277,25 +348,86 @@ func refUnary[T elem](t compute.Type, op compute.Op, x T) T {
 			v.Neg(v)
 		case compute.Abs:
 			v.Abs(v)
+		case compute.Sign:
+			v.SetInt64(int64(v.Sign()))
+		case compute.Square:
+			v.Mul(v, v)
+		case compute.Reciprocal:
+			if v.CmpAbs(bigOne) != 0 {
+				v.SetInt64(0)
+			}
+		case compute.Floor, compute.Ceil, compute.Trunc:
+		case compute.Invert:
+			v.Not(v)
 		default:
 			panic("refUnary int: " + op.String())
 		}
 		return fromBits[T](t, wrap(v, bits(t), isSigned(t)))
 	}
 	f := float64(x)
+	var r float64
 	switch op {
 	case compute.Neg:
 		return -x
 	case compute.Abs:
-		return T(math.Abs(f))
+		r = math.Abs(f)
+	case compute.Sign:
+		switch {
+		case f > 0:
+			r = 1
+		case f < 0:
+			r = -1
+		case f == 0:
+			r = 0
+		default:
+			r = f
+		}
+	case compute.Square:
+		return x * x
+	case compute.Reciprocal:
+		return 1 / x
 	case compute.Sqrt:
-		return T(math.Sqrt(f))
+		r = math.Sqrt(f)
 	case compute.Exp:
-		return T(math.Exp(f))
+		r = math.Exp(f)
+	case compute.Exp2:
+		r = math.Exp2(f)
+	case compute.Expm1:
+		r = math.Expm1(f)
 	case compute.Log:
-		return T(math.Log(f))
+		r = math.Log(f)
+	case compute.Log2:
+		r = math.Log2(f)
+	case compute.Log10:
+		r = math.Log10(f)
+	case compute.Log1p:
+		r = math.Log1p(f)
+	case compute.Sin, compute.Cos, compute.Tan:
+		r = refTrig(op, f)
+	case compute.Arcsin:
+		r = math.Asin(f)
+	case compute.Arccos:
+		r = math.Acos(f)
+	case compute.Arctan:
+		r = math.Atan(f)
+	case compute.Sinh:
+		r = math.Sinh(f)
+	case compute.Cosh:
+		r = math.Cosh(f)
+	case compute.Tanh:
+		r = math.Tanh(f)
+	case compute.Floor:
+		r = math.Floor(f)
+	case compute.Ceil:
+		r = math.Ceil(f)
+	case compute.Trunc:
+		r = math.Trunc(f)
+	case compute.Rint:
+		r = math.RoundToEven(f)
+	default:
+		panic("refUnary float: " + op.String())
 	}
-	panic("refUnary float: " + op.String())
+	return T(r)
 }
 
 // f16ToFloat64 is the exact value of a half-precision bit pattern.
@@ -424,4 +556,91 @@ func intRange(t compute.Type) (lo, hi *big.Int) {
 		return new(big.Int).Neg(new(big.Int).Lsh(bigOne, n-1)), hi
 	}
 	return big.NewInt(0), new(big.Int).Sub(new(big.Int).Lsh(bigOne, n), bigOne)
+}
+
+// refPow is x**y: for an integer exponent, the exact power in math/big
+// rounded once (where the result is a normal float64); else math.Pow.
+func refPow(x, y float64) float64 {
+	if y != math.Trunc(y) || math.Abs(y) < 2 || math.Abs(y) > 1024 || x == 0 || math.IsInf(x, 0) || math.IsNaN(x) {
+		return math.Pow(x, y)
+	}
+	n := int(math.Abs(y))
+	prec := uint(53*n + 128)
+	p := new(big.Float).SetPrec(prec).SetFloat64(1)
+	bx := new(big.Float).SetPrec(prec).SetFloat64(x)
+	for range n {
+		p.Mul(p, bx)
+	}
+	if y < 0 {
+		p.Quo(new(big.Float).SetPrec(prec).SetFloat64(1), p)
+	}
+	r, _ := p.Float64()
+	if a := math.Abs(r); a < 0x1p-1022 || math.IsInf(r, 0) {
+		return math.Pow(x, y)
+	}
+	return r
+}
+
+// refTrig is sin, cos or tan; an argument of 2^29 or more is reduced
+// modulo pi/2 in math/big with pi from the Gauss-Legendre iteration (the
+// kernels use Machin's formula).
+func refTrig(op compute.Op, x float64) float64 {
+	f := map[compute.Op]func(float64) float64{compute.Sin: math.Sin, compute.Cos: math.Cos, compute.Tan: math.Tan}[op]
+	if math.Abs(x) < 1<<29 || math.IsInf(x, 0) || math.IsNaN(x) {
+		return f(x)
+	}
+	const prec = 1400
+	pi := gaussLegendrePi(prec)
+	half := new(big.Float).SetPrec(prec).Quo(pi, big.NewFloat(2))
+	bx := new(big.Float).SetPrec(prec).SetFloat64(x)
+	q := new(big.Float).SetPrec(prec).Quo(bx, half)
+	k, _ := q.Int(nil) // truncated; r in (-pi/2, pi/2)
+	r := new(big.Float).SetPrec(prec).Mul(new(big.Float).SetPrec(prec).SetInt(k), half)
+	r.Sub(bx, r)
+	rf, _ := r.Float64()
+	n := new(big.Int).Mod(k, big.NewInt(4)).Int64()
+	s, c := math.Sin(rf), math.Cos(rf)
+	sin := [4]float64{s, c, -s, -c}[n]
+	cos := [4]float64{c, -s, -c, s}[n]
+	switch op {
+	case compute.Sin:
+		return sin
+	case compute.Cos:
+		return cos
+	}
+	if n%2 == 1 {
+		return -1 / math.Tan(rf)
+	}
+	return math.Tan(rf)
+}
+
+var (
+	glPiOnce sync.Once
+	glPi     *big.Float
+)
+
+func gaussLegendrePi(prec uint) *big.Float {
+	glPiOnce.Do(func() {
+		one := new(big.Float).SetPrec(prec).SetFloat64(1)
+		a := new(big.Float).SetPrec(prec).SetFloat64(1)
+		b := new(big.Float).SetPrec(prec).Quo(one, new(big.Float).SetPrec(prec).Sqrt(big.NewFloat(2)))
+		t := new(big.Float).SetPrec(prec).SetFloat64(0.25)
+		p := new(big.Float).SetPrec(prec).SetFloat64(1)
+		for range 12 {
+			an := new(big.Float).SetPrec(prec).Add(a, b)
+			an.Quo(an, big.NewFloat(2))
+			bn := new(big.Float).SetPrec(prec).Mul(a, b)
+			bn.Sqrt(bn)
+			d := new(big.Float).SetPrec(prec).Sub(a, an)
+			d.Mul(d, d)
+			d.Mul(d, p)
+			t.Sub(t, d)
+			p.Mul(p, big.NewFloat(2))
+			a, b = an, bn
+		}
+		s := new(big.Float).SetPrec(prec).Add(a, b)
+		s.Mul(s, s)
+		glPi = s.Quo(s, new(big.Float).SetPrec(prec).Mul(t, big.NewFloat(4)))
+	})
+	return glPi
 }

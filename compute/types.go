@@ -47,67 +47,6 @@ func (t Type) Size() int {
 	return typeSizes[t]
 }
 
-// Op is an elementwise or reduction operator.
-type Op uint8
-
-// Binary operators.
-const (
-	OpInvalid Op = iota
-	Add
-	Sub
-	Mul
-	Div      // floats: x/y; integers: floor division (Python //), x/0 = 0
-	DivTrunc // floats: x/y; integers: truncated division (C, ONNX Div), x/0 = 0
-	Pow      // integers: repeated multiplication, negative exponent -> 0 unless |x| = 1
-	FloorMod // result has the sign of y (Python %); x mod 0 = 0 for integers
-	Mod      // result has the sign of x (C fmod); x mod 0 = 0 for integers
-	Maximum  // NaN propagates
-	Minimum  // NaN propagates
-	SquaredDiff
-	PRelu // x if x >= 0 else x*y
-	Equal
-	NotEqual
-	Greater
-	GreaterEqual
-	Less
-	LessEqual
-	And
-	Or
-	Xor
-
-	// Unary operators.
-	Neg
-	Abs
-	Sqrt
-	Exp
-	Log
-	Not
-
-	numOps
-)
-
-var opNames = [...]string{"invalid", "add", "subtract", "multiply", "divide", "divide_trunc", "power", "floor_mod", "mod",
-	"maximum", "minimum", "squared_difference", "prelu", "equal", "not_equal", "greater", "greater_equal", "less",
-	"less_equal", "logical_and", "logical_or", "logical_xor", "negative", "abs", "sqrt", "exp", "log", "logical_not"}
-
-// String returns the operator's name in the specification's spelling
-// ("add", "floor_mod", "logical_and", ...).
-func (o Op) String() string {
-	if o >= numOps {
-		return fmt.Sprintf("Op(%d)", uint8(o))
-	}
-	return opNames[o]
-}
-
-// IsComparison reports whether o yields bool from two numeric operands.
-func (o Op) IsComparison() bool { return o >= Equal && o <= LessEqual }
-
-// IsLogical reports whether o is a boolean connective (and, or, xor, not).
-func (o Op) IsLogical() bool { return (o >= And && o <= Xor) || o == Not }
-
-// IsUnary reports whether o takes one operand.
-func (o Op) IsUnary() bool { return o >= Neg && o < numOps }
-
 // Form says how each operand of a binary kernel is read: as a vector of n
 // elements (V) or as one element repeated n times (S).
 type Form uint8

@@ -441,7 +441,7 @@ func (g *treeGen) constant(dt array.DType) (*expr.Node, *refNode) {
 		var n *expr.Node
 		switch dt {
 		case array.Bool:
-			n = expr.Const(u != 0)
+			n = expr.Scalar(float64(u), array.Bool) // Const(bool) is weak
 		case array.Int8:
 			n = expr.Const(int8(u))
 		case array.Int16:
@@ -463,7 +463,7 @@ func (g *treeGen) constant(dt array.DType) (*expr.Node, *refNode) {
 		case array.Float32:
 			n = expr.Const(math.Float32frombits(uint32(u)))
 		case array.Float64:
-			n = expr.Const(math.Float64frombits(u))
+			n = expr.Scalar(math.Float64frombits(u), array.Float64) // Const(float64) is weak
 		}
 		t := newTensor(dt, nil)
 		t.v[0] = u
@@ -640,24 +640,16 @@ func dtypeOf(r *refNode) array.DType {
 	case rLeaf:
 		return r.leaf.dt
 	case rBinary:
-		ct := expr.Promote(dtypeOf(r.args[0]), dtypeOf(r.args[1]))
-		if r.op.IsComparison() || r.op.IsLogical() {
-			return array.Bool
-		}
-		return ct
+		da, db := weakDTypes(r.args[0], r.args[1])
+		_, rt, _ := refTypes(r.op, da, db)
+		return rt
 	case rUnary:
-		x := dtypeOf(r.args[0])
-		switch r.op {
-		case compute.Not:
-			return array.Bool
-		case compute.Neg, compute.Abs:
-			return x
-		}
-		return floatFor(x)
+		_, rt, _ := refTypes(r.op, dtypeOf(r.args[0]))
+		return rt
 	case rCast:
 		return r.dt
 	case rWhere:
-		return expr.Promote(dtypeOf(r.args[1]), dtypeOf(r.args[2]))
+		return expr.Promote(weakDTypes(r.args[1], r.args[2]))
 	case rBroadcast:
 		return dtypeOf(r.args[0])
 	case rReduce:
@@ -666,22 +658,103 @@ func dtypeOf(r *refNode) array.DType {
 	return dtypeOf(r.args[0]) // ReduceTo, ReduceAxes
 }
 
-var arithOps = []compute.Op{compute.Add, compute.Sub, compute.Mul, compute.Div, compute.DivTrunc, compute.Pow,
-	compute.FloorMod, compute.Mod, compute.Maximum, compute.Minimum, compute.SquaredDiff}
+// weakDTypes are the dtypes of two operands, a weak constant's taken
+// from the other operand.
+func weakDTypes(a, b *refNode) (array.DType, array.DType) {
+	da, db := dtypeOf(a), dtypeOf(b)
+	var sa, sb []array.DType
+	if a.weak == 0 {
+		sb = []array.DType{da}
+	}
+	if b.weak == 0 {
+		sa = []array.DType{db}
+	}
+	if a.weak != 0 {
+		da = weakDType(a.weak, sa)
+	}
+	if b.weak != 0 {
+		db = weakDType(b.weak, sb)
+	}
+	return da, db
+}
+
+// weakConst returns a weak constant (Const of a Go int, float64 or bool)
+// that NEP 50 lets meet an operand of dtype dt without overflow.
+func (g *treeGen) weakConst(dt array.DType) (*expr.Node, *refNode) {
+	g.stats["weak const"]++
+	k := g.rng.IntN(3)
+	switch k {
+	case 0:
+		v := g.rng.IntN(2) == 1
+		t := newTensor(array.Bool, nil)
+		t.v[0] = map[bool]uint64{false: 0, true: 1}[v]
+		return expr.Const(v), &refNode{kind: rLeaf, leaf: t, weak: 1}
+	case 1:
+		v := g.rng.IntN(17) - 8
+		if dt.IsUnsigned() && v < 0 {
+			v = -v
+		}
+		if dt == array.Int8 || dt == array.Uint8 {
+			v = min(v, 7)
+		}
+		t := newTensor(array.Int64, nil)
+		t.v[0] = uint64(int64(v))
+		return expr.Const(v), &refNode{kind: rLeaf, leaf: t, weak: 2}
+	}
+	v := float64(g.rng.IntN(41)-20) / 4
+	t := newTensor(array.Float64, nil)
+	t.v[0] = math.Float64bits(v)
+	return expr.Const(v), &refNode{kind: rLeaf, leaf: t, weak: 3}
+}
+
+var arithOps = []compute.Op{compute.Add, compute.Sub, compute.Mul, compute.Div, compute.TruncDiv, compute.Power,
+	compute.Remainder, compute.Fmod, compute.Maximum, compute.Minimum, compute.SquaredDiff}
 
 var cmpOps = []compute.Op{compute.Equal, compute.NotEqual, compute.Greater, compute.GreaterEqual, compute.Less, compute.LessEqual}
 
-var logicOps = []compute.Op{compute.And, compute.Or, compute.Xor}
+var logicOps = []compute.Op{compute.LogicalAnd, compute.LogicalOr, compute.LogicalXor}
+
+// binaryCtors and unaryCtors are the constructor of every op of the
+// table; TestDiffCoversOps checks that none is missing.
+var binaryCtors = map[compute.Op]func(a, b *expr.Node, r ...expr.Rule) *expr.Node{
+	compute.Add: expr.Add, compute.Sub: expr.Sub, compute.Mul: expr.Mul, compute.Div: expr.Div,
+	compute.FloorDiv: expr.FloorDiv, compute.TruncDiv: expr.TruncDiv, compute.Power: expr.Power,
+	compute.Remainder: expr.Remainder, compute.Fmod: expr.Fmod, compute.Maximum: expr.Maximum,
+	compute.Minimum: expr.Minimum, compute.Fmax: expr.Fmax, compute.Fmin: expr.Fmin,
+	compute.Arctan2: expr.Arctan2, compute.Hypot: expr.Hypot, compute.Copysign: expr.Copysign,
+	compute.SquaredDiff: expr.SquaredDiff, compute.Equal: expr.Equal, compute.NotEqual: expr.NotEqual,
+	compute.Greater: expr.Greater, compute.GreaterEqual: expr.GreaterEqual, compute.Less: expr.Less,
+	compute.LessEqual: expr.LessEqual, compute.LogicalAnd: expr.LogicalAnd, compute.LogicalOr: expr.LogicalOr,
+	compute.LogicalXor: expr.LogicalXor, compute.BitwiseAnd: expr.BitwiseAnd, compute.BitwiseOr: expr.BitwiseOr,
+	compute.BitwiseXor: expr.BitwiseXor, compute.LeftShift: expr.LeftShift, compute.RightShift: expr.RightShift,
+	compute.PRelu: func(a, b *expr.Node, _ ...expr.Rule) *expr.Node { return expr.PRelu(a, b) },
+}
+
+var unaryCtors = map[compute.Op]func(*expr.Node) *expr.Node{
+	compute.Neg: expr.Neg, compute.Abs: expr.Abs, compute.Sign: expr.Sign, compute.Square: expr.Square,
+	compute.Reciprocal: expr.Reciprocal, compute.Sqrt: expr.Sqrt, compute.Exp: expr.Exp, compute.Exp2: expr.Exp2,
+	compute.Expm1: expr.Expm1, compute.Log: expr.Log, compute.Log2: expr.Log2, compute.Log10: expr.Log10,
+	compute.Log1p: expr.Log1p, compute.Sin: expr.Sin, compute.Cos: expr.Cos, compute.Tan: expr.Tan,
+	compute.Arcsin: expr.Arcsin, compute.Arccos: expr.Arccos, compute.Arctan: expr.Arctan, compute.Sinh: expr.Sinh,
+	compute.Cosh: expr.Cosh, compute.Tanh: expr.Tanh, compute.Floor: expr.Floor, compute.Ceil: expr.Ceil,
+	compute.Trunc: expr.Trunc, compute.Rint: expr.Rint, compute.IsNaN: expr.IsNaN, compute.IsInf: expr.IsInf,
+	compute.IsFinite: expr.IsFinite, compute.LogicalNot: expr.LogicalNot, compute.Invert: expr.Invert,
+}
+
+// allBinary and allUnary are the table's ops by arity.
+var allBinary, allUnary = func() (b, u []compute.Op) {
+	for _, op := range compute.Ops() {
+		if op.IsUnary() {
+			u = append(u, op)
+		} else {
+			b = append(b, op)
+		}
+	}
+	return b, u
+}()
 
 func binaryNode(op compute.Op, a, b *expr.Node, rule expr.Rule, giveDefault bool) *expr.Node {
-	f := map[compute.Op]func(a, b *expr.Node, r ...expr.Rule) *expr.Node{
-		compute.Add: expr.Add, compute.Sub: expr.Sub, compute.Mul: expr.Mul, compute.Div: expr.Div,
-		compute.DivTrunc: expr.DivTrunc, compute.Pow: expr.Pow, compute.FloorMod: expr.FloorMod,
-		compute.Mod: expr.Mod, compute.Maximum: expr.Maximum, compute.Minimum: expr.Minimum,
-		compute.SquaredDiff: expr.SquaredDiff, compute.Equal: expr.Equal, compute.NotEqual: expr.NotEqual,
-		compute.Greater: expr.Greater, compute.GreaterEqual: expr.GreaterEqual, compute.Less: expr.Less,
-		compute.LessEqual: expr.LessEqual, compute.And: expr.And, compute.Or: expr.Or, compute.Xor: expr.Xor,
-	}[op]
+	f := binaryCtors[op]
 	if op == compute.PRelu {
 		return expr.PRelu(a, b)
 	}
@@ -691,10 +764,7 @@ func binaryNode(op compute.Op, a, b *expr.Node, rule expr.Rule, giveDefault bool
 	return f(a, b, rule)
 }
 
-func unaryNode(op compute.Op, x *expr.Node) *expr.Node {
-	return map[compute.Op]func(*expr.Node) *expr.Node{compute.Neg: expr.Neg, compute.Abs: expr.Abs,
-		compute.Sqrt: expr.Sqrt, compute.Exp: expr.Exp, compute.Log: expr.Log, compute.Not: expr.Not}[op](x)
-}
+func unaryNode(op compute.Op, x *expr.Node) *expr.Node { return unaryCtors[op](x) }
 
 // tree returns a random expression of shape s and its reference; depth
 // bounds the nesting, allowDyn allows variables of unknown rank.
@@ -748,25 +818,34 @@ func (g *treeGen) binary(depth int, s []int, allowDyn bool) (*expr.Node, *refNod
 		sa, sb = s, g.oneDir(s)
 	}
 	dyn := allowDyn && rs.kind == "numpy"
-	a, ra := g.tree(depth-1, sa, dyn)
-	b, rb := g.tree(depth-1, sb, dyn)
-	ct := expr.Promote(dtypeOf(ra), dtypeOf(rb))
+	var (
+		a, b   *expr.Node
+		ra, rb *refNode
+	)
+	if rs.kind == "numpy" && g.p(0.2) {
+		a, ra = g.tree(depth-1, s, dyn)
+		b, rb = g.weakConst(dtypeOf(ra))
+		if g.p(0.3) {
+			a, ra, b, rb = b, rb, a, ra
+		}
+	} else {
+		a, ra = g.tree(depth-1, sa, dyn)
+		b, rb = g.tree(depth-1, sb, dyn)
+	}
+	da, db := weakDTypes(ra, rb)
 	var op compute.Op
 	switch k := g.rng.IntN(10); {
 	case rs.kind == "uni" && g.p(0.5):
 		op = compute.PRelu
-	case k < 6:
+	case k < 4:
 		op = arithOps[g.rng.IntN(len(arithOps))]
-		if ct == array.Bool {
-			op = []compute.Op{compute.Add, compute.Mul, compute.Maximum, compute.Minimum}[g.rng.IntN(4)]
-		}
-	case k < 8:
+	case k < 5:
 		op = cmpOps[g.rng.IntN(len(cmpOps))]
 	default:
-		op = logicOps[g.rng.IntN(len(logicOps))]
+		op = allBinary[g.rng.IntN(len(allBinary))]
 	}
-	if op == compute.PRelu && ct == array.Bool {
-		op = compute.Maximum
+	if _, _, ok := refTypes(op, da, db); !ok || (op == compute.PRelu && rs.kind != "uni") {
+		op = compute.Maximum // has every loop
 	}
 	g.stats["binary "+op.String()]++
 	g.stats["rule "+rs.kind]++
@@ -775,10 +854,9 @@ func (g *treeGen) binary(depth int, s []int, allowDyn bool) (*expr.Node, *refNod
 
 func (g *treeGen) unary(depth int, s []int, allowDyn bool) (*expr.Node, *refNode) {
 	x, rx := g.tree(depth-1, s, allowDyn)
-	ops := []compute.Op{compute.Neg, compute.Abs, compute.Sqrt, compute.Exp, compute.Log, compute.Not}
-	op := ops[g.rng.IntN(len(ops))]
-	if op == compute.Neg && dtypeOf(rx) == array.Bool {
-		op = compute.Not
+	op := allUnary[g.rng.IntN(len(allUnary))]
+	if _, _, ok := refTypes(op, dtypeOf(rx)); !ok {
+		op = compute.Abs // has every loop
 	}
 	g.stats["unary "+op.String()]++
 	return unaryNode(op, x), &refNode{kind: rUnary, op: op, args: []*refNode{rx}}

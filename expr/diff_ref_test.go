@@ -34,6 +34,7 @@ package expr_test
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"slices"
 
 	"github.com/stride0/stride0/array"
@@ -322,11 +323,11 @@ func binElem(op compute.Op, ct array.DType, x, y uint64) uint64 {
 	case ct == array.Bool:
 		xb, yb := x != 0, y != 0
 		switch op {
-		case compute.Add, compute.Maximum, compute.Or:
+		case compute.Add, compute.Maximum, compute.LogicalOr, compute.Fmax, compute.BitwiseOr:
 			return b(xb || yb)
-		case compute.Mul, compute.Minimum, compute.And:
+		case compute.Mul, compute.Minimum, compute.LogicalAnd, compute.Fmin, compute.BitwiseAnd:
 			return b(xb && yb)
-		case compute.Xor, compute.NotEqual:
+		case compute.LogicalXor, compute.NotEqual, compute.BitwiseXor:
 			return b(xb != yb)
 		case compute.Equal:
 			return b(xb == yb)
@@ -349,29 +350,29 @@ func binElem(op compute.Op, ct array.DType, x, y uint64) uint64 {
 			r = xi - yi
 		case compute.Mul:
 			r = xi * yi
-		case compute.Div: // floor division, x/0 = 0
+		case compute.FloorDiv: // x/0 = 0
 			if yi != 0 {
 				r = xi / yi
 				if xi%yi != 0 && (xi < 0) != (yi < 0) {
 					r--
 				}
 			}
-		case compute.DivTrunc:
+		case compute.TruncDiv:
 			if yi != 0 {
 				r = xi / yi
 			}
-		case compute.FloorMod: // sign of the divisor
+		case compute.Remainder: // sign of the divisor
 			if yi != 0 {
 				r = xi % yi
 				if r != 0 && (r < 0) != (yi < 0) {
 					r += yi
 				}
 			}
-		case compute.Mod: // sign of the dividend
+		case compute.Fmod: // sign of the dividend
 			if yi != 0 {
 				r = xi % yi
 			}
-		case compute.Pow:
+		case compute.Power:
 			switch {
 			case yi >= 0:
 				r = int64(upow(uint64(xi), uint64(yi)))
@@ -382,10 +383,27 @@ func binElem(op compute.Op, ct array.DType, x, y uint64) uint64 {
 			case xi == -1:
 				r = -1
 			}
-		case compute.Maximum:
+		case compute.Maximum, compute.Fmax:
 			r = max(xi, yi)
-		case compute.Minimum:
+		case compute.Minimum, compute.Fmin:
 			r = min(xi, yi)
+		case compute.BitwiseAnd:
+			r = xi & yi
+		case compute.BitwiseOr:
+			r = xi | yi
+		case compute.BitwiseXor:
+			r = xi ^ yi
+		case compute.LeftShift: // by the width or more, or negative: 0
+			if yi >= 0 && yi < int64(ct.Size()*8) {
+				r = xi << yi
+			}
+		case compute.RightShift: // sign fill past the width
+			switch {
+			case yi >= 0 && yi < int64(ct.Size()*8):
+				r = xi >> yi
+			case xi < 0:
+				r = -1
+			}
 		case compute.SquaredDiff:
 			r = (xi - yi) * (xi - yi)
 		case compute.PRelu:
@@ -418,20 +436,34 @@ func binElem(op compute.Op, ct array.DType, x, y uint64) uint64 {
 			r = x - y
 		case compute.Mul:
 			r = x * y
-		case compute.Div, compute.DivTrunc:
+		case compute.FloorDiv, compute.TruncDiv:
 			if y != 0 {
 				r = x / y
 			}
-		case compute.FloorMod, compute.Mod:
+		case compute.Remainder, compute.Fmod:
 			if y != 0 {
 				r = x % y
 			}
-		case compute.Pow:
+		case compute.Power:
 			r = upow(x, y)
-		case compute.Maximum:
+		case compute.Maximum, compute.Fmax:
 			r = max(x, y)
-		case compute.Minimum:
+		case compute.Minimum, compute.Fmin:
 			r = min(x, y)
+		case compute.BitwiseAnd:
+			r = x & y
+		case compute.BitwiseOr:
+			r = x | y
+		case compute.BitwiseXor:
+			r = x ^ y
+		case compute.LeftShift:
+			if y < uint64(ct.Size()*8) {
+				r = x << y
+			}
+		case compute.RightShift:
+			if y < uint64(ct.Size()*8) {
+				r = x >> y
+			}
 		case compute.SquaredDiff:
 			r = (x - y) * (x - y)
 		case compute.PRelu:
@@ -465,13 +497,34 @@ func binElem(op compute.Op, ct array.DType, x, y uint64) uint64 {
 		r = rk(xf - yf)
 	case compute.Mul:
 		r = rk(xf * yf)
-	case compute.Div, compute.DivTrunc:
+	case compute.Div:
 		r = rk(xf / yf)
-	case compute.Pow:
-		r = rk(math.Pow(xf, yf))
-	case compute.Mod:
+	case compute.TruncDiv:
+		r = math.Trunc(rk(xf / yf))
+	case compute.FloorDiv:
+		r = rk(pyFloorDiv(xf, yf))
+	case compute.Fmax, compute.Fmin:
+		switch {
+		case math.IsNaN(xf):
+			r = yf
+		case math.IsNaN(yf):
+			r = xf
+		case op == compute.Fmax:
+			r = max(xf, yf)
+		default:
+			r = min(xf, yf)
+		}
+	case compute.Arctan2:
+		r = rk(math.Atan2(xf, yf))
+	case compute.Hypot:
+		r = rk(math.Hypot(xf, yf))
+	case compute.Copysign:
+		r = math.Copysign(xf, yf)
+	case compute.Power:
+		r = rk(bigPow(xf, yf))
+	case compute.Fmod:
 		r = math.Mod(xf, yf)
-	case compute.FloorMod:
+	case compute.Remainder:
 		// Python's %: fmod (exact), moved into the divisor's sign; a zero
 		// result takes the divisor's sign.
 		r = math.Mod(xf, yf)
@@ -524,51 +577,258 @@ func upow(x, y uint64) uint64 {
 }
 
 // unElem computes a unary op on an element of dtype ct (the op's compute
-// dtype: the operand's for neg and abs, floatFor(operand) for sqrt, exp and
-// log, bool for not).
+// dtype, refTypes); ops with a bool result return 0/1.
 func unElem(op compute.Op, ct array.DType, x uint64) uint64 {
-	switch {
-	case op == compute.Not:
+	b := func(c bool) uint64 {
+		if c {
+			return 1
+		}
+		return 0
+	}
+	switch op {
+	case compute.LogicalNot:
 		return 1 - wrapInt(array.Bool, x)
-	case ct == array.Bool: // abs of bool
+	case compute.IsNaN, compute.IsInf, compute.IsFinite:
+		if !ct.IsFloat() {
+			return b(op == compute.IsFinite)
+		}
+		f := fval(ct, x)
+		switch op {
+		case compute.IsNaN:
+			return b(math.IsNaN(f))
+		case compute.IsInf:
+			return b(math.IsInf(f, 0))
+		}
+		return b(!math.IsNaN(f) && !math.IsInf(f, 0))
+	}
+	switch {
+	case ct == array.Bool: // abs, floor, ceil, trunc keep it; invert is not
+		if op == compute.Invert {
+			return 1 - x
+		}
 		return x
 	case ct.IsSigned():
 		xi := int64(x)
+		var r int64
 		switch op {
 		case compute.Neg:
-			return wrapInt(ct, uint64(-xi))
+			r = -xi
 		case compute.Abs:
+			r = xi
 			if xi < 0 {
-				return wrapInt(ct, uint64(-xi))
+				r = -xi
 			}
-			return x
+		case compute.Sign:
+			r = int64(cmpSign(xi))
+		case compute.Square:
+			r = xi * xi
+		case compute.Reciprocal:
+			if xi == 1 || xi == -1 {
+				r = xi
+			}
+		case compute.Floor, compute.Ceil, compute.Trunc:
+			r = xi
+		case compute.Invert:
+			r = ^xi
+		default:
+			panic("unElem signed: " + op.String())
 		}
+		return wrapInt(ct, uint64(r))
 	case ct.IsUnsigned():
+		var r uint64
 		switch op {
 		case compute.Neg:
-			return wrapInt(ct, -x)
-		case compute.Abs:
-			return x
+			r = -x
+		case compute.Abs, compute.Floor, compute.Ceil, compute.Trunc:
+			r = x
+		case compute.Sign:
+			r = b(x != 0)
+		case compute.Square:
+			r = x * x
+		case compute.Reciprocal:
+			r = b(x == 1)
+		case compute.Invert:
+			r = ^x
+		default:
+			panic("unElem unsigned: " + op.String())
 		}
+		return wrapInt(ct, r)
 	}
 	kt := kernelType(ct)
 	f := fval(ct, x)
+	rk := func(v float64) float64 { return roundKT(kt, v) }
 	var r float64
 	switch op {
 	case compute.Neg:
 		r = -f
 	case compute.Abs:
 		r = math.Abs(f)
-	case compute.Sqrt:
-		r = roundKT(kt, math.Sqrt(f))
-	case compute.Exp:
-		r = roundKT(kt, math.Exp(f))
-	case compute.Log:
-		r = roundKT(kt, math.Log(f))
+	case compute.Sign:
+		switch {
+		case math.IsNaN(f):
+			r = f
+		default:
+			r = float64(cmpSign(f))
+		}
+	case compute.Square:
+		r = rk(f * f)
+	case compute.Reciprocal:
+		r = rk(1 / f)
+	case compute.Floor:
+		r = math.Floor(f)
+	case compute.Ceil:
+		r = math.Ceil(f)
+	case compute.Trunc:
+		r = math.Trunc(f)
+	case compute.Rint:
+		r = math.RoundToEven(f)
 	default:
-		panic("unElem: " + op.String())
+		fn, ok := mathFuncs[op]
+		if !ok {
+			panic("unElem: " + op.String())
+		}
+		r = rk(fn(f))
 	}
 	return fbits(ct, r)
+}
+
+// approxMath marks an exact float result of pow, sin, cos or tan (and exp
+// and log below float64) approx within 2 ulp: the kernels compute float32
+// exp and log with AVX2 polynomials, pow with integer exponents in
+// double-double and reduce trigonometric arguments of 2^29 and more
+// exactly, where this reference takes Go's math as it is (so those
+// arguments, whose Go results are 16 ulp off, are not compared here: the
+// compute tests and the NumPy edge cases check them).
+func approxMath(o *refTensor, i int, op compute.Op, ct array.DType, x uint64) {
+	switch op {
+	case compute.Power, compute.Sin, compute.Cos, compute.Tan:
+	case compute.Exp, compute.Log, compute.Tanh: // float32 (and float16), float64 exp: AVX2 polynomials within 2 ulp
+		if ct == array.Float64 && op != compute.Exp {
+			return
+		}
+	default:
+		return
+	}
+	if !ct.IsFloat() || o.flagAt(i) != fExact {
+		return
+	}
+	if op != compute.Power && math.Abs(fval(ct, x)) >= 1<<29 {
+		o.setFlag(i, fAny)
+		return
+	}
+	o.setFlag(i, fApprox)
+	o.setTol(i, 2*ulp(ct, fval(ct, o.v[i])))
+}
+
+// bigPow is x**y: for an integer exponent up to 1024, the exact power in
+// math/big rounded once (where the result is a normal float64); else
+// math.Pow.
+func bigPow(x, y float64) float64 {
+	if y != math.Trunc(y) || math.Abs(y) < 2 || math.Abs(y) > 1024 || x == 0 || math.IsInf(x, 0) || math.IsNaN(x) {
+		return math.Pow(x, y)
+	}
+	n := int(math.Abs(y))
+	prec := uint(53*n + 128)
+	p := new(big.Float).SetPrec(prec).SetFloat64(1)
+	bx := new(big.Float).SetPrec(prec).SetFloat64(x)
+	for range n {
+		p.Mul(p, bx)
+	}
+	if y < 0 {
+		p.Quo(new(big.Float).SetPrec(prec).SetFloat64(1), p)
+	}
+	r, _ := p.Float64()
+	if a := math.Abs(r); a < 0x1p-1022 || math.IsInf(r, 0) {
+		return math.Pow(x, y)
+	}
+	return r
+}
+
+// cmpSign is -1, 0 or 1.
+func cmpSign[T int64 | float64](v T) int {
+	switch {
+	case v > 0:
+		return 1
+	case v < 0:
+		return -1
+	}
+	return 0
+}
+
+// mathFuncs are the transcendental ops, each Go's math function in float64
+// rounded once to the compute type (the kernels may differ by an ulp: the
+// comparison allows it, see tolerance).
+var mathFuncs = map[compute.Op]func(float64) float64{
+	compute.Sqrt: math.Sqrt, compute.Exp: math.Exp, compute.Exp2: math.Exp2, compute.Expm1: math.Expm1,
+	compute.Log: math.Log, compute.Log2: math.Log2, compute.Log10: math.Log10, compute.Log1p: math.Log1p,
+	compute.Sin: math.Sin, compute.Cos: math.Cos, compute.Tan: math.Tan, compute.Arcsin: math.Asin,
+	compute.Arccos: math.Acos, compute.Arctan: math.Atan, compute.Sinh: math.Sinh, compute.Cosh: math.Cosh,
+	compute.Tanh: math.Tanh,
+}
+
+// pyFloorDiv is Python's float //, from its definition: the integer q with
+// x = q*y + r, r the remainder with y's sign; x // 0 is x / 0, a NaN or
+// infinite x gives NaN, a finite x over an infinite y gives 0 (same signs)
+// or -1, and a zero quotient has the sign of x/y.
+func pyFloorDiv(x, y float64) float64 {
+	switch {
+	case y == 0:
+		return x / y
+	case math.IsNaN(x) || math.IsNaN(y) || math.IsInf(x, 0):
+		return math.NaN()
+	case math.IsInf(y, 0):
+		if x == 0 || (x < 0) == (y < 0) {
+			return math.Copysign(0, x/y)
+		}
+		return -1
+	}
+	r := math.Mod(x, y)
+	if r != 0 && (r < 0) != (y < 0) {
+		r += y
+	}
+	q := math.Round((x - r) / y)
+	if q == 0 {
+		return math.Copysign(0, x/y)
+	}
+	return q
+}
+
+// refTypes is the compute and result dtype of op over operands of dts,
+// from the op table: the first loop of the op that holds every operand
+// (true division: that holds their promotion); true division of integers in float64;
+// logical ops on bool. ok is false where NumPy raises TypeError.
+func refTypes(op compute.Op, dts ...array.DType) (ct, rt array.DType, ok bool) {
+	p := dts[0]
+	for _, d := range dts[1:] {
+		p = expr.Promote(p, d)
+	}
+	info := op.Info()
+	if info.BoolIn {
+		return array.Bool, array.Bool, true
+	}
+	if p == array.Bool && (op == compute.Sub || op == compute.Neg || op == compute.Sign) {
+		return 0, 0, false
+	}
+	ts := make([]compute.Type, len(dts))
+	for i, d := range dts {
+		ts[i] = compute.Type(d)
+	}
+	if info.Result == compute.IntsToF64 {
+		ts = []compute.Type{compute.Type(p)}
+	}
+	l, ok := op.LoopFor(ts...)
+	if !ok {
+		return 0, 0, false
+	}
+	ct = array.DType(l)
+	if info.Result == compute.IntsToF64 && !ct.IsFloat() {
+		ct = array.Float64
+	}
+	rt = ct
+	if info.Result == compute.BoolOut {
+		rt = array.Bool
+	}
+	return ct, rt, true
 }
 
 // ---- reference expressions ----
@@ -621,10 +881,34 @@ type refNode struct {
 
 	keep bool
 	to   []int // rReduceTo shape
+
+	weak int // rLeaf: a weak constant: 1 bool, 2 int, 3 float (NEP 50)
+}
+
+// weakDType is the dtype a weak constant of kind w takes among operands of
+// the strong dtypes dts (NEP 50, written from its text): with none, its
+// default (bool, int64, float64); a weak int takes an integer or float
+// dtype and makes bool int64; a weak float takes a float dtype and makes
+// anything else float64; a weak bool takes any dtype.
+func weakDType(w int, dts []array.DType) array.DType {
+	if len(dts) == 0 {
+		return [...]array.DType{array.Invalid, array.Bool, array.Int64, array.Float64}[w]
+	}
+	p := dts[0]
+	for _, d := range dts[1:] {
+		p = expr.Promote(p, d)
+	}
+	switch {
+	case w == 3 && !p.IsFloat():
+		return array.Float64
+	case w == 2 && p == array.Bool:
+		return array.Int64
+	}
+	return p
 }
 
 // opMean marks ReduceMean in ref.op.
-const opMean = compute.DivTrunc
+const opMean = compute.TruncDiv
 
 func (r *refNode) String() string {
 	switch r.kind {
@@ -662,6 +946,26 @@ func (r *refNode) eval() (*refTensor, error) {
 			return nil, err
 		}
 		args[i] = t
+	}
+	switch r.kind {
+	case rBinary, rWhere:
+		// weak constants take the dtype NEP 50 gives them among the others
+		var strongDTs []array.DType
+		for i, a := range r.args {
+			if r.kind == rWhere && i == 0 {
+				continue
+			}
+			if a.weak == 0 {
+				strongDTs = append(strongDTs, args[i].dt)
+			}
+		}
+		for i, a := range r.args {
+			if a.weak != 0 && !(r.kind == rWhere && i == 0) {
+				args[i] = evalMap(args[i], weakDType(a.weak, strongDTs), func(u uint64) (uint64, bool) {
+					return castElem(args[i].dt, weakDType(a.weak, strongDTs), u)
+				})
+			}
+		}
 	}
 	switch r.kind {
 	case rBinary:
@@ -775,16 +1079,7 @@ func evalMap(x *refTensor, dt array.DType, f func(u uint64) (uint64, bool)) *ref
 }
 
 func evalUnary(op compute.Op, x *refTensor) *refTensor {
-	var ct, rt array.DType
-	switch op {
-	case compute.Not:
-		ct, rt = array.Bool, array.Bool
-	case compute.Neg, compute.Abs:
-		ct, rt = x.dt, x.dt
-	default:
-		ct = floatFor(x.dt)
-		rt = ct
-	}
+	ct, rt, _ := refTypes(op, x.dt)
 	o := newTensor(rt, x.shape)
 	for i, u := range x.v {
 		if !combine(o, i, []*refTensor{x}, []int{i}) {
@@ -795,6 +1090,7 @@ func evalUnary(op compute.Op, x *refTensor) *refTensor {
 			o.setFlag(i, fAny)
 		}
 		o.v[i] = unElem(op, ct, v)
+		approxMath(o, i, op, ct, v)
 	}
 	return o
 }
@@ -853,19 +1149,9 @@ func evalBinary(op compute.Op, rule ruleSpec, a, b *refTensor) (*refTensor, erro
 		return nil, err
 	}
 	a, b = a.broadcastTo(out, maps[0]), b.broadcastTo(out, maps[1])
-	ct := expr.Promote(a.dt, b.dt)
-	rt := ct
-	switch {
-	case op.IsComparison():
-		rt = array.Bool
-	case op.IsLogical():
-		ct, rt = array.Bool, array.Bool
-	case ct == array.Bool:
-		switch op {
-		case compute.Add, compute.Maximum, compute.Mul, compute.Minimum:
-		default:
-			return nil, fmt.Errorf("ref: %v on bool", op)
-		}
+	ct, rt, ok := refTypes(op, a.dt, b.dt)
+	if !ok {
+		return nil, fmt.Errorf("ref: no %v loop for %v and %v", op, a.dt, b.dt)
 	}
 	o := newTensor(rt, out)
 	idx := []int{0, 0}
@@ -880,6 +1166,16 @@ func evalBinary(op compute.Op, rule ruleSpec, a, b *refTensor) (*refTensor, erro
 			o.setFlag(i, fAny)
 		}
 		o.v[i] = binElem(op, ct, x, y)
+		approxMath(o, i, op, ct, 0)
+		switch op {
+		case compute.Maximum, compute.Minimum, compute.Fmax, compute.Fmin:
+			// the sign of max(-0, +0) is unspecified (NumPy's too): compare
+			// as numbers (approx, tolerance 0: -0 == +0)
+			if ct.IsFloat() && fval(ct, x) == 0 && fval(ct, y) == 0 && o.flagAt(i) == fExact {
+				o.setFlag(i, fApprox)
+				o.setTol(i, 0)
+			}
+		}
 	}
 	return o, nil
 }

@@ -30,24 +30,75 @@
 //
 // # Dtypes
 //
-// Operands of different dtypes are promoted by NumPy's table (Promote),
-// without value-based casting: a constant promotes like an array of its
-// dtype. Comparisons and logical ops give bool; logical ops read their
-// operands as x != 0. sqrt, exp and log of integers give the float dtype
-// that holds them (int8: float16, int16: float32, wider: float64). On bool
-// operands Add and Maximum are "or", Mul and Minimum are "and"; the other
-// arithmetic ops are an error. float16 is computed in float32 and rounded to
+// Dtypes follow NumPy 2. Array operands of different dtypes are promoted by
+// NumPy's table (Promote), and each op then computes in the first of its
+// NumPy type loops (compute's op table: compute.Op.Info) that every operand
+// converts to safely, in NumPy's order bool, int8, uint8, int16, uint16,
+// int32, uint32, int64, uint64, float16, float32, float64. So the math
+// functions, whose loops are float only, compute an int8 or uint8 in
+// float16, a 16-bit integer in float32 and wider ones in float64
+// (arctan2(int8, uint8) is float16); Floor, Ceil, Trunc, Abs, Sign and
+// Square keep integers; IsNaN, IsInf and IsFinite accept every dtype. An op
+// with no loop for its operands is an error wrapping ErrDType, like NumPy's
+// TypeError: bitwise ops and shifts of floats, Invert of a float, Sub, Neg
+// and Sign of bool. Comparisons and logical ops give bool; logical ops read
+// their operands as x != 0. On bool, Add and Maximum are "or", Mul and
+// Minimum "and". float16 is computed in float32 and rounded to
 // nearest-even after each op.
 //
-// Integer semantics, as the specification's sources define them:
+// Scalars. A plain Go number is weak, as a Python number is in NumPy 2 (NEP
+// 50): Const(2), Const(2.5) and Const(true) (an untyped constant's default
+// types int, float64 and bool) take the dtype of the operands they meet. A
+// sized Go value (Const(int8(1)), Const(float32(2))) and Scalar(v, dtype)
+// are strong: they promote like arrays of their dtype.
 //
-//	Div       floor division (Python //, OpenVINO Divide with pythondivision)
-//	DivTrunc  truncated division (C, Go, ONNX Div)
-//	FloorMod  remainder with the divisor's sign (Python %, OpenVINO FloorMod, ONNX Mod fmod=0)
-//	Mod       remainder with the dividend's sign (C fmod, OpenVINO Mod, ONNX Mod fmod=1)
-//	x/0, x%0  0 (no panic; NumPy gives 0 with a warning)
-//	overflow  wraps around (two's complement), MinInt/-1 = MinInt
-//	Pow       repeated multiplication; a negative exponent gives 0 unless |x| = 1
+//	operands                      computed in          NumPy 2 example
+//	float32 array, Const(2.5)     float32              f32 * 2.5 -> float32
+//	float32 array, Const(2)       float32              f32 + 2   -> float32
+//	int8 array, Const(1)          int8                 i8 + 1    -> int8
+//	int8 array, Const(2.5)        float64              i8 * 2.5  -> float64
+//	bool array, Const(2)          int64                b + 2     -> int64
+//	bool array, Const(2.5)        float64
+//	any array, Const(true)        the array's dtype
+//	uint8 array, Const(300)       ErrOverflow          u8 + 300  -> OverflowError
+//	uint8 array, Const(-1)        ErrOverflow
+//	Const(2), Const(3)            int64 (the defaults: int64, float64, bool)
+//	int8 array, Const(int64(1))   int64 (strong)       i8 + np.int64(1) -> int64
+//	int8 array, Scalar(1, Int16)  int16 (strong)
+//
+// A weak int is checked against the dtype of the op's loop when the op is
+// built: Add(u8, Const(300)) is an error naming 300 and uint8, while
+// Arctan2(u16, Const(-2)) computes in float32 and is fine. A comparison
+// with a weak int out of the operand's range compares the exact values
+// (Less(u8, Const(300)) is true). Weakness belongs to the constant as a
+// direct operand of an elementwise op, Where or Clip; under Broadcast,
+// Cast or a reduction it is its default dtype. Scalar(v, dt) and strong
+// constants reject a value dt cannot hold (Scalar(300, Int8), NaN to an
+// integer: ErrOverflow); a fraction converted to an integer truncates
+// toward zero.
+//
+// Division and remainders (NumPy's functions, and where the spec's ops map):
+//
+//	Div        true division (numpy.true_divide, /): integers and bool give float64
+//	FloorDiv   floor division (numpy.floor_divide, //; OpenVINO Divide with python_division)
+//	TruncDiv   division truncated toward zero (C, ONNX Div on integers)
+//	Remainder  remainder with the divisor's sign (numpy.remainder, %, OpenVINO FloorMod, ONNX Mod fmod=0)
+//	Fmod       remainder with the dividend's sign (numpy.fmod, C fmod, OpenVINO Mod, ONNX Mod fmod=1)
+//	x//0, x%0  integers: 0 (NumPy: 0 with a warning); floats: inf/NaN as NumPy
+//	overflow   wraps around (two's complement), MinInt/-1 = MinInt
+//	Power      integers: repeated multiplication, a negative exponent gives 0
+//	           unless |x| = 1 (NumPy raises ValueError)
+//	shifts     by the width or more, or by a negative count: 0 (-1 for a
+//	           negative x shifted right), as NumPy
+//
+// Float results follow NumPy: Maximum and Minimum propagate NaN, Fmax and
+// Fmin ignore it; Sign of NaN is NaN; Rint and Round round halves to even;
+// FloorDiv of floats is Python's (x//0.0 is ±inf or NaN, inf//y NaN).
+// Transcendental functions are Go's math in float64, rounded to the
+// result type, or AVX2 polynomials (float32 exp, log, tanh, sin, cos;
+// float64 exp): within 4 ulp of NumPy's, with exact argument reduction for
+// sin, cos and tan past 2^29 (a huge base with a fractional exponent in
+// Power can be further off).
 //
 // Reductions give NumPy's dtypes: sum and prod of bool and signed integers
 // are int64, of unsigned integers uint64; mean of integers is float64; max

@@ -10,4 +10,7 @@ var (
 	ErrArgument = errors.New("invalid argument")
 	ErrBinding  = errors.New("bad variable binding")
 	ErrOutput   = errors.New("bad output array")
+	// ErrOverflow: a constant that its dtype cannot hold (NumPy's
+	// OverflowError: Scalar(300, Int8), a weak Const(300) meeting uint8).
+	ErrOverflow = errors.New("value out of range")
 )

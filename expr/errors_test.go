@@ -7,6 +7,7 @@ package expr_test
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -73,6 +74,12 @@ func TestConstructorErrors(t *testing.T) {
 		t.Cleanup(a.Release)
 		return a
 	}())
+	u8 := func() *array.Array {
+		a, err := array.New(mem, array.Uint8, 3)
+		require.NoError(t, err)
+		t.Cleanup(a.Release)
+		return a
+	}()
 	bad := expr.Leaf(nil)
 	dyn := expr.Var("d", array.Float32, broadcast.DynamicShape())
 
@@ -110,10 +117,10 @@ func TestConstructorErrors(t *testing.T) {
 		{"pdpd B does not fit", func() *expr.Node { return expr.Mul(x34, x3, expr.PDPD(-1)) }, []error{broadcast.ErrIncompatible}, []string{"multiply", "[3 4]", "[3]"}},
 		{"pdpd axis beyond", func() *expr.Node { return expr.Mul(x34, x3, expr.PDPD(2)) }, []error{broadcast.ErrAxes}, []string{"multiply", "[3 4]", "[3]"}},
 		{"pdpd axis < -1", func() *expr.Node { return expr.Div(x34, x3, expr.PDPD(-2)) }, []error{broadcast.ErrAxes}, []string{"divide"}},
-		{"pdpd B of larger rank", func() *expr.Node { return expr.Pow(x4, x34, expr.PDPD(0)) }, []error{broadcast.ErrRank}, []string{"power", "[4]", "[3 4]"}},
+		{"pdpd B of larger rank", func() *expr.Node { return expr.Power(x4, x34, expr.PDPD(0)) }, []error{broadcast.ErrRank}, []string{"power", "[4]", "[3 4]"}},
 		{"pdpd B onto A only", func() *expr.Node { return expr.Maximum(x4, expr.Leaf(arr(3, 4)), expr.PDPD(-1)) }, []error{broadcast.ErrRank}, []string{"maximum"}},
 		{"unidirectional B larger", func() *expr.Node { return expr.Minimum(x4, x34, expr.Unidirectional) }, []error{broadcast.ErrRank}, []string{"minimum", "[3 4]", "[4]"}},
-		{"unidirectional B incompatible", func() *expr.Node { return expr.Mod(x34, x3, expr.Unidirectional) }, []error{broadcast.ErrIncompatible}, []string{"mod", "[3 4]", "[3]"}},
+		{"unidirectional B incompatible", func() *expr.Node { return expr.Fmod(x34, x3, expr.Unidirectional) }, []error{broadcast.ErrIncompatible}, []string{"mod", "[3 4]", "[3]"}},
 		{"prelu slope larger", func() *expr.Node { return expr.PRelu(x4, x34) }, []error{broadcast.ErrRank}, []string{"prelu", "[4]", "[3 4]"}},
 		{"prelu slope incompatible", func() *expr.Node { return expr.PRelu(x34, x3) }, []error{broadcast.ErrIncompatible}, []string{"prelu", "[3 4]", "[3]"}},
 		{"select pdpd", func() *expr.Node { return expr.Where(expr.Leaf(arr(3)), x34, x4, expr.PDPD(-1)) }, []error{broadcast.ErrIncompatible}, []string{"select", "[3 4]", "[3]"}},
@@ -123,11 +130,12 @@ func TestConstructorErrors(t *testing.T) {
 
 		// dtypes
 		{"bool - bool", func() *expr.Node { return expr.Sub(b, b) }, []error{expr.ErrDType}, []string{"subtract", "bool", "[3]"}},
-		{"bool / bool", func() *expr.Node { return expr.Div(b, b) }, []error{expr.ErrDType}, []string{"divide", "bool"}},
-		{"bool ** bool", func() *expr.Node { return expr.Pow(b, b) }, []error{expr.ErrDType}, []string{"power"}},
-		{"bool floor_mod bool", func() *expr.Node { return expr.FloorMod(b, b) }, []error{expr.ErrDType}, []string{"floor_mod"}},
-		{"bool squared_difference", func() *expr.Node { return expr.SquaredDiff(b, b) }, []error{expr.ErrDType}, []string{"squared_difference"}},
-		{"bool prelu", func() *expr.Node { return expr.PRelu(b, b) }, []error{expr.ErrDType}, []string{"prelu"}},
+		{"bitwise and of floats", func() *expr.Node { return expr.BitwiseAnd(x3, b) }, []error{expr.ErrDType}, []string{"bitwise_and", "float32", "[3]"}},
+		{"shift of bool by float", func() *expr.Node { return expr.LeftShift(b, x3) }, []error{expr.ErrDType}, []string{"left_shift", "float32"}},
+		{"invert float", func() *expr.Node { return expr.Invert(x4) }, []error{expr.ErrDType}, []string{"invert", "float32", "[4]"}},
+		{"weak int out of range", func() *expr.Node { return expr.Add(expr.Leaf(u8), expr.Const(300)) }, []error{expr.ErrOverflow}, []string{"add", "300", "uint8"}},
+		{"scalar out of range", func() *expr.Node { return expr.Scalar(300, array.Int8) }, []error{expr.ErrOverflow}, []string{"300", "int8"}},
+		{"scalar NaN to int", func() *expr.Node { return expr.Scalar(math.NaN(), array.Int64) }, []error{expr.ErrOverflow}, []string{"NaN", "int64"}},
 		{"-bool", func() *expr.Node { return expr.Neg(b) }, []error{expr.ErrDType}, []string{"negative", "bool", "[3]"}},
 		{"cast to invalid", func() *expr.Node { return expr.Cast(x4, array.Invalid) }, []error{expr.ErrDType}, []string{"Cast"}},
 

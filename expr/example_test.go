@@ -48,7 +48,7 @@ func ExampleNode_Err() {
 func ExamplePlan() {
 	rows := broadcast.Shape{Dims: []broadcast.Dim{broadcast.UnknownDim(), broadcast.StaticDim(2)}, RankKnown: true}
 	x := expr.Var("x", array.Int64, rows)
-	p, err := expr.Compile(expr.FloorMod(x, expr.Const(int64(3))))
+	p, err := expr.Compile(expr.Remainder(x, expr.Const(int64(3))))
 	if err != nil {
 		fmt.Println(err)
 		return

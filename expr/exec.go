@@ -45,7 +45,7 @@ type worker struct {
 var (
 	gather1, _  = compute.Gather(1)
 	scatter1, _ = compute.Scatter(1)
-	andVV, _    = compute.LookupBinary(compute.And, compute.Bool, compute.VV)
+	andVV, _    = compute.LookupBinary(compute.LogicalAnd, compute.Bool, compute.VV)
 )
 
 // passTile is the tile a pass over n elements uses: the option's tile

@@ -292,14 +292,15 @@ func (g *group) emit(r *rnode, next *int) (value, error) {
 		if err != nil {
 			return value{}, err
 		}
-		if n.op == compute.Abs && (kt == array.Bool || kt.IsUnsigned()) {
-			return g.cast(x, r.dtype)
-		}
 		k, err := compute.LookupUnary(n.op, compute.Type(kt))
 		if err != nil {
 			return value{}, fmt.Errorf("expr.%v on %v: %w", n.op, kt, err)
 		}
-		out := value{reg: g.newReg(), dt: kt, scalar: x.scalar}
+		rt := kt
+		if n.op.Info().Result == compute.BoolOut {
+			rt = array.Bool
+		}
+		out := value{reg: g.newReg(), dt: rt, scalar: x.scalar}
 		g.add(instr{code: iUnary, un: k, dst: out.reg, a: x.reg, scalar: x.scalar, name: fmt.Sprintf("%v %v", n.op, kt)})
 		return g.cast(out, r.dtype)
 	case kBinary:
@@ -324,7 +325,7 @@ func (g *group) emit(r *rnode, next *int) (value, error) {
 			return value{}, fmt.Errorf("expr.%v on %v: %w", n.op, kt, err)
 		}
 		rt := kt
-		if n.op.IsComparison() {
+		if n.op.Info().Result == compute.BoolOut {
 			rt = array.Bool
 		}
 		out := value{reg: g.newReg(), dt: rt, scalar: x.scalar && y.scalar}

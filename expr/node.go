@@ -36,6 +36,9 @@ type Node struct {
 	err   error
 
 	arr  *array.Array // kLeaf, kConst (a rank-0 array)
+	weak weakKind     // kConst: a weak scalar (Const of a Go int, float64 or bool)
+	wv   float64      // kConst, weak: the value
+	wi   int64        // kConst, weak int: the exact value
 	name string       // kVar
 
 	// kBroadcast

@@ -63,6 +63,70 @@ func elementwiseShape(op string, rule Rule, args ...*Node) (broadcast.Shape, err
 	return s, nil
 }
 
+// resolveOp sets n's compute and result dtypes for op over args by NumPy 2's
+// rules (promoteWeak, then the op's loops; see the package documentation)
+// and replaces each weak constant of args by a strong one of the compute
+// dtype, checking that it fits.
+func (n *Node) resolveOp(op compute.Op, args []*Node) {
+	info := op.Info()
+	p := promoteWeak(args...)
+	if p == array.Bool && (op == compute.Sub || op == compute.Neg || op == compute.Sign) {
+		// NumPy refuses these rather than computing them in int8 (sign of
+		// bool has no loop: its resolver takes the operand's type as is).
+		n.err = fmt.Errorf("expr.%v: %w: bool operands %v (use LogicalXor or LogicalNot)", op, ErrDType, shapesOf(args))
+		return
+	}
+	l, err := loopFor(op, p, args...)
+	if err != nil {
+		n.err = err
+		return
+	}
+	switch {
+	case info.BoolIn:
+		l = array.Bool
+	case info.Result == compute.IntsToF64 && !l.IsFloat():
+		l = array.Float64
+	case op.IsComparison():
+		l = widenForWeak(l, args)
+	}
+	n.ctype, n.dtype = l, l
+	if info.Result == compute.BoolOut {
+		n.dtype = array.Bool
+	}
+	for i, a := range args {
+		if n.args[i], n.err = a.asDType(l, op.String()); n.err != nil {
+			return
+		}
+	}
+}
+
+func shapesOf(args []*Node) []broadcast.Shape {
+	s := make([]broadcast.Shape, len(args))
+	for i, a := range args {
+		s[i] = a.shape
+	}
+	return s
+}
+
+// widenForWeak gives the dtype a comparison with weak ints computes in: dt,
+// unless some weak int is out of dt's range (uint8 < 300, uint32 == -1),
+// where NumPy 2 compares the exact values: then int64, or float64 for
+// uint64 against a negative int (its order and equality are exact there).
+func widenForWeak(dt array.DType, args []*Node) array.DType {
+	if !dt.IsInteger() {
+		return dt
+	}
+	for _, a := range args {
+		if a.weak == weakInt && !intFits(a.wi, dt) {
+			if dt == array.Uint64 {
+				return array.Float64
+			}
+			return array.Int64
+		}
+	}
+	return dt
+}
+
 func binary(op compute.Op, a, b *Node, rules []Rule) *Node {
 	n := &Node{kind: kBinary, op: op, args: []*Node{a, b}}
 	if len(rules) > 1 {
@@ -82,98 +146,9 @@ func binary(op compute.Op, a, b *Node, rules []Rule) *Node {
 	if n.err != nil {
 		return n
 	}
-	ct := Promote(a.dtype, b.dtype)
-	switch {
-	case op.IsComparison():
-		n.ctype, n.dtype = ct, array.Bool
-	case op.IsLogical():
-		n.ctype, n.dtype = array.Bool, array.Bool
-	case ct == array.Bool:
-		// NumPy's boolean arithmetic: + and max are or, * and min are and.
-		switch op {
-		case compute.Add, compute.Maximum:
-			n.op = compute.Or
-		case compute.Mul, compute.Minimum:
-			n.op = compute.And
-		default:
-			n.err = fmt.Errorf("expr.%v: %w: bool operands %v and %v (cast them first)", op, ErrDType, a.shape, b.shape)
-			return n
-		}
-		n.ctype, n.dtype = array.Bool, array.Bool
-	default:
-		n.ctype, n.dtype = ct, ct
-	}
+	n.resolveOp(op, n.args)
 	return n
 }
-
-// Add returns a + b, broadcast by rule (default Numpy).
-func Add(a, b *Node, rule ...Rule) *Node { return binary(compute.Add, a, b, rule) }
-
-// Sub returns a - b. Integers wrap around on overflow, as in Go and NumPy.
-func Sub(a, b *Node, rule ...Rule) *Node { return binary(compute.Sub, a, b, rule) }
-
-// Mul returns a * b.
-func Mul(a, b *Node, rule ...Rule) *Node { return binary(compute.Mul, a, b, rule) }
-
-// Div returns a / b. For integers it is floor division (Python //,
-// OpenVINO Divide with pythondivision), and x / 0 is 0.
-func Div(a, b *Node, rule ...Rule) *Node { return binary(compute.Div, a, b, rule) }
-
-// DivTrunc returns a / b with integer division truncated toward zero (C, Go,
-// ONNX Div); x / 0 is 0. For floats it equals Div.
-func DivTrunc(a, b *Node, rule ...Rule) *Node { return binary(compute.DivTrunc, a, b, rule) }
-
-// Pow returns a raised to b. For integers a negative exponent gives 0 unless
-// |a| is 1.
-func Pow(a, b *Node, rule ...Rule) *Node { return binary(compute.Pow, a, b, rule) }
-
-// FloorMod returns the remainder with the sign of b (Python %, OpenVINO
-// FloorMod, ONNX Mod with fmod=0). For integers x mod 0 is 0.
-func FloorMod(a, b *Node, rule ...Rule) *Node { return binary(compute.FloorMod, a, b, rule) }
-
-// Mod returns the remainder with the sign of a (C fmod, OpenVINO Mod, ONNX
-// Mod with fmod=1). For integers x mod 0 is 0.
-func Mod(a, b *Node, rule ...Rule) *Node { return binary(compute.Mod, a, b, rule) }
-
-// Maximum returns the elementwise maximum; a NaN operand gives NaN.
-func Maximum(a, b *Node, rule ...Rule) *Node { return binary(compute.Maximum, a, b, rule) }
-
-// Minimum returns the elementwise minimum; a NaN operand gives NaN.
-func Minimum(a, b *Node, rule ...Rule) *Node { return binary(compute.Minimum, a, b, rule) }
-
-// SquaredDiff returns (a - b)².
-func SquaredDiff(a, b *Node, rule ...Rule) *Node { return binary(compute.SquaredDiff, a, b, rule) }
-
-// PRelu returns x where x >= 0 and x*slope elsewhere; slope is broadcast
-// unidirectionally onto x (ONNX PRelu).
-func PRelu(x, slope *Node) *Node { return binary(compute.PRelu, x, slope, nil) }
-
-// Equal returns a == b as bool.
-func Equal(a, b *Node, rule ...Rule) *Node { return binary(compute.Equal, a, b, rule) }
-
-// NotEqual returns a != b as bool.
-func NotEqual(a, b *Node, rule ...Rule) *Node { return binary(compute.NotEqual, a, b, rule) }
-
-// Greater returns a > b as bool.
-func Greater(a, b *Node, rule ...Rule) *Node { return binary(compute.Greater, a, b, rule) }
-
-// GreaterEqual returns a >= b as bool.
-func GreaterEqual(a, b *Node, rule ...Rule) *Node { return binary(compute.GreaterEqual, a, b, rule) }
-
-// Less returns a < b as bool.
-func Less(a, b *Node, rule ...Rule) *Node { return binary(compute.Less, a, b, rule) }
-
-// LessEqual returns a <= b as bool.
-func LessEqual(a, b *Node, rule ...Rule) *Node { return binary(compute.LessEqual, a, b, rule) }
-
-// And returns the logical and of a and b (each read as x != 0).
-func And(a, b *Node, rule ...Rule) *Node { return binary(compute.And, a, b, rule) }
-
-// Or returns the logical or of a and b.
-func Or(a, b *Node, rule ...Rule) *Node { return binary(compute.Or, a, b, rule) }
-
-// Xor returns the logical exclusive or of a and b.
-func Xor(a, b *Node, rule ...Rule) *Node { return binary(compute.Xor, a, b, rule) }
 
 func unary(op compute.Op, x *Node) *Node {
 	n := &Node{kind: kUnary, op: op, args: []*Node{x}}
@@ -181,41 +156,9 @@ func unary(op compute.Op, x *Node) *Node {
 		return n
 	}
 	n.shape = x.shape
-	switch op {
-	case compute.Not:
-		n.ctype, n.dtype = array.Bool, array.Bool
-	case compute.Neg:
-		if x.dtype == array.Bool {
-			n.err = fmt.Errorf("expr.negative: %w: bool operand %v (use Not)", ErrDType, x.shape)
-		}
-		n.ctype, n.dtype = x.dtype, x.dtype
-	case compute.Abs:
-		n.ctype, n.dtype = x.dtype, x.dtype
-	default: // sqrt, exp, log: float results
-		n.ctype = floatFor(x.dtype)
-		n.dtype = n.ctype
-	}
+	n.resolveOp(op, n.args)
 	return n
 }
-
-// Neg returns -x (integers wrap around).
-func Neg(x *Node) *Node { return unary(compute.Neg, x) }
-
-// Abs returns |x| (the most negative integer stays itself, as in NumPy).
-func Abs(x *Node) *Node { return unary(compute.Abs, x) }
-
-// Sqrt returns the square root; integer inputs give the float dtype that
-// holds them (Promote's rule).
-func Sqrt(x *Node) *Node { return unary(compute.Sqrt, x) }
-
-// Exp returns e**x, in a float dtype like Sqrt.
-func Exp(x *Node) *Node { return unary(compute.Exp, x) }
-
-// Log returns the natural logarithm, in a float dtype like Sqrt.
-func Log(x *Node) *Node { return unary(compute.Log, x) }
-
-// Not returns the logical negation (x == 0).
-func Not(x *Node) *Node { return unary(compute.Not, x) }
 
 // Cast converts x to dt with Go's conversion rules (float to integer
 // truncates; anything to bool is x != 0).
@@ -232,7 +175,9 @@ func Cast(x *Node, dt array.DType) *Node {
 }
 
 // Where returns x where cond is true (non-zero) and y elsewhere (OpenVINO
-// Select, ONNX Where), the three broadcast by rule. With PDPD, cond and y are
+// Select, ONNX Where, numpy.where), the three broadcast by rule. The result
+// dtype promotes x and y, weak constants included (where(c, u8, 2.5) is
+// float64, where(c, f32, 1) float32). With PDPD, cond and y are
 // broadcast onto x's shape.
 func Where(cond, x, y *Node, rule ...Rule) *Node {
 	n := &Node{kind: kWhere, args: []*Node{cond, x, y}}
@@ -263,8 +208,19 @@ func Where(cond, x, y *Node, rule ...Rule) *Node {
 	default:
 		n.shape, n.err = elementwiseShape("select", n.rule, cond, x, y)
 	}
-	n.ctype = Promote(x.dtype, y.dtype)
+	if n.err != nil {
+		return n
+	}
+	n.ctype = promoteWeak(x, y)
 	n.dtype = n.ctype
+	if n.args[0], n.err = cond.asDType(array.Bool, "select"); n.err != nil {
+		return n
+	}
+	for i := 1; i < 3; i++ {
+		if n.args[i], n.err = n.args[i].asDType(n.ctype, "select"); n.err != nil {
+			return n
+		}
+	}
 	return n
 }
 

@@ -102,21 +102,23 @@ func TestIntegerDivisionAndModulo(t *testing.T) {
 	y := mk(t, mem, []int32{2, 2, -2, -2, 0, 0, -1, 1, 5})
 	n := x.Len()
 	require.Equal(t, []int32{3, -4, -4, 3, 0, 0, math.MinInt32, math.MinInt32, 1},
-		evalAs[int32](t, mem, expr.Div(expr.Leaf(x), expr.Leaf(y)), array.Int32, n), "floor division")
+		evalAs[int32](t, mem, expr.FloorDiv(expr.Leaf(x), expr.Leaf(y)), array.Int32, n), "floor division")
 	require.Equal(t, []int32{3, -3, -3, 3, 0, 0, math.MinInt32, math.MinInt32, 1},
-		evalAs[int32](t, mem, expr.DivTrunc(expr.Leaf(x), expr.Leaf(y)), array.Int32, n), "truncated division")
+		evalAs[int32](t, mem, expr.TruncDiv(expr.Leaf(x), expr.Leaf(y)), array.Int32, n), "truncated division")
 	require.Equal(t, []int32{1, 1, -1, -1, 0, 0, 0, 0, 0},
-		evalAs[int32](t, mem, expr.FloorMod(expr.Leaf(x), expr.Leaf(y)), array.Int32, n), "floor mod: sign of y")
+		evalAs[int32](t, mem, expr.Remainder(expr.Leaf(x), expr.Leaf(y)), array.Int32, n), "floor mod: sign of y")
 	require.Equal(t, []int32{1, -1, 1, -1, 0, 0, 0, 0, 0},
-		evalAs[int32](t, mem, expr.Mod(expr.Leaf(x), expr.Leaf(y)), array.Int32, n), "mod: sign of x")
+		evalAs[int32](t, mem, expr.Fmod(expr.Leaf(x), expr.Leaf(y)), array.Int32, n), "mod: sign of x")
 	// unsigned: x/0 = 0, no floor subtleties
 	u := mk(t, mem, []uint8{7, 200, 9})
 	v := mk(t, mem, []uint8{2, 0, 3})
-	require.Equal(t, []uint8{3, 0, 3}, evalAs[uint8](t, mem, expr.Div(expr.Leaf(u), expr.Leaf(v)), array.Uint8, 3))
-	require.Equal(t, []uint8{1, 0, 0}, evalAs[uint8](t, mem, expr.FloorMod(expr.Leaf(u), expr.Leaf(v)), array.Uint8, 3))
+	require.Equal(t, []uint8{3, 0, 3}, evalAs[uint8](t, mem, expr.FloorDiv(expr.Leaf(u), expr.Leaf(v)), array.Uint8, 3))
+	require.Equal(t, []uint8{1, 0, 0}, evalAs[uint8](t, mem, expr.Remainder(expr.Leaf(u), expr.Leaf(v)), array.Uint8, 3))
 	// the zero divisor as a broadcast scalar
-	require.Equal(t, []int32{0, 0, 0, 0, 0, 0, 0, 0, 0}, evalAs[int32](t, mem, expr.Div(expr.Leaf(x), expr.Const(int32(0))), array.Int32, n))
-	require.Equal(t, []int32{0, 0, 0, 0, 0, 0, 0, 0, 0}, evalAs[int32](t, mem, expr.Mod(expr.Leaf(x), expr.Const(int32(0))), array.Int32, n))
+	require.Equal(t, []int32{0, 0, 0, 0, 0, 0, 0, 0, 0}, evalAs[int32](t, mem, expr.FloorDiv(expr.Leaf(x), expr.Const(int32(0))), array.Int32, n))
+	// true division of integers is float64
+	require.Equal(t, []float64{3.5, -3.5, -3.5, 3.5}, evalAs[float64](t, mem, expr.Div(expr.Leaf(x), expr.Leaf(y)), array.Float64, n)[:4])
+	require.Equal(t, []int32{0, 0, 0, 0, 0, 0, 0, 0, 0}, evalAs[int32](t, mem, expr.Fmod(expr.Leaf(x), expr.Const(int32(0))), array.Int32, n))
 }
 
 func TestFloatDivisionAndModulo(t *testing.T) {
@@ -126,9 +128,9 @@ func TestFloatDivisionAndModulo(t *testing.T) {
 	d := evalAs[float64](t, mem, expr.Div(expr.Leaf(x), expr.Leaf(y)), array.Float64, 7)
 	require.Equal(t, []float64{3.75, -3.75, -3.75, 3.75, math.Inf(1), math.Inf(-1)}, d[:6])
 	require.True(t, math.IsNaN(d[6]))
-	fm := evalAs[float64](t, mem, expr.FloorMod(expr.Leaf(x), expr.Leaf(y)), array.Float64, 7)
+	fm := evalAs[float64](t, mem, expr.Remainder(expr.Leaf(x), expr.Leaf(y)), array.Float64, 7)
 	require.Equal(t, []float64{1.5, 0.5, -0.5, -1.5}, fm[:4])
-	m := evalAs[float64](t, mem, expr.Mod(expr.Leaf(x), expr.Leaf(y)), array.Float64, 7)
+	m := evalAs[float64](t, mem, expr.Fmod(expr.Leaf(x), expr.Leaf(y)), array.Float64, 7)
 	require.Equal(t, []float64{1.5, -1.5, 1.5, -1.5}, m[:4])
 	require.True(t, math.IsNaN(fm[4]) && math.IsNaN(m[4]))
 }
@@ -140,7 +142,7 @@ func TestFloorModZeroSign(t *testing.T) {
 	mem := checkedMem(t)
 	x := mk(t, mem, []float64{-4, 4, 4, -4})
 	y := mk(t, mem, []float64{2, -2, 2, -2})
-	got := evalAs[float64](t, mem, expr.FloorMod(expr.Leaf(x), expr.Leaf(y)), array.Float64, 4)
+	got := evalAs[float64](t, mem, expr.Remainder(expr.Leaf(x), expr.Leaf(y)), array.Float64, 4)
 	want := []bool{false, true, false, true} // sign bits
 	ok := true
 	for i := range got {
@@ -155,7 +157,7 @@ func TestIntegerPowAbsNeg(t *testing.T) {
 	x := mk(t, mem, []int8{2, 2, -1, -1, 1, 0, 0, 3, -2, math.MinInt8})
 	y := mk(t, mem, []int8{3, -1, -3, -4, -9, 0, -1, 5, 7, 1})
 	require.Equal(t, []int8{8, 0, -1, 1, 1, 1, 0, -13, -128, math.MinInt8},
-		evalAs[int8](t, mem, expr.Pow(expr.Leaf(x), expr.Leaf(y)), array.Int8, 10))
+		evalAs[int8](t, mem, expr.Power(expr.Leaf(x), expr.Leaf(y)), array.Int8, 10))
 	require.Equal(t, []int8{2, 2, 1, 1, 1, 0, 0, 3, 2, math.MinInt8},
 		evalAs[int8](t, mem, expr.Abs(expr.Leaf(x)), array.Int8, 10), "abs(MinInt8) stays MinInt8")
 	require.Equal(t, []int8{-2, -2, 1, 1, -1, 0, 0, -3, 2, math.MinInt8},
@@ -217,10 +219,10 @@ func TestComparisonsAndLogic(t *testing.T) {
 		"less":          {expr.Less(expr.Leaf(x), expr.Leaf(y)), []bool{true, false, false}},
 		"less_equal":    {expr.LessEqual(expr.Leaf(x), expr.Leaf(y)), []bool{true, true, false}},
 		// logical ops read numbers as x != 0 (NaN is true)
-		"and": {expr.And(expr.Sub(expr.Leaf(x), expr.Const(int32(1))), expr.Leaf(y)), []bool{false, true, true}},
-		"or":  {expr.Or(expr.Const(0.0), expr.Sub(expr.Leaf(x), expr.Const(int32(2)))), []bool{true, false, true}},
-		"xor": {expr.Xor(expr.Leaf(x), expr.Sub(expr.Leaf(x), expr.Const(int32(1)))), []bool{true, false, false}},
-		"not": {expr.Not(expr.Sub(expr.Leaf(x), expr.Const(int32(2)))), []bool{false, true, false}},
+		"and": {expr.LogicalAnd(expr.Sub(expr.Leaf(x), expr.Const(int32(1))), expr.Leaf(y)), []bool{false, true, true}},
+		"or":  {expr.LogicalOr(expr.Const(0.0), expr.Sub(expr.Leaf(x), expr.Const(int32(2)))), []bool{true, false, true}},
+		"xor": {expr.LogicalXor(expr.Leaf(x), expr.Sub(expr.Leaf(x), expr.Const(int32(1)))), []bool{true, false, false}},
+		"not": {expr.LogicalNot(expr.Sub(expr.Leaf(x), expr.Const(int32(2)))), []bool{false, true, false}},
 	}
 	for name, c := range cases {
 		require.Equal(t, c.want, evalAs[bool](t, mem, c.e, array.Bool, 3), name)

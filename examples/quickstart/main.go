@@ -35,7 +35,8 @@ func main() {
 	fmt.Println("broadcast view:", b, "read-only:", b.ReadOnly())
 
 	// A lazy expression: nothing is computed until Eval.
-	e := expr.Mul(expr.Add(expr.Leaf(x), expr.Leaf(bias)), expr.Const(float32(2)))
+	// A plain Go number is a weak scalar (NumPy 2, NEP 50): the result stays float32.
+	e := expr.Mul(expr.Add(expr.Leaf(x), expr.Leaf(bias)), expr.Const(2))
 	fmt.Println("expression:", e)
 	y, err := expr.Eval(e, expr.WithAllocator(mem))
 	check(err)
@@ -46,7 +47,7 @@ func main() {
 	// A plan over a variable with an unknown row count, bound per call.
 	rows := broadcast.Partial(-1, 3) // [? 3]
 	v := expr.Var("v", array.Float32, rows)
-	gt := expr.Greater(v, expr.Add(expr.Leaf(bias), expr.Const(float32(5))))
+	gt := expr.Greater(v, expr.Add(expr.Leaf(bias), expr.Const(5)))
 	fmt.Println("planned shape:", gt.Shape())
 	p, err := expr.Compile(gt, expr.WithAllocator(mem))
 	check(err)

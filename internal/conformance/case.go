@@ -57,6 +57,11 @@ type Case struct {
 	// Element-wise ops.
 	AutoBroadcast *AutoBroadcast
 
+	// Kind numpy: keyword arguments (axis, keepdims, decimals, ...) as read,
+	// and the tolerance in units in the last place (0: exact).
+	Args map[string]json.RawMessage
+	ULP  int
+
 	// ONNX cases.
 	ONNXOpType string
 	ONNXOpset  int
@@ -338,6 +343,14 @@ func parseCase(raw json.RawMessage) Case {
 	c.DTypes = p.strs("dtypes")
 	c.Derived = p.boolean("derived")
 	c.Note = p.str("note")
+	if raw := p.raw("args"); raw != nil && !isNull(raw) {
+		if err := json.Unmarshal(raw, &c.Args); err != nil {
+			p.fail("args", err)
+		}
+	}
+	if u := p.optInt("ulp"); u != nil {
+		c.ULP = *u
+	}
 	if vs := p.ints("op_versions"); vs.Known() {
 		c.OpVersions = vs.Values
 	}

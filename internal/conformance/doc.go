@@ -24,6 +24,10 @@
 //     element-type rules of arithmetic, comparison, logical and Select ops
 //     apply (not to ONNX cases).
 //   - unidirectional and expand: ONNX (Gemm's C against [M, N]).
+//   - numpy: a NumPy 2 function over arrays and Python scalars (weak
+//     inputs), with args and an ulp tolerance; always evaluated by the
+//     ValueChecker (see numpy.go for the functions it maps; those of issue
+//     11, such as var, sort or matmul, skip with that reason).
 //
 // Cases that need evaluation (Case.NeedsEvaluation: expected values, or an
 // expected error with input values) go to a ValueChecker; without one, a

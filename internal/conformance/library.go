@@ -35,9 +35,11 @@ import (
 //
 // Every expression is evaluated with expr.Eval, again with 16-element tiles
 // and 3 workers, and with expr.EvalInto a transposed view. Integer semantics follow the
-// source: OpenVINO Divide floors (pythondivision, unless an attribute turns
-// it off), ONNX Div truncates; OpenVINO Mod is truncated (C fmod), FloorMod
-// floored; ONNX Mod floors unless fmod=1. ONNX Pow takes the base's type.
+// source: OpenVINO Divide floors integers (FloorDiv, with pythondivision,
+// unless an attribute turns it off: TruncDiv), ONNX Div truncates them, and
+// both divide floats (Div); OpenVINO Mod is Fmod (C fmod), FloorMod is
+// Remainder; ONNX Mod is Remainder unless fmod=1. ONNX Pow takes the base's
+// type.
 //
 // Integers and booleans compare exactly; floats compare exactly except
 // where the source's own arithmetic is not correctly rounded, within a
@@ -77,6 +79,11 @@ func (l *Library) CheckValues(c Case) (Result, bool) {
 	r := Result{ID: c.ID}
 	if c.Err != nil {
 		r.Status, r.Detail = Fail, "malformed case: "+c.Err.Error()
+		return r, true
+	}
+	if c.Kind == "numpy" {
+		r = l.numpyCase(c)
+		r.ID = c.ID
 		return r, true
 	}
 	vars, reason := variants(c)
@@ -348,6 +355,9 @@ func expectation(c Case) string {
 func tolerance(c Case, dt array.DType) int {
 	if !dt.IsFloat() {
 		return 0
+	}
+	if c.Kind == "numpy" {
+		return c.ULP // the case says
 	}
 	op := opName(c)
 	ulps := 0
@@ -708,16 +718,16 @@ func elementwiseOp(c Case) (binaryOp, string) {
 		return expr.Mul, ""
 	case "divide":
 		if onnx {
-			return expr.DivTrunc, ""
+			return divide(expr.TruncDiv), ""
 		}
 		if b, ok := attrBool(c, "pythondivision", "python_division", "m_pythondivision"); ok && !b {
-			return expr.DivTrunc, ""
+			return divide(expr.TruncDiv), ""
 		}
-		return expr.Div, ""
+		return divide(expr.FloorDiv), ""
 	case "div":
-		return expr.DivTrunc, "" // ONNX Div: C division
+		return divide(expr.TruncDiv), "" // ONNX Div: C division
 	case "power", "pow":
-		return expr.Pow, ""
+		return expr.Power, ""
 	case "maximum", "max":
 		return expr.Maximum, ""
 	case "minimum", "min":
@@ -725,12 +735,12 @@ func elementwiseOp(c Case) (binaryOp, string) {
 	case "squared_difference", "squareddifference":
 		return expr.SquaredDiff, ""
 	case "floor_mod", "floormod":
-		return expr.FloorMod, ""
+		return expr.Remainder, ""
 	case "mod":
 		if onnx && attrInt(c, "fmod") == 0 {
-			return expr.FloorMod, ""
+			return expr.Remainder, ""
 		}
-		return expr.Mod, ""
+		return expr.Fmod, ""
 	case "equal":
 		return expr.Equal, ""
 	case "not_equal", "notequal":
@@ -744,11 +754,11 @@ func elementwiseOp(c Case) (binaryOp, string) {
 	case "less_equal", "lessequal", "lessorequal":
 		return expr.LessEqual, ""
 	case "logical_and", "and":
-		return expr.And, ""
+		return expr.LogicalAnd, ""
 	case "logical_or", "or":
-		return expr.Or, ""
+		return expr.LogicalOr, ""
 	case "logical_xor", "xor":
-		return expr.Xor, ""
+		return expr.LogicalXor, ""
 	case "prelu":
 		return func(a, b *expr.Node, _ ...expr.Rule) *expr.Node { return expr.PRelu(a, b) }, ""
 	case "arithmetic":
@@ -757,6 +767,17 @@ func elementwiseOp(c Case) (binaryOp, string) {
 		return nil, "no op"
 	default:
 		return nil, fmt.Sprintf("op %q is not supported", c.Op)
+	}
+}
+
+// divide is the OpenVINO and ONNX Divide: true division of floats, and
+// intDiv (floor or truncating) of integers, which keeps their type.
+func divide(intDiv binaryOp) binaryOp {
+	return func(a, b *expr.Node, r ...expr.Rule) *expr.Node {
+		if a.DType().IsInteger() && b.DType().IsInteger() {
+			return intDiv(a, b, r...)
+		}
+		return expr.Div(a, b, r...)
 	}
 }
 
