@@ -1,0 +1,289 @@
+package expr
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/broadcast"
+	"github.com/stride0/stride0/linalg"
+	"github.com/stride0/stride0/view"
+)
+
+// structural evaluates a structural node. With asView (an operand that a
+// pass hoists) the result may be a view of an operand; otherwise it is
+// written into dst, or into a new contiguous array when dst is nil. The
+// returned array is the caller's to release (dst excepted).
+func (ev *evaluation) structural(r *rnode, dst *array.Array, asView bool) (*array.Array, error) {
+	if dst != nil {
+		if err := checkOutput(dst, r.dtype, r.shape); err != nil {
+			return nil, err
+		}
+	}
+	if r.n.kind == kConcat {
+		return ev.concat(r, dst)
+	}
+	xs := make([]*array.Array, len(r.args))
+	for i, a := range r.args {
+		x, err := ev.operand(a)
+		if err != nil {
+			return nil, err
+		}
+		xs[i] = x
+	}
+	if ev.describeStruct(r, xs) {
+		return nil, nil
+	}
+	switch r.n.kind {
+	case kView:
+		return ev.viewNode(r, xs[0], dst, asView)
+	case kMatmul:
+		out, err := linalg.Matmul(ev.o.mem, xs[0], xs[1])
+		if err != nil {
+			return nil, fmt.Errorf("expr.Matmul: %w", err)
+		}
+		return ev.deliver(out, dst)
+	}
+	x, err := ev.contiguous(xs[0])
+	if err != nil {
+		return nil, err
+	}
+	ax, _ := normAxis(r.n.st.axis, x.Rank())
+	out, err := ev.newOutput(r.dtype, r.shape)
+	if err != nil {
+		return nil, err
+	}
+	switch r.n.kind {
+	case kTake:
+		var idx []int
+		var valid []bool
+		if idx, valid, err = indexValues(xs[1]); err == nil {
+			err = gather(out, x, idx, valid, ax)
+		}
+	case kSort:
+		err = sortInto(out, x, ax, r.n.st.arg)
+	}
+	if err != nil {
+		out.Release()
+		return nil, err
+	}
+	return ev.deliver(out, dst)
+}
+
+// operand returns the array an operand of a structural node reads: a leaf
+// as it is, a structural node as a view where it has one, anything else
+// evaluated into a temporary. Arrays made here are released with the
+// evaluation.
+func (ev *evaluation) operand(a *rnode) (*array.Array, error) {
+	if a.isLeaf() {
+		return a.arr, nil
+	}
+	var out *array.Array
+	var err error
+	if isStructural(a.n.kind) {
+		out, err = ev.structural(a, nil, true)
+	} else {
+		out, err = ev.eval(a, nil)
+	}
+	if err != nil {
+		return nil, err
+	}
+	ev.temps = append(ev.temps, out)
+	return out, nil
+}
+
+// contiguous returns x, or a contiguous copy of it (released with the
+// evaluation).
+func (ev *evaluation) contiguous(x *array.Array) (*array.Array, error) {
+	if x.IsContiguous() {
+		return x, nil
+	}
+	c, err := ev.copyInto(x, nil)
+	if err != nil {
+		return nil, err
+	}
+	ev.temps = append(ev.temps, c)
+	return c, nil
+}
+
+// copyInto copies src into dst (any writable view of src's dtype and
+// shape) with one pass of the fused evaluator, or into a new contiguous
+// array when dst is nil.
+func (ev *evaluation) copyInto(src, dst *array.Array) (*array.Array, error) {
+	n := &Node{kind: kLeaf, dtype: src.DType(), shape: broadcast.StaticShape(src.Shape()...), arr: src}
+	leaf := &rnode{n: n, shape: src.Shape(), arr: src, dtype: src.DType(), ctype: src.DType()}
+	return ev.elementwise(leaf, dst)
+}
+
+// deliver hands a freshly computed out to the caller: as it is when there
+// is no dst, else copied into dst and released.
+func (ev *evaluation) deliver(out, dst *array.Array) (*array.Array, error) {
+	if dst == nil {
+		return out, nil
+	}
+	defer out.Release()
+	return ev.copyInto(out, dst)
+}
+
+// viewNode evaluates a view node: the view of x when one exists (copied
+// into dst or a new array unless asView), else one copy pass from an
+// expanded view of x into the result reshaped to the expanded shape.
+func (ev *evaluation) viewNode(r *rnode, x, dst *array.Array, asView bool) (*array.Array, error) {
+	s := r.n.st
+	var v *array.Array
+	var err error
+	switch s.vop {
+	case vTranspose:
+		v, err = view.Transpose(x, s.ints...)
+	case vReshape:
+		v, err = view.Reshape(x, r.shape...)
+	case vFlip:
+		v, err = view.Flip(x, s.ints...)
+	case vTile:
+		v, err = view.Tile(x, s.ints...)
+	case vRepeat:
+		v, err = view.Repeat(x, s.count, s.axis)
+	}
+	if err == nil {
+		if asView {
+			return v, nil
+		}
+		defer v.Release()
+		return ev.copyInto(v, dst)
+	}
+	if !errors.Is(err, view.ErrCopyRequired) {
+		return nil, fmt.Errorf("expr.%s: %w", s.name, err)
+	}
+	// the expanded source, and the shape the result is filled through
+	src := x
+	switch s.vop {
+	case vTile:
+		src, err = view.TileExpanded(x, s.ints...)
+	case vRepeat:
+		src, err = view.RepeatExpanded(x, s.count, s.axis)
+	default:
+		src.Retain()
+		err = nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("expr.%s: %w", s.name, err)
+	}
+	defer src.Release()
+	out := dst
+	if dst == nil || !dst.IsContiguous() || overlaps(dst, r) {
+		if out, err = ev.newOutput(r.dtype, r.shape); err != nil {
+			return nil, err
+		}
+	}
+	fill, err := out.Reshaped(src.Shape()...)
+	if err == nil {
+		_, err = ev.copyInto(src, fill)
+		fill.Release()
+	}
+	if err != nil {
+		if out != dst {
+			out.Release()
+		}
+		return nil, err
+	}
+	if dst == nil || out == dst {
+		return out, nil
+	}
+	return ev.deliver(out, dst)
+}
+
+// concat evaluates a concatenate or stack: each piece is evaluated (fused
+// with whatever it computes) straight into its slice of the output.
+func (ev *evaluation) concat(r *rnode, dst *array.Array) (*array.Array, error) {
+	if ev.describeStruct(r, nil) {
+		return nil, nil
+	}
+	out := dst
+	var err error
+	if dst == nil || overlaps(dst, r) {
+		if out, err = ev.newOutput(r.dtype, r.shape); err != nil {
+			return nil, err
+		}
+	}
+	fail := func(err error) (*array.Array, error) {
+		if out != dst {
+			out.Release()
+		}
+		return nil, err
+	}
+	if hasNulls(r) {
+		if err := out.EnsureValidity(); err != nil {
+			return fail(err)
+		}
+	}
+	ax, _ := normAxis(r.n.st.axis, len(r.shape)) // a stack's axis counts in the result too
+	ranges := make([]view.Range, ax+1)
+	for i := range ranges {
+		ranges[i] = view.All()
+	}
+	off := 0
+	for i, p := range r.args {
+		if r.n.st.stack {
+			ranges[ax] = view.Index(i)
+		} else {
+			ranges[ax] = view.Span(off, off+p.shape[ax])
+			off += p.shape[ax]
+		}
+		if size(p.shape) == 0 {
+			continue
+		}
+		sl, err := view.Slice(out, ranges...)
+		if err != nil {
+			return fail(err)
+		}
+		_, err = ev.eval(p, sl)
+		sl.Release()
+		if err != nil {
+			return fail(err)
+		}
+	}
+	if out == dst || dst == nil {
+		return out, nil
+	}
+	return ev.deliver(out, dst)
+}
+
+// hasNulls reports whether any array read under r has a validity mask.
+func hasNulls(r *rnode) bool {
+	if r.isLeaf() {
+		return r.arr.HasNulls()
+	}
+	return slices.ContainsFunc(r.args, hasNulls)
+}
+
+// describeStruct writes a structural node's step to Explain and reports
+// whether it is the root of a dry run (and so must not run).
+func (ev *evaluation) describeStruct(r *rnode, xs []*array.Array) bool {
+	if ev.explain == nil {
+		return false
+	}
+	ev.passes++
+	role := "root"
+	if r != ev.root {
+		role = "operand (evaluated first, then read as a leaf)"
+	}
+	b := ev.explain
+	fmt.Fprintf(b, "pass %d (%s): %s %v -> %v %v\n", ev.passes, role, r.n.opName(), r.n, r.dtype, r.shape)
+	switch r.n.kind {
+	case kView:
+		b.WriteString("  a view of the operand where its strides allow (no copy), else one copy pass\n")
+	case kConcat:
+		fmt.Fprintf(b, "  %d pieces, each evaluated into its slice of the output\n", len(r.args))
+	case kTake:
+		b.WriteString("  rows gathered at the indices\n")
+	case kSort:
+		b.WriteString("  each lane along the axis sorted (stable)\n")
+	case kMatmul:
+		b.WriteString("  linalg.Matmul of the operands\n")
+	}
+	for i, x := range xs {
+		fmt.Fprintf(b, "  operand %d: %#v\n", i, x)
+	}
+	return ev.dry && r == ev.root
+}
