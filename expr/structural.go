@@ -2,6 +2,7 @@ package expr
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -370,7 +371,7 @@ func checkAxes(axes []int, r int) ([]int, error) {
 func inferReshape(x, shape []int) ([]int, error) {
 	total := size(x)
 	out := slices.Clone(shape)
-	unknown, known := -1, 1
+	unknown, known, zero := -1, 1, false // known: the product of the other non-zero dims, saturated
 	for i, d := range out {
 		switch {
 		case d == -1 && unknown >= 0:
@@ -380,12 +381,15 @@ func inferReshape(x, shape []int) ([]int, error) {
 		case d < 0:
 			return nil, fmt.Errorf("%w: dim %d is negative (%d)", view.ErrShape, i, d)
 		case d == 0:
-			known = 0
-		case known > total || d > total:
-			known = total + 1 // more than the array holds
+			zero = true
+		case known > math.MaxInt/d:
+			known = math.MaxInt
 		default:
 			known *= d
 		}
+	}
+	if zero {
+		known = 0
 	}
 	if unknown >= 0 {
 		if known == 0 || total%known != 0 {
