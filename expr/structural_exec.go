@@ -176,7 +176,13 @@ func (ev *evaluation) viewNode(r *rnode, x, dst *array.Array, asView bool) (*arr
 			return nil, err
 		}
 	}
-	fill, err := out.Reshaped(src.Shape()...)
+	if src.HasNulls() {
+		err = out.EnsureValidity() // on out's header: fill's would be its own
+	}
+	var fill *array.Array
+	if err == nil {
+		fill, err = out.Reshaped(src.Shape()...)
+	}
 	if err == nil {
 		_, err = ev.copyInto(src, fill)
 		fill.Release()
