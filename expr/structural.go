@@ -277,8 +277,28 @@ func normAxis(axis, n int) (int, bool) {
 }
 
 // structShape is the static result shape of a structural node over
-// operands of the given shapes, or the error naming them.
+// operands of the given shapes, or the error naming them. A shape of more
+// than 2^48 elements (possible only with variables of absurd static
+// shapes) is an error rather than an overflow.
 func (n *Node) structShape(in [][]int) ([]int, error) {
+	out, err := n.structShape0(in)
+	if err != nil {
+		return nil, err
+	}
+	total := 1
+	if slices.Contains(out, 0) {
+		return out, nil
+	}
+	for _, d := range out {
+		if d < 0 || total > (1<<48)/d {
+			return nil, fmt.Errorf("expr.%s: %w: result shape %v is too large", n.st.name, ErrArgument, out)
+		}
+		total *= d
+	}
+	return out, nil
+}
+
+func (n *Node) structShape0(in [][]int) ([]int, error) {
 	s := n.st
 	fail := func(format string, a ...any) ([]int, error) {
 		return nil, fmt.Errorf("expr.%s: "+format, append([]any{s.name}, a...)...)

@@ -8,6 +8,7 @@ package expr_test
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -533,4 +534,15 @@ func TestStructuralString(t *testing.T) {
 	require.NotContains(t, s, "(,")
 	require.False(t, strings.Contains(s, "cast(,"), s)
 	require.True(t, errors.Is(expr.Sort(nil, 0).Err(), expr.ErrNilNode))
+}
+
+func TestStructuralHugeShapes(t *testing.T) {
+	v := expr.Var("v", array.Float32, broadcast.StaticShape(1<<30, 1<<10))
+	for _, e := range []*expr.Node{
+		expr.Tile(v, 1<<20, 1),
+		expr.Repeat(v, []int{1 << 20}, 1),
+		expr.Concatenate(slices.Repeat([]*expr.Node{v}, 300), 0),
+	} {
+		require.Error(t, e.Err(), "%v", e)
+	}
 }

@@ -68,7 +68,27 @@ func TileShape(in, reps []int) (shape, padded []int, err error) {
 		}
 		shape[k] = x[k] * padded[k]
 	}
+	if err := boundedSize(shape); err != nil {
+		return nil, nil, err
+	}
 	return shape, padded, nil
+}
+
+// boundedSize checks that shape holds at most maxDim elements.
+func boundedSize(shape []int) error {
+	n := 1
+	for _, d := range shape {
+		if d == 0 {
+			return nil
+		}
+	}
+	for _, d := range shape {
+		if n > maxDim/d {
+			return fmt.Errorf("%v holds more than 2^48 elements: %w", shape, ErrShape)
+		}
+		n *= d
+	}
+	return nil
 }
 
 // TileExpanded returns the view of a that numpy.tile(a, reps) reads, one
@@ -165,7 +185,9 @@ func repeatAxis(shape []int, repeats, axis int) (int, error) {
 	if repeats != 0 && shape[ax] > maxDim/repeats {
 		return 0, fmt.Errorf("%d × %d elements overflow: %w", shape[ax], repeats, ErrShape)
 	}
-	return ax, nil
+	out := append([]int{}, shape...)
+	out[ax] *= repeats
+	return ax, boundedSize(out)
 }
 
 // padLeftOnes returns s with leading 1s up to rank r.
