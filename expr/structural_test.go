@@ -546,3 +546,109 @@ func TestStructuralHugeShapes(t *testing.T) {
 		require.Error(t, e.Err(), "%v", e)
 	}
 }
+
+// Pieces that are arrays with long contiguous rows are copied by memmove:
+// the same values and nulls as the fused copy pass, for both axes, with a
+// piece with nulls next to one without, a reversed piece (not contiguous:
+// the fused pass) and a strided output.
+func TestConcatenateBlockCopy(t *testing.T) {
+	mem := checkedMem(t)
+	const R, C = 3, 100
+	vals := func(off float64, n int) []float64 {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = off + float64(i)
+		}
+		return v
+	}
+	a := mk(t, mem, vals(0, R*C), R, C)
+	valid := make([]bool, R*C)
+	for i := range valid {
+		valid[i] = i%7 != 3
+	}
+	b, err := array.FromSliceValid(mem, vals(1000, R*C), valid, R, C)
+	require.NoError(t, err)
+	defer b.Release()
+	c := mk(t, mem, vals(5000, R*C), R, C)
+	rc, err := view.Flip(c, 1)
+	require.NoError(t, err)
+	defer rc.Release()
+	for axis := range 2 {
+		e := expr.Concatenate([]*expr.Node{expr.Leaf(a), expr.Leaf(b), expr.Leaf(rc)}, axis)
+		out, err := expr.Eval(e, expr.WithAllocator(mem))
+		require.NoError(t, err)
+		got, _ := array.ToSlice[float64](out)
+		gotValid, _ := array.ValidSlice(out)
+		s := out.Shape()
+		for k := range got {
+			i, j := k/s[1], k%s[1]
+			piece, pi, pj := 0, i, j
+			if axis == 0 {
+				piece, pi = i/R, i%R
+			} else {
+				piece, pj = j/C, j%C
+			}
+			var want float64
+			wantValid := true
+			switch piece {
+			case 0:
+				want = float64(pi*C + pj)
+			case 1:
+				want, wantValid = float64(1000+pi*C+pj), valid[pi*C+pj]
+			case 2:
+				want = float64(5000 + pi*C + (C - 1 - pj))
+			}
+			require.Equal(t, wantValid, gotValid[k], "axis %d element %d", axis, k)
+			if wantValid {
+				require.Equal(t, want, got[k], "axis %d element %d", axis, k)
+			}
+		}
+		// into a transposed output: the same
+		base, err := array.New(mem, array.Float64, s[1], s[0])
+		require.NoError(t, err)
+		dst, err := view.Transpose(base)
+		require.NoError(t, err)
+		require.NoError(t, expr.EvalInto(dst, e, expr.WithAllocator(mem)))
+		got2, _ := array.ToSlice[float64](dst)
+		valid2, _ := array.ValidSlice(dst)
+		require.Equal(t, gotValid, valid2)
+		for k := range got {
+			if gotValid[k] {
+				require.Equal(t, got[k], got2[k])
+			}
+		}
+		dst.Release()
+		base.Release()
+		out.Release()
+	}
+}
+
+func TestExplainStructural(t *testing.T) {
+	mem := checkedMem(t)
+	a := expr.Leaf(mk(t, mem, []float32{3, 1, 2, 0}, 2, 2))
+	for _, c := range []struct {
+		e    *expr.Node
+		want []string
+	}{
+		{expr.Concatenate([]*expr.Node{a, expr.Neg(a)}, 1), []string{"pass 1 (root): concatenate concatenate(array<float32[2 2]>, negative(array<float32[2 2]>), axis=1) -> float32 [2 4]", "2 pieces"}},
+		{expr.Sort(expr.Neg(a), 0), []string{"(root): sort", "operand 0: array(float32 [2 2]", "lane along the axis"}},
+		{expr.Matmul(a, a), []string{"(root): matmul", "linalg.Matmul"}},
+		{expr.Take(a, expr.Const(0), 0), []string{"(root): take", "gathered"}},
+		{expr.Flip(a), []string{"(root): flip", "a view of the operand"}},
+	} {
+		s, err := expr.Explain(c.e, expr.WithAllocator(mem))
+		require.NoError(t, err)
+		for _, w := range c.want {
+			require.Contains(t, s, w)
+		}
+	}
+}
+
+func TestTakeUnsignedIndices(t *testing.T) {
+	mem := checkedMem(t)
+	a := expr.Leaf(mk(t, mem, []int8{5, 6, 7}))
+	require.Equal(t, []int64{7, 5}, evalAs[int64](t, mem, expr.Take(a, expr.Leaf(mk(t, mem, []uint64{2, 0})), 0), array.Int8, 2))
+	_, err := expr.Eval(expr.Take(a, expr.Leaf(mk(t, mem, []uint64{1 << 63})), 0), expr.WithAllocator(mem))
+	require.ErrorIs(t, err, expr.ErrIndex)
+	require.ErrorContains(t, err, "out of bounds for axis 0 with size 3")
+}
