@@ -101,9 +101,61 @@ func (n *Node) finish(rank func(ranks []int) int) *Node {
 				dims[i] = broadcast.UnknownDim()
 			}
 			n.shape = broadcast.Shape{Dims: dims, RankKnown: true}
+			n.refinePartial()
 		}
 	}
 	return n
+}
+
+// refinePartial fills in the dims of a partial result shape (of known
+// rank) that follow from the operands' partial shapes; the others stay
+// unknown and are checked at evaluation.
+func (n *Node) refinePartial() {
+	s, out := n.st, n.shape.Dims
+	x := n.args[0].shape.Dims
+	switch {
+	case n.kind == kView && s.vop == vTranspose:
+		if len(s.ints) == 0 {
+			for k := range out {
+				out[k] = x[len(x)-1-k]
+			}
+		} else if axes, err := checkAxes(s.ints, len(x)); err == nil {
+			for k, a := range axes {
+				out[k] = x[a]
+			}
+		}
+	case n.kind == kView && s.vop == vFlip, n.kind == kSort:
+		copy(out, x)
+	case n.kind == kView && s.vop == vReshape:
+		for k, d := range s.ints {
+			if d >= 0 {
+				out[k] = broadcast.StaticDim(d)
+			}
+		}
+	case n.kind == kTake:
+		if ax, ok := normAxis(s.axis, len(x)); ok {
+			idx := n.args[1].shape.Dims
+			copy(out, slices.Concat(x[:ax], idx, x[ax+1:]))
+		}
+	case n.kind == kConcat && s.stack:
+		if ax, ok := normAxis(s.axis, len(out)); ok {
+			copy(out, slices.Insert(slices.Clone(x), ax, broadcast.StaticDim(len(n.args))))
+		}
+	case n.kind == kConcat:
+		if ax, ok := normAxis(s.axis, len(out)); ok {
+			copy(out, x)
+			out[ax] = broadcast.UnknownDim()
+			sum := 0
+			for _, a := range n.args {
+				d := a.shape.Dims[ax]
+				if !d.IsStatic() {
+					return
+				}
+				sum += d.Lo
+			}
+			out[ax] = broadcast.StaticDim(sum)
+		}
+	}
 }
 
 func sameRank(r []int) int { return r[0] }

@@ -113,6 +113,7 @@ func (ev *evaluation) contiguous(x *array.Array) (*array.Array, error) {
 func (ev *evaluation) copyInto(src, dst *array.Array) (*array.Array, error) {
 	n := &Node{kind: kLeaf, dtype: src.DType(), shape: broadcast.StaticShape(src.Shape()...), arr: src}
 	leaf := &rnode{n: n, shape: src.Shape(), arr: src, dtype: src.DType(), ctype: src.DType()}
+	ev.setRole(leaf, "copy of a view or result")
 	return ev.elementwise(leaf, dst)
 }
 
@@ -244,6 +245,7 @@ func (ev *evaluation) concat(r *rnode, dst *array.Array) (*array.Array, error) {
 			return fail(err)
 		}
 		if !p.isLeaf() || !blockCopy(sl, p.arr) {
+			ev.setRole(p, fmt.Sprintf("piece %d, written into its slice of the %s", i, r.n.opName()))
 			_, err = ev.eval(p, sl)
 		}
 		sl.Release()
@@ -255,6 +257,17 @@ func (ev *evaluation) concat(r *rnode, dst *array.Array) (*array.Array, error) {
 		return out, nil
 	}
 	return ev.deliver(out, dst)
+}
+
+// setRole names the role of the pass over r in Explain.
+func (ev *evaluation) setRole(r *rnode, role string) {
+	if ev.explain == nil {
+		return
+	}
+	if ev.roles == nil {
+		ev.roles = map[*rnode]string{}
+	}
+	ev.roles[r] = role
 }
 
 // hasNulls reports whether any array read under r has a validity mask.

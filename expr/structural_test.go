@@ -672,3 +672,28 @@ func TestTakeUnsignedIndices(t *testing.T) {
 	require.ErrorIs(t, err, expr.ErrIndex)
 	require.ErrorContains(t, err, "out of bounds for axis 0 with size 3")
 }
+
+// Over variables of unknown dims, the dims that follow from the operands'
+// are known when the node is built.
+func TestStructuralPartialShapes(t *testing.T) {
+	v := expr.Var("v", array.Float32, broadcast.Partial(-1, 3))
+	i := expr.Var("i", array.Int64, broadcast.Partial(-1))
+	for _, c := range []struct {
+		e    *expr.Node
+		want string
+	}{
+		{expr.Transpose(v), "[3 ?]"},
+		{expr.Transpose(v, 0, 1), "[? 3]"},
+		{expr.Flip(v, 0), "[? 3]"},
+		{expr.Sort(v, 0), "[? 3]"},
+		{expr.Reshape(v, -1, 6), "[? 6]"},
+		{expr.Take(v, i, 1), "[? ?]"},
+		{expr.Take(v, expr.Const(0), 0), "[3]"},
+		{expr.Stack([]*expr.Node{v, v}, 1), "[? 2 3]"},
+		{expr.Concatenate([]*expr.Node{v, v}, 0), "[? 3]"},
+		{expr.Concatenate([]*expr.Node{v, v}, 1), "[? 6]"},
+	} {
+		require.NoError(t, c.e.Err())
+		require.Equal(t, c.want, c.e.Shape().String(), "%v", c.e)
+	}
+}
