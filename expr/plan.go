@@ -99,9 +99,9 @@ type evaluation struct {
 	root   *rnode
 	single *group // the root's fused pass, when it was the whole evaluation
 
-	explain *strings.Builder // Explain: describe each pass as it is built
+	explain *strings.Builder  // Explain: describe each pass as it is built
 	roles   map[*rnode]string // Explain: the role of a pass a structural node runs
-	dry     bool             // Explain: build the root's pass but do not run it
+	dry     bool              // Explain: build the root's pass but do not run it
 	passes  int
 }
 
