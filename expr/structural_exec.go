@@ -225,6 +225,12 @@ func (ev *evaluation) concat(r *rnode, dst *array.Array) (*array.Array, error) {
 		}
 	}
 	ax, _ := normAxis(r.n.st.axis, len(r.shape)) // a stack's axis counts in the result too
+	if interleaveCopy(out, r, ax) {
+		if out == dst || dst == nil {
+			return out, nil
+		}
+		return ev.deliver(out, dst)
+	}
 	ranges := make([]view.Range, ax+1)
 	for i := range ranges {
 		ranges[i] = view.All()
@@ -307,6 +313,54 @@ func (ev *evaluation) describeStruct(r *rnode, xs []*array.Array) bool {
 		fmt.Fprintf(b, "  operand %d: %#v\n", i, x)
 	}
 	return ev.dry && r == ev.root
+}
+
+// interleaveCopy writes a concatenation (or stack) of contiguous arrays
+// of out's dtype into the contiguous out row by row of the outer axes: for
+// each outer index, each piece's block in turn, so that the output is
+// written sequentially (per piece, the blocks would be strided by the
+// output's row: measured 4x slower along axis 1 of [1024, 1024] pieces).
+// It reports whether it applied: every piece an array as described, with
+// blocks of at least minBlock bytes.
+func interleaveCopy(out *array.Array, r *rnode, ax int) bool {
+	if !out.IsContiguous() || ax == 0 || size(r.shape) == 0 {
+		return false
+	}
+	dt := out.DType()
+	sz := dt.Size()
+	outer := size(r.shape[:ax])
+	blocks := make([]int, len(r.args))
+	for i, p := range r.args {
+		if !p.isLeaf() || p.arr.DType() != dt || !p.arr.IsContiguous() || p.arr.HasNulls() && !out.HasNulls() {
+			return false
+		}
+		blocks[i] = p.arr.Len() / outer
+		if blocks[i]*sz < minBlock {
+			return false
+		}
+	}
+	db := contiguousBytes(out)
+	dm := contiguousMask(out)
+	d := 0
+	for o := range outer {
+		for i, p := range r.args {
+			n := blocks[i]
+			src := contiguousBytes(p.arr)
+			copy(db[d*sz:(d+n)*sz], src[o*n*sz:(o+1)*n*sz])
+			if dm != nil {
+				if sm := contiguousMask(p.arr); sm != nil {
+					copy(dm[d:d+n], sm[o*n:(o+1)*n])
+				} else {
+					m := dm[d : d+n]
+					for j := range m {
+						m[j] = 1
+					}
+				}
+			}
+			d += n
+		}
+	}
+	return true
 }
 
 // minBlock is the smallest run of bytes that blockCopy copies with one

@@ -593,8 +593,12 @@ func TestConcatenateBlockCopy(t *testing.T) {
 	rc, err := view.Flip(c, 1)
 	require.NoError(t, err)
 	defer rc.Release()
-	for axis := range 2 {
-		e := expr.Concatenate([]*expr.Node{expr.Leaf(a), expr.Leaf(b), expr.Leaf(rc)}, axis)
+	for k := range 4 {
+		axis, third, rev := k%2, rc, true
+		if k >= 2 { // all contiguous: along axis 1, rows interleaved
+			third, rev = c, false
+		}
+		e := expr.Concatenate([]*expr.Node{expr.Leaf(a), expr.Leaf(b), expr.Leaf(third)}, axis)
 		out, err := expr.Eval(e, expr.WithAllocator(mem))
 		require.NoError(t, err)
 		got, _ := array.ToSlice[float64](out)
@@ -616,7 +620,10 @@ func TestConcatenateBlockCopy(t *testing.T) {
 			case 1:
 				want, wantValid = float64(1000+pi*C+pj), valid[pi*C+pj]
 			case 2:
-				want = float64(5000 + pi*C + (C - 1 - pj))
+				want = float64(5000 + pi*C + pj)
+				if rev {
+					want = float64(5000 + pi*C + (C - 1 - pj))
+				}
 			}
 			require.Equal(t, wantValid, gotValid[k], "axis %d element %d", axis, k)
 			if wantValid {
