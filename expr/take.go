@@ -17,7 +17,8 @@ var ErrIndex = errors.New("index out of range")
 // Take gathers x's elements along axis (negative counts from the end) at
 // indices, as numpy.take(x, indices, axis): the result has shape
 // x.shape[:axis] + indices.shape + x.shape[axis+1:] and x's dtype.
-// indices is any integer array (or expression); a negative index counts
+// indices is any integer array (or expression; bool reads as 0 and 1, as
+// NumPy's safe cast to intp does); a negative index counts
 // from the end of the axis, and an index outside [-size, size) makes
 // evaluation fail with an error wrapping ErrIndex that names the index, the
 // axis and its size (NumPy's mode "raise"). A null index gives a null
@@ -31,7 +32,7 @@ func Take(x, indices *Node, axis int) *Node {
 	if n.err != nil {
 		return n
 	}
-	if !indices.dtype.IsInteger() {
+	if !indices.dtype.IsInteger() && indices.dtype != array.Bool {
 		n.err = fmt.Errorf("expr.Take: %w: indices are %v; they must be integers", ErrDType, indices.dtype)
 		return n
 	}
@@ -179,8 +180,11 @@ func Compress(cond, x *Node, axis int, opts ...Option) (*array.Array, error) {
 	if err := firstErr("Compress", cond, x); err != nil {
 		return nil, err
 	}
+	if !cond.dtype.Valid() {
+		return nil, fmt.Errorf("expr.Compress: %w: condition is %v", ErrDType, cond.dtype)
+	}
 	if cond.dtype != array.Bool {
-		return nil, fmt.Errorf("expr.Compress: %w: condition is %v; it must be bool", ErrDType, cond.dtype)
+		cond = Cast(cond, array.Bool)
 	}
 	if cond.shape.RankKnown && len(cond.shape.Dims) != 1 {
 		return nil, fmt.Errorf("expr.Compress: %w: condition has shape %v; it must be 1-D", ErrArgument, cond.shape)
