@@ -30,7 +30,10 @@ func SortFlat(x *Node) *Node { return Sort(Reshape(x, -1), 0) }
 // Argsort returns the int64 indices that sort x along axis (Sort's order:
 // stable, NaNs then nulls last), as numpy.argsort(x, axis, stable=True).
 // The result has no nulls. Lazy, like Sort.
-func Argsort(x *Node, axis int) *Node { return sortNode("Argsort", x, axis, true) }
+//
+// As in NumPy, a rank-0 x is sorted as a 1-D array of one element (axis 0
+// or -1), while Sort of a rank-0 x is an axis error.
+func Argsort(x *Node, axis int) *Node { return sortNode("Argsort", ravelScalar(x), axis, true) }
 
 // ArgsortFlat is Argsort of x flattened (numpy.argsort with axis None):
 // indices into the flattened array.

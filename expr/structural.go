@@ -210,8 +210,10 @@ func Tile(x *Node, reps ...int) *Node {
 // every element, or one count per element along the axis. Lazy: a single
 // count is a stride-0 view where one exists (an axis of size 1) and
 // otherwise one copy pass; per-element counts are a Take with the indices
-// they spell.
+// they spell. As in NumPy, a rank-0 x repeats as a 1-D array of one
+// element.
 func Repeat(x *Node, repeats []int, axis int) *Node {
+	x = ravelScalar(x)
 	if len(repeats) == 1 {
 		n := structNode(kView, "Repeat", &structInfo{vop: vRepeat, count: repeats[0], axis: axis}, x)
 		return n.finish(sameRank)

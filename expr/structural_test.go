@@ -389,7 +389,9 @@ func TestStructuralErrors(t *testing.T) {
 		{expr.Stack([]*expr.Node{a, expr.Transpose(a)}, 0), broadcast.ErrIncompatible, "same shape"},
 		{expr.Stack([]*expr.Node{a, a}, 3), broadcast.ErrAxes, "axis 3 out of range for rank 3"},
 		{expr.Sort(a, 2), broadcast.ErrAxes, "axis 2 out of range"},
-		{expr.Argsort(s, 0), broadcast.ErrAxes, "out of range"},
+		{expr.Argsort(s, 1), broadcast.ErrAxes, "axis 1 out of range for shape [1]"},
+		{expr.Sort(s, 0), broadcast.ErrAxes, "axis 0 out of range for shape []"},
+		{expr.Take(a, expr.Leaf(mk(t, mem, []uint64{0})), 0), expr.ErrDType, "uint64"},
 		{expr.Matmul(a, a), array.ErrShape, "[2 3] and [2 3] do not align"},
 		{expr.Matmul(a, s), array.ErrShape, "scalar"},
 		{expr.Matmul(expr.Leaf(mk(t, mem, make([]float32, 12), 2, 2, 3)), expr.Leaf(mk(t, mem, make([]float32, 18), 3, 3, 2))), array.ErrShape, "batch axes do not broadcast"},
@@ -678,13 +680,21 @@ func TestExplainStructural(t *testing.T) {
 	}
 }
 
-func TestTakeUnsignedIndices(t *testing.T) {
+// NumPy reads a rank-0 operand of take, repeat, argsort and compress as a
+// 1-D array of one element (PyArray_CheckAxis); sort of one is an error.
+func TestRankZeroAsOneElement(t *testing.T) {
 	mem := checkedMem(t)
-	a := expr.Leaf(mk(t, mem, []int8{5, 6, 7}))
-	require.Equal(t, []int64{7, 5}, evalAs[int64](t, mem, expr.Take(a, expr.Leaf(mk(t, mem, []uint64{2, 0})), 0), array.Int8, 2))
-	_, err := expr.Eval(expr.Take(a, expr.Leaf(mk(t, mem, []uint64{1 << 63})), 0), expr.WithAllocator(mem))
-	require.ErrorIs(t, err, expr.ErrIndex)
-	require.ErrorContains(t, err, "out of bounds for axis 0 with size 3")
+	s := expr.Const(int64(5))
+	require.Equal(t, []int64{5, 5}, evalAs[int64](t, mem, expr.Take(s, expr.Leaf(mk(t, mem, []int64{0, -1})), 0), array.Int64, 2))
+	require.Equal(t, []int64{5}, evalAs[int64](t, mem, expr.Take(s, expr.Const(0), -1), array.Int64))
+	require.Equal(t, []int64{0}, evalAs[int64](t, mem, expr.Argsort(s, -1), array.Int64, 1))
+	require.Equal(t, []int64{5, 5, 5}, evalAs[int64](t, mem, expr.Repeat(s, []int{3}, 0), array.Int64, 3))
+	out, err := expr.Compress(expr.Leaf(mk(t, mem, []bool{true})), s, 0, expr.WithAllocator(mem))
+	require.NoError(t, err)
+	require.Equal(t, []int{1}, out.Shape())
+	out.Release()
+	require.ErrorIs(t, expr.Take(s, expr.Const(0), 1).Err(), broadcast.ErrAxes)
+	require.ErrorIs(t, expr.Repeat(s, []int{2}, 1).Err(), broadcast.ErrAxes)
 }
 
 // Over variables of unknown dims, the dims that follow from the operands'

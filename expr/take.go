@@ -3,7 +3,6 @@ package expr
 import (
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/stride0/stride0/array"
@@ -19,21 +18,24 @@ var ErrIndex = errors.New("index out of range")
 // x.shape[:axis] + indices.shape + x.shape[axis+1:] and x's dtype.
 // indices is any integer array (or expression; bool reads as 0 and 1, as
 // NumPy's safe cast to intp does); a negative index counts
-// from the end of the axis, and an index outside [-size, size) makes
+// from the end of the axis (uint64 indices are an error, as NumPy cannot
+// cast them safely to intp), and an index outside [-size, size) makes
 // evaluation fail with an error wrapping ErrIndex that names the index, the
 // axis and its size (NumPy's mode "raise"). A null index gives a null
 // element, as does a null element of x.
 //
 // Lazy: the shape is known from the shapes, so Take is a node; its operands
 // are evaluated first (an array operand is read in place), then the rows
-// are copied (memmove of the trailing axes).
+// are copied (memmove of the trailing axes). As in NumPy, a rank-0 x is
+// taken from as a 1-D array of one element (axis 0 or -1).
 func Take(x, indices *Node, axis int) *Node {
+	x = ravelScalar(x)
 	n := structNode(kTake, "Take", &structInfo{axis: axis}, x, indices)
 	if n.err != nil {
 		return n
 	}
-	if !indices.dtype.IsInteger() && indices.dtype != array.Bool {
-		n.err = fmt.Errorf("expr.Take: %w: indices are %v; they must be integers", ErrDType, indices.dtype)
+	if !indices.dtype.IsInteger() && indices.dtype != array.Bool || indices.dtype == array.Uint64 {
+		n.err = fmt.Errorf("expr.Take: %w: indices are %v; they must be integers that int64 holds safely (NumPy's cast to intp)", ErrDType, indices.dtype)
 		return n
 	}
 	n.dtype, n.ctype = x.dtype, x.dtype
@@ -62,29 +64,26 @@ func (n *Node) takeShape(in [][]int) ([]int, error) {
 	return out, nil
 }
 
-// indexValues reads an integer array's values as ints in row-major order
-// (a uint64 beyond MaxInt64 reads as MaxInt64: out of range anyway), and
-// its validity when it has nulls.
+// ravelScalar returns x, or x as a 1-D array of one element when its rank
+// is 0: NumPy's take, compress, repeat and argsort (PyArray_CheckAxis) read
+// a rank-0 array so.
+func ravelScalar(x *Node) *Node {
+	if x != nil && x.err == nil && x.shape.RankKnown && len(x.shape.Dims) == 0 {
+		return Reshape(x, 1)
+	}
+	return x
+}
+
+// indexValues reads an integer (or bool) array's values as ints in
+// row-major order, and its validity when it has nulls.
 func indexValues(a *array.Array) ([]int, []bool, error) {
-	var out []int
-	if a.DType() == array.Uint64 {
-		u, err := array.ToSlice[uint64](a)
-		if err != nil {
-			return nil, nil, err
-		}
-		out = make([]int, len(u))
-		for i, v := range u {
-			out[i] = int(min(v, math.MaxInt64))
-		}
-	} else {
-		s, err := array.ToSlice[int64](a)
-		if err != nil {
-			return nil, nil, err
-		}
-		out = make([]int, len(s))
-		for i, v := range s {
-			out[i] = int(v)
-		}
+	s, err := array.ToSlice[int64](a)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make([]int, len(s))
+	for i, v := range s {
+		out[i] = int(v)
 	}
 	if !a.HasNulls() {
 		return out, nil, nil
@@ -204,6 +203,15 @@ func Compress(cond, x *Node, axis int, opts ...Option) (*array.Array, error) {
 	}
 	defer xa.Release()
 	xs := xa.Shape()
+	if len(xs) == 0 {
+		xs = []int{1} // NumPy ravels a rank-0 x
+		v, err := xa.View(xs, []int{1}, xa.Offset())
+		if err != nil {
+			return nil, err
+		}
+		defer v.Release()
+		xa = v
+	}
 	ax, ok := normAxis(axis, len(xs))
 	if !ok {
 		return nil, fmt.Errorf("expr.Compress: axis %d out of range for shape %v: %w", axis, xs, broadcast.ErrAxes)
