@@ -121,7 +121,7 @@
 //	Tile, Repeat (one count)           lazy        a stride-0 view where one exists (the repeated axis
 //	                                               has size 1, as broadcast_to), else one copy pass
 //	                                               from a stride-0 expanded view
-//	Repeat (a count per element)       lazy        Take with the indices the counts spell
+//	Repeat (a count per element)       lazy        each slice along the axis copied count times
 //	Concatenate, Stack                 lazy        each piece evaluated (fused with what it computes)
 //	                                               into its slice of the output; a piece that is an
 //	                                               array is copied by memmove per contiguous run

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/broadcast"
 	"github.com/stride0/stride0/view"
 )
@@ -209,60 +208,20 @@ func Tile(x *Node, reps ...int) *Node {
 // end), as numpy.repeat(x, repeats, axis). repeats holds one count for
 // every element, or one count per element along the axis. Lazy: a single
 // count is a stride-0 view where one exists (an axis of size 1) and
-// otherwise one copy pass; per-element counts are a Take with the indices
-// they spell. As in NumPy, a rank-0 x repeats as a 1-D array of one
+// otherwise one copy pass; per-element counts are one gather of each slice
+// along the axis, count times. As in NumPy, a rank-0 x repeats as a 1-D array of one
 // element.
 func Repeat(x *Node, repeats []int, axis int) *Node {
 	x = ravelScalar(x)
+	info := &structInfo{vop: vRepeat, axis: axis, ints: append([]int{}, repeats...)}
 	if len(repeats) == 1 {
-		n := structNode(kView, "Repeat", &structInfo{vop: vRepeat, count: repeats[0], axis: axis}, x)
-		return n.finish(sameRank)
+		info.count, info.ints = repeats[0], nil
 	}
-	n := structNode(kView, "Repeat", &structInfo{vop: vRepeat}, x)
-	if n.err != nil {
-		return n
-	}
-	if !x.shape.RankKnown {
-		n.err = fmt.Errorf("expr.Repeat: %w: operand rank is unknown", ErrArgument)
-		return n
-	}
-	ax, ok := normAxis(axis, len(x.shape.Dims))
-	if !ok {
-		n.err = fmt.Errorf("expr.Repeat: axis %d out of range for shape %v: %w", axis, x.shape, broadcast.ErrAxes)
-		return n
-	}
-	d := x.shape.Dims[ax]
-	if !d.IsStatic() || d.Lo != len(repeats) {
-		n.err = fmt.Errorf("expr.Repeat: %w: %d repeats for axis %d of shape %v (one, or one per element)", ErrArgument, len(repeats), axis, x.shape)
-		return n
-	}
-	var idx []int64
-	for i, r := range repeats {
-		if r < 0 {
-			n.err = fmt.Errorf("expr.Repeat: %w: repeats[%d] is negative (%d)", ErrArgument, i, r)
-			return n
-		}
-		if len(idx)+r > maxRepeat {
-			n.err = fmt.Errorf("expr.Repeat: %w: more than %d repeats in all", ErrArgument, maxRepeat)
-			return n
-		}
-		for range r {
-			idx = append(idx, int64(i))
-		}
-	}
-	if idx == nil {
-		idx = []int64{}
-	}
-	ia, err := array.Wrap(idx, len(idx))
-	if err != nil {
-		n.err = fmt.Errorf("expr.Repeat: %w", err)
-		return n
-	}
-	return Take(x, Leaf(ia), ax)
+	return structNode(kView, "Repeat", info, x).finish(sameRank)
 }
 
-// maxRepeat bounds the index array that per-element repeats build.
-const maxRepeat = 1 << 28
+// maxRepeat bounds the length of a repeated axis.
+const maxRepeat = 1 << 40
 
 // RepeatFlat repeats each element of x, flattened in row-major order,
 // repeats times: numpy.repeat(x, repeats) with axis None.
@@ -399,16 +358,33 @@ func (n *Node) structShape0(in [][]int) ([]int, error) {
 			return out, nil
 		case vRepeat:
 			ax, ok := normAxis(s.axis, len(x))
-			switch {
-			case !ok:
+			if !ok {
 				return fail("axis %d out of range for shape %v: %w", s.axis, x, broadcast.ErrAxes)
-			case s.count < 0:
-				return fail("%w: repeats is negative (%d)", ErrArgument, s.count)
-			case s.count > 0 && x[ax] > maxRepeat/s.count:
-				return fail("%w: %d × %d elements along axis %d", ErrArgument, x[ax], s.count, ax)
 			}
 			out := slices.Clone(x)
-			out[ax] *= s.count
+			if s.ints == nil {
+				switch {
+				case s.count < 0:
+					return fail("%w: repeats is negative (%d)", ErrArgument, s.count)
+				case s.count > 0 && x[ax] > maxRepeat/s.count:
+					return fail("%w: %d × %d elements along axis %d", ErrArgument, x[ax], s.count, ax)
+				}
+				out[ax] *= s.count
+				return out, nil
+			}
+			if len(s.ints) != x[ax] {
+				return fail("%w: %d repeats for axis %d of shape %v (one, or one per element)", ErrArgument, len(s.ints), ax, x)
+			}
+			out[ax] = 0
+			for i, r := range s.ints {
+				if r < 0 {
+					return fail("%w: repeats[%d] is negative (%d)", ErrArgument, i, r)
+				}
+				if r > maxRepeat-out[ax] {
+					return fail("%w: more than 2^40 repeats along axis %d", ErrArgument, ax)
+				}
+				out[ax] += r
+			}
 			return out, nil
 		}
 		return fail("%w: unknown view", ErrArgument)
@@ -535,7 +511,11 @@ func (n *Node) formatStruct(b *strings.Builder) {
 				fmt.Fprintf(b, ", axes=%v", s.ints)
 			}
 		case vRepeat:
-			fmt.Fprintf(b, ", %d, axis=%d", s.count, s.axis)
+			if s.ints != nil {
+				fmt.Fprintf(b, ", %v, axis=%d", s.ints, s.axis)
+			} else {
+				fmt.Fprintf(b, ", %d, axis=%d", s.count, s.axis)
+			}
 		}
 	case kConcat, kTake, kSort:
 		fmt.Fprintf(b, ", axis=%d", s.axis)

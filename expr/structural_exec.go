@@ -144,6 +144,9 @@ func (ev *evaluation) viewNode(r *rnode, x, dst *array.Array, asView bool) (*arr
 	case vTile:
 		v, err = view.Tile(x, s.ints...)
 	case vRepeat:
+		if s.ints != nil {
+			return ev.repeatEach(r, x, dst)
+		}
 		v, err = view.Repeat(x, s.count, s.axis)
 	}
 	if err == nil {
@@ -196,6 +199,32 @@ func (ev *evaluation) viewNode(r *rnode, x, dst *array.Array, asView bool) (*arr
 	}
 	if dst == nil || out == dst {
 		return out, nil
+	}
+	return ev.deliver(out, dst)
+}
+
+// repeatEach evaluates a repeat with a count per element: a gather of
+// each slice along the axis as many times as its count (the index list is
+// as long as the result's axis).
+func (ev *evaluation) repeatEach(r *rnode, x, dst *array.Array) (*array.Array, error) {
+	x, err := ev.contiguous(x)
+	if err != nil {
+		return nil, err
+	}
+	ax, _ := normAxis(r.n.st.axis, x.Rank())
+	idx := make([]int, 0, r.shape[ax])
+	for i, c := range r.n.st.ints {
+		for range c {
+			idx = append(idx, i)
+		}
+	}
+	out, err := ev.newOutput(r.dtype, r.shape)
+	if err != nil {
+		return nil, err
+	}
+	if err := gather(out, x, idx, nil, ax); err != nil {
+		out.Release()
+		return nil, err
 	}
 	return ev.deliver(out, dst)
 }

@@ -570,6 +570,7 @@ func TestStructuralHugeShapes(t *testing.T) {
 	for _, e := range []*expr.Node{
 		expr.Tile(v, 1<<20, 1),
 		expr.Repeat(v, []int{1 << 20}, 1),
+		expr.Repeat(expr.Var("w", array.Int8, broadcast.StaticShape(3)), []int{1 << 39, 1 << 39, 1 << 39}, 0),
 		expr.Concatenate(slices.Repeat([]*expr.Node{v}, 300), 0),
 	} {
 		require.Error(t, e.Err(), "%v", e)
