@@ -50,7 +50,7 @@ func isStructural(k kind) bool { return k >= kView && k <= kMatmul }
 // structNode starts a node of kind k over args with the constructor's name.
 func structNode(k kind, name string, info *structInfo, args ...*Node) *Node {
 	info.name = name
-	n := &Node{kind: k, st: info, args: args}
+	n := &Node{kind: k, st: info, args: slices.Clone(args)} // the caller's slice stays theirs
 	n.err = firstErr(name, args...)
 	if n.err == nil && k == kView {
 		n.dtype, n.ctype = args[0].dtype, args[0].dtype

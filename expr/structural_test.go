@@ -722,3 +722,17 @@ func TestStructuralPartialShapes(t *testing.T) {
 		require.Equal(t, c.want, c.e.Shape().String(), "%v", c.e)
 	}
 }
+
+// A join keeps its own list of pieces: the caller's slice is neither
+// changed (the int32 piece is cast in the node, not in the slice) nor read
+// again.
+func TestConcatenateKeepsItsPieces(t *testing.T) {
+	mem := checkedMem(t)
+	a := expr.Leaf(mk(t, mem, []float32{1}))
+	b := expr.Leaf(mk(t, mem, []int32{2}))
+	xs := []*expr.Node{a, b}
+	e := expr.Concatenate(xs, 0)
+	require.Same(t, b, xs[1])
+	xs[0] = nil
+	require.Equal(t, []float64{1, 2}, evalAs[float64](t, mem, e, array.Float64, 2))
+}
