@@ -111,6 +111,21 @@ func (ev *evaluation) contiguous(x *array.Array) (*array.Array, error) {
 // shape) with one pass of the fused evaluator, or into a new contiguous
 // array when dst is nil.
 func (ev *evaluation) copyInto(src, dst *array.Array) (*array.Array, error) {
+	if ev.explain == nil && !src.HasNulls() && (dst == nil || !overlaps(dst, &rnode{arr: src})) {
+		out := dst
+		if out == nil {
+			var err error
+			if out, err = ev.newOutput(src.DType(), src.Shape()); err != nil {
+				return nil, err
+			}
+		}
+		if transposeCopy(out, src) {
+			return out, nil
+		}
+		if dst == nil {
+			out.Release()
+		}
+	}
 	n := &Node{kind: kLeaf, dtype: src.DType(), shape: broadcast.StaticShape(src.Shape()...), arr: src}
 	leaf := &rnode{n: n, shape: src.Shape(), arr: src, dtype: src.DType(), ctype: src.DType()}
 	ev.setRole(leaf, "copy of a view or result")

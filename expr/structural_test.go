@@ -736,3 +736,44 @@ func TestConcatenateKeepsItsPieces(t *testing.T) {
 	xs[0] = nil
 	require.Equal(t, []float64{1, 2}, evalAs[float64](t, mem, e, array.Float64, 2))
 }
+
+// A transposed view of 32 rows and columns or more is materialized in
+// tiles (transposeCopy): the same values as element by element, for every
+// element size, with an outer axis, ragged edges and into a transposed
+// output.
+func TestTransposeCopyTiles(t *testing.T) {
+	mem := checkedMem(t)
+	for _, dt := range []array.DType{array.Uint8, array.Int16, array.Float32, array.Float64} {
+		const B, R, C = 2, 45, 70
+		base, err := array.Arange(mem, array.Float64, 0, B*R*C, 1)
+		require.NoError(t, err)
+		x, err := expr.Eval(expr.Cast(expr.Reshape(expr.Leaf(base), B, R, C), dt), expr.WithAllocator(mem))
+		base.Release()
+		require.NoError(t, err)
+		want, err := array.ToSlice[float64](x)
+		require.NoError(t, err)
+		for _, perm := range [][]int{{0, 2, 1}, {2, 1, 0}, {1, 2, 0}} {
+			e := expr.Transpose(expr.Leaf(x), perm...)
+			got := evalAs[float64](t, mem, e, dt, e.Shape().Dims[0].Lo, e.Shape().Dims[1].Lo, e.Shape().Dims[2].Lo)
+			s, _ := e.StaticShape()
+			for k, g := range got {
+				o := unravelT(s, k)
+				in := make([]int, 3)
+				for a, p := range perm {
+					in[p] = o[a]
+				}
+				require.Equal(t, want[(in[0]*R+in[1])*C+in[2]], g, "%v %v element %v", dt, perm, o)
+			}
+		}
+		x.Release()
+	}
+}
+
+func unravelT(shape []int, k int) []int {
+	idx := make([]int, len(shape))
+	for i := len(shape) - 1; i >= 0; i-- {
+		idx[i] = k % shape[i]
+		k /= shape[i]
+	}
+	return idx
+}
