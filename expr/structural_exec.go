@@ -111,19 +111,19 @@ func (ev *evaluation) contiguous(x *array.Array) (*array.Array, error) {
 // shape) with one pass of the fused evaluator, or into a new contiguous
 // array when dst is nil.
 func (ev *evaluation) copyInto(src, dst *array.Array) (*array.Array, error) {
-	if ev.explain == nil && !src.HasNulls() && (dst == nil || !overlaps(dst, &rnode{arr: src})) {
-		out := dst
-		if out == nil {
-			var err error
-			if out, err = ev.newOutput(src.DType(), src.Shape()); err != nil {
+	if ev.explain == nil && transposable(src, outStrides(dst, src.Shape())) {
+		switch {
+		case dst == nil:
+			out, err := ev.newOutput(src.DType(), src.Shape())
+			if err != nil {
 				return nil, err
 			}
-		}
-		if transposeCopy(out, src) {
-			return out, nil
-		}
-		if dst == nil {
+			if transposeCopy(out, src) {
+				return out, nil
+			}
 			out.Release()
+		case !overlaps(dst, &rnode{arr: src}) && transposeCopy(dst, src):
+			return dst, nil
 		}
 	}
 	n := &Node{kind: kLeaf, dtype: src.DType(), shape: broadcast.StaticShape(src.Shape()...), arr: src}

@@ -19,16 +19,13 @@ const transposeBlock = 32
 // fused pass would read src at a stride of a whole row per element), and
 // reports whether it applied.
 func transposeCopy(dst, src *array.Array) bool {
-	r := src.Rank()
-	if r < 2 || src.HasNulls() || dst.HasNulls() || src.DType() != dst.DType() || dst.ReadOnly() {
+	if !transposable(src, dst.Strides()) || dst.HasNulls() || src.DType() != dst.DType() || dst.ReadOnly() {
 		return false
 	}
+	r := src.Rank()
 	shape := src.Shape()
 	ss, ds := src.Strides(), dst.Strides()
 	rows, cols := shape[r-2], shape[r-1]
-	if ds[r-1] != 1 || ss[r-2] != 1 || ss[r-1] == 1 || rows < transposeBlock || cols < transposeBlock {
-		return false
-	}
 	sz := src.DType().Size()
 	sb := unsafe.Pointer(unsafe.SliceData(src.Data().Bytes()))
 	db := unsafe.Pointer(unsafe.SliceData(dst.Data().Bytes()))
@@ -64,6 +61,18 @@ func transposeCopy(dst, src *array.Array) bool {
 			return true
 		}
 	}
+}
+
+// transposable reports whether src, without nulls, copied into an output
+// of strides ds, has its last two axes transposed relative to the output's
+// and at least a tile along each.
+func transposable(src *array.Array, ds []int) bool {
+	r := src.Rank()
+	if r < 2 || src.HasNulls() {
+		return false
+	}
+	shape, ss := src.Shape(), src.Strides()
+	return ds[r-1] == 1 && ss[r-2] == 1 && ss[r-1] != 1 && shape[r-2] >= transposeBlock && shape[r-1] >= transposeBlock
 }
 
 // tiles copies a rows×cols matrix: element (i, j) from s[i + j*sc] to
