@@ -3,6 +3,7 @@ package expr
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"unsafe"
 
@@ -63,6 +64,13 @@ func (n *Node) sortShape(in [][]int) ([]int, error) {
 // sortOrder computes, for every lane of the contiguous x along axis ax,
 // the stable sorting order, and calls emit(lane start, lane stride, order)
 // with order[j] the lane position of the j-th smallest element.
+//
+// Each element becomes an unsigned key in the same order (integers with
+// the sign bit flipped, floats by their bits with negatives inverted, -0
+// as 0, every NaN the largest key): keys of 32 bits or less are packed
+// above the element's position into one uint64, so that one sort of plain
+// integers gives the stable order; 64-bit keys are sorted as (key,
+// position) pairs. Nulls keep their order after everything else.
 func sortOrder(x *array.Array, ax int, emit func(base, stride int, order []int)) {
 	xs := x.Shape()
 	n := xs[ax]
@@ -71,100 +79,137 @@ func sortOrder(x *array.Array, ax int, emit func(base, stride int, order []int))
 		return
 	}
 	mask := contiguousMask(x)
-	raw := contiguousBytes(x)
-	p := unsafe.Pointer(unsafe.SliceData(raw))
+	p := unsafe.Pointer(unsafe.SliceData(contiguousBytes(x)))
 	cnt := x.Len()
-	var lane func(base, stride int, order []int)
+	var k32 func(e int) uint32
+	var k64 func(e int) uint64
 	switch x.DType() {
 	case array.Bool:
-		lane = laneSorter(unsafe.Slice((*uint8)(p), cnt), func(a, b uint8) int { return cmp.Compare(min(a, 1), min(b, 1)) }, mask)
-	case array.Int8:
-		lane = laneSorter(unsafe.Slice((*int8)(p), cnt), cmp.Compare[int8], mask)
-	case array.Int16:
-		lane = laneSorter(unsafe.Slice((*int16)(p), cnt), cmp.Compare[int16], mask)
-	case array.Int32:
-		lane = laneSorter(unsafe.Slice((*int32)(p), cnt), cmp.Compare[int32], mask)
-	case array.Int64:
-		lane = laneSorter(unsafe.Slice((*int64)(p), cnt), cmp.Compare[int64], mask)
+		v := unsafe.Slice((*uint8)(p), cnt)
+		k32 = func(e int) uint32 { return uint32(min(v[e], 1)) }
 	case array.Uint8:
-		lane = laneSorter(unsafe.Slice((*uint8)(p), cnt), cmp.Compare[uint8], mask)
+		v := unsafe.Slice((*uint8)(p), cnt)
+		k32 = func(e int) uint32 { return uint32(v[e]) }
 	case array.Uint16:
-		lane = laneSorter(unsafe.Slice((*uint16)(p), cnt), cmp.Compare[uint16], mask)
+		v := unsafe.Slice((*uint16)(p), cnt)
+		k32 = func(e int) uint32 { return uint32(v[e]) }
 	case array.Uint32:
-		lane = laneSorter(unsafe.Slice((*uint32)(p), cnt), cmp.Compare[uint32], mask)
-	case array.Uint64:
-		lane = laneSorter(unsafe.Slice((*uint64)(p), cnt), cmp.Compare[uint64], mask)
+		v := unsafe.Slice((*uint32)(p), cnt)
+		k32 = func(e int) uint32 { return v[e] }
+	case array.Int8:
+		v := unsafe.Slice((*int8)(p), cnt)
+		k32 = func(e int) uint32 { return uint32(int32(v[e])) ^ 1<<31 }
+	case array.Int16:
+		v := unsafe.Slice((*int16)(p), cnt)
+		k32 = func(e int) uint32 { return uint32(int32(v[e])) ^ 1<<31 }
+	case array.Int32:
+		v := unsafe.Slice((*int32)(p), cnt)
+		k32 = func(e int) uint32 { return uint32(v[e]) ^ 1<<31 }
 	case array.Float16:
-		h := unsafe.Slice((*uint16)(p), cnt)
-		f := make([]float32, cnt)
-		for i, v := range h {
-			f[i] = float16.FromBits(v).Float32()
-		}
-		lane = laneSorter(f, cmpNaNLast[float32], mask)
+		v := unsafe.Slice((*uint16)(p), cnt)
+		k32 = func(e int) uint32 { return floatKey32(float16.FromBits(v[e]).Float32()) }
 	case array.Float32:
-		lane = laneSorter(unsafe.Slice((*float32)(p), cnt), cmpNaNLast[float32], mask)
+		v := unsafe.Slice((*float32)(p), cnt)
+		k32 = func(e int) uint32 { return floatKey32(v[e]) }
+	case array.Int64:
+		v := unsafe.Slice((*int64)(p), cnt)
+		k64 = func(e int) uint64 { return uint64(v[e]) ^ 1<<63 }
+	case array.Uint64:
+		v := unsafe.Slice((*uint64)(p), cnt)
+		k64 = func(e int) uint64 { return v[e] }
 	case array.Float64:
-		lane = laneSorter(unsafe.Slice((*float64)(p), cnt), cmpNaNLast[float64], mask)
+		v := unsafe.Slice((*float64)(p), cnt)
+		k64 = func(e int) uint64 { return floatKey64(v[e]) }
 	default:
 		return
 	}
+	if k32 != nil && n > math.MaxUint32 {
+		k64 = func(e int) uint64 { return uint64(k32(e)) }
+	}
 	order := make([]int, n)
+	var nulls []int
+	var packed []uint64
+	type pair struct {
+		k uint64
+		j int
+	}
+	var pairs []pair
 	for o := range outer {
 		for in := range inner {
 			base := o*n*inner + in
-			lane(base, inner, order)
+			nulls = nulls[:0]
+			m := 0
+			if k64 == nil {
+				packed = packed[:0]
+				for j := range n {
+					e := base + j*inner
+					if mask != nil && mask[e] == 0 {
+						nulls = append(nulls, j)
+						continue
+					}
+					packed = append(packed, uint64(k32(e))<<32|uint64(j))
+				}
+				slices.Sort(packed)
+				for i, v := range packed {
+					order[i] = int(uint32(v))
+				}
+				m = len(packed)
+			} else {
+				pairs = pairs[:0]
+				for j := range n {
+					e := base + j*inner
+					if mask != nil && mask[e] == 0 {
+						nulls = append(nulls, j)
+						continue
+					}
+					pairs = append(pairs, pair{k64(e), j})
+				}
+				slices.SortFunc(pairs, func(a, b pair) int {
+					if c := cmp.Compare(a.k, b.k); c != 0 {
+						return c
+					}
+					return cmp.Compare(a.j, b.j)
+				})
+				for i, v := range pairs {
+					order[i] = v.j
+				}
+				m = len(pairs)
+			}
+			copy(order[m:], nulls)
 			emit(base, inner, order)
 		}
 	}
 }
 
-// cmpNaNLast orders floats ascending with every NaN after every number;
-// -0 and 0 are equal.
-func cmpNaNLast[F float32 | float64](a, b F) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
+// floatKey32 maps a float32 to a uint32 in the same order: -0 as 0, every
+// NaN last.
+func floatKey32(f float32) uint32 {
+	if f != f {
+		return math.MaxUint32
 	}
-	an, bn := a != a, b != b
-	switch {
-	case an == bn:
-		return 0
-	case an:
-		return 1
+	if f == 0 {
+		return 1 << 31
 	}
-	return -1
+	b := math.Float32bits(f)
+	if b&(1<<31) != 0 {
+		return ^b
+	}
+	return b | 1<<31
 }
 
-// laneSorter returns a function that fills order with the stable sorting
-// order of the lane vals[base], vals[base+stride], ... (len(order)
-// elements), nulls (mask 0) last.
-func laneSorter[T any](vals []T, c func(a, b T) int, mask []byte) func(base, stride int, order []int) {
-	var keys []T
-	return func(base, stride int, order []int) {
-		n := len(order)
-		keys = slices.Grow(keys[:0], n)[:n]
-		valid := order[:0]
-		var nulls []int
-		for j := range n {
-			e := base + j*stride
-			if mask != nil && mask[e] == 0 {
-				nulls = append(nulls, j)
-				continue
-			}
-			keys[j] = vals[e]
-			valid = append(valid, j)
-		}
-		// ties broken by position: the unstable sort gives the stable order
-		slices.SortFunc(valid, func(i, j int) int {
-			if r := c(keys[i], keys[j]); r != 0 {
-				return r
-			}
-			return cmp.Compare(i, j)
-		})
-		copy(order[len(valid):], nulls)
+// floatKey64 is floatKey32 for float64.
+func floatKey64(f float64) uint64 {
+	if f != f {
+		return math.MaxUint64
 	}
+	if f == 0 {
+		return 1 << 63
+	}
+	b := math.Float64bits(f)
+	if b&(1<<63) != 0 {
+		return ^b
+	}
+	return b | 1<<63
 }
 
 // sortInto writes x (contiguous) sorted along ax into out (contiguous, x's
