@@ -16,7 +16,10 @@
 //     Unidirectional for PRelu's slope;
 //   - Where (select), Cast, the variadic SumOf, MeanOf, MaxOf and MinOf;
 //   - reductions (ReduceSum, ReduceProd, ReduceMax, ReduceMin, ReduceMean)
-//     and the adjoints of broadcasting, ReduceTo and ReduceAxes.
+//     and the adjoints of broadcasting, ReduceTo and ReduceAxes;
+//   - structural functions (see below): Transpose, Reshape, Flip, Tile,
+//     Repeat, Concatenate, Stack, Take, Sort, Argsort, Matmul, and the eager
+//     Compress.
 //
 // Every constructor infers the node's dtype and shape at once; shapes are
 // partial (broadcast.Shape) where variables have unknown dims. A bad
@@ -104,6 +107,38 @@
 // are int64, of unsigned integers uint64; mean of integers is float64; max
 // and min keep the dtype. ReduceTo and ReduceAxes, being adjoints, keep the
 // operand's dtype (the sum is taken in the wider type, then converted).
+//
+// # Structural functions: lazy where the shape is known, eager where not
+//
+// NumPy's everyday array functions are nodes when their result's shape
+// follows from the operands' shapes, so they plan and compose like the
+// rest, and are evaluated only with the expression; each ends a fused pass,
+// as a reduction does, and the pass above reads its result as a leaf.
+//
+//	function                           lazy/eager  how it is evaluated
+//	Transpose, Flip                    lazy        a view of an array operand (permuted or
+//	                                               negated strides): no copy
+//	Reshape (one -1 allowed)           lazy        a view when the strides allow, else one copy pass
+//	Tile, Repeat (one count)           lazy        a stride-0 view where one exists (the repeated axis
+//	                                               has size 1, as broadcast_to), else one copy pass
+//	                                               from a stride-0 expanded view
+//	Repeat (a count per element)       lazy        each slice along the axis copied count times
+//	Concatenate, Stack                 lazy        each piece evaluated (fused with what it computes)
+//	                                               into its slice of the output; a piece that is an
+//	                                               array is copied by memmove per contiguous run
+//	Take (TakeFlat: axis None)         lazy        rows of the trailing axes copied at the indices;
+//	                                               an index out of range fails evaluation (ErrIndex)
+//	Sort, Argsort (…Flat: axis None)   lazy        each lane sorted stably, NaNs then nulls last
+//	Matmul                             lazy        operands evaluated, then linalg.Matmul
+//	Compress (CompressFlat)            eager       the result's size depends on the mask's values:
+//	                                               cond and x are evaluated, a new array returned
+//
+// An operand that is not an array (x + 1 under a Transpose) is evaluated
+// into a temporary first; a view node over an array costs only a header.
+// Bad axes, shapes and repeats are errors when the node is built (or, over
+// variables of unknown dims, at evaluation), never panics. Dtypes: a join
+// promotes its pieces (NumPy's result_type), Argsort gives int64, Matmul
+// promotes its operands, the rest keep the operand's dtype.
 //
 // # Nulls
 //

@@ -54,6 +54,9 @@ func (ev *evaluation) describe(g *group, r *rnode, what string, dst *array.Array
 	if r != ev.root {
 		role = "hoisted (evaluated once, then read as a leaf)"
 	}
+	if s, ok := ev.roles[r]; ok {
+		role = s
+	}
 	fmt.Fprintf(b, "pass %d (%s): %s %v\n", ev.passes, role, what, r.n)
 	fmt.Fprintf(b, "  iteration %v, coalesced %v", g.shape, g.cshape)
 	switch {

@@ -40,6 +40,7 @@ type Node struct {
 	wv   float64      // kConst, weak: the value
 	wi   int64        // kConst, weak int: the exact value
 	name string       // kVar
+	st   *structInfo  // structural nodes (structural.go)
 
 	// kBroadcast
 	mode   Mode
@@ -143,6 +144,8 @@ func (n *Node) format(b *strings.Builder) {
 		}
 	case kCast:
 		fmt.Fprintf(b, ", %v", n.dtype)
+	case kView, kConcat, kTake, kSort, kMatmul:
+		n.formatStruct(b)
 	case kReduce:
 		if n.reshap != nil {
 			fmt.Fprintf(b, ", to=%v", n.reshap)
@@ -164,6 +167,8 @@ func (n *Node) opName() string {
 		return "select"
 	case kCast:
 		return "cast"
+	case kView, kConcat, kTake, kSort, kMatmul:
+		return n.structName()
 	case kReduce:
 		if n.reshap != nil {
 			return "reduce_to"

@@ -104,8 +104,9 @@ type evaluation struct {
 	root   *rnode
 	single *group // the root's fused pass, when it was the whole evaluation
 
-	explain *strings.Builder // Explain: describe each pass as it is built
-	dry     bool             // Explain: build the root's pass but do not run it
+	explain *strings.Builder  // Explain: describe each pass as it is built
+	roles   map[*rnode]string // Explain: the role of a pass a structural node runs
+	dry     bool              // Explain: build the root's pass but do not run it
 	passes  int
 }
 
@@ -141,6 +142,9 @@ func (ev *evaluation) release() {
 
 // eval evaluates the tree at r into dst (allocated when nil).
 func (ev *evaluation) eval(r *rnode, dst *array.Array) (*array.Array, error) {
+	if isStructural(r.n.kind) {
+		return ev.structural(r, dst, false)
+	}
 	if err := ev.hoist(r, r.n.kind == kReduce); err != nil {
 		return nil, err
 	}
@@ -159,8 +163,14 @@ func (ev *evaluation) hoist(r *rnode, isReduceRoot bool) error {
 		if a.isLeaf() {
 			continue
 		}
-		if a.n.kind == kReduce || (!isReduceRoot && size(a.shape) < size(r.shape)) {
-			out, err := ev.eval(a, nil)
+		if a.n.kind == kReduce || isStructural(a.n.kind) || (!isReduceRoot && size(a.shape) < size(r.shape)) {
+			var out *array.Array
+			var err error
+			if isStructural(a.n.kind) {
+				out, err = ev.structural(a, nil, true) // a view where one exists
+			} else {
+				out, err = ev.eval(a, nil)
+			}
 			if err != nil {
 				return err
 			}
@@ -184,7 +194,7 @@ func checkOutput(dst *array.Array, dt array.DType, shape []int) error {
 		return fmt.Errorf("expr.EvalInto: %w: output shape %v, expression shape %v", ErrOutput, dst.Shape(), shape)
 	}
 	if dst.ReadOnly() {
-		return fmt.Errorf("expr.EvalInto: %w: output %v: %w", ErrOutput, dst, array.ErrReadOnly)
+		return fmt.Errorf("expr.EvalInto: %w: output %#v: %w", ErrOutput, dst, array.ErrReadOnly)
 	}
 	return nil
 }
@@ -304,7 +314,7 @@ func (ev *evaluation) elementwise(r *rnode, dst *array.Array) (*array.Array, err
 				return nil, err
 			}
 			defer tmp.Release()
-			cp := &rnode{n: &Node{kind: kCast, dtype: r.dtype, ctype: r.dtype}, shape: r.shape, dtype: r.dtype, ctype: r.dtype,
+			cp := &rnode{n: &Node{kind: kCast, dtype: r.dtype, ctype: r.dtype, args: []*Node{r.n}}, shape: r.shape, dtype: r.dtype, ctype: r.dtype,
 				args: []*rnode{{n: r.n, shape: r.shape, arr: tmp, dtype: r.dtype, ctype: r.dtype}},
 				maps: []broadcast.AxisMap{identityMap(len(r.shape))}}
 			return ev.elementwise(cp, dst)

@@ -112,6 +112,12 @@ func resolve(n *Node, b Bindings) (*rnode, error) {
 		r.shape, r.maps, err = resolveRule(n, shapes)
 	case kReduce:
 		err = r.resolveReduce(shapes[0])
+	case kView, kConcat, kTake, kSort, kMatmul:
+		r.shape, err = n.structShape(shapes)
+		r.maps = make([]broadcast.AxisMap, len(shapes)) // a structural node ends a fused group
+		if err != nil {
+			return nil, err // named by structShape
+		}
 	}
 	if err == nil {
 		err = checkStaticCount(r.shape)

@@ -8,6 +8,10 @@
 //	Slice (with Range, All, Span, From, Reverse, Index)
 //	                                   Python slicing, negative steps included
 //	ExpandDims, Squeeze                add or remove axes of size 1
+//	Flip                               reverse axes: negated strides
+//	Tile, Repeat                       numpy.tile and numpy.repeat where stride 0 expresses
+//	                                   them (the repeated axis has size 1), else ErrCopyRequired;
+//	TileExpanded, RepeatExpanded       the higher-rank stride-0 views any tile or repeat reads
 //
 // # Ownership
 //

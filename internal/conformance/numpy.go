@@ -44,9 +44,7 @@ var numpyAliases = map[string]string{
 var laterOps = map[string]bool{
 	"var": true, "std": true, "argmin": true, "argmax": true, "any": true, "all": true,
 	"count_nonzero": true, "cumsum": true, "cumprod": true, "nansum": true, "nanmean": true,
-	"nanmin": true, "nanmax": true, "concatenate": true, "stack": true, "take": true,
-	"compress": true, "sort": true, "argsort": true, "flip": true, "tile": true, "repeat": true,
-	"matmul": true, "transpose": true, "reshape": true,
+	"nanmin": true, "nanmax": true,
 }
 
 // numpyBuilder builds the expression of a case from its input nodes.
@@ -103,6 +101,9 @@ func numpyOp(c Case) (numpyBuilder, int, string) {
 			}
 			return f(xs[0], axes, keep), nil
 		}, 1, ""
+	}
+	if b, arity, why, ok := structuralOp(c, name); ok {
+		return b, arity, why
 	}
 	if laterOps[name] {
 		return nil, 0, fmt.Sprintf("%s: not in the library yet (issue 11)", name)
@@ -290,6 +291,9 @@ func (l *Library) numpyCase(c Case) Result {
 		}
 		arrs = append(arrs, r)
 		plain[k], rev[k] = expr.Leaf(a), expr.Leaf(r)
+	}
+	if strings.EqualFold(c.Op, "compress") {
+		return l.compressCase(c, [][]*expr.Node{plain, rev})
 	}
 	var paths []path
 	for _, p := range []struct {

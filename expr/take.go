@@ -1,0 +1,263 @@
+package expr
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/broadcast"
+)
+
+// ErrIndex: an index of Take (or a Compress mask longer than its axis) out
+// of range; the message names the index, the axis and its size.
+var ErrIndex = errors.New("index out of range")
+
+// Take gathers x's elements along axis (negative counts from the end) at
+// indices, as numpy.take(x, indices, axis): the result has shape
+// x.shape[:axis] + indices.shape + x.shape[axis+1:] and x's dtype.
+// indices is any integer array (or expression; bool reads as 0 and 1, as
+// NumPy's safe cast to intp does); a negative index counts
+// from the end of the axis (uint64 indices are an error, as NumPy cannot
+// cast them safely to intp), and an index outside [-size, size) makes
+// evaluation fail with an error wrapping ErrIndex that names the index, the
+// axis and its size (NumPy's mode "raise"). A null index gives a null
+// element, as does a null element of x.
+//
+// Lazy: the shape is known from the shapes, so Take is a node; its operands
+// are evaluated first (an array operand is read in place), then the rows
+// are copied (memmove of the trailing axes). As in NumPy, a rank-0 x is
+// taken from as a 1-D array of one element (axis 0 or -1).
+func Take(x, indices *Node, axis int) *Node {
+	x = ravelScalar(x)
+	n := structNode(kTake, "Take", &structInfo{axis: axis}, x, indices)
+	if n.err != nil {
+		return n
+	}
+	if !indices.dtype.IsInteger() && indices.dtype != array.Bool || indices.dtype == array.Uint64 {
+		n.err = fmt.Errorf("expr.Take: %w: indices are %v; they must be integers that int64 holds safely (NumPy's cast to intp)", ErrDType, indices.dtype)
+		return n
+	}
+	n.dtype, n.ctype = x.dtype, x.dtype
+	return n.finish(func(r []int) int {
+		if r[0] == 0 {
+			return -1
+		}
+		return r[0] - 1 + r[1]
+	})
+}
+
+// TakeFlat gathers from x flattened in row-major order: numpy.take with
+// axis None. The result has the shape of indices.
+func TakeFlat(x, indices *Node) *Node { return Take(Reshape(x, -1), indices, 0) }
+
+func (n *Node) takeShape(in [][]int) ([]int, error) {
+	x, idx := in[0], in[1]
+	ax, ok := normAxis(n.st.axis, len(x))
+	if !ok {
+		return nil, fmt.Errorf("expr.Take: axis %d out of range for shape %v: %w", n.st.axis, x, broadcast.ErrAxes)
+	}
+	out := slices.Concat(x[:ax], idx, x[ax+1:])
+	if len(idx) > 0 && size(idx) > 0 && x[ax] == 0 {
+		return nil, fmt.Errorf("expr.Take: %w: cannot take %v indices from axis %d of size 0 (shape %v)", ErrIndex, idx, ax, x)
+	}
+	return out, nil
+}
+
+// ravelScalar returns x, or x as a 1-D array of one element when its rank
+// is 0: NumPy's take, compress, repeat and argsort (PyArray_CheckAxis) read
+// a rank-0 array so.
+func ravelScalar(x *Node) *Node {
+	if x != nil && x.err == nil && x.shape.RankKnown && len(x.shape.Dims) == 0 {
+		return Reshape(x, 1)
+	}
+	return x
+}
+
+// indexValues reads an integer (or bool) array's values as ints in
+// row-major order, and its validity when it has nulls.
+func indexValues(a *array.Array) ([]int, []bool, error) {
+	s, err := array.ToSlice[int64](a)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make([]int, len(s))
+	for i, v := range s {
+		out[i] = int(v)
+	}
+	if !a.HasNulls() {
+		return out, nil, nil
+	}
+	valid, err := array.ValidSlice(a)
+	return out, valid, err
+}
+
+// gather fills the contiguous out with x (contiguous) taken at idx along
+// axis ax.
+func gather(out, x *array.Array, idx []int, valid []bool, ax int) error {
+	xs := x.Shape()
+	n := xs[ax]
+	outer, inner := size(xs[:ax]), size(xs[ax+1:])
+	for k, i := range idx {
+		if valid != nil && !valid[k] {
+			continue
+		}
+		if i < -n || i >= n {
+			return fmt.Errorf("expr.Take: %w: index %d is out of bounds for axis %d with size %d", ErrIndex, i, ax, n)
+		}
+		if i < 0 {
+			idx[k] = i + n
+		}
+	}
+	sz := x.DType().Size()
+	row := inner * sz
+	src := contiguousBytes(x)
+	dst := contiguousBytes(out)
+	var srcMask, dstMask []byte
+	if x.HasNulls() || valid != nil {
+		if err := out.EnsureValidity(); err != nil {
+			return err
+		}
+		dstMask = contiguousMask(out)
+		srcMask = contiguousMask(x)
+	}
+	m := len(idx)
+	for o := range outer {
+		for k, i := range idx {
+			d := (o*m + k) * inner
+			if valid != nil && !valid[k] {
+				clear(dst[d*sz : d*sz+row])
+				clear(dstMask[d : d+inner])
+				continue
+			}
+			s := (o*n + i) * inner
+			copy(dst[d*sz:d*sz+row], src[s*sz:s*sz+row])
+			switch {
+			case srcMask != nil:
+				copy(dstMask[d:d+inner], srcMask[s:s+inner])
+			case dstMask != nil:
+				for j := range inner {
+					dstMask[d+j] = 1
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// contiguousBytes is the data of a contiguous array, from its first
+// element to its last.
+func contiguousBytes(a *array.Array) []byte {
+	sz := a.DType().Size()
+	b := a.Data().Bytes()
+	if a.Len() == 0 {
+		return nil
+	}
+	return b[a.Offset()*sz : (a.Offset()+a.Len())*sz]
+}
+
+// contiguousMask is the validity of a contiguous array (nil without one).
+func contiguousMask(a *array.Array) []byte {
+	if !a.HasNulls() || a.Len() == 0 {
+		return nil
+	}
+	return a.Validity().Bytes()[a.Offset() : a.Offset()+a.Len()]
+}
+
+// Compress selects the slices of x along axis (negative counts from the
+// end) where cond is true, as numpy.compress(cond, x, axis): cond is a 1-D
+// bool array (or any expression of one); entries past its length count as
+// false, and a cond longer than the axis is an error (ErrIndex) unless the
+// extra entries are false... as NumPy, any entry past the axis is an error.
+// A null in cond counts as false.
+//
+// Compress is eager: the result's size depends on cond's values, so it
+// cannot be planned before they exist. cond and x are evaluated (with
+// opts) and the result is a new contiguous array that the caller releases;
+// to use it in an expression, wrap it with Leaf.
+func Compress(cond, x *Node, axis int, opts ...Option) (*array.Array, error) {
+	if err := firstErr("Compress", cond, x); err != nil {
+		return nil, err
+	}
+	if !cond.dtype.Valid() {
+		return nil, fmt.Errorf("expr.Compress: %w: condition is %v", ErrDType, cond.dtype)
+	}
+	if cond.dtype != array.Bool {
+		cond = Cast(cond, array.Bool)
+	}
+	if cond.shape.RankKnown && len(cond.shape.Dims) != 1 {
+		return nil, fmt.Errorf("expr.Compress: %w: condition has shape %v; it must be 1-D", ErrArgument, cond.shape)
+	}
+	o := makeOptions(opts)
+	ca, err := evalWith(cond, o)
+	if err != nil {
+		return nil, err
+	}
+	defer ca.Release()
+	if ca.Rank() != 1 {
+		return nil, fmt.Errorf("expr.Compress: %w: condition has shape %v; it must be 1-D", ErrArgument, ca.Shape())
+	}
+	xa, err := evalWith(x, o)
+	if err != nil {
+		return nil, err
+	}
+	defer xa.Release()
+	xs := xa.Shape()
+	if len(xs) == 0 {
+		xs = []int{1} // NumPy ravels a rank-0 x
+		v, err := xa.View(xs, []int{1}, xa.Offset())
+		if err != nil {
+			return nil, err
+		}
+		defer v.Release()
+		xa = v
+	}
+	ax, ok := normAxis(axis, len(xs))
+	if !ok {
+		return nil, fmt.Errorf("expr.Compress: axis %d out of range for shape %v: %w", axis, xs, broadcast.ErrAxes)
+	}
+	c, err := array.ToSlice[bool](ca)
+	if err != nil {
+		return nil, err
+	}
+	valid, err := array.ValidSlice(ca)
+	if err != nil {
+		return nil, err
+	}
+	idx := []int{}
+	for i, t := range c {
+		if t && valid[i] {
+			if i >= xs[ax] {
+				return nil, fmt.Errorf("expr.Compress: %w: condition of length %d is true at %d, out of bounds for axis %d with size %d (shape %v)", ErrIndex, len(c), i, ax, xs[ax], xs)
+			}
+			idx = append(idx, i)
+		}
+	}
+	shape := slices.Clone(xs)
+	shape[ax] = len(idx)
+	out, err := array.Empty(o.mem, xa.DType(), shape...)
+	if err != nil {
+		return nil, err
+	}
+	if err := gather(out, xa, idx, nil, ax); err != nil {
+		out.Release()
+		return nil, err
+	}
+	return out, nil
+}
+
+// CompressFlat is Compress of x flattened in row-major order
+// (numpy.compress with axis None).
+func CompressFlat(cond, x *Node, opts ...Option) (*array.Array, error) {
+	return Compress(cond, Reshape(x, -1), 0, opts...)
+}
+
+// evalWith evaluates e into a new contiguous array with the options o.
+func evalWith(e *Node, o options) (*array.Array, error) {
+	p, err := Compile(e)
+	if err != nil {
+		return nil, err
+	}
+	p.opts = o
+	return p.run(nil, o.bind)
+}
