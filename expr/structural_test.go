@@ -248,7 +248,7 @@ func TestTakeCompressErrors(t *testing.T) {
 	_, err = expr.Compress(cond, a, 2, expr.WithAllocator(mem))
 	require.ErrorIs(t, err, broadcast.ErrAxes)
 	_, err = expr.Compress(&expr.Node{}, a, 0, expr.WithAllocator(mem))
-	require.ErrorIs(t, err, expr.ErrDType)
+	require.ErrorIs(t, err, expr.ErrNilNode, "a zero Node is not a condition")
 	// a condition of another dtype reads as cond != 0; bool indices as 0 and 1
 	out, err = expr.Compress(expr.Leaf(mk(t, mem, []float32{0, -2})), a, 1, expr.WithAllocator(mem))
 	require.NoError(t, err)
