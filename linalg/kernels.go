@@ -104,11 +104,48 @@ func runFloat[T float32 | float64](p *product, ac, bc, out *array.Array, g gemm[
 	parallel(p.batches(), p.workers(), func(lo, hi int) {
 		fa, fb := newForm(abuf, p.a), newForm(bbuf, p.b) // scratch per goroutine
 		p.eachIn(lo, hi, func(t, aoff, boff int) {
+			c := cbuf[t*nm : (t+1)*nm]
+			if !finite(abuf, p.a, aoff) || !finite(bbuf, p.b, boff) {
+				loopFloat(abuf, bbuf, c, p.a, p.b, aoff, boff, p.n, p.k, p.m)
+				return
+			}
 			a, ta := fa.at(aoff)
 			b, tb := fb.at(boff)
-			g(ta, tb, p.n, p.m, p.k, a, fa.ld, b, fb.ld, cbuf[t*nm:(t+1)*nm], max(p.m, 1))
+			g(ta, tb, p.n, p.m, p.k, a, fa.ld, b, fb.ld, c, max(p.m, 1))
 		})
 	})
+}
+
+// finite reports whether every element of the matrix c at off is finite.
+// gonum's gemm skips the terms whose A element is zero, which is exact for
+// finite B but loses NaN (0 * NaN, 0 * Inf): a product with a non-finite
+// operand goes through loopFloat instead, which gives NumPy's NaN.
+func finite[T float32 | float64](buf []T, c core, off int) bool {
+	for i := 0; i < c.rows; i++ {
+		e := off + i*c.rs
+		for j := 0; j < c.cols; j++ {
+			v := float64(buf[e+j*c.cs])
+			if v-v != 0 { // NaN or an infinity
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// loopFloat is C = A·B by the definition, every term included, for the
+// products gemm would get wrong (see finite). C is zero on entry.
+func loopFloat[T float32 | float64](abuf, bbuf, cbuf []T, ca, cb core, aoff, boff, n, k, m int) {
+	for i := 0; i < n; i++ {
+		crow := cbuf[i*m : (i+1)*m]
+		for q := 0; q < k; q++ {
+			av := abuf[aoff+i*ca.rs+q*ca.cs]
+			e := boff + q*cb.rs
+			for j := range crow {
+				crow[j] += av * bbuf[e+j*cb.cs]
+			}
+		}
+	}
 }
 
 // integer is the element types of the loop kernel (bool is uint8 there).

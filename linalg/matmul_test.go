@@ -507,3 +507,84 @@ func ExampleMatmul() {
 	// [[ 7. 10.]
 	//  [15. 22.]]
 }
+
+// TestMatmulNonFinite: a zero times NaN or an infinity is NaN, as in NumPy,
+// although gonum's gemm skips the terms whose A element is zero; every
+// layout BLAS reads (plain, transposed, packed) and both float types.
+func TestMatmulNonFinite(t *testing.T) {
+	mem := checkedMem(t)
+	nan, inf := math.NaN(), math.Inf(1)
+	cases := []struct {
+		a, b []float64
+		n, k, m int
+		want    []float64
+	}{
+		{[]float64{0, 1}, []float64{nan, 2}, 1, 2, 1, []float64{nan}},
+		{[]float64{0, 1}, []float64{inf, 2}, 1, 2, 1, []float64{nan}},
+		{[]float64{1, 1}, []float64{inf, -inf}, 1, 2, 1, []float64{nan}},
+		{[]float64{2, 0, 0, 3}, []float64{1, 2, inf, 4}, 2, 2, 2, []float64{nan, 4, inf, 12}},
+		{[]float64{inf, 0}, []float64{0, 1}, 1, 2, 1, []float64{nan}},
+		{[]float64{inf, 1}, []float64{1, 1}, 1, 2, 1, []float64{inf}},
+	}
+	for _, dt := range []array.DType{array.Float32, array.Float64, array.Float16} {
+		for i, tc := range cases {
+			for _, transB := range []bool{false, true} {
+				a := mustCast(t, mem, tc.a, dt, tc.n, tc.k)
+				var b *array.Array
+				if transB {
+					// store B transposed, read it through a transposed view
+					bt := make([]float64, len(tc.b))
+					for q := 0; q < tc.k; q++ {
+						for j := 0; j < tc.m; j++ {
+							bt[j*tc.k+q] = tc.b[q*tc.m+j]
+						}
+					}
+					stored := mustCast(t, mem, bt, dt, tc.m, tc.k)
+					var err error
+					b, err = stored.View([]int{tc.k, tc.m}, []int{1, tc.k}, 0)
+					require.NoError(t, err)
+					stored.Release()
+				} else {
+					b = mustCast(t, mem, tc.b, dt, tc.k, tc.m)
+				}
+				got, err := linalg.Matmul(mem, a, b)
+				require.NoError(t, err)
+				c, err := array.Copy(mem, got)
+				require.NoError(t, err)
+				vals, err := array.ToSlice[float64](mustAs(t, mem, c, array.Float64))
+				require.NoError(t, err)
+				for j, w := range tc.want {
+					if math.IsNaN(w) {
+						assert.True(t, math.IsNaN(vals[j]), "%v case %d transB %v: element %d is %v, want NaN", dt, i, transB, j, vals[j])
+					} else {
+						assert.Equal(t, w, vals[j], "%v case %d transB %v: element %d", dt, i, transB, j)
+					}
+				}
+				got.Release()
+				c.Release()
+				a.Release()
+				b.Release()
+			}
+		}
+	}
+}
+
+func mustCast(t *testing.T, mem memory.Allocator, v []float64, dt array.DType, shape ...int) *array.Array {
+	t.Helper()
+	f, err := array.FromSlice(mem, v, shape...)
+	require.NoError(t, err)
+	defer f.Release()
+	out, err := expr.Eval(expr.Cast(expr.Leaf(f), dt), expr.WithAllocator(mem))
+	require.NoError(t, err)
+	return out
+}
+
+// mustAs returns x converted to dt, releasing x.
+func mustAs(t *testing.T, mem memory.Allocator, x *array.Array, dt array.DType) *array.Array {
+	t.Helper()
+	defer x.Release()
+	out, err := expr.Eval(expr.Cast(expr.Leaf(x), dt), expr.WithAllocator(mem))
+	require.NoError(t, err)
+	t.Cleanup(out.Release)
+	return out
+}
