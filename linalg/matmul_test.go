@@ -515,7 +515,7 @@ func TestMatmulNonFinite(t *testing.T) {
 	mem := checkedMem(t)
 	nan, inf := math.NaN(), math.Inf(1)
 	cases := []struct {
-		a, b []float64
+		a, b    []float64
 		n, k, m int
 		want    []float64
 	}{
