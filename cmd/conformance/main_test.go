@@ -103,3 +103,33 @@ func TestRunUnreadable(t *testing.T) {
 	code, _, _ = runArgs("-nosuchflag", bad)
 	assert.Equal(t, 2, code)
 }
+
+// TestErrata: a case of the shared sample whose expected values contradict
+// NumPy is checked against NumPy's values and reported as a skip naming the
+// erratum; the same case with the reference's values (a corrected file)
+// passes as usual, and a library answer that matches neither still fails.
+func TestErrata(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, values string) string {
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(path, []byte(`{"schema": "conformance-case-file/1", "cases": [
+		{"id": "np2pub/where/002", "kind": "numpy", "op": "where", "inputs": [
+		 {"name": "cond", "shape": [5, 1], "dtype": "boolean", "values": [true, false, false, true, true]},
+		 {"name": "x", "shape": [5, 1], "dtype": "i16", "values": [-27, 24, -26, -32, 24]},
+		 {"name": "y", "shape": [1, 1], "dtype": "i64", "values": [24]}],
+		 "expected": {"shape": [5, 1], "dtype": "i64", "values": `+values+`}}]}`), 0o644))
+		return path
+	}
+	code, out, _ := runArgs(write("wrong.json", "[-27, 24, -26, -32, 24]"))
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "SKIP np2pub/where/002: erratum: the file expects [-27,24,-26,-32,24], the reference gives [-27,24,24,-32,24]")
+	assert.True(t, strings.HasSuffix(out, "0 passed, 0 failed, 1 skipped\n"), out)
+
+	code, out, _ = runArgs(write("right.json", "[-27, 24, 24, -32, 24]"))
+	assert.Equal(t, 0, code)
+	assert.Equal(t, "1 passed, 0 failed, 0 skipped\n", out)
+
+	code, out, _ = runArgs(write("other.json", "[0, 0, 0, 0, 0]"))
+	assert.Equal(t, 1, code)
+	assert.Contains(t, out, "FAIL np2pub/where/002")
+}
