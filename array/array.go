@@ -336,21 +336,6 @@ func (a *Array) ReadOnly() bool {
 	return false
 }
 
-// String describes the header: dtype, shape, strides and offset.
-func (a *Array) String() string {
-	if a == nil {
-		return "array(nil)"
-	}
-	s := fmt.Sprintf("array(%v %v strides %v offset %d", a.dtype, a.shape, a.strides, a.offset)
-	if a.valid != nil {
-		s += " with validity"
-	}
-	if !a.Live() {
-		s += " released"
-	}
-	return s + ")"
-}
-
 // ContiguousStrides returns the row-major strides, in elements, of shape.
 func ContiguousStrides(shape []int) []int {
 	st := make([]int, len(shape))
