@@ -137,16 +137,18 @@ func (l *LaneMoments) MergeRows32(rows []unsafe.Pointer, bsum, bm2, tmp []float3
 	}
 	clear(bsum[:nl])
 	clear(bm2[:nl])
-	add := accTable[Add][Float32]
 	ps := unsafe.Pointer(unsafe.SliceData(bsum))
-	for _, r := range rows {
-		add(ps, r, nl)
-	}
-	inv := float32(nb)
-	binTable[Div][Float32][VS](ps, ps, unsafe.Pointer(&inv), nl) // block means
+	addRows(ps, rows, nl, Float32)
+	// the block means, as centres for the second pass (a product by 1/nb
+	// is within an ulp of the quotient; the centre needs no more)
+	inv := 1 / float32(nb)
+	binTable[Mul][Float32][VS](ps, ps, unsafe.Pointer(&inv), nl)
 	sub := binTable[Sub][Float32][VV]
 	pt, pm := unsafe.Pointer(unsafe.SliceData(tmp)), unsafe.Pointer(unsafe.SliceData(bm2))
 	chain, fused := LookupChain(Mul, Add, Float32, false, false, false)
+	if k, width := sqDev4(false); k != nil {
+		rows = sqDevRows(k, width, rows, pm, ps, bsum[:nl], bm2[:nl])
+	}
 	for _, r := range rows {
 		sub(pt, r, ps, nl)
 		if fused {
@@ -158,7 +160,7 @@ func (l *LaneMoments) MergeRows32(rows []unsafe.Pointer, bsum, bm2, tmp []float3
 			}
 		}
 	}
-	l.merge(nb, func(i int) (float64, float64) { return float64(bsum[i]), float64(bm2[i]) })
+	mergeLanes(l, nb, bsum[:nl], bm2[:nl])
 }
 
 // MergeRows64 is MergeRows32 for float64 rows.
@@ -169,16 +171,18 @@ func (l *LaneMoments) MergeRows64(rows []unsafe.Pointer, bsum, bm2, tmp []float6
 	}
 	clear(bsum[:nl])
 	clear(bm2[:nl])
-	add := accTable[Add][Float64]
 	ps := unsafe.Pointer(unsafe.SliceData(bsum))
-	for _, r := range rows {
-		add(ps, r, nl)
-	}
-	inv := float64(nb)
-	binTable[Div][Float64][VS](ps, ps, unsafe.Pointer(&inv), nl)
+	addRows(ps, rows, nl, Float64)
+	// the block means, as centres for the second pass (a product by 1/nb
+	// is within an ulp of the quotient; the centre needs no more)
+	inv := 1 / float64(nb)
+	binTable[Mul][Float64][VS](ps, ps, unsafe.Pointer(&inv), nl)
 	sub := binTable[Sub][Float64][VV]
 	pt, pm := unsafe.Pointer(unsafe.SliceData(tmp)), unsafe.Pointer(unsafe.SliceData(bm2))
 	chain, fused := LookupChain(Mul, Add, Float64, false, false, false)
+	if k, width := sqDev4(true); k != nil {
+		rows = sqDevRows(k, width, rows, pm, ps, bsum[:nl], bm2[:nl])
+	}
 	for _, r := range rows {
 		sub(pt, r, ps, nl)
 		if fused {
@@ -190,15 +194,67 @@ func (l *LaneMoments) MergeRows64(rows []unsafe.Pointer, bsum, bm2, tmp []float6
 			}
 		}
 	}
-	l.merge(nb, func(i int) (float64, float64) { return bsum[i], bm2[i] })
+	mergeLanes(l, nb, bsum[:nl], bm2[:nl])
 }
 
-// merge folds a block of nb rows, whose lane i has mean and M2 block(i),
-// into the lanes.
-func (l *LaneMoments) merge(nb int, block func(i int) (float64, float64)) {
+// addRows adds rows (each n elements of type t) into acc: with the
+// multi-row kernel when they are evenly spaced upwards, one at a time
+// otherwise.
+func addRows(acc unsafe.Pointer, rows []unsafe.Pointer, n int, t Type) {
+	if k := rowsTable[t]; k != nil && len(rows) > 1 {
+		d := uintptr(rows[1]) - uintptr(rows[0])
+		even := uintptr(rows[1]) > uintptr(rows[0]) && int(d)%t.Size() == 0
+		for i := 2; even && i < len(rows); i++ {
+			even = uintptr(rows[i])-uintptr(rows[i-1]) == d
+		}
+		if even {
+			k(acc, rows[0], n, len(rows), int(d)/t.Size())
+			return
+		}
+	}
+	add := accTable[Add][t]
+	for _, r := range rows {
+		add(acc, r, n)
+	}
+}
+
+// sqDevRows adds the squared deviations of rows from mean to m2 four rows
+// at a time with kernel k (whole vectors of width elements; the rest of the
+// lanes in Go) while the rows are evenly spaced upwards, and returns the
+// rows it left.
+func sqDevRows[T float32 | float64](k func(acc, x, m unsafe.Pointer, n, stride int), width int, rows []unsafe.Pointer, pm, ps unsafe.Pointer, mean, m2 []T) []unsafe.Pointer {
+	n := len(mean)
+	nv := n / width * width
+	var z T
+	size := unsafe.Sizeof(z)
+	for len(rows) >= 4 {
+		d := uintptr(rows[1]) - uintptr(rows[0])
+		if uintptr(rows[1]) <= uintptr(rows[0]) || uintptr(rows[2])-uintptr(rows[1]) != d || uintptr(rows[3])-uintptr(rows[2]) != d {
+			break
+		}
+		if nv > 0 {
+			k(pm, rows[0], ps, nv, int(d))
+		}
+		for r := 0; r < 4; r++ {
+			x := unsafe.Slice((*T)(unsafe.Add(rows[r], uintptr(nv)*size)), n-nv)
+			for i, v := range x {
+				e := v - mean[nv+i]
+				m2[nv+i] += e * e
+			}
+		}
+		rows = rows[4:]
+	}
+	return rows
+}
+
+// mergeLanes folds a block of nb rows, whose lane i has mean bmean[i] and
+// M2 bm2[i], into the lanes.
+func mergeLanes[T float32 | float64](l *LaneMoments, nb int, bmean, bm2 []T) {
+	mean, m2 := l.Mean[:len(bmean)], l.M2[:len(bmean)]
+	bm2 = bm2[:len(bmean)]
 	if l.Count == 0 {
-		for i := range l.Mean {
-			l.Mean[i], l.M2[i] = block(i)
+		for i, v := range bmean {
+			mean[i], m2[i] = float64(v), float64(bm2[i])
 		}
 		l.Count = int64(nb)
 		return
@@ -206,12 +262,10 @@ func (l *LaneMoments) merge(nb int, block func(i int) (float64, float64)) {
 	na := float64(l.Count)
 	n := na + float64(nb)
 	fb, fab := float64(nb)/n, na/n*float64(nb)
-	mean, m2 := l.Mean, l.M2[:len(l.Mean)]
-	for i := range mean {
-		bm, bq := block(i)
-		d := bm - mean[i]
+	for i, v := range bmean {
+		d := float64(v) - mean[i]
 		mean[i] += d * fb
-		m2[i] += bq + d*d*fab
+		m2[i] += float64(bm2[i]) + d*d*fab
 	}
 	l.Count += int64(nb)
 }

@@ -29,7 +29,7 @@ func BenchmarkStd(b *testing.B) {
 			e    *expr.Node
 		}{
 			{"sum", expr.ReduceSum(expr.Leaf(x), []int{axis}, false)},
-			//STD
+			{"std", expr.ReduceStd(expr.Leaf(x), []int{axis}, 0, false)},
 		} {
 			p, err := expr.Compile(f.e)
 			if err != nil {

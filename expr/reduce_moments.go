@@ -145,79 +145,141 @@ func momentsRows(w *walk, work array.DType, res []compute.Moments, workers int) 
 
 // momentsColumns computes the moments of lanes along the innermost kept
 // axis, reading whole rows of lanes (a reduction over outer axes): blocks of
-// rows are reduced in two passes and merged into the lanes.
+// rows are reduced in two passes and merged into the lanes. Workers share
+// the lanes' chunks or, when there are fewer chunks than workers, the rows:
+// each worker's partials are then merged by Chan's formulas.
 func momentsColumns(w *walk, work array.DType, res []compute.Moments, workers int) error {
 	k := len(w.kShape) - 1
-	lanes, ls := w.kShape[k], w.kStr[k]
+	lanes := w.kShape[k]
 	nOuter := w.nOut / lanes
 	chunk := min(lanes, 2048)
-	if nOuter*((lanes+chunk-1)/chunk) < workers {
-		chunk = max(64, (lanes+workers-1)/workers)
-	}
 	nChunks := (lanes + chunk - 1) / chunk
-	// a block of rows fills about 256 KiB (L2) and is read twice
-	rows := max(1, min(64, (256<<10)/(chunk*work.Size())))
+	units := nOuter * nChunks
 	var err error
-	split(nOuter*nChunks, chunk*w.nRed, workers, func(lo, hi int) {
-		ld, e := w.loader(work, chunk, rows)
+	setErr := func(e error) {
 		if e != nil {
 			err = e
-			return
 		}
-		ko := newOdometer(w.kShape[:k], w.kStr[:k], 0)
-		ro := newOdometer(w.rShape, w.rStr, 0)
-		lm := compute.LaneMoments{Mean: make([]float64, chunk), M2: make([]float64, chunk)}
-		var each []compute.Moments // per lane, with nulls
-		bsum, bm2, tmp := alignedBytes(chunk*8), alignedBytes(chunk*8), alignedBytes(chunk*8)
-		ptrs := make([]unsafe.Pointer, 0, rows)
-		for u := lo; u < hi; u++ {
-			o, l0 := u/nChunks, u%nChunks*chunk
-			n := min(chunk, lanes-l0)
-			ko.seek(o)
-			base := ko.off + l0*ls
-			ro.seek(0)
-			out := res[o*lanes+l0 : o*lanes+l0+n]
-			if w.mask != nil {
-				if cap(each) < n {
-					each = make([]compute.Moments, n)
+	}
+	if units >= workers || w.nRed < 2*workers || units*chunk*w.nRed < minParallel {
+		split(units, chunk*w.nRed, workers, func(lo, hi int) {
+			c, e := newColumnWalker(w, work, chunk)
+			if e != nil {
+				setErr(e)
+				return
+			}
+			for u := lo; u < hi; u++ {
+				o, l0 := u/nChunks, u%nChunks*chunk
+				n := min(chunk, lanes-l0)
+				c.run(o, l0, n, 0, w.nRed, res[o*lanes+l0:o*lanes+l0+n])
+			}
+		})
+		return err
+	}
+	parts := make([][]compute.Moments, workers)
+	for u := 0; u < units; u++ {
+		o, l0 := u/nChunks, u%nChunks*chunk
+		n := min(chunk, lanes-l0)
+		split(workers, minParallel, workers, func(lo, hi int) {
+			c, e := newColumnWalker(w, work, chunk)
+			if e != nil {
+				setErr(e)
+				return
+			}
+			for i := lo; i < hi; i++ {
+				if len(parts[i]) < n {
+					parts[i] = make([]compute.Moments, n)
 				}
-				each = each[:n]
-				clear(each)
-				for j := 0; j < w.nRed; j++ {
-					p, mk := ld.load(base+ro.off, n, ls, 0)
-					pushValid(each, p, mk, work)
-					ro.next()
-				}
-				copy(out, each)
-				continue
+				c.run(o, l0, n, w.nRed*i/workers, w.nRed*(i+1)/workers, parts[i][:n])
 			}
-			lm.Count, lm.Mean, lm.M2 = 0, lm.Mean[:n], lm.M2[:n]
-			flush := func() {
-				if work == array.Float32 {
-					lm.MergeRows32(ptrs, bytesAs[float32](bsum), bytesAs[float32](bm2), bytesAs[float32](tmp))
-				} else {
-					lm.MergeRows64(ptrs, bytesAs[float64](bsum), bytesAs[float64](bm2), bytesAs[float64](tmp))
-				}
-				ptrs = ptrs[:0]
+		})
+		out := res[o*lanes+l0 : o*lanes+l0+n]
+		copy(out, parts[0][:n])
+		for _, p := range parts[1:] {
+			for j := range out {
+				out[j] = out[j].Merge(p[j])
 			}
-			for j := 0; j < w.nRed; j++ {
-				p, _ := ld.load(base+ro.off, n, ls, len(ptrs))
-				ptrs = append(ptrs, p)
-				if len(ptrs) == rows {
-					flush()
-				}
-				ro.next()
-			}
-			if len(ptrs) > 0 {
-				flush()
-			}
-			for i := range out {
-				out[i] = compute.Moments{Count: lm.Count, Mean: lm.Mean[i], M2: lm.M2[i]}
-			}
-			lm.Mean, lm.M2 = lm.Mean[:chunk], lm.M2[:chunk]
 		}
-	})
+	}
 	return err
+}
+
+// columnWalker is one worker's state for momentsColumns.
+type columnWalker struct {
+	w              *walk
+	work           array.DType
+	ld             *loader
+	ko, ro         *odometer
+	rows           int // rows per block
+	lm             compute.LaneMoments
+	each           []compute.Moments
+	bsum, bm2, tmp []byte
+	ptrs           []unsafe.Pointer
+}
+
+func newColumnWalker(w *walk, work array.DType, chunk int) (*columnWalker, error) {
+	k := len(w.kShape) - 1
+	// a block of rows is read twice: it must stay in cache (L2) between
+	// the passes
+	rows := max(1, min(64, (256<<10)/(chunk*work.Size())))
+	ld, err := w.loader(work, chunk, rows)
+	if err != nil {
+		return nil, err
+	}
+	return &columnWalker{w: w, work: work, ld: ld, rows: rows,
+		ko: newOdometer(w.kShape[:k], w.kStr[:k], 0), ro: newOdometer(w.rShape, w.rStr, 0),
+		lm:   compute.LaneMoments{Mean: make([]float64, chunk), M2: make([]float64, chunk)},
+		bsum: alignedBytes(chunk * 8), bm2: alignedBytes(chunk * 8), tmp: alignedBytes(chunk * 8),
+		ptrs: make([]unsafe.Pointer, 0, rows)}, nil
+}
+
+// run computes the moments of lanes [l0, l0+n) of outer position o over
+// reduced rows [j0, j1) into out.
+func (c *columnWalker) run(o, l0, n, j0, j1 int, out []compute.Moments) {
+	w := c.w
+	ls := w.kStr[len(w.kStr)-1]
+	c.ko.seek(o)
+	base := c.ko.off + l0*ls
+	c.ro.seek(j0)
+	if w.mask != nil {
+		if cap(c.each) < n {
+			c.each = make([]compute.Moments, n)
+		}
+		each := c.each[:n]
+		clear(each)
+		for j := j0; j < j1; j++ {
+			p, mk := c.ld.load(base+c.ro.off, n, ls, 0)
+			pushValid(each, p, mk, c.work)
+			c.ro.next()
+		}
+		copy(out, each)
+		return
+	}
+	lm := &c.lm
+	lm.Count, lm.Mean, lm.M2 = 0, lm.Mean[:n], lm.M2[:n]
+	flush := func() {
+		if c.work == array.Float32 {
+			lm.MergeRows32(c.ptrs, bytesAs[float32](c.bsum), bytesAs[float32](c.bm2), bytesAs[float32](c.tmp))
+		} else {
+			lm.MergeRows64(c.ptrs, bytesAs[float64](c.bsum), bytesAs[float64](c.bm2), bytesAs[float64](c.tmp))
+		}
+		c.ptrs = c.ptrs[:0]
+	}
+	for j := j0; j < j1; j++ {
+		p, _ := c.ld.load(base+c.ro.off, n, ls, len(c.ptrs))
+		c.ptrs = append(c.ptrs, p)
+		if len(c.ptrs) == c.rows {
+			flush()
+		}
+		c.ro.next()
+	}
+	if len(c.ptrs) > 0 {
+		flush()
+	}
+	for i := range out {
+		out[i] = compute.Moments{Count: lm.Count, Mean: lm.Mean[i], M2: lm.M2[i]}
+	}
+	lm.Mean, lm.M2 = lm.Mean[:cap(lm.Mean)], lm.M2[:cap(lm.M2)]
 }
 
 // pushValid adds the valid values of a row to their lanes (Welford).
