@@ -97,6 +97,13 @@ func (ev *evaluation) scan(r *rnode, dst *array.Array) (*array.Array, error) {
 		}
 		return nil, err
 	}
+	if hasNulls(arg) {
+		// on out itself: a mask added to the reshaped view below would be
+		// the view's alone
+		if err := out.EnsureValidity(); err != nil {
+			return fail(err)
+		}
+	}
 	// the operand, converted, in the argument's shape
 	in, err := out.Reshaped(arg.shape...)
 	if err != nil {
@@ -156,4 +163,17 @@ func (ev *evaluation) scan(r *rnode, dst *array.Array) (*array.Array, error) {
 		return ev.elementwise(cp, dst)
 	}
 	return out, nil
+}
+
+// hasNulls reports whether any leaf under r has a validity mask.
+func hasNulls(r *rnode) bool {
+	if r.isLeaf() {
+		return r.arr.HasNulls()
+	}
+	for _, a := range r.args {
+		if hasNulls(a) {
+			return true
+		}
+	}
+	return false
 }
