@@ -142,7 +142,9 @@ func (l *LaneMoments) MergeRows32(rows []unsafe.Pointer, bsum, bm2, tmp []float3
 	// the block means, as centres for the second pass (a product by 1/nb
 	// is within an ulp of the quotient; the centre needs no more)
 	inv := 1 / float32(nb)
-	binTable[Mul][Float32][VS](ps, ps, unsafe.Pointer(&inv), nl)
+	for i := range bsum[:nl] {
+		bsum[i] *= inv // in place: vek's kernels (noasm) forbid overlap
+	}
 	sub := binTable[Sub][Float32][VV]
 	pt, pm := unsafe.Pointer(unsafe.SliceData(tmp)), unsafe.Pointer(unsafe.SliceData(bm2))
 	chain, fused := LookupChain(Mul, Add, Float32, false, false, false)
@@ -176,7 +178,9 @@ func (l *LaneMoments) MergeRows64(rows []unsafe.Pointer, bsum, bm2, tmp []float6
 	// the block means, as centres for the second pass (a product by 1/nb
 	// is within an ulp of the quotient; the centre needs no more)
 	inv := 1 / float64(nb)
-	binTable[Mul][Float64][VS](ps, ps, unsafe.Pointer(&inv), nl)
+	for i := range bsum[:nl] {
+		bsum[i] *= inv // in place: vek's kernels (noasm) forbid overlap
+	}
 	sub := binTable[Sub][Float64][VV]
 	pt, pm := unsafe.Pointer(unsafe.SliceData(tmp)), unsafe.Pointer(unsafe.SliceData(bm2))
 	chain, fused := LookupChain(Mul, Add, Float64, false, false, false)

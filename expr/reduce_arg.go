@@ -47,14 +47,14 @@ func (ev *evaluation) argExtreme(r *rnode, dst *array.Array) (*array.Array, erro
 			return nil, err
 		}
 	}
-	if ev.describePass(r, fmt.Sprintf("%v over axes %v: first occurrence, first NaN wins", r.n.red, r.axes), dst) {
-		return nil, nil
-	}
 	x, done, err := ev.operand(r.args[0])
 	if err != nil {
 		return nil, err
 	}
 	defer done()
+	if ev.describePass(r, fmt.Sprintf("%v over axes %v: first occurrence, first NaN wins", r.n.red, r.axes), dst) {
+		return nil, nil
+	}
 	out, err := ev.newOutput(array.Int64, r.shape)
 	if err != nil {
 		return nil, err

@@ -234,7 +234,7 @@ func (ev *evaluation) reduce(r *rnode, dst *array.Array) (*array.Array, error) {
 		return nil, err
 	}
 	defer view.Release()
-	cp := &rnode{n: &Node{kind: kCast, dtype: r.dtype, ctype: r.dtype}, shape: r.shape, dtype: r.dtype, ctype: r.dtype,
+	cp := &rnode{n: &Node{kind: kCast, dtype: r.dtype, ctype: r.dtype, args: []*Node{r.n}}, shape: r.shape, dtype: r.dtype, ctype: r.dtype,
 		args: []*rnode{{n: r.n, shape: r.shape, arr: view, dtype: at, ctype: at}},
 		maps: []broadcast.AxisMap{identityMap(len(r.shape))}}
 	return ev.elementwise(cp, dst)

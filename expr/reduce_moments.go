@@ -61,14 +61,14 @@ func (ev *evaluation) moments(r *rnode, dst *array.Array) (*array.Array, error) 
 			return nil, err
 		}
 	}
-	if ev.describePass(r, fmt.Sprintf("%v over axes %v: blocks of two passes (mean, squared deviations) merged by Chan's formulas", r.n.red, r.axes), dst) {
-		return nil, nil
-	}
 	x, done, err := ev.operand(r.args[0])
 	if err != nil {
 		return nil, err
 	}
 	defer done()
+	if ev.describePass(r, fmt.Sprintf("%v over axes %v: blocks of two passes (mean, squared deviations) merged by Chan's formulas", r.n.red, r.axes), dst) {
+		return nil, nil
+	}
 	w := newWalk(x, r.axes)
 	res := make([]compute.Moments, w.nOut)
 	if w.nOut > 0 && w.nRed > 0 {

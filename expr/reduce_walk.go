@@ -241,7 +241,7 @@ func (ev *evaluation) deliver(r *rnode, res *array.Array, dst *array.Array) (*ar
 		return res, nil
 	}
 	defer res.Release()
-	cp := &rnode{n: &Node{kind: kCast, dtype: r.dtype, ctype: r.dtype}, shape: r.shape, dtype: r.dtype, ctype: r.dtype,
+	cp := &rnode{n: &Node{kind: kCast, dtype: r.dtype, ctype: r.dtype, args: []*Node{r.n}}, shape: r.shape, dtype: r.dtype, ctype: r.dtype,
 		args: []*rnode{{n: r.n, shape: r.shape, arr: res, dtype: res.DType(), ctype: res.DType()}},
 		maps: []broadcast.AxisMap{identityMap(len(r.shape))}}
 	return ev.elementwise(cp, dst)

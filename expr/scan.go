@@ -109,7 +109,7 @@ func (ev *evaluation) scan(r *rnode, dst *array.Array) (*array.Array, error) {
 	if err != nil {
 		return fail(err)
 	}
-	cp := &rnode{n: &Node{kind: kCast, dtype: r.dtype, ctype: r.dtype}, shape: arg.shape, dtype: r.dtype, ctype: r.dtype,
+	cp := &rnode{n: &Node{kind: kCast, dtype: r.dtype, ctype: r.dtype, args: []*Node{arg.n}}, shape: arg.shape, dtype: r.dtype, ctype: r.dtype,
 		args: []*rnode{arg}, maps: []broadcast.AxisMap{identityMap(len(arg.shape))}}
 	_, err = ev.elementwise(cp, in)
 	in.Release()
@@ -157,7 +157,7 @@ func (ev *evaluation) scan(r *rnode, dst *array.Array) (*array.Array, error) {
 	}
 	if out != dst && dst != nil {
 		defer out.Release()
-		cp := &rnode{n: &Node{kind: kCast, dtype: r.dtype, ctype: r.dtype}, shape: r.shape, dtype: r.dtype, ctype: r.dtype,
+		cp := &rnode{n: &Node{kind: kCast, dtype: r.dtype, ctype: r.dtype, args: []*Node{r.n}}, shape: r.shape, dtype: r.dtype, ctype: r.dtype,
 			args: []*rnode{{n: r.n, shape: r.shape, arr: out, dtype: r.dtype, ctype: r.dtype}},
 			maps: []broadcast.AxisMap{identityMap(len(r.shape))}}
 		return ev.elementwise(cp, dst)
