@@ -69,28 +69,34 @@ func (ev *evaluation) moments(r *rnode, dst *array.Array) (*array.Array, error) 
 	if ev.describePass(r, fmt.Sprintf("%v over axes %v: blocks of two passes (mean, squared deviations) merged by Chan's formulas", r.n.red, r.axes), dst) {
 		return nil, nil
 	}
-	w := newWalk(x, r.axes)
-	res := make([]compute.Moments, w.nOut)
-	if w.nOut > 0 && w.nRed > 0 {
-		work := momentsWork(x.DType())
-		if w.columns() {
-			err = momentsColumns(w, work, res, ev.o.workers)
-		} else {
-			err = momentsRows(w, work, res, ev.o.workers)
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
 	out, err := ev.newOutput(array.Float64, r.shape)
 	if err != nil {
 		return nil, err
 	}
 	v := unsafe.Slice((*float64)(out.DataPointer()), out.Len())
-	for i, m := range res {
-		v[i] = m.Var(r.n.ddof)
-		if r.n.red == redStd {
+	ddof, isStd := r.n.ddof, r.n.red == redStd
+	put := func(i int, m compute.Moments) {
+		v[i] = m.Var(ddof)
+		if isStd {
 			v[i] = math.Sqrt(v[i])
+		}
+	}
+	w := newWalk(x, r.axes)
+	if w.nRed == 0 {
+		for i := range v {
+			put(i, compute.Moments{})
+		}
+	}
+	if w.nOut > 0 && w.nRed > 0 {
+		work := momentsWork(x.DType())
+		if w.columns() {
+			err = momentsColumns(w, work, put, ev.o.workers)
+		} else {
+			err = momentsRows(w, work, put, ev.o.workers)
+		}
+		if err != nil {
+			out.Release()
+			return nil, err
 		}
 	}
 	return ev.deliver(r, out, dst)
@@ -98,7 +104,7 @@ func (ev *evaluation) moments(r *rnode, dst *array.Array) (*array.Array, error) 
 
 // momentsRows computes each output's moments from runs along the innermost
 // reduced axis, block by block.
-func momentsRows(w *walk, work array.DType, res []compute.Moments, workers int) error {
+func momentsRows(w *walk, work array.DType, put func(int, compute.Moments), workers int) error {
 	rs, rstr, run := w.rShape, w.rStr, 1
 	runStride := 1
 	if k := len(rs) - 1; k >= 0 {
@@ -136,7 +142,7 @@ func momentsRows(w *walk, work array.DType, res []compute.Moments, workers int) 
 				}
 				ro.next()
 			}
-			res[o] = m
+			put(o, m)
 			ko.next()
 		}
 	})
@@ -148,7 +154,7 @@ func momentsRows(w *walk, work array.DType, res []compute.Moments, workers int) 
 // rows are reduced in two passes and merged into the lanes. Workers share
 // the lanes' chunks or, when there are fewer chunks than workers, the rows:
 // each worker's partials are then merged by Chan's formulas.
-func momentsColumns(w *walk, work array.DType, res []compute.Moments, workers int) error {
+func momentsColumns(w *walk, work array.DType, put func(int, compute.Moments), workers int) error {
 	k := len(w.kShape) - 1
 	lanes := w.kShape[k]
 	nOuter := w.nOut / lanes
@@ -171,7 +177,10 @@ func momentsColumns(w *walk, work array.DType, res []compute.Moments, workers in
 			for u := lo; u < hi; u++ {
 				o, l0 := u/nChunks, u%nChunks*chunk
 				n := min(chunk, lanes-l0)
-				c.run(o, l0, n, 0, w.nRed, res[o*lanes+l0:o*lanes+l0+n])
+				c.run(o, l0, n, 0, w.nRed, c.out[:n])
+				for i, m := range c.out[:n] {
+					put(o*lanes+l0+i, m)
+				}
 			}
 		})
 		return err
@@ -193,12 +202,12 @@ func momentsColumns(w *walk, work array.DType, res []compute.Moments, workers in
 				c.run(o, l0, n, w.nRed*i/workers, w.nRed*(i+1)/workers, parts[i][:n])
 			}
 		})
-		out := res[o*lanes+l0 : o*lanes+l0+n]
-		copy(out, parts[0][:n])
-		for _, p := range parts[1:] {
-			for j := range out {
-				out[j] = out[j].Merge(p[j])
+		for j := 0; j < n; j++ {
+			m := parts[0][j]
+			for _, p := range parts[1:] {
+				m = m.Merge(p[j])
 			}
+			put(o*lanes+l0+j, m)
 		}
 	}
 	return err
@@ -215,6 +224,7 @@ type columnWalker struct {
 	each           []compute.Moments
 	bsum, bm2, tmp []byte
 	ptrs           []unsafe.Pointer
+	out            []compute.Moments // one chunk's results
 }
 
 func newColumnWalker(w *walk, work array.DType, chunk int) (*columnWalker, error) {
@@ -230,7 +240,7 @@ func newColumnWalker(w *walk, work array.DType, chunk int) (*columnWalker, error
 		ko: newOdometer(w.kShape[:k], w.kStr[:k], 0), ro: newOdometer(w.rShape, w.rStr, 0),
 		lm:   compute.LaneMoments{Mean: make([]float64, chunk), M2: make([]float64, chunk)},
 		bsum: alignedBytes(chunk * 8), bm2: alignedBytes(chunk * 8), tmp: alignedBytes(chunk * 8),
-		ptrs: make([]unsafe.Pointer, 0, rows)}, nil
+		ptrs: make([]unsafe.Pointer, 0, rows), out: make([]compute.Moments, chunk)}, nil
 }
 
 // run computes the moments of lanes [l0, l0+n) of outer position o over
