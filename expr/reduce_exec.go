@@ -139,8 +139,12 @@ func (ev *evaluation) reduce(r *rnode, dst *array.Array) (*array.Array, error) {
 	}
 	ident := identity(r.n.red, at)
 	fill, _ := compute.Gather(at.Size())
-	accPtr := unsafe.Add(acc.DataPointer(), acc.Offset()*at.Size())
-	fill(accPtr, unsafe.Pointer(&ident), acc.Len(), 0)
+	var accPtr unsafe.Pointer
+	if acc.Len() > 0 {
+		// (an empty view may have an offset past its empty buffer)
+		accPtr = unsafe.Add(acc.DataPointer(), acc.Offset()*at.Size())
+		fill(accPtr, unsafe.Pointer(&ident), acc.Len(), 0)
+	}
 
 	accStrides := array.ContiguousStrides(keep)
 	for _, a := range r.axes {
@@ -218,7 +222,7 @@ func (ev *evaluation) reduce(r *rnode, dst *array.Array) (*array.Array, error) {
 			return fail(err)
 		}
 	}
-	if direct && out.HasNulls() {
+	if direct && out.HasNulls() && out.Len() > 0 {
 		// the result has no nulls: clear what the output's mask held
 		m := unsafe.Slice((*byte)(unsafe.Add(out.ValidityPointer(), out.Offset())), out.Len())
 		for i := range m {
