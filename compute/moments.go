@@ -84,7 +84,7 @@ func MomentsOf32(x, tmp []float32) Moments {
 	}
 	c := vek32.Sum(x) / float32(n)
 	d := tmp[:n]
-	binTable[Sub][Float32][VS](unsafe.Pointer(unsafe.SliceData(d)), unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(&c), n)
+	vek32.SubNumber_Into(d, x, c) // (a pointer to c for a kernel would move c to the heap)
 	s, ss := float64(vek32.Sum(d)), float64(vek32.Dot(d, d))
 	return correct(n, float64(c), s, ss)
 }
@@ -100,7 +100,7 @@ func MomentsOf64(x, tmp []float64) Moments {
 	}
 	c := vek.Sum(x) / float64(n)
 	d := tmp[:n]
-	binTable[Sub][Float64][VS](unsafe.Pointer(unsafe.SliceData(d)), unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(&c), n)
+	vek.SubNumber_Into(d, x, c)
 	return correct(n, c, vek.Sum(d), vek.Dot(d, d))
 }
 

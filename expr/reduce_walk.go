@@ -139,6 +139,7 @@ type loader struct {
 	mbuf   []byte
 	wsize  int
 	max    int // elements per run
+	slots  int
 }
 
 // loader returns a loader of runs of up to max elements into slots
@@ -155,11 +156,18 @@ func (w *walk) loader(work array.DType, max, slots int) (*loader, error) {
 		}
 		l.raw = alignedBytes(max * w.size)
 	}
-	l.buf = alignedBytes(max * slots * l.wsize)
+	l.slots = slots // the buffers are made at the first run that needs them
 	if w.mask != nil {
 		l.mbuf = make([]byte, max)
 	}
 	return l, nil
+}
+
+// alloc makes the run buffers if they are not made yet.
+func (l *loader) alloc() {
+	if l.buf == nil {
+		l.buf = alignedBytes(l.max * l.slots * l.wsize)
+	}
 }
 
 // alignedBytes returns n bytes starting on a 64-byte boundary.
@@ -182,6 +190,7 @@ func (l *loader) load(off, n, s, slot int) (unsafe.Pointer, unsafe.Pointer) {
 	case l.direct && s == 1:
 		p = src
 	case l.direct:
+		l.alloc()
 		p = unsafe.Pointer(&l.buf[slot*l.max*l.wsize])
 		l.gather(p, src, n, s)
 	default:
@@ -191,6 +200,7 @@ func (l *loader) load(off, n, s, slot int) (unsafe.Pointer, unsafe.Pointer) {
 		} else {
 			l.gather(raw, src, n, s)
 		}
+		l.alloc()
 		p = unsafe.Pointer(&l.buf[slot*l.max*l.wsize])
 		l.cast(p, raw, n)
 	}
