@@ -330,3 +330,45 @@ func bytesAs[T any](b []byte) []T {
 	var z T
 	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/int(unsafe.Sizeof(z)))
 }
+
+// EvalMoments evaluates the mergeable partials of ReduceVar(x, axes, ...):
+// for each element of the result (C order, the reduced axes dropped), the
+// count of valid values, their mean and M2. Partials of the same positions
+// computed over disjoint parts of the data (record batches of a stream,
+// shards) combine with compute.Moments.Merge, and Var or Std of the merged
+// partial is what ReduceVar or ReduceStd of the whole data gives (up to
+// rounding). It returns the result's shape with the partials. Options are
+// Eval's (allocator, workers, bindings).
+func EvalMoments(x *Node, axes []int, opts ...Option) ([]int, []compute.Moments, error) {
+	n := ReduceVar(x, axes, 0, false)
+	p, err := Compile(n, opts...)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := resolve(p.root, p.opts.bind)
+	if err != nil {
+		return nil, nil, err
+	}
+	ev := &evaluation{o: &p.opts, root: r}
+	defer ev.release()
+	if err := ev.hoist(r, true); err != nil {
+		return nil, nil, err
+	}
+	a, done, err := ev.operand(r.args[0])
+	if err != nil {
+		return nil, nil, err
+	}
+	defer done()
+	w := newWalk(a, r.axes)
+	parts := make([]compute.Moments, size(r.shape))
+	put := func(i int, m compute.Moments) { parts[i] = m }
+	if w.nOut > 0 && w.nRed > 0 {
+		work := momentsWork(a.DType())
+		if w.columns() {
+			err = momentsColumns(w, work, put, ev.o.workers)
+		} else {
+			err = momentsRows(w, work, put, ev.o.workers)
+		}
+	}
+	return r.shape, parts, err
+}

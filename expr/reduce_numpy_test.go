@@ -382,3 +382,32 @@ func TestCumsumEdgeCases(t *testing.T) {
 	y := expr.Mul(expr.Cumsum(expr.Add(a, expr.Const(1)), []int{0}), expr.Const(2))
 	require.Equal(t, []int64{4, 6, 12, 16}, evalSame[int64](t, mem, y, array.Int64, 2, 2))
 }
+
+// Partials of two halves of the data, merged, give the variance of the
+// whole: how a stream of record batches or a set of shards combines.
+func TestEvalMomentsMerge(t *testing.T) {
+	mem := checkedMem(t)
+	v := make([]float32, 40*6)
+	for i := range v {
+		v[i] = 1000 + float32(i*7%13)/4
+	}
+	whole := expr.Leaf(mk(t, mem, v, 40, 6))
+	top := expr.Leaf(mk(t, mem, v[:17*6], 17, 6))
+	bottom := expr.Leaf(mk(t, mem, v[17*6:], 23, 6))
+	want := evalSame[float32](t, mem, expr.ReduceVar(whole, []int{0}, 1, false), array.Float32, 6)
+	s1, p1, err := expr.EvalMoments(top, []int{0}, expr.WithAllocator(mem))
+	require.NoError(t, err)
+	s2, p2, err := expr.EvalMoments(expr.Mul(bottom, expr.Const(1)), []int{-2}, expr.WithAllocator(mem), expr.WithWorkers(3))
+	require.NoError(t, err)
+	require.Equal(t, []int{6}, s1)
+	require.Equal(t, s1, s2)
+	for i := range want {
+		m := p1[i].Merge(p2[i])
+		require.Equal(t, int64(40), m.Count)
+		require.InDelta(t, float64(want[i]), m.Var(1), 1e-5*float64(want[i]))
+	}
+	_, _, err = expr.EvalMoments(whole, []int{2})
+	require.Error(t, err)
+	_, _, err = expr.EvalMoments(nil, nil)
+	require.Error(t, err)
+}
