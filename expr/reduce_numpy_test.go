@@ -411,3 +411,33 @@ func TestEvalMomentsMerge(t *testing.T) {
 	_, _, err = expr.EvalMoments(nil, nil)
 	require.Error(t, err)
 }
+
+// Operands that are expressions with broadcast subexpressions give what
+// the same values as an array give.
+func TestDedicatedPassesOfExpressions(t *testing.T) {
+	mem := checkedMem(t)
+	col := expr.Leaf(mk(t, mem, []float64{1, 2, 4}, 3, 1))
+	row := expr.Leaf(mk(t, mem, []float64{0.5, -1, 3, 8}, 4))
+	e := expr.Mul(expr.Add(col, row), expr.Exp(expr.Leaf(mk(t, mem, []float64{0, 0, 0, 0}, 4))))
+	vals := evalSame[float64](t, mem, e, array.Float64, 3, 4)
+	m := expr.Leaf(mk(t, mem, vals, 3, 4))
+	for _, f := range []func(x *expr.Node) *expr.Node{
+		func(x *expr.Node) *expr.Node { return expr.ReduceStd(x, []int{0}, 1, false) },
+		func(x *expr.Node) *expr.Node { return expr.ReduceVar(x, []int{1}, 0, true) },
+		func(x *expr.Node) *expr.Node { return expr.Cast(expr.Argmax(x, nil, false), array.Float64) },
+		func(x *expr.Node) *expr.Node { return expr.Cast(expr.Argmin(x, []int{1}, false), array.Float64) },
+		func(x *expr.Node) *expr.Node { return expr.Cumsum(x, []int{0}) },
+		func(x *expr.Node) *expr.Node { return expr.Cumprod(x, nil) },
+	} {
+		want, err := expr.Eval(f(m), expr.WithAllocator(mem))
+		require.NoError(t, err)
+		got, err := expr.Eval(f(e), expr.WithAllocator(mem), expr.WithWorkers(2))
+		require.NoError(t, err)
+		require.Equal(t, want.Shape(), got.Shape())
+		wv, _ := array.ToSlice[float64](want)
+		gv, _ := array.ToSlice[float64](got)
+		require.Equal(t, wv, gv, "%v", f(e))
+		want.Release()
+		got.Release()
+	}
+}

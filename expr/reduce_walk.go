@@ -237,6 +237,10 @@ func (ev *evaluation) operand(arg *rnode) (a *array.Array, done func(), err erro
 	if arg.isLeaf() {
 		return arg.arr, func() {}, nil
 	}
+	// as for any pass: broadcast subexpressions are evaluated once, ahead
+	if err := ev.hoist(arg, false); err != nil {
+		return nil, nil, err
+	}
 	if a, err = ev.elementwise(arg, nil); err != nil {
 		return nil, nil, err
 	}

@@ -111,7 +111,9 @@ func (ev *evaluation) scan(r *rnode, dst *array.Array) (*array.Array, error) {
 	}
 	cp := &rnode{n: &Node{kind: kCast, dtype: r.dtype, ctype: r.dtype, args: []*Node{arg.n}}, shape: arg.shape, dtype: r.dtype, ctype: r.dtype,
 		args: []*rnode{arg}, maps: []broadcast.AxisMap{identityMap(len(arg.shape))}}
-	_, err = ev.elementwise(cp, in)
+	if err = ev.hoist(cp, false); err == nil {
+		_, err = ev.elementwise(cp, in)
+	}
 	in.Release()
 	if err != nil {
 		return fail(err)
