@@ -441,3 +441,21 @@ func TestDedicatedPassesOfExpressions(t *testing.T) {
 		got.Release()
 	}
 }
+
+// Nil and zero nodes give errors, never panics.
+func TestNewReductionsOfBadNodes(t *testing.T) {
+	for _, x := range []*expr.Node{nil, {}} {
+		for _, e := range []*expr.Node{
+			expr.ReduceVar(x, nil, 0, false), expr.ReduceStd(x, []int{0}, 1, true), expr.Argmin(x, nil, false),
+			expr.Argmax(x, []int{0}, true), expr.Any(x, nil, false), expr.All(x, nil, false),
+			expr.CountNonzero(x, nil, false), expr.Nansum(x, nil, false), expr.Nanmean(x, nil, false),
+			expr.Nanmin(x, nil, false), expr.Nanmax(x, nil, false), expr.Cumsum(x, nil), expr.Cumprod(x, []int{0}),
+		} {
+			require.Error(t, e.Err())
+			_, err := expr.Eval(e)
+			require.Error(t, err)
+		}
+		_, _, err := expr.EvalMoments(x, nil)
+		require.Error(t, err)
+	}
+}
