@@ -171,7 +171,7 @@ func argWalk[T ordered](w *walk, isMax bool, idx []int64, workers int) error {
 		return nil
 	}
 	const block = 4096
-	var err error
+	var fe firstError
 	if w.columns() {
 		k := len(w.kShape) - 1
 		lanes, ls := w.kShape[k], w.kStr[k]
@@ -182,9 +182,9 @@ func argWalk[T ordered](w *walk, isMax bool, idx []int64, workers int) error {
 		}
 		nChunks := (lanes + chunk - 1) / chunk
 		split(nOuter*nChunks, chunk*w.nRed, workers, func(lo, hi int) {
-			ld, e := w.loader(work, chunk, 1)
-			if e != nil {
-				err = e
+			ld, err := w.loader(work, chunk, 1)
+			if err != nil {
+				fe.set(err)
 				return
 			}
 			ko := newOdometer(w.kShape[:k], w.kStr[:k], 0)
@@ -215,7 +215,7 @@ func argWalk[T ordered](w *walk, isMax bool, idx []int64, workers int) error {
 				}
 			}
 		})
-		return err
+		return fe.err
 	}
 	rs, rstr, run, runStride := w.rShape, w.rStr, 1, 1
 	if k := len(rs) - 1; k >= 0 {
@@ -224,9 +224,9 @@ func argWalk[T ordered](w *walk, isMax bool, idx []int64, workers int) error {
 	}
 	b := min(run, block)
 	split(w.nOut, w.nRed, workers, func(lo, hi int) {
-		ld, e := w.loader(work, b, 1)
-		if e != nil {
-			err = e
+		ld, err := w.loader(work, b, 1)
+		if err != nil {
+			fe.set(err)
 			return
 		}
 		ko := newOdometer(w.kShape, w.kStr, lo)
@@ -248,5 +248,5 @@ func argWalk[T ordered](w *walk, isMax bool, idx []int64, workers int) error {
 			ko.next()
 		}
 	})
-	return err
+	return fe.err
 }

@@ -3,6 +3,7 @@ package expr
 import (
 	"fmt"
 	"math"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/stride0/stride0/array"
@@ -112,11 +113,11 @@ func momentsRows(w *walk, work array.DType, put func(int, compute.Moments), work
 		rs, rstr = rs[:k], rstr[:k]
 	}
 	block := min(run, compute.MomentsBlock)
-	var err error
+	var fe firstError
 	split(w.nOut, w.nRed, workers, func(lo, hi int) {
-		ld, e := w.loader(work, block, 1)
-		if e != nil {
-			err = e
+		ld, err := w.loader(work, block, 1)
+		if err != nil {
+			fe.set(err)
 			return
 		}
 		tmp := alignedBytes(block * 8)
@@ -146,14 +147,18 @@ func momentsRows(w *walk, work array.DType, put func(int, compute.Moments), work
 			ko.next()
 		}
 	})
-	return err
+	return fe.err
 }
 
 // momentsColumns computes the moments of lanes along the innermost kept
 // axis, reading whole rows of lanes (a reduction over outer axes): blocks of
-// rows are reduced in two passes and merged into the lanes. Workers share
-// the lanes' chunks or, when there are fewer chunks than workers, the rows:
-// each worker's partials are then merged by Chan's formulas.
+// rows are reduced in two passes and merged into the lanes. The rows of a
+// chunk of lanes are taken in spans of a size that depends only on the
+// number of rows, whose partials are merged in order by Chan's formulas, so
+// that the result does not depend on the number of workers. Workers share
+// the chunks of lanes or, when there are fewer chunks than workers, the
+// spans, handed out one at a time (a worker held up by the machine does
+// not hold the others up).
 func momentsColumns(w *walk, work array.DType, put func(int, compute.Moments), workers int) error {
 	k := len(w.kShape) - 1
 	lanes := w.kShape[k]
@@ -161,45 +166,57 @@ func momentsColumns(w *walk, work array.DType, put func(int, compute.Moments), w
 	chunk := min(lanes, 2048)
 	nChunks := (lanes + chunk - 1) / chunk
 	units := nOuter * nChunks
-	var err error
-	setErr := func(e error) {
-		if e != nil {
-			err = e
-		}
-	}
-	if units >= workers || w.nRed < 2*workers || units*chunk*w.nRed < minParallel {
+	span := max(1024, (w.nRed+63)/64) // at most 64 spans
+	nSpans := (w.nRed + span - 1) / span
+	var fe firstError
+	if units >= workers || nSpans < 2 || units*chunk*w.nRed < minParallel {
 		split(units, chunk*w.nRed, workers, func(lo, hi int) {
-			c, e := newColumnWalker(w, work, chunk)
-			if e != nil {
-				setErr(e)
+			c, err := newColumnWalker(w, work, chunk)
+			if err != nil {
+				fe.set(err)
 				return
 			}
+			acc := make([]compute.Moments, chunk)
 			for u := lo; u < hi; u++ {
 				o, l0 := u/nChunks, u%nChunks*chunk
 				n := min(chunk, lanes-l0)
-				c.run(o, l0, n, 0, w.nRed, c.out[:n])
-				for i, m := range c.out[:n] {
+				for s := 0; s < nSpans; s++ {
+					c.run(o, l0, n, s*span, min(w.nRed, (s+1)*span), c.out[:n])
+					for i, m := range c.out[:n] {
+						if s == 0 {
+							acc[i] = m
+						} else {
+							acc[i] = acc[i].Merge(m)
+						}
+					}
+				}
+				for i, m := range acc[:n] {
 					put(o*lanes+l0+i, m)
 				}
 			}
 		})
-		return err
+		return fe.err
 	}
-	parts := make([][]compute.Moments, workers)
+	parts := make([][]compute.Moments, nSpans)
 	for u := 0; u < units; u++ {
 		o, l0 := u/nChunks, u%nChunks*chunk
 		n := min(chunk, lanes-l0)
+		var next atomic.Int64
 		split(workers, minParallel, workers, func(lo, hi int) {
-			c, e := newColumnWalker(w, work, chunk)
-			if e != nil {
-				setErr(e)
+			c, err := newColumnWalker(w, work, chunk)
+			if err != nil {
+				fe.set(err)
 				return
 			}
-			for i := lo; i < hi; i++ {
-				if len(parts[i]) < n {
-					parts[i] = make([]compute.Moments, n)
+			for {
+				s := int(next.Add(1) - 1)
+				if s >= nSpans {
+					return
 				}
-				c.run(o, l0, n, w.nRed*i/workers, w.nRed*(i+1)/workers, parts[i][:n])
+				if len(parts[s]) < n {
+					parts[s] = make([]compute.Moments, n)
+				}
+				c.run(o, l0, n, s*span, min(w.nRed, (s+1)*span), parts[s][:n])
 			}
 		})
 		for j := 0; j < n; j++ {
@@ -210,7 +227,7 @@ func momentsColumns(w *walk, work array.DType, put func(int, compute.Moments), w
 			put(o*lanes+l0+j, m)
 		}
 	}
-	return err
+	return fe.err
 }
 
 // columnWalker is one worker's state for momentsColumns.

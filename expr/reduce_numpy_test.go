@@ -459,3 +459,51 @@ func TestNewReductionsOfBadNodes(t *testing.T) {
 		require.Error(t, err)
 	}
 }
+
+// The variance over many rows does not depend on how many workers share
+// them, and keeps its accuracy far from zero.
+func TestVarSameForAnyWorkers(t *testing.T) {
+	mem := checkedMem(t)
+	const R, C = 5000, 300
+	v := make([]float32, R*C)
+	for i := range v {
+		v[i] = 1e4 + float32(i*7919%1000)/64
+	}
+	x := expr.Leaf(mk(t, mem, v, R, C))
+	for _, axes := range [][]int{{0}, nil} {
+		var first []float32
+		for _, w := range []int{1, 2, 3, 4} {
+			out, err := expr.Eval(expr.ReduceVar(x, axes, 0, false), expr.WithAllocator(mem), expr.WithWorkers(w))
+			require.NoError(t, err)
+			got, _ := array.ToSlice[float32](out)
+			out.Release()
+			if first == nil {
+				first = got
+				continue
+			}
+			require.Equal(t, first, got, "workers %d, axes %v", w, axes)
+		}
+		// against float64 two-pass
+		n := C
+		if axes == nil {
+			n = 1
+		}
+		for j := 0; j < n; j++ {
+			var s, q float64
+			cnt := 0
+			for i := 0; i < R*C; i++ {
+				if axes == nil || i%C == j {
+					s += float64(v[i])
+					cnt++
+				}
+			}
+			m := s / float64(cnt)
+			for i := 0; i < R*C; i++ {
+				if axes == nil || i%C == j {
+					q += (float64(v[i]) - m) * (float64(v[i]) - m)
+				}
+			}
+			require.InEpsilon(t, q/float64(cnt), float64(first[j]), 1e-5, "column %d", j)
+		}
+	}
+}

@@ -279,3 +279,17 @@ func (ev *evaluation) describePass(r *rnode, what string, dst *array.Array) bool
 	fmt.Fprintf(ev.explain, "pass %d (%s): %v\n  %s\n  result: %s\n", ev.passes, role, r.n, what, out)
 	return ev.dry && r == ev.root
 }
+
+// firstError keeps the first error that workers report.
+type firstError struct {
+	mu  sync.Mutex
+	err error
+}
+
+func (f *firstError) set(err error) {
+	f.mu.Lock()
+	if f.err == nil {
+		f.err = err
+	}
+	f.mu.Unlock()
+}
