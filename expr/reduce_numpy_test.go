@@ -507,3 +507,46 @@ func TestVarSameForAnyWorkers(t *testing.T) {
 		}
 	}
 }
+
+// Over variables of partial shape, one plan serves inputs of different
+// sizes.
+func TestNewReductionsOverVariables(t *testing.T) {
+	mem := checkedMem(t)
+	v := expr.Var("v", array.Float64, broadcast.Partial(-1, 2))
+	std := expr.ReduceStd(v, []int{0}, 1, false)
+	cum := expr.Cumsum(v, nil)
+	arg := expr.Argmax(v, nil, false)
+	require.NoError(t, std.Err())
+	require.False(t, cum.Shape().Dims[0].IsStatic())
+	ps, err := expr.Compile(std, expr.WithAllocator(mem))
+	require.NoError(t, err)
+	pc, err := expr.Compile(cum, expr.WithAllocator(mem))
+	require.NoError(t, err)
+	pa, err := expr.Compile(arg, expr.WithAllocator(mem))
+	require.NoError(t, err)
+	for _, c := range []struct {
+		vals []float64
+		std  []float64
+		cum  []float64
+		arg  int64
+	}{
+		{[]float64{1, 2, 3, 6}, []float64{math.Sqrt2, 2 * math.Sqrt2}, []float64{1, 3, 6, 12}, 3},
+		{[]float64{1, 2, 3, 6, 5, 4}, []float64{2, 2}, []float64{1, 3, 6, 12, 17, 21}, 3},
+	} {
+		b := expr.Bindings{"v": mk(t, mem, c.vals, len(c.vals)/2, 2)}
+		out, err := ps.Eval(b)
+		require.NoError(t, err)
+		got, _ := array.ToSlice[float64](out)
+		out.Release()
+		near(t, c.std, got, 1e-15)
+		out, err = pc.Eval(b)
+		require.NoError(t, err)
+		got, _ = array.ToSlice[float64](out)
+		out.Release()
+		require.Equal(t, c.cum, got)
+		out, err = pa.Eval(b)
+		require.NoError(t, err)
+		require.Equal(t, c.arg, array.At[int64](out))
+		out.Release()
+	}
+}
