@@ -8,7 +8,8 @@ import (
 	"github.com/viterin/vek/vek32"
 )
 
-// Reduction operators are Add (sum), Mul (product), Maximum and Minimum.
+// Reduction operators are Add (sum), Mul (product), Maximum and Minimum,
+// and for floats Fmax and Fmin (NaN-ignoring: nanmax, nanmin).
 
 var (
 	accTable  [numOps][numTypes]AccumulateFunc
@@ -65,6 +66,36 @@ func foldMin[T number](acc, x unsafe.Pointer, n int) {
 	*(*T)(acc) = s
 }
 
+func foldFmax[T float](acc, x unsafe.Pointer, n int) {
+	s := *(*T)(acc)
+	for _, v := range unsafe.Slice((*T)(x), n) {
+		s = fmaxF(s, v)
+	}
+	*(*T)(acc) = s
+}
+
+func foldFmin[T float](acc, x unsafe.Pointer, n int) {
+	s := *(*T)(acc)
+	for _, v := range unsafe.Slice((*T)(x), n) {
+		s = fminF(s, v)
+	}
+	*(*T)(acc) = s
+}
+
+func accFmax[T float](acc, x unsafe.Pointer, n int) {
+	a := unsafe.Slice((*T)(acc), n)
+	for i, v := range unsafe.Slice((*T)(x), n) {
+		a[i] = fmaxF(a[i], v)
+	}
+}
+
+func accFmin[T float](acc, x unsafe.Pointer, n int) {
+	a := unsafe.Slice((*T)(acc), n)
+	for i, v := range unsafe.Slice((*T)(x), n) {
+		a[i] = fminF(a[i], v)
+	}
+}
+
 func regFold[T number](t Type) {
 	foldTable[Add][t] = foldSum[T]
 	foldTable[Mul][t] = foldProd[T]
@@ -83,6 +114,8 @@ func registerReductions() {
 	regFold[uint64](Uint64)
 	regFold[float32](Float32)
 	regFold[float64](Float64)
+	foldTable[Fmax][Float32], foldTable[Fmin][Float32] = foldFmax[float32], foldFmin[float32]
+	foldTable[Fmax][Float64], foldTable[Fmin][Float64] = foldFmax[float64], foldFmin[float64]
 	foldTable[Maximum][Bool] = foldMax[uint8]
 	foldTable[Minimum][Bool] = foldMin[uint8]
 	// The generated VV loops read and write element i in one step, so they
@@ -95,6 +128,8 @@ func registerReductions() {
 			}
 		}
 	}
+	accTable[Fmax][Float32], accTable[Fmin][Float32] = accFmax[float32], accFmin[float32]
+	accTable[Fmax][Float64], accTable[Fmin][Float64] = accFmax[float64], accFmin[float64]
 	// vek's in-place sums for float32 and float64.
 	accTable[Add][Float32] = func(acc, x unsafe.Pointer, n int) {
 		if n > 0 {

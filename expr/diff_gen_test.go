@@ -1123,6 +1123,22 @@ func (g *treeGen) reduction(depth int, s []int) (*expr.Node, *refNode) {
 				}
 			}
 		}
+		if op == compute.Maximum || op == compute.Minimum {
+			// no identity: NumPy (and expr) reject a zero-size reduced axis
+			for _, a := range axes {
+				if a < 0 {
+					a += len(xs)
+				}
+				if xs[a] == 0 {
+					xs[a] = 1
+				}
+			}
+			if axes == nil {
+				for i := range xs {
+					xs[i] = max(xs[i], 1)
+				}
+			}
+		}
 		if op == opMean && g.noMeanNulls {
 			g.noNulls++
 			defer func() { g.noNulls-- }()

@@ -15,8 +15,10 @@
 //     (multidirectional, the default), NoBroadcast, PDPD(axis), and
 //     Unidirectional for PRelu's slope;
 //   - Where (select), Cast, the variadic SumOf, MeanOf, MaxOf and MinOf;
-//   - reductions (ReduceSum, ReduceProd, ReduceMax, ReduceMin, ReduceMean)
-//     and the adjoints of broadcasting, ReduceTo and ReduceAxes;
+//   - reductions (ReduceSum, ReduceProd, ReduceMax, ReduceMin, ReduceMean,
+//     ReduceVar, ReduceStd, Argmin, Argmax, Any, All, CountNonzero, Nansum,
+//     Nanmean, Nanmin, Nanmax), the scans Cumsum and Cumprod, and the
+//     adjoints of broadcasting, ReduceTo and ReduceAxes;
 //   - structural functions (see below): Transpose, Reshape, Flip, Tile,
 //     Repeat, Concatenate, Stack, Take, Sort, Argsort, Matmul, and the eager
 //     Compress.
@@ -103,10 +105,45 @@
 // sin, cos and tan past 2^29 (a huge base with a fractional exponent in
 // Power can be further off).
 //
-// Reductions give NumPy's dtypes: sum and prod of bool and signed integers
-// are int64, of unsigned integers uint64; mean of integers is float64; max
-// and min keep the dtype. ReduceTo and ReduceAxes, being adjoints, keep the
-// operand's dtype (the sum is taken in the wider type, then converted).
+// # Reductions and scans
+//
+// Every reduction and scan is a lazy node: its result's shape is known when
+// it is built, so it composes, plans and explains like the rest. It is
+// evaluated once, before the pass that reads it (a reduction ends a fused
+// pass; its operand's tree is fused into the reduction's own pass). axes
+// nil means every axis (for Argmin, Argmax, Cumsum and Cumprod: the
+// flattened array, as NumPy's axis=None), negative axes count from the end,
+// an empty non-nil list reduces nothing, and keepDims keeps the reduced
+// axes as size 1. A bad or repeated axis is an error wrapping
+// broadcast.ErrAxes. NumPy 2's result dtypes:
+//
+//	ReduceSum, ReduceProd, Nansum,   bool, signed -> int64; unsigned -> uint64; floats kept
+//	  Cumsum, Cumprod, CountNonzero  (CountNonzero: int64)
+//	ReduceMean, Nanmean,             bool, integers -> float64; floats kept (float16 and
+//	  ReduceVar, ReduceStd           float32 accumulate in float32 or wider)
+//	ReduceMax, ReduceMin,            the dtype kept
+//	  Nanmax, Nanmin
+//	Argmin, Argmax                   int64 (first occurrence; the first NaN wins)
+//	Any, All                         bool (NaN is nonzero)
+//
+// How they run: ReduceSum, ReduceProd, ReduceMax, ReduceMin, ReduceMean,
+// Nanmax, Nanmin, Any and All fold tiles of the fused operand into an
+// accumulator; Nansum, Nanmean and CountNonzero are built from those
+// (Where, IsNaN, Cast) and fuse the same way; ReduceVar, ReduceStd, Argmin
+// and Argmax run their own pass over the operand (read in place when it is
+// an array, else its fused pass is evaluated first), along the reduced axis
+// or, when a kept axis is the one contiguous in memory, over whole rows of
+// it; Cumsum and Cumprod convert the operand into the result in one fused
+// pass and then accumulate in place along the axis, rounding each partial
+// result to the result dtype as NumPy does.
+//
+// Values as NumPy: reducing an axis of size 0 is an error (ErrArgument) for
+// ReduceMax, ReduceMin, Nanmax, Nanmin, Argmin and Argmax, which have no
+// identity; the others give their identity (0, 1, false, true), NaN for a
+// mean, a variance or a standard deviation. Nanmax and Nanmin of a slice of
+// NaNs are NaN. ReduceVar and ReduceStd divide by max(n - ddof, 0). ReduceTo
+// and ReduceAxes, being adjoints, keep the operand's dtype (the sum is
+// taken in the wider type, then converted).
 //
 // # Structural functions: lazy where the shape is known, eager where not
 //
@@ -146,7 +183,10 @@
 // is valid where every operand, broadcast like its data, is valid: Arrow's
 // rule. Null slots of a result hold zero. Reductions skip nulls (a null
 // counts as the operation's identity, and a mean divides by the number of
-// valid elements, NaN when there are none).
+// valid elements, NaN when there are none; a variance of no valid element
+// is NaN, Argmin and Argmax of nulls only give -1) and have no nulls
+// themselves. Cumsum and Cumprod keep the operand's nulls, and the running
+// total goes on past them (Arrow's skip_nulls).
 //
 // # Evaluation
 //

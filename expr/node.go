@@ -55,6 +55,8 @@ type Node struct {
 	red    reduction
 	keep   bool
 	reshap []int // ReduceTo: the final shape; nil otherwise
+	ddof   int   // Var, Std: delta degrees of freedom
+	flat   bool  // Cumsum, Cumprod: over the flattened array
 
 	// compute dtype of an elementwise op (operands are cast to it first)
 	ctype array.DType
@@ -147,10 +149,20 @@ func (n *Node) format(b *strings.Builder) {
 	case kView, kConcat, kTake, kSort, kMatmul:
 		n.formatStruct(b)
 	case kReduce:
-		if n.reshap != nil {
+		switch {
+		case n.reshap != nil:
 			fmt.Fprintf(b, ", to=%v", n.reshap)
-		} else {
+		case n.red.isScan():
+			if n.flat {
+				b.WriteString(", flattened")
+			} else {
+				fmt.Fprintf(b, ", axis=%d", n.axes[0])
+			}
+		default:
 			fmt.Fprintf(b, ", axes=%v", n.axes)
+			if n.red == redVar || n.red == redStd {
+				fmt.Fprintf(b, ", ddof=%d", n.ddof)
+			}
 			if n.keep {
 				b.WriteString(", keepdims")
 			}
@@ -170,8 +182,11 @@ func (n *Node) opName() string {
 	case kView, kConcat, kTake, kSort, kMatmul:
 		return n.structName()
 	case kReduce:
-		if n.reshap != nil {
+		switch {
+		case n.reshap != nil:
 			return "reduce_to"
+		case n.red >= redVar:
+			return n.red.String()
 		}
 		return "reduce_" + n.red.String()
 	}

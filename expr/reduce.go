@@ -18,37 +18,93 @@ const (
 	redMax
 	redMin
 	redMean
+	redVar
+	redStd
+	redArgmin
+	redArgmax
+	redNanMax
+	redNanMin
+	redCumsum
+	redCumprod
+	redAny
+	redAll
 )
 
 func (r reduction) String() string {
-	return [...]string{"?", "sum", "prod", "max", "min", "mean"}[r]
+	return [...]string{"?", "sum", "prod", "max", "min", "mean", "var", "std", "argmin", "argmax", "nanmax", "nanmin", "cumsum", "cumprod", "any", "all"}[r]
 }
+
+// funcName is the exported function that builds r.
+func (r reduction) funcName() string {
+	switch r {
+	case redArgmin:
+		return "Argmin"
+	case redArgmax:
+		return "Argmax"
+	case redNanMax:
+		return "Nanmax"
+	case redNanMin:
+		return "Nanmin"
+	case redCumsum:
+		return "Cumsum"
+	case redCumprod:
+		return "Cumprod"
+	case redAny:
+		return "Any"
+	case redAll:
+		return "All"
+	}
+	return "Reduce" + strings.ToUpper(r.String()[:1]) + r.String()[1:]
+}
+
+// noIdentity reports whether r has no value for an empty axis, so that
+// reducing a zero-size axis is an error (NumPy's ValueError).
+func (r reduction) noIdentity() bool {
+	switch r {
+	case redMax, redMin, redNanMax, redNanMin, redArgmax, redArgmin:
+		return true
+	}
+	return false
+}
+
+// isScan reports whether r is a cumulative op (the result keeps the
+// argument's shape).
+func (r reduction) isScan() bool { return r == redCumsum || r == redCumprod }
 
 func (r reduction) op() compute.Op {
 	switch r {
 	case redProd:
 		return compute.Mul
-	case redMax:
+	case redMax, redAny:
 		return compute.Maximum
-	case redMin:
+	case redMin, redAll:
 		return compute.Minimum
+	case redNanMax:
+		return compute.Fmax
+	case redNanMin:
+		return compute.Fmin
+	case redCumprod:
+		return compute.Mul
 	}
 	return compute.Add
 }
 
-// reduceDType is NumPy's result dtype of a reduction: sum and prod of bool and
-// signed integers give int64, of unsigned integers uint64; mean of integers
-// gives float64; max and min keep the dtype.
+// reduceDType is NumPy's result dtype of a reduction: sum, prod, cumsum and
+// cumprod of bool and signed integers give int64, of unsigned integers
+// uint64; mean, var and std of bool and integers give float64; argmin and
+// argmax give int64; max, min, nanmax and nanmin keep the dtype.
 func reduceDType(r reduction, dt array.DType) array.DType {
 	switch r {
-	case redSum, redProd:
+	case redArgmin, redArgmax:
+		return array.Int64
+	case redSum, redProd, redCumsum, redCumprod:
 		switch {
 		case dt == array.Bool || dt.IsSigned():
 			return array.Int64
 		case dt.IsUnsigned():
 			return array.Uint64
 		}
-	case redMean:
+	case redMean, redVar, redStd:
 		if !dt.IsFloat() {
 			return array.Float64
 		}
@@ -58,7 +114,7 @@ func reduceDType(r reduction, dt array.DType) array.DType {
 
 func reduce(r reduction, x *Node, axes []int, keep bool) *Node {
 	n := &Node{kind: kReduce, red: r, args: []*Node{x}, keep: keep}
-	name := "Reduce" + strings.ToUpper(r.String()[:1]) + r.String()[1:]
+	name := r.funcName()
 	if n.err = firstErr(name, x); n.err != nil {
 		return n
 	}
@@ -93,6 +149,14 @@ func reduce(r reduction, x *Node, axes []int, keep bool) *Node {
 	}
 	slices.Sort(norm)
 	n.axes = norm
+	if r.noIdentity() {
+		for _, a := range norm {
+			if d := x.shape.Dims[a]; d.IsStatic() && d.Lo == 0 {
+				n.err = emptyAxisError(name, a, x.shape)
+				return n
+			}
+		}
+	}
 	dims := make([]broadcast.Dim, 0, rank)
 	for i, d := range x.shape.Dims {
 		switch {
@@ -105,10 +169,17 @@ func reduce(r reduction, x *Node, axes []int, keep bool) *Node {
 	n.shape = broadcast.Shape{Dims: dims, RankKnown: true}
 	n.dtype = reduceDType(r, x.dtype)
 	n.ctype = n.dtype
-	if r == redMax || r == redMin {
+	if r == redMax || r == redMin || r == redNanMax || r == redNanMin {
 		n.ctype = x.dtype
 	}
 	return n
+}
+
+// emptyAxisError reports a reduction without identity over a zero-size
+// axis: NumPy's "zero-size array to reduction operation minimum which has
+// no identity" and "attempt to get argmax of an empty sequence".
+func emptyAxisError(name string, axis int, shape any) error {
+	return fmt.Errorf("expr.%s: %w: axis %d of shape %v has size 0 and the reduction has no identity", name, ErrArgument, axis, shape)
 }
 
 // ReduceSum sums x over axes (nil: every axis; negative axes count from the
@@ -119,12 +190,13 @@ func ReduceSum(x *Node, axes []int, keepDims bool) *Node { return reduce(redSum,
 // ReduceProd multiplies x over axes, with ReduceSum's dtypes.
 func ReduceProd(x *Node, axes []int, keepDims bool) *Node { return reduce(redProd, x, axes, keepDims) }
 
-// ReduceMax takes the maximum over axes (NaN propagates; an empty axis gives
-// the lowest value of the dtype, -Inf for floats).
+// ReduceMax takes the maximum over axes (NaN propagates). Reducing an axis
+// of size 0 is an error (ErrArgument), as in NumPy: the maximum has no
+// identity.
 func ReduceMax(x *Node, axes []int, keepDims bool) *Node { return reduce(redMax, x, axes, keepDims) }
 
-// ReduceMin takes the minimum over axes (an empty axis gives the highest
-// value, +Inf for floats).
+// ReduceMin takes the minimum over axes (NaN propagates); an axis of size
+// 0 is an error, as for ReduceMax.
 func ReduceMin(x *Node, axes []int, keepDims bool) *Node { return reduce(redMin, x, axes, keepDims) }
 
 // ReduceMean averages x over axes; integers give float64. Nulls are left

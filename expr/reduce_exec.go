@@ -17,6 +17,24 @@ import (
 func identity(r reduction, t array.DType) [8]byte {
 	var b [8]byte
 	p := unsafe.Pointer(&b)
+	switch r {
+	case redAny:
+		return b // false
+	case redAll:
+		b[0] = 1
+		return b
+	case redNanMax, redNanMin:
+		// NaN: fmax(NaN, x) is x, and a slice of NaNs (or nulls) stays NaN
+		switch t {
+		case array.Float32:
+			*(*float32)(p) = float32(math.NaN())
+			return b
+		case array.Float64:
+			*(*float64)(p) = math.NaN()
+			return b
+		}
+		r = map[reduction]reduction{redNanMax: redMax, redNanMin: redMin}[r]
+	}
 	hi := r == redMin
 	switch r {
 	case redSum, redMean:
@@ -75,6 +93,14 @@ func b2u(b bool) uint8 {
 // into an accumulator shaped like the argument with the reduced axes set to
 // 1, which is then converted (mean: divided) into the result.
 func (ev *evaluation) reduce(r *rnode, dst *array.Array) (*array.Array, error) {
+	switch r.n.red {
+	case redVar, redStd:
+		return ev.moments(r, dst)
+	case redArgmin, redArgmax:
+		return ev.argExtreme(r, dst)
+	case redCumsum, redCumprod:
+		return ev.scan(r, dst)
+	}
 	arg := r.args[0]
 	if dst != nil {
 		if err := checkOutput(dst, r.dtype, r.shape); err != nil {
@@ -113,8 +139,12 @@ func (ev *evaluation) reduce(r *rnode, dst *array.Array) (*array.Array, error) {
 	}
 	ident := identity(r.n.red, at)
 	fill, _ := compute.Gather(at.Size())
-	accPtr := unsafe.Add(acc.DataPointer(), acc.Offset()*at.Size())
-	fill(accPtr, unsafe.Pointer(&ident), acc.Len(), 0)
+	var accPtr unsafe.Pointer
+	if acc.Len() > 0 {
+		// (an empty view may have an offset past its empty buffer)
+		accPtr = unsafe.Add(acc.DataPointer(), acc.Offset()*at.Size())
+		fill(accPtr, unsafe.Pointer(&ident), acc.Len(), 0)
+	}
 
 	accStrides := array.ContiguousStrides(keep)
 	for _, a := range r.axes {
@@ -131,6 +161,12 @@ func (ev *evaluation) reduce(r *rnode, dst *array.Array) (*array.Array, error) {
 		return fail(err)
 	}
 	op := r.n.red.op()
+	if !at.IsFloat() && op == compute.Fmax {
+		op = compute.Maximum // nanmax of integers is max
+	}
+	if !at.IsFloat() && op == compute.Fmin {
+		op = compute.Minimum
+	}
 	fold, err := compute.LookupFold(op, compute.Type(at))
 	if err != nil {
 		return fail(err)
@@ -186,7 +222,7 @@ func (ev *evaluation) reduce(r *rnode, dst *array.Array) (*array.Array, error) {
 			return fail(err)
 		}
 	}
-	if direct && out.HasNulls() {
+	if direct && out.HasNulls() && out.Len() > 0 {
 		// the result has no nulls: clear what the output's mask held
 		m := unsafe.Slice((*byte)(unsafe.Add(out.ValidityPointer(), out.Offset())), out.Len())
 		for i := range m {

@@ -180,6 +180,18 @@ func resolveRule(n *Node, shapes [][]int) ([]int, []broadcast.AxisMap, error) {
 
 func (r *rnode) resolveReduce(x []int) error {
 	n := r.n
+	r.maps = []broadcast.AxisMap{nil} // a reduction ends a fused group
+	if n.red.isScan() {
+		r.axes = n.axes
+		r.shape = slices.Clone(x)
+		if n.flat {
+			r.shape = []int{size(x)}
+		}
+		if r.shape == nil {
+			r.shape = []int{}
+		}
+		return nil
+	}
 	axes := n.axes
 	if n.reshap != nil {
 		var err error
@@ -188,6 +200,13 @@ func (r *rnode) resolveReduce(x []int) error {
 		}
 	}
 	r.axes = axes
+	if n.red.noIdentity() {
+		for _, a := range axes {
+			if x[a] == 0 {
+				return emptyAxisError(n.red.funcName(), a, x)
+			}
+		}
+	}
 	for i, d := range x {
 		switch {
 		case !slices.Contains(axes, i):
@@ -202,7 +221,6 @@ func (r *rnode) resolveReduce(x []int) error {
 	if r.shape == nil {
 		r.shape = []int{}
 	}
-	r.maps = []broadcast.AxisMap{nil} // a reduction ends a fused group
 	return nil
 }
 

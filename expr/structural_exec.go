@@ -3,7 +3,6 @@ package expr
 import (
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/broadcast"
@@ -26,7 +25,7 @@ func (ev *evaluation) structural(r *rnode, dst *array.Array, asView bool) (*arra
 	}
 	xs := make([]*array.Array, len(r.args))
 	for i, a := range r.args {
-		x, err := ev.operand(a)
+		x, err := ev.structOperand(a)
 		if err != nil {
 			return nil, err
 		}
@@ -43,7 +42,7 @@ func (ev *evaluation) structural(r *rnode, dst *array.Array, asView bool) (*arra
 		if err != nil {
 			return nil, fmt.Errorf("expr.Matmul: %w", err)
 		}
-		return ev.deliver(out, dst)
+		return ev.structDeliver(out, dst)
 	}
 	x, err := ev.contiguous(xs[0])
 	if err != nil {
@@ -68,14 +67,14 @@ func (ev *evaluation) structural(r *rnode, dst *array.Array, asView bool) (*arra
 		out.Release()
 		return nil, err
 	}
-	return ev.deliver(out, dst)
+	return ev.structDeliver(out, dst)
 }
 
-// operand returns the array an operand of a structural node reads: a leaf
+// structOperand returns the array an operand of a structural node reads: a leaf
 // as it is, a structural node as a view where it has one, anything else
 // evaluated into a temporary. Arrays made here are released with the
 // evaluation.
-func (ev *evaluation) operand(a *rnode) (*array.Array, error) {
+func (ev *evaluation) structOperand(a *rnode) (*array.Array, error) {
 	if a.isLeaf() {
 		return a.arr, nil
 	}
@@ -132,9 +131,9 @@ func (ev *evaluation) copyInto(src, dst *array.Array) (*array.Array, error) {
 	return ev.elementwise(leaf, dst)
 }
 
-// deliver hands a freshly computed out to the caller: as it is when there
+// structDeliver hands a freshly computed out to the caller: as it is when there
 // is no dst, else copied into dst and released.
-func (ev *evaluation) deliver(out, dst *array.Array) (*array.Array, error) {
+func (ev *evaluation) structDeliver(out, dst *array.Array) (*array.Array, error) {
 	if dst == nil {
 		return out, nil
 	}
@@ -215,7 +214,7 @@ func (ev *evaluation) viewNode(r *rnode, x, dst *array.Array, asView bool) (*arr
 	if dst == nil || out == dst {
 		return out, nil
 	}
-	return ev.deliver(out, dst)
+	return ev.structDeliver(out, dst)
 }
 
 // repeatEach evaluates a repeat with a count per element: a gather of
@@ -241,7 +240,7 @@ func (ev *evaluation) repeatEach(r *rnode, x, dst *array.Array) (*array.Array, e
 		out.Release()
 		return nil, err
 	}
-	return ev.deliver(out, dst)
+	return ev.structDeliver(out, dst)
 }
 
 // concat evaluates a concatenate or stack: each piece is evaluated (fused
@@ -273,7 +272,7 @@ func (ev *evaluation) concat(r *rnode, dst *array.Array) (*array.Array, error) {
 		if out == dst || dst == nil {
 			return out, nil
 		}
-		return ev.deliver(out, dst)
+		return ev.structDeliver(out, dst)
 	}
 	ranges := make([]view.Range, ax+1)
 	for i := range ranges {
@@ -306,7 +305,7 @@ func (ev *evaluation) concat(r *rnode, dst *array.Array) (*array.Array, error) {
 	if out == dst || dst == nil {
 		return out, nil
 	}
-	return ev.deliver(out, dst)
+	return ev.structDeliver(out, dst)
 }
 
 // setRole names the role of the pass over r in Explain.
@@ -318,14 +317,6 @@ func (ev *evaluation) setRole(r *rnode, role string) {
 		ev.roles = map[*rnode]string{}
 	}
 	ev.roles[r] = role
-}
-
-// hasNulls reports whether any array read under r has a validity mask.
-func hasNulls(r *rnode) bool {
-	if r.isLeaf() {
-		return r.arr.HasNulls()
-	}
-	return slices.ContainsFunc(r.args, hasNulls)
 }
 
 // describeStruct writes a structural node's step to Explain and reports

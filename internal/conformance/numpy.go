@@ -18,7 +18,9 @@ import (
 //
 // Every ufunc of compute's op table is found by its NumPy name (aliases:
 // divide, mod, abs, bitwise_not); where, clip and round, and the
-// reductions sum, prod, mean, min and max map to their expr functions. A
+// reductions (sum, prod, mean, var, std, min, max, argmin, argmax, any,
+// all, count_nonzero, nansum, nanmean, nanmin, nanmax) and scans (cumsum,
+// cumprod) map to their expr functions (numpy_reduce.go). A
 // Python scalar input becomes a weak constant (expr.Const of a Go int,
 // float64 or bool), so that NEP 50's promotion is what is tested. Each
 // case is computed from the inputs as given, from views of them with
@@ -37,14 +39,6 @@ var numpyAliases = map[string]string{
 	"around":         "round",
 	"amin":           "min",
 	"amax":           "max",
-}
-
-// laterOps are the functions of kind numpy the library does not have yet
-// (issue 11): such a case is skipped with that reason.
-var laterOps = map[string]bool{
-	"var": true, "std": true, "argmin": true, "argmax": true, "any": true, "all": true,
-	"count_nonzero": true, "cumsum": true, "cumprod": true, "nansum": true, "nanmean": true,
-	"nanmin": true, "nanmax": true,
 }
 
 // numpyBuilder builds the expression of a case from its input nodes.
@@ -76,62 +70,14 @@ func numpyOp(c Case) (numpyBuilder, int, string) {
 			return nil, 0, "malformed: " + err.Error()
 		}
 		return func(xs []*expr.Node) (*expr.Node, error) { return expr.Round(xs[0], d), nil }, 1, ""
-	case "sum", "prod", "mean", "min", "max":
-		axes, err := axesArg(c)
-		if err != nil {
-			return nil, 0, "malformed: " + err.Error()
-		}
-		keep := false
-		if raw, ok := c.Args["keepdims"]; ok {
-			if err := json.Unmarshal(raw, &keep); err != nil {
-				return nil, 0, "malformed: keepdims: " + err.Error()
-			}
-		}
-		for k := range c.Args {
-			if k != "axis" && k != "keepdims" {
-				return nil, 0, fmt.Sprintf("%s with argument %q is not supported", name, k)
-			}
-		}
-		f := map[string]func(*expr.Node, []int, bool) *expr.Node{"sum": expr.ReduceSum, "prod": expr.ReduceProd,
-			"mean": expr.ReduceMean, "min": expr.ReduceMin, "max": expr.ReduceMax}[name]
-		return func(xs []*expr.Node) (*expr.Node, error) {
-			if (name == "min" || name == "max") && emptyReduction(xs[0], axes) {
-				// stride0 gives the identity (±inf, the extreme integer)
-				return nil, fmt.Errorf("%s of a zero-size axis has no identity in NumPy", name)
-			}
-			return f(xs[0], axes, keep), nil
-		}, 1, ""
+	case "sum", "prod", "mean", "min", "max", "var", "std", "argmin", "argmax", "any", "all",
+		"count_nonzero", "cumsum", "cumprod", "nansum", "nanmean", "nanmin", "nanmax":
+		return reductionOp(c, name)
 	}
 	if b, arity, why, ok := structuralOp(c, name); ok {
 		return b, arity, why
 	}
-	if laterOps[name] {
-		return nil, 0, fmt.Sprintf("%s: not in the library yet (issue 11)", name)
-	}
 	return nil, 0, fmt.Sprintf("op %q is not supported", c.Op)
-}
-
-// emptyReduction reports whether min or max would reduce an empty axis.
-func emptyReduction(x *expr.Node, axes []int) bool {
-	s, ok := x.StaticShape()
-	if !ok {
-		return false
-	}
-	r := len(s)
-	for i, d := range s {
-		if d != 0 {
-			continue
-		}
-		if axes == nil {
-			return true
-		}
-		for _, a := range axes {
-			if a == i || a+r == i {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // intArg reads an integer keyword argument.

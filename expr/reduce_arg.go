@@ -1,0 +1,252 @@
+package expr
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/stride0/stride0/array"
+)
+
+// Argmin returns the index of the minimum of x over axes, as an int64
+// array: with axes nil, the flat (C-order) index into the whole array, as
+// numpy.argmin without an axis; with one axis, the index along it, as
+// numpy.argmin(x, axis); with several axes, the C-order index into those
+// axes taken together. The first occurrence wins; a NaN counts as the
+// minimum, so the first NaN is the answer, as in NumPy. Lazy: the shape is
+// known when built. Nulls are skipped; a slice of nulls only gives -1. An
+// axis of size 0 is an error (ErrArgument: NumPy's "attempt to get argmin
+// of an empty sequence"). keepDims keeps the reduced axes as size 1.
+func Argmin(x *Node, axes []int, keepDims bool) *Node { return argNode(redArgmin, x, axes, keepDims) }
+
+// Argmax is Argmin for the maximum (the first NaN, if any, wins).
+func Argmax(x *Node, axes []int, keepDims bool) *Node { return argNode(redArgmax, x, axes, keepDims) }
+
+func argNode(r reduction, x *Node, axes []int, keep bool) *Node {
+	n := reduce(r, x, axes, keep)
+	if n.err == nil && x.dtype == array.Invalid {
+		n.err = fmt.Errorf("expr.%s: %w: %v", r.funcName(), ErrDType, x.dtype)
+	}
+	return n
+}
+
+// argWork is the type the values of dtype dt are compared in (exactly).
+func argWork(dt array.DType) array.DType {
+	switch dt {
+	case array.Float16:
+		return array.Float32
+	case array.Bool:
+		return array.Uint8
+	}
+	return dt
+}
+
+// argExtreme evaluates Argmin and Argmax.
+func (ev *evaluation) argExtreme(r *rnode, dst *array.Array) (*array.Array, error) {
+	if dst != nil {
+		if err := checkOutput(dst, r.dtype, r.shape); err != nil {
+			return nil, err
+		}
+	}
+	x, done, err := ev.operand(r.args[0])
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	if ev.describePass(r, fmt.Sprintf("%v over axes %v: first occurrence, first NaN wins", r.n.red, r.axes), dst) {
+		return nil, nil
+	}
+	out, err := ev.newOutput(array.Int64, r.shape)
+	if err != nil {
+		return nil, err
+	}
+	idx := unsafe.Slice((*int64)(out.DataPointer()), out.Len())
+	w := newWalk(x, r.axes)
+	isMax := r.n.red == redArgmax
+	switch argWork(x.DType()) {
+	case array.Int8:
+		err = argWalk[int8](w, isMax, idx, ev.o.workers)
+	case array.Int16:
+		err = argWalk[int16](w, isMax, idx, ev.o.workers)
+	case array.Int32:
+		err = argWalk[int32](w, isMax, idx, ev.o.workers)
+	case array.Int64:
+		err = argWalk[int64](w, isMax, idx, ev.o.workers)
+	case array.Uint8:
+		err = argWalk[uint8](w, isMax, idx, ev.o.workers)
+	case array.Uint16:
+		err = argWalk[uint16](w, isMax, idx, ev.o.workers)
+	case array.Uint32:
+		err = argWalk[uint32](w, isMax, idx, ev.o.workers)
+	case array.Uint64:
+		err = argWalk[uint64](w, isMax, idx, ev.o.workers)
+	case array.Float32:
+		err = argWalk[float32](w, isMax, idx, ev.o.workers)
+	case array.Float64:
+		err = argWalk[float64](w, isMax, idx, ev.o.workers)
+	default:
+		err = fmt.Errorf("expr.%s: %w: %v", r.n.red.funcName(), ErrDType, x.DType())
+	}
+	if err != nil {
+		out.Release()
+		return nil, err
+	}
+	return ev.deliver(r, out, dst)
+}
+
+type ordered interface {
+	~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~float32 | ~float64
+}
+
+// better reports whether v replaces the best value b found so far: it is
+// NaN (and b is not), or strictly beyond b. Ties keep the earlier index.
+func better[T ordered](v, b T, isMax bool) bool {
+	if b != b {
+		return false // the first NaN stays
+	}
+	if v != v {
+		return true
+	}
+	if isMax {
+		return v > b
+	}
+	return v < b
+}
+
+// argRun folds n values (validity mk, nil: all valid) whose reduced indices
+// start at k0 into the best value *b at index *bi (-1: none yet).
+func argRun[T ordered](p, mk unsafe.Pointer, n int, k0 int64, b *T, bi *int64, isMax bool) {
+	x := unsafe.Slice((*T)(p), n)
+	var m []byte
+	if mk != nil {
+		m = unsafe.Slice((*byte)(mk), n)
+	}
+	best, at := *b, *bi
+	for i, v := range x {
+		if m != nil && m[i] == 0 {
+			continue
+		}
+		if at < 0 || better(v, best, isMax) {
+			best, at = v, k0+int64(i)
+			if v != v {
+				break
+			}
+		}
+	}
+	*b, *bi = best, at
+}
+
+// argWalk computes the index of each output's extreme: by runs along the
+// innermost reduced axis, or by lanes when the reduction is over outer
+// axes (every row of lanes is compared against the lanes' best so far, in
+// C order of the reduced axes, so the first occurrence wins).
+func argWalk[T ordered](w *walk, isMax bool, idx []int64, workers int) error {
+	var z T
+	work := array.DType(0)
+	switch any(z).(type) {
+	case int8:
+		work = array.Int8
+	case int16:
+		work = array.Int16
+	case int32:
+		work = array.Int32
+	case int64:
+		work = array.Int64
+	case uint8:
+		work = array.Uint8
+		if w.a.DType() == array.Bool {
+			work = array.Bool
+		}
+	case uint16:
+		work = array.Uint16
+	case uint32:
+		work = array.Uint32
+	case uint64:
+		work = array.Uint64
+	case float32:
+		work = array.Float32
+	case float64:
+		work = array.Float64
+	}
+	if w.nOut == 0 {
+		return nil
+	}
+	const block = 4096
+	var fe firstError
+	if w.columns() {
+		k := len(w.kShape) - 1
+		lanes, ls := w.kShape[k], w.kStr[k]
+		nOuter := w.nOut / lanes
+		chunk := min(lanes, block)
+		if nOuter*((lanes+chunk-1)/chunk) < workers {
+			chunk = max(64, (lanes+workers-1)/workers)
+		}
+		nChunks := (lanes + chunk - 1) / chunk
+		split(nOuter*nChunks, chunk*w.nRed, workers, func(lo, hi int) {
+			ld, err := w.loader(work, chunk, 1)
+			if err != nil {
+				fe.set(err)
+				return
+			}
+			ko := newOdometer(w.kShape[:k], w.kStr[:k], 0)
+			ro := newOdometer(w.rShape, w.rStr, 0)
+			best := make([]T, chunk)
+			for u := lo; u < hi; u++ {
+				o, l0 := u/nChunks, u%nChunks*chunk
+				n := min(chunk, lanes-l0)
+				ko.seek(o)
+				ro.seek(0)
+				at := idx[o*lanes+l0 : o*lanes+l0+n]
+				for i := range at {
+					at[i] = -1
+				}
+				for j := 0; j < w.nRed; j++ {
+					p, mk := ld.load(ko.off+l0*ls+ro.off, n, ls, 0)
+					x := unsafe.Slice((*T)(p), n)
+					var m []byte
+					if mk != nil {
+						m = unsafe.Slice((*byte)(mk), n)
+					}
+					for i, v := range x {
+						if (m == nil || m[i] != 0) && (at[i] < 0 || better(v, best[i], isMax)) {
+							best[i], at[i] = v, int64(j)
+						}
+					}
+					ro.next()
+				}
+			}
+		})
+		return fe.err
+	}
+	rs, rstr, run, runStride := w.rShape, w.rStr, 1, 1
+	if k := len(rs) - 1; k >= 0 {
+		run, runStride = rs[k], rstr[k]
+		rs, rstr = rs[:k], rstr[:k]
+	}
+	b := min(run, block)
+	split(w.nOut, w.nRed, workers, func(lo, hi int) {
+		ld, err := w.loader(work, b, 1)
+		if err != nil {
+			fe.set(err)
+			return
+		}
+		ko := newOdometer(w.kShape, w.kStr, lo)
+		ro := newOdometer(rs, rstr, 0)
+		outer := w.nRed / run
+		for o := lo; o < hi; o++ {
+			var best T
+			at := int64(-1)
+			ro.seek(0)
+			for j := 0; j < outer; j++ {
+				for c := 0; c < run; c += b {
+					n := min(b, run-c)
+					p, mk := ld.load(ko.off+ro.off+c*runStride, n, runStride, 0)
+					argRun(p, mk, n, int64(j*run+c), &best, &at, isMax)
+				}
+				ro.next()
+			}
+			idx[o] = at
+			ko.next()
+		}
+	})
+	return fe.err
+}
