@@ -50,8 +50,7 @@ func run(w io.Writer) error {
 	// z = (x - mean) / std, per column.
 	x := expr.Leaf(m)
 	mean := expr.ReduceMean(x, []int{0}, true)
-	// TODO(issue 11): expr.Std(x, []int{0}, 0, true) once the reductions are merged.
-	std := expr.Sqrt(expr.ReduceMean(expr.Square(expr.Sub(x, mean)), []int{0}, true))
+	std := expr.ReduceStd(x, []int{0}, 0, true) // ddof 0, as numpy.std
 	z, err := expr.Eval(expr.Div(expr.Sub(x, mean), std), opt)
 	if err != nil {
 		return err
@@ -59,11 +58,9 @@ func run(w io.Writer) error {
 	defer z.Release()
 	fmt.Fprintf(w, "standardized\n%.3f\n", z)
 
-	// The feature with the largest z in each row: the first index of a
-	// stable descending order (first occurrence, as argmax).
+	// The feature with the largest z in each row (first occurrence).
 	zl := expr.Leaf(z)
-	// TODO(issue 11): expr.Argmax(zl, 1) once the reductions are merged.
-	best, err := expr.Eval(expr.Take(expr.Argsort(expr.Neg(zl), 1), expr.Const(0), 1), opt)
+	best, err := expr.Eval(expr.Argmax(zl, []int{1}, false), opt)
 	if err != nil {
 		return err
 	}
