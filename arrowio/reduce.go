@@ -145,6 +145,33 @@ type source struct {
 	cur   *array.Array
 	cnt   []int64 // valid elements per lane in the current batch
 	cntOK bool
+	toF64 *expr.Plan   // cur as float64 (nil: cur is float64)
+	f64   *array.Array // its result for the current batch
+}
+
+// float64 returns the current value as float64, cast once per batch.
+func (src *source) float64() (*array.Array, error) {
+	if src.toF64 == nil {
+		return src.cur, nil
+	}
+	if src.f64 == nil {
+		f, err := src.toF64.Eval(expr.Bindings{"e": src.cur})
+		if err != nil {
+			return nil, err
+		}
+		src.f64 = f
+	}
+	return src.f64, nil
+}
+
+// drop releases the current batch's values.
+func (src *source) drop() {
+	for _, a := range []**array.Array{&src.cur, &src.f64} {
+		if *a != nil {
+			(*a).Release()
+			*a = nil
+		}
+	}
 }
 
 // reducer is one Reduction: its partial plans (over the variable "e", the
@@ -154,6 +181,7 @@ type reducer struct {
 	src   *source
 	dtype array.DType // the result's
 	parts []*expr.Plan
+	onF64 bool       // the parts reduce source.float64
 	merge *expr.Plan // Min, Max: acc op partial
 
 	i64 []int64
@@ -166,10 +194,7 @@ type reducer struct {
 
 func (s *streamReduce) release() {
 	for _, src := range s.srcs {
-		if src.cur != nil {
-			src.cur.Release()
-			src.cur = nil
-		}
+		src.drop()
 	}
 	for _, r := range s.reds {
 		if r.acc != nil {
@@ -230,23 +255,28 @@ func (s *streamReduce) plan(schema *arrow.Schema, reductions []Reduction) error 
 
 // newReducer makes the partial plans of r over e, a variable standing for
 // the source's value in one batch, and the zero accumulator.
-func newReducer(mem memory.Allocator, r Reduction, src *source) (*reducer, error) {
+func newReducer(mem memory.Allocator, r Reduction, src *source) (red *reducer, err error) {
 	dims := []broadcast.Dim{broadcast.UnknownDim()}
 	for _, d := range src.row {
 		dims = append(dims, broadcast.StaticDim(d))
 	}
 	dt := r.Expr.DType()
 	e := expr.Var("e", dt, broadcast.Shape{Dims: dims, RankKnown: true})
-	ef := e
-	if dt != array.Float64 {
-		ef = expr.Cast(e, array.Float64)
-	}
+	// ef stands for the source's value as float64 (source.float64), which
+	// the float partials reduce.
+	ef := expr.Var("e", array.Float64, e.Shape())
 	axis0 := []int{0}
 	// full is the in-memory reduction: it gives the result dtype, and
 	// rejects what the reduction cannot take.
 	var full *expr.Node
 	var parts []*expr.Node
-	red := &reducer{r: r, src: src}
+	red = &reducer{r: r, src: src}
+	useF64 := func() {
+		red.onF64 = true
+		if src.toF64 == nil && dt != array.Float64 {
+			src.toF64, err = expr.Compile(expr.Cast(e, array.Float64), expr.WithAllocator(mem))
+		}
+	}
 	n := src.lanes
 	switch r.Op {
 	case Sum, Prod:
@@ -256,6 +286,7 @@ func newReducer(mem memory.Allocator, r Reduction, src *source) (*reducer, error
 		}
 		full = build(e, axis0, false)
 		if dt.IsFloat() {
+			useF64()
 			parts = []*expr.Node{build(ef, axis0, false)}
 			red.f64 = make([]float64, n)
 		} else {
@@ -279,6 +310,7 @@ func newReducer(mem memory.Allocator, r Reduction, src *source) (*reducer, error
 		}
 	case Mean:
 		full = expr.ReduceMean(e, axis0, false)
+		useF64()
 		parts = []*expr.Node{expr.ReduceMean(ef, axis0, false)}
 		red.mom = make([]compute.Moments, n)
 	case Var, Std:
@@ -287,6 +319,7 @@ func newReducer(mem memory.Allocator, r Reduction, src *source) (*reducer, error
 		} else {
 			full = expr.ReduceStd(e, axis0, r.Ddof, false)
 		}
+		useF64()
 		parts = []*expr.Node{expr.ReduceMean(ef, axis0, false), expr.ReduceVar(ef, axis0, 0, false)}
 		red.mom = make([]compute.Moments, n)
 	case Min, Max:
@@ -325,6 +358,9 @@ func newReducer(mem memory.Allocator, r Reduction, src *source) (*reducer, error
 	if err := full.Err(); err != nil {
 		return nil, err
 	}
+	if err != nil {
+		return nil, err
+	}
 	red.dtype = full.DType()
 	for _, p := range parts {
 		pl, err := expr.Compile(p, expr.WithAllocator(mem))
@@ -351,10 +387,7 @@ func (s *streamReduce) batch(rec arrow.Record) error {
 			a.Release()
 		}
 		for _, src := range s.srcs {
-			if src.cur != nil {
-				src.cur.Release()
-				src.cur = nil
-			}
+			src.drop()
 		}
 	}()
 	for name, i := range s.vars {
@@ -386,7 +419,7 @@ func (s *streamReduce) batch(rec arrow.Record) error {
 		}
 	}
 	for _, r := range s.reds {
-		if err := r.step(n); err != nil {
+		if err := r.step(s.mem, n); err != nil {
 			return fmt.Errorf("arrowio.Reduce %q (%v): %w", r.r.Name, r.r.Op, err)
 		}
 	}
@@ -422,15 +455,28 @@ func (src *source) counts(n int) []int64 {
 }
 
 // step merges the partials of the current batch (n > 0 rows).
-func (r *reducer) step(n int) error {
+func (r *reducer) step(mem memory.Allocator, n int) error {
 	b := expr.Bindings{"e": r.src.cur}
+	if r.onF64 {
+		f, err := r.src.float64()
+		if err != nil {
+			return err
+		}
+		b["e"] = f
+	}
 	var ps []*array.Array
 	defer func() {
 		for _, p := range ps {
 			p.Release()
 		}
 	}()
-	for _, pl := range r.parts {
+	parts := r.parts
+	if p, err := r.fast(mem, n); err != nil {
+		return err
+	} else if p != nil {
+		ps, parts = append(ps, p), nil
+	}
+	for _, pl := range parts {
 		p, err := pl.Eval(b)
 		if err != nil {
 			return err
@@ -588,4 +634,130 @@ func fillFloat(mem memory.Allocator, dt array.DType, row []int, v []float64, whe
 		return nil, fmt.Errorf("%s: %w", where, err)
 	}
 	return c, nil
+}
+
+// fast computes the partial of Min, Max, Any or All of the current batch
+// in Go when the value has no nulls and a dtype Go can order (every dtype
+// but float16; bool for Any and All only): one loop over the rows, lanes
+// innermost, where expr's reductions along axis 0 of few lanes are slow. It
+// returns nil (and the partial plan is used) otherwise.
+func (r *reducer) fast(mem memory.Allocator, n int) (*array.Array, error) {
+	e := r.src.cur
+	if e.HasNulls() {
+		return nil, nil
+	}
+	switch r.r.Op {
+	case Min, Max:
+		isMin := r.r.Op == Min
+		switch e.DType() {
+		case array.Int8:
+			return fastMinMax[int8](mem, e, n, r.src, isMin)
+		case array.Int16:
+			return fastMinMax[int16](mem, e, n, r.src, isMin)
+		case array.Int32:
+			return fastMinMax[int32](mem, e, n, r.src, isMin)
+		case array.Int64:
+			return fastMinMax[int64](mem, e, n, r.src, isMin)
+		case array.Uint8:
+			return fastMinMax[uint8](mem, e, n, r.src, isMin)
+		case array.Uint16:
+			return fastMinMax[uint16](mem, e, n, r.src, isMin)
+		case array.Uint32:
+			return fastMinMax[uint32](mem, e, n, r.src, isMin)
+		case array.Uint64:
+			return fastMinMax[uint64](mem, e, n, r.src, isMin)
+		case array.Float32:
+			return fastMinMax[float32](mem, e, n, r.src, isMin)
+		case array.Float64:
+			return fastMinMax[float64](mem, e, n, r.src, isMin)
+		}
+	case Any, All:
+		isAny := r.r.Op == Any
+		switch e.DType() {
+		case array.Bool:
+			return fastAnyAll[bool](mem, e, n, r.src, isAny)
+		case array.Int8:
+			return fastAnyAll[int8](mem, e, n, r.src, isAny)
+		case array.Int16:
+			return fastAnyAll[int16](mem, e, n, r.src, isAny)
+		case array.Int32:
+			return fastAnyAll[int32](mem, e, n, r.src, isAny)
+		case array.Int64:
+			return fastAnyAll[int64](mem, e, n, r.src, isAny)
+		case array.Uint8:
+			return fastAnyAll[uint8](mem, e, n, r.src, isAny)
+		case array.Uint16:
+			return fastAnyAll[uint16](mem, e, n, r.src, isAny)
+		case array.Uint32:
+			return fastAnyAll[uint32](mem, e, n, r.src, isAny)
+		case array.Uint64:
+			return fastAnyAll[uint64](mem, e, n, r.src, isAny)
+		case array.Float32:
+			return fastAnyAll[float32](mem, e, n, r.src, isAny)
+		case array.Float64:
+			return fastAnyAll[float64](mem, e, n, r.src, isAny)
+		}
+	}
+	return nil, nil
+}
+
+type ordered interface {
+	int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 | float32 | float64
+}
+
+// fastMinMax is the minimum (or maximum) over the n rows of e (contiguous,
+// no nulls, n > 0) per lane; a NaN wins, as in numpy.minimum.
+func fastMinMax[T ordered](mem memory.Allocator, e *array.Array, n int, src *source, isMin bool) (*array.Array, error) {
+	p, err := array.Empty(mem, e.DType(), src.row...)
+	if err != nil {
+		return nil, err
+	}
+	v, _ := array.Values[T](e)
+	m, _ := array.Values[T](p)
+	lanes := src.lanes
+	m = m[:lanes]
+	copy(m, v[:lanes])
+	for r := 1; r < n; r++ {
+		row := v[r*lanes : (r+1)*lanes]
+		if isMin {
+			for i, x := range row {
+				if x < m[i] || x != x {
+					m[i] = x
+				}
+			}
+		} else {
+			for i, x := range row {
+				if x > m[i] || x != x {
+					m[i] = x
+				}
+			}
+		}
+	}
+	return p, nil
+}
+
+// fastAnyAll is Any (or All) over the n rows of e (contiguous, no nulls)
+// per lane: whether some (every) element is nonzero; NaN is nonzero.
+func fastAnyAll[T ordered | bool](mem memory.Allocator, e *array.Array, n int, src *source, isAny bool) (*array.Array, error) {
+	p, err := array.Empty(mem, array.Bool, src.row...)
+	if err != nil {
+		return nil, err
+	}
+	v, _ := array.Values[T](e)
+	b, _ := array.Values[bool](p)
+	lanes := src.lanes
+	b = b[:lanes]
+	var zero T
+	for i := range b {
+		b[i] = !isAny
+	}
+	for r := 0; r < n; r++ {
+		row := v[r*lanes : (r+1)*lanes]
+		for i, x := range row {
+			if (x != zero) == isAny {
+				b[i] = isAny
+			}
+		}
+	}
+	return p, nil
 }

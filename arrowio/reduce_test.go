@@ -336,60 +336,78 @@ func nan(n int) []float64 {
 	return v
 }
 
-// TestReduceSpecialValues: NaN propagates through min, max, mean and var
-// as in memory; a lane whose values are all null gives the in-memory
-// result (identity, NaN).
-func TestReduceSpecialValues(t *testing.T) {
-	mem := newMem(t)
-	nanv := math.NaN()
-	b1 := []float64{1, nanv, 3, 4, 5, 6}
-	b2 := []float64{7, 8, 9, -1, 11, 12}
-	ok1 := []bool{true, true, false, true, true, false}
-	ok2 := []bool{true, true, false, true, true, false} // lane 2 (column 2) is all null
-	var recs []arrow.Record
-	var schema *arrow.Schema
-	for k, v := range [][]float64{b1, b2} {
-		a, err := array.FromSliceValid(mem, v, [][]bool{ok1, ok2}[k], 2, 3)
+// streamOf is a stream of [rows, 3] float64 batches (6 values each; valid
+// nil: no nulls) and their concatenation.
+func streamOf(t testing.TB, mem memory.Allocator, batches [][]float64, valid [][]bool) *randStream {
+	s := &randStream{all: map[string]*array.Array{}}
+	var all []float64
+	var allOK []bool
+	for k, v := range batches {
+		ok := make([]bool, len(v))
+		for i := range ok {
+			ok[i] = valid == nil || valid[k][i]
+		}
+		all, allOK = append(all, v...), append(allOK, ok...)
+		a, err := array.FromSliceValid(mem, v, ok, len(v)/3, 3)
 		require.NoError(t, err)
+		if valid == nil {
+			a.Release()
+			a, err = array.FromSlice(mem, v, len(v)/3, 3)
+			require.NoError(t, err)
+		}
 		col, err := ToTensorColumn(mem, a)
 		a.Release()
 		require.NoError(t, err)
-		schema = arrow.NewSchema([]arrow.Field{{Name: "x", Type: col.DataType(), Nullable: true}}, nil)
-		recs = append(recs, arrowarray.NewRecord(schema, []arrow.Array{col}, 2))
+		s.schema = arrow.NewSchema([]arrow.Field{{Name: "x", Type: col.DataType(), Nullable: true}}, nil)
+		s.recs = append(s.recs, arrowarray.NewRecord(s.schema, []arrow.Array{col}, int64(len(v)/3)))
 		col.Release()
 	}
-	defer func() {
-		for _, r := range recs {
-			r.Release()
+	a, err := array.FromSliceValid(mem, all, allOK, len(all)/3, 3)
+	require.NoError(t, err)
+	s.all["x"] = a
+	return s
+}
+
+// TestReduceSpecialValues: NaN propagates through min, max, mean and var
+// as in memory, with and without nulls (the partials of min, max, any and
+// all of a batch without nulls are computed in Go, the others by expr); a
+// lane whose values are all null gives the in-memory result (identity,
+// NaN).
+func TestReduceSpecialValues(t *testing.T) {
+	mem := newMem(t)
+	nanv := math.NaN()
+	b1 := []float64{1, nanv, 3, 4, 0, 6}
+	b2 := []float64{7, 8, 9, -1, 11, 12}
+	b3 := []float64{-7, 1, 0, nanv, 1, 2}
+	ok := []bool{true, true, false, true, true, false} // lane 2 is all null
+	for _, valid := range [][][]bool{nil, {ok, ok, ok}} {
+		s := streamOf(t, mem, [][]float64{b1, b2, b3}, valid)
+		x, err := SchemaVar(s.schema, "x")
+		require.NoError(t, err)
+		var reds []Reduction
+		for _, op := range []ReduceOp{Sum, Prod, Mean, Var, Std, Min, Max, Count, Any, All} {
+			reds = append(reds, Reduction{Name: op.String(), Expr: x, Op: op})
 		}
-	}()
-	all, err := array.FromSliceValid(mem, append(append([]float64{}, b1...), b2...), append(append([]bool{}, ok1...), ok2...), 4, 3)
-	require.NoError(t, err)
-	defer all.Release()
-	x, err := SchemaVar(schema, "x")
-	require.NoError(t, err)
-	s := &randStream{schema: schema, recs: recs, all: map[string]*array.Array{"x": all}}
-	var reds []Reduction
-	for _, op := range []ReduceOp{Sum, Prod, Mean, Var, Std, Min, Max, Count, Any, All} {
-		reds = append(reds, Reduction{Name: op.String(), Expr: x, Op: op})
-	}
-	rr := s.reader()
-	defer rr.Release()
-	got, err := Reduce(mem, rr, reds...)
-	require.NoError(t, err)
-	for k, g := range got {
-		want := inMemory(t, mem, s, reds[k])
-		wv, _ := array.ToSlice[float64](want)
-		gv, _ := array.ToSlice[float64](g)
-		for e := range wv {
-			if math.IsNaN(wv[e]) {
-				assert.True(t, math.IsNaN(gv[e]), "%v [%d]: %v", reds[k].Op, e, gv)
-			} else {
-				assert.InDelta(t, wv[e], gv[e], 1e-12, "%v [%d]", reds[k].Op, e)
+		rr := s.reader()
+		got, err := Reduce(mem, rr, reds...)
+		rr.Release()
+		require.NoError(t, err)
+		for k, g := range got {
+			want := inMemory(t, mem, s, reds[k])
+			assert.Equal(t, want.DType(), g.DType())
+			wv, _ := array.ToSlice[float64](want)
+			gv, _ := array.ToSlice[float64](g)
+			for e := range wv {
+				if math.IsNaN(wv[e]) {
+					assert.True(t, math.IsNaN(gv[e]), "nulls %v: %v [%d]: %v", valid != nil, reds[k].Op, e, gv)
+				} else {
+					assert.InDelta(t, wv[e], gv[e], 1e-12, "nulls %v: %v [%d]", valid != nil, reds[k].Op, e)
+				}
 			}
+			want.Release()
+			g.Release()
 		}
-		want.Release()
-		g.Release()
+		s.release()
 	}
 }
 
