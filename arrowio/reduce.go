@@ -184,12 +184,13 @@ type reducer struct {
 	onF64 bool       // the parts reduce source.float64
 	merge *expr.Plan // Min, Max: acc op partial
 
-	i64 []int64
-	u64 []uint64
-	f64 []float64
-	b   []bool
-	mom []compute.Moments
-	acc *array.Array // Min, Max
+	kind accKind // which of the accumulators below (allocated by alloc)
+	i64  []int64
+	u64  []uint64
+	f64  []float64
+	b    []bool
+	mom  []compute.Moments
+	acc  *array.Array // Min, Max
 }
 
 func (s *streamReduce) release() {
@@ -240,7 +241,7 @@ func (s *streamReduce) plan(schema *arrow.Schema, reductions []Reduction) error 
 			if err != nil {
 				return fmt.Errorf("%s: %w", where, err)
 			}
-			src = &source{node: r.Expr, plan: p, row: row, lanes: lanes, cnt: make([]int64, lanes)}
+			src = &source{node: r.Expr, plan: p, row: row, lanes: lanes}
 			bySrc[r.Expr] = src
 			s.srcs = append(s.srcs, src)
 		}
@@ -251,6 +252,67 @@ func (s *streamReduce) plan(schema *arrow.Schema, reductions []Reduction) error 
 		s.reds = append(s.reds, red)
 	}
 	return nil
+}
+
+type accKind uint8
+
+const (
+	accArray accKind = iota // Min, Max: acc
+	accI64
+	accU64
+	accF64
+	accBool
+	accMom
+)
+
+// maxEmptyLanes bounds the result of a reduction over no rows: its size
+// then comes from the schema alone, not from data that was held.
+const maxEmptyLanes = 1 << 26
+
+// alloc makes the accumulators, holding the reduction's identity. It runs
+// at the first batch with rows (whose data proves the row shape fits in
+// memory) or at the end of a stream of no rows.
+func (r *reducer) alloc() {
+	n := r.src.lanes
+	if r.src.cnt == nil {
+		r.src.cnt = make([]int64, n)
+	}
+	if r.i64 != nil || r.u64 != nil || r.f64 != nil || r.b != nil || r.mom != nil {
+		return
+	}
+	prod := r.r.Op == Prod
+	switch r.kind {
+	case accI64:
+		r.i64 = make([]int64, n)
+		if prod {
+			for i := range r.i64 {
+				r.i64[i] = 1
+			}
+		}
+	case accU64:
+		r.u64 = make([]uint64, n)
+		if prod {
+			for i := range r.u64 {
+				r.u64[i] = 1
+			}
+		}
+	case accF64:
+		r.f64 = make([]float64, n)
+		if prod {
+			for i := range r.f64 {
+				r.f64[i] = 1
+			}
+		}
+	case accBool:
+		r.b = make([]bool, n)
+		if r.r.Op == All {
+			for i := range r.b {
+				r.b[i] = true
+			}
+		}
+	case accMom:
+		r.mom = make([]compute.Moments, n)
+	}
 }
 
 // newReducer makes the partial plans of r over e, a variable standing for
@@ -277,7 +339,6 @@ func newReducer(mem memory.Allocator, r Reduction, src *source) (red *reducer, e
 			src.toF64, err = expr.Compile(expr.Cast(e, array.Float64), expr.WithAllocator(mem))
 		}
 	}
-	n := src.lanes
 	switch r.Op {
 	case Sum, Prod:
 		build := expr.ReduceSum
@@ -288,31 +349,19 @@ func newReducer(mem memory.Allocator, r Reduction, src *source) (red *reducer, e
 		if dt.IsFloat() {
 			useF64()
 			parts = []*expr.Node{build(ef, axis0, false)}
-			red.f64 = make([]float64, n)
+			red.kind = accF64
 		} else {
 			parts = []*expr.Node{full}
+			red.kind = accI64
 			if full.DType() == array.Uint64 {
-				red.u64 = make([]uint64, n)
-			} else {
-				red.i64 = make([]int64, n)
-			}
-		}
-		if r.Op == Prod {
-			for i := range n {
-				if red.f64 != nil {
-					red.f64[i] = 1
-				} else if red.u64 != nil {
-					red.u64[i] = 1
-				} else {
-					red.i64[i] = 1
-				}
+				red.kind = accU64
 			}
 		}
 	case Mean:
 		full = expr.ReduceMean(e, axis0, false)
 		useF64()
 		parts = []*expr.Node{expr.ReduceMean(ef, axis0, false)}
-		red.mom = make([]compute.Moments, n)
+		red.kind = accMom
 	case Var, Std:
 		if r.Op == Var {
 			full = expr.ReduceVar(e, axis0, r.Ddof, false)
@@ -321,7 +370,7 @@ func newReducer(mem memory.Allocator, r Reduction, src *source) (red *reducer, e
 		}
 		useF64()
 		parts = []*expr.Node{expr.ReduceMean(ef, axis0, false), expr.ReduceVar(ef, axis0, 0, false)}
-		red.mom = make([]compute.Moments, n)
+		red.kind = accMom
 	case Min, Max:
 		build, op := expr.ReduceMin, expr.Minimum
 		if r.Op == Max {
@@ -339,7 +388,7 @@ func newReducer(mem memory.Allocator, r Reduction, src *source) (red *reducer, e
 		}
 	case Count:
 		red.dtype = array.Int64
-		red.i64 = make([]int64, n)
+		red.kind = accI64
 		return red, nil
 	case Any, All:
 		build := expr.Any
@@ -348,12 +397,7 @@ func newReducer(mem memory.Allocator, r Reduction, src *source) (red *reducer, e
 		}
 		full = build(e, axis0, false)
 		parts = []*expr.Node{full}
-		red.b = make([]bool, n)
-		if r.Op == All {
-			for i := range red.b {
-				red.b[i] = true
-			}
-		}
+		red.kind = accBool
 	}
 	if err := full.Err(); err != nil {
 		return nil, err
@@ -456,6 +500,7 @@ func (src *source) counts(n int) []int64 {
 
 // step merges the partials of the current batch (n > 0 rows).
 func (r *reducer) step(mem memory.Allocator, n int) error {
+	r.alloc()
 	b := expr.Bindings{"e": r.src.cur}
 	if r.onF64 {
 		f, err := r.src.float64()
@@ -489,10 +534,10 @@ func (r *reducer) step(mem memory.Allocator, n int) error {
 	switch r.r.Op {
 	case Sum, Prod:
 		prod := r.r.Op == Prod
-		switch {
-		case r.f64 != nil:
+		switch r.kind {
+		case accF64:
 			mergeNum(r.f64, ps[0], prod)
-		case r.u64 != nil:
+		case accU64:
 			mergeNum(r.u64, ps[0], prod)
 		default:
 			mergeNum(r.i64, ps[0], prod)
@@ -569,6 +614,10 @@ func mergeNum[T int64 | uint64 | float64](acc []T, p *array.Array, prod bool) {
 // finish makes the result array.
 func (r *reducer) finish(mem memory.Allocator, rows int64) (*array.Array, error) {
 	where := fmt.Sprintf("arrowio.Reduce %q (%v)", r.r.Name, r.r.Op)
+	if rows == 0 && r.src.lanes > maxEmptyLanes {
+		return nil, fmt.Errorf("%s: %w: a result of row shape %v (%d elements) for a stream of no rows", where, ErrUnsupported, r.src.row, r.src.lanes)
+	}
+	r.alloc()
 	switch r.r.Op {
 	case Min, Max:
 		if r.acc == nil {
@@ -598,10 +647,10 @@ func (r *reducer) finish(mem memory.Allocator, rows int64) (*array.Array, error)
 		}
 		return fillFloat(mem, r.dtype, r.src.row, v, where)
 	}
-	switch {
-	case r.f64 != nil:
+	switch r.kind {
+	case accF64:
 		return fillFloat(mem, r.dtype, r.src.row, r.f64, where)
-	case r.u64 != nil:
+	case accU64:
 		return fill(mem, array.Uint64, r.src.row, r.u64, where)
 	}
 	return fill(mem, array.Int64, r.src.row, r.i64, where)

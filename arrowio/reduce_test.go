@@ -598,3 +598,22 @@ func BenchmarkReduce(b *testing.B) {
 	}
 	g.Release()
 }
+
+// TestReduceHugeRowShape: a schema may declare rows of 2^27 elements;
+// nothing is allocated for them before a batch shows the data exists, and a
+// result of that size over no rows is refused rather than allocated.
+func TestReduceHugeRowShape(t *testing.T) {
+	mem := newMem(t)
+	schema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.FixedSizeListOf(1<<27, arrow.PrimitiveTypes.Float64)}}, nil)
+	x, err := SchemaVar(schema, "x")
+	require.NoError(t, err)
+	for _, op := range []ReduceOp{Sum, Mean, Count, All} {
+		rr, err := arrowarray.NewRecordReader(schema, nil)
+		require.NoError(t, err)
+		res, err := Reduce(mem, rr, Reduction{Name: "big", Expr: x, Op: op})
+		rr.Release()
+		assert.ErrorIs(t, err, ErrUnsupported, op)
+		assert.ErrorContains(t, err, "134217728 elements")
+		assert.Nil(t, res)
+	}
+}
