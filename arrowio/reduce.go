@@ -76,7 +76,7 @@ type Reduction struct {
 // is large next to the spread.
 //
 // One pass, memory bounded by a batch: each batch's columns are converted
-// without copying (FromArrow), each distinct expression is evaluated once
+// without copying (FromArrow), each distinct expression (*expr.Node) is evaluated once
 // per batch, its partials are merged into accumulators of the row shape,
 // and everything of the batch is released before the next is read. Empty
 // batches are skipped. Over a stream of no rows Sum gives 0, Prod 1, Count
@@ -86,8 +86,10 @@ type Reduction struct {
 // Errors: a nil reader, an unknown Op, a variable that names no column of
 // rr's schema, an expression that is not computed row by row
 // (expr.ErrArgument), a dtype or ddof the reduction cannot take, a batch
-// whose columns do not fit the schema, and rr's own error mid-stream
-// (rr.Err) all return an error and no arrays, with everything released. The
+// whose columns do not fit the schema, rr's own error mid-stream (rr.Err),
+// and a result over no rows of more than 2^26 elements (its size then comes
+// from the schema alone; ErrUnsupported) all return an error and no arrays,
+// with everything released. The
 // caller keeps its reference to rr and releases the results.
 func Reduce(mem memory.Allocator, rr arrowarray.RecordReader, reductions ...Reduction) (res []*array.Array, err error) {
 	if rr == nil {
