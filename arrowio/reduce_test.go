@@ -27,6 +27,7 @@ import (
 //	p  float64 [rows], values ±1, ±2, ±0.5 (exact products)
 //	t  float32 [rows, 3, 4] tensor, 1e4 + normal noise (a large mean)
 //	b  bool [rows], true 1 in 50
+//	h  float16 [rows, 2], null 1 in 13, values -8..8
 type randStream struct {
 	schema *arrow.Schema
 	recs   []arrow.Record
@@ -52,6 +53,7 @@ func newRandStream(t testing.TB, mem memory.Allocator, seed int64, batches, maxR
 		{"p", col{array.Float64, nil, func() float64 { return pvals[rng.Intn(len(pvals))] }, 0}},
 		{"t", col{array.Float32, []int{3, 4}, func() float64 { return 1e4 + 3*rng.NormFloat64() }, 0}},
 		{"b", col{array.Bool, nil, func() float64 { return float64(rng.Intn(50) / 49) }, 0}},
+		{"h", col{array.Float16, []int{2}, func() float64 { return float64(rng.Intn(17) - 8) }, 13}},
 	}
 	vals := make([][]float64, len(cols))
 	valid := make([][]bool, len(cols))
@@ -186,8 +188,9 @@ func inMemory(t testing.TB, mem memory.Allocator, s *randStream, r Reduction) *a
 // TestReduceAgrees: Reduce over 3,000 random batches (sizes 0..24, every
 // tenth empty, nulls) equals the in-memory reductions of the concatenated
 // columns: exactly for sums and products of exact values, ints, bools,
-// min, max, count, any and all; within a relative 1e-9 (float64 data) or
-// 1e-5 (float32 data of mean 1e4 and spread 3) for mean, var and std. The
+// min, max, count, any and all; within a relative 1e-9 (float64 data),
+// 1e-5 (float32 data of mean 1e4 and spread 3) or 1e-3 (float16) for mean,
+// var and std. The
 // results have the in-memory reductions' dtypes and shapes.
 func TestReduceAgrees(t *testing.T) {
 	mem := newMem(t)
@@ -198,7 +201,7 @@ func TestReduceAgrees(t *testing.T) {
 		require.NoError(t, err)
 		return n
 	}
-	i, u, f, p, tt, b := v("i"), v("u"), v("f"), v("p"), v("t"), v("b")
+	i, u, f, p, tt, b, h := v("i"), v("u"), v("f"), v("p"), v("t"), v("b"), v("h")
 	scale, err := array.FromSlice(mem, []float64{1, -2, 3})
 	require.NoError(t, err)
 	defer scale.Release()
@@ -237,6 +240,11 @@ func TestReduceAgrees(t *testing.T) {
 		{Reduction{Name: "var t", Expr: tt, Op: Var}, 1e-5},
 		{Reduction{Name: "std t ddof 1", Expr: tt, Op: Std, Ddof: 1}, 1e-5},
 		{Reduction{Name: "std dev", Expr: dev, Op: Std}, 1e-5},
+		{Reduction{Name: "max h", Expr: h, Op: Max}, 0},
+		{Reduction{Name: "count h", Expr: h, Op: Count}, 0},
+		{Reduction{Name: "any h", Expr: h, Op: Any}, 0},
+		{Reduction{Name: "var h", Expr: h, Op: Var, Ddof: 1}, 1e-3}, // float16 results
+		{Reduction{Name: "mean h/8", Expr: expr.Div(h, expr.Const(8)), Op: Mean}, 1e-3},
 	}
 	var reds []Reduction
 	for _, c := range cases {
@@ -267,10 +275,12 @@ func TestReduceAgrees(t *testing.T) {
 			}
 		}
 		assert.False(t, g.HasNulls(), c.r.Name)
+		if c.r.Name == "std dev" {
+			assert.Equal(t, []int{3, 4}, g.Shape(), "a [rows, 3, 4] expression reduces to [3, 4]")
+		}
 		want.Release()
 		g.Release()
 	}
-	assert.Equal(t, []int{3, 4}, got[len(got)-1].Shape(), "a [rows, 3, 4] expression reduces to [3, 4]")
 }
 
 // TestReduceEmpty: a stream of no rows (no batches, or empty batches)
