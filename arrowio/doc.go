@@ -42,11 +42,15 @@
 // unknown; Evaluate plans expressions once against a schema and evaluates
 // them batch by batch over any array.RecordReader (an IPC stream or file, on
 // disk or in memory, a C stream), yielding the input columns plus the
-// computed ones while holding one batch at a time. ReadStream, ReadFile,
-// WriteStream, WriteFile and WriteRecords read and write IPC with the
-// extension type registered (importing the package registers it). The
-// readers are hardened against malformed input: see ReadStream and the
-// fuzz targets.
+// computed ones while holding one batch at a time. Reduce reads a whole
+// stream once and returns reductions over its rows (sum, prod, mean,
+// var/std, min, max, count, any, all of row-wise expressions, see
+// Reduction), merging per-batch partials so that memory stays bounded by a
+// batch; it gives what the in-memory reductions of the concatenated stream
+// give. ReadStream, ReadFile, WriteStream, WriteFile and WriteRecords read
+// and write IPC with the extension type registered (importing the package
+// registers it). The readers are hardened against malformed input: see
+// ReadStream and the fuzz targets.
 //
 // # Handing a column to another language
 //

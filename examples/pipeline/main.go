@@ -4,8 +4,8 @@
 // The input is an IPC stream whose column "features" holds one float32 (or
 // float64) vector per row, as an arrow.fixed_shape_tensor column. The program
 // makes two passes: the first computes each feature's mean and standard
-// deviation (a sum over the rows of every batch), the second evaluates, batch
-// by batch,
+// deviation over the whole stream with arrowio.Reduce (per-batch moments
+// merged by Chan's formulas), the second evaluates, batch by batch,
 //
 //	z       = (features - mean) * inv_std   // mean, inv_std: [F], broadcast onto [rows, F]
 //	outlier = z > threshold                  // bool [rows, F]
@@ -32,9 +32,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"math/rand"
 	"os"
+	"slices"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
@@ -87,7 +87,9 @@ func run(w io.Writer, in, out, column string, rows, batch, features int, thresho
 		}
 	}
 
-	// Pass 1: per-feature mean and standard deviation.
+	// Pass 1: per-feature mean, standard deviation and count over the whole
+	// stream, one batch at a time (arrowio.Reduce merges the batches'
+	// moments by Chan's formulas).
 	rr, err := open()
 	if err != nil {
 		return err
@@ -97,35 +99,33 @@ func run(w io.Writer, in, out, column string, rows, batch, features int, thresho
 		rr.Release()
 		return err
 	}
-	mean, std, n, err := moments(mem, rr, x)
+	stats, err := arrowio.Reduce(mem, rr,
+		arrowio.Reduction{Name: "mean", Expr: x, Op: arrowio.Mean},
+		arrowio.Reduction{Name: "std", Expr: x, Op: arrowio.Std},
+		arrowio.Reduction{Name: "count", Expr: x, Op: arrowio.Count})
 	rr.Release()
 	if err != nil {
 		return err
 	}
-	if n == 0 {
-		return errors.New("the input has no rows")
+	defer func() {
+		for _, a := range stats {
+			a.Release()
+		}
+	}()
+	meanA, stdA := stats[0], stats[1] // [F], in the column's dtype
+	count, _ := array.ToSlice[int64](stats[2])
+	if len(count) == 0 || slices.Max(count) == 0 {
+		return errors.New("the input has no values")
 	}
 	dt := x.DType()
-	meanA, err := array.FromSlice(mem, mean)
-	if err != nil {
-		return err
-	}
-	defer meanA.Release()
-	inv := make([]float64, len(std))
-	for i, s := range std {
-		inv[i] = 1
-		if s > 0 {
-			inv[i] = 1 / s
-		}
-	}
-	invA, err := array.FromSlice(mem, inv)
-	if err != nil {
-		return err
-	}
-	defer invA.Release()
+	mean, _ := array.ToSlice[float64](meanA)
+	std, _ := array.ToSlice[float64](stdA)
 
 	// Pass 2: normalize and compare, batch by batch.
-	z := expr.Mul(expr.Sub(x, expr.Cast(expr.Leaf(meanA), dt)), expr.Cast(expr.Leaf(invA), dt))
+	// 1/std, or 1 where a feature is constant
+	sd := expr.Leaf(stdA)
+	inv := expr.Where(expr.Greater(sd, expr.Const(0)), expr.Div(expr.Const(1), sd), expr.Const(1))
+	z := expr.Mul(expr.Sub(x, expr.Leaf(meanA)), inv)
 	outlier := expr.Greater(expr.Abs(z), expr.Scalar(threshold, dt))
 	rr, err = open()
 	if err != nil {
@@ -155,6 +155,7 @@ func run(w io.Writer, in, out, column string, rows, batch, features int, thresho
 		return counter.err
 	}
 
+	n := counter.rows
 	fmt.Fprintf(w, "rows %d in %d batches, %d features (%v)\n", n, batches, len(mean), dt)
 	show := min(len(mean), 4)
 	fmt.Fprintf(w, "mean %.3f  std %.3f", mean[:show], std[:show])
@@ -167,61 +168,6 @@ func run(w io.Writer, in, out, column string, rows, batch, features int, thresho
 		fmt.Fprintf(w, "wrote %s: columns %v\n", out, names(ev.Schema()))
 	}
 	return nil
-}
-
-// moments returns the per-feature mean and standard deviation of the
-// column x stands for, using one plan for Σx and Σx² per batch.
-func moments(mem memory.Allocator, rr arrowarray.RecordReader, x *expr.Node) (mean, std []float64, rows int, err error) {
-	xf := expr.Cast(x, array.Float64)
-	sum, err := expr.Compile(expr.ReduceSum(xf, []int{0}, false), expr.WithAllocator(mem))
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	sumSq, err := expr.Compile(expr.ReduceSum(expr.Mul(xf, xf), []int{0}, false), expr.WithAllocator(mem))
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	var s, s2 []float64
-	col := rr.Schema().FieldIndices(x.Vars()[0])[0]
-	for rr.Next() {
-		a, err := arrowio.FromArrow(mem, rr.Record().Column(col))
-		if err != nil {
-			return nil, nil, 0, err
-		}
-		b := expr.Bindings{x.Vars()[0]: a}
-		r1, err := sum.Eval(b)
-		if err != nil {
-			a.Release()
-			return nil, nil, 0, err
-		}
-		r2, err := sumSq.Eval(b)
-		a.Release()
-		if err != nil {
-			r1.Release()
-			return nil, nil, 0, err
-		}
-		v1, _ := array.ToSlice[float64](r1)
-		v2, _ := array.ToSlice[float64](r2)
-		r1.Release()
-		r2.Release()
-		if s == nil {
-			s, s2 = make([]float64, len(v1)), make([]float64, len(v1))
-		}
-		for i := range v1 {
-			s[i] += v1[i]
-			s2[i] += v2[i]
-		}
-		rows += int(rr.Record().NumRows())
-	}
-	if err := rr.Err(); err != nil {
-		return nil, nil, 0, err
-	}
-	mean, std = make([]float64, len(s)), make([]float64, len(s))
-	for i := range s {
-		mean[i] = s[i] / float64(rows)
-		std[i] = math.Sqrt(math.Max(s2[i]/float64(rows)-mean[i]*mean[i], 0))
-	}
-	return mean, std, rows, nil
 }
 
 // generate writes an IPC stream of rows feature vectors: feature j is
@@ -287,10 +233,12 @@ func generate(mem memory.Allocator, rows, batch, features int) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// countingReader counts the outlier flags of each batch as it passes.
+// countingReader counts the rows and the outlier flags of each batch as it
+// passes.
 type countingReader struct {
 	arrowarray.RecordReader
 	mem     memory.Allocator
+	rows    int
 	flagged int
 	err     error
 }
@@ -300,6 +248,7 @@ func (c *countingReader) Next() bool {
 		return false
 	}
 	rec := c.Record()
+	c.rows += int(rec.NumRows())
 	a, err := arrowio.FromArrow(c.mem, rec.Column(int(rec.NumCols())-1))
 	if err != nil {
 		c.err = err

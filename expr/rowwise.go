@@ -1,0 +1,85 @@
+package expr
+
+import (
+	"fmt"
+	"slices"
+)
+
+// RowWise reports whether n is computed row by row along axis 0: its result
+// has the rows of its variables as axis 0, and row i of the result depends
+// only on row i of each variable (elementwise ops, casts, where, and
+// reductions, scans and arg-reductions over other axes; constants and leaf
+// arrays only as far as they broadcast along the rows). Such an expression
+// gives the same rows evaluated on a whole table or batch by batch, which
+// is what arrowio.Reduce and arrowio.Evaluate rely on. It returns nil when
+// so, and otherwise an error wrapping ErrArgument that names the offending
+// op: a reduction or scan over axis 0, a Broadcast op or ReduceTo of a
+// variable, a variable's rows meeting a leaf of several rows, a variable
+// of rank 0, or no variable at all.
+func (n *Node) RowWise() error {
+	if err := n.Err(); err != nil {
+		return err
+	}
+	rows, err := n.rowAxis()
+	if err != nil {
+		return err
+	}
+	if !rows {
+		return fmt.Errorf("expr.RowWise: %w: %v depends on no variable, so it has no row axis", ErrArgument, n)
+	}
+	return nil
+}
+
+// rowAxis reports whether axis 0 of n is the row axis of its variables
+// (true) or n depends on no variable (false), or why n mixes rows.
+func (n *Node) rowAxis() (bool, error) {
+	switch n.kind {
+	case kLeaf, kConst:
+		return false, nil
+	case kVar:
+		if !n.shape.RankKnown || len(n.shape.Dims) == 0 {
+			return false, fmt.Errorf("expr.RowWise: %w: variable %q of shape %v has no row axis", ErrArgument, n.name, n.shape)
+		}
+		return true, nil
+	case kUnary, kCast:
+		return n.args[0].rowAxis()
+	case kBinary, kWhere:
+		if !n.shape.RankKnown {
+			return false, fmt.Errorf("expr.RowWise: %w: %v has an unknown rank", ErrArgument, n)
+		}
+		rank := len(n.shape.Dims)
+		rows := false
+		for _, a := range n.args {
+			r, err := a.rowAxis()
+			if err != nil {
+				return false, err
+			}
+			ar := len(a.shape.Dims)
+			switch {
+			case r && ar != rank:
+				return false, fmt.Errorf("expr.RowWise: %w: in %v the rows of %v (rank %d) land on axis %d of a rank-%d result, not axis 0", ErrArgument, n, a, ar, rank-ar, rank)
+			case r:
+				rows = true
+			case ar > 0 && (ar == rank || n.rule.kind == rulePDPD && n.rule.axis == 0) && !(a.shape.Dims[0].IsStatic() && a.shape.Dims[0].Lo == 1):
+				return false, fmt.Errorf("expr.RowWise: %w: in %v the operand %v of shape %v lies along the rows (its axis 0 must be 1 to broadcast over them)", ErrArgument, n, a, a.shape)
+			}
+		}
+		return rows, nil
+	case kBroadcast:
+		r, err := n.args[0].rowAxis()
+		if err == nil && r {
+			err = fmt.Errorf("expr.RowWise: %w: %v broadcasts a row-dependent operand", ErrArgument, n)
+		}
+		return false, err
+	case kReduce:
+		r, err := n.args[0].rowAxis()
+		if err != nil || !r {
+			return false, err
+		}
+		if n.reshap != nil || n.flat || slices.Contains(n.axes, 0) {
+			return false, fmt.Errorf("expr.RowWise: %w: %v %s over the row axis (axis 0 of %v)", ErrArgument, n, map[bool]string{true: "scans", false: "reduces"}[n.red.isScan()], n.args[0].shape)
+		}
+		return true, nil
+	}
+	return false, fmt.Errorf("expr.RowWise: %w: %v", ErrArgument, n)
+}
