@@ -7,6 +7,7 @@ require (
 	github.com/stretchr/testify v1.12.1
 	github.com/viterin/vek v0.4.3
 	golang.org/x/sys v0.13.0
+	gonum.org/v1/gonum v0.12.0
 )
 
 require (

@@ -24,6 +24,7 @@ type Array struct {
 	data    *memory.Buffer
 	valid   *memory.Buffer   // nil: every element is valid; else one byte per element, same layout as data
 	mem     memory.Allocator // where buffers derived from this array (masks, copies) come from
+	overlap bool             // two indices reach one element (see overlap.go): read-only
 	// inline storage for the shape and strides of arrays of rank <= 4, so
 	// that a header is one allocation
 	dims [2 * inlineRank]int
@@ -44,6 +45,7 @@ func (a *Array) setLayout(shape, strides []int) {
 	}
 	if strides != nil {
 		a.strides = append(a.strides, strides...)
+		a.overlap = selfOverlaps(a.shape, a.strides)
 		return
 	}
 	a.strides = a.strides[:r]
@@ -320,35 +322,16 @@ func (a *Array) IsContiguous() bool {
 }
 
 // ReadOnly reports whether writing through a would write an element more
-// than once: some axis longer than 1 has stride 0.
+// than once: two indices reach one element, as in a broadcast (an axis
+// longer than 1 with stride 0) or a view whose strides fold onto
+// themselves (View([]int{3, 3}, []int{1, 1}, 0)). The test is exact up to
+// a span of 2^20 elements and conservative beyond (see overlap.go); views
+// made by package view from a writable array are never marked by it.
 func (a *Array) ReadOnly() bool {
 	if a == nil {
 		return true
 	}
-	if a.Len() == 0 {
-		return false
-	}
-	for i, s := range a.strides {
-		if s == 0 && a.shape[i] > 1 {
-			return true
-		}
-	}
-	return false
-}
-
-// String describes the header: dtype, shape, strides and offset.
-func (a *Array) String() string {
-	if a == nil {
-		return "array(nil)"
-	}
-	s := fmt.Sprintf("array(%v %v strides %v offset %d", a.dtype, a.shape, a.strides, a.offset)
-	if a.valid != nil {
-		s += " with validity"
-	}
-	if !a.Live() {
-		s += " released"
-	}
-	return s + ")"
+	return a.overlap
 }
 
 // ContiguousStrides returns the row-major strides, in elements, of shape.

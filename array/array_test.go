@@ -2,6 +2,7 @@ package array_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -510,7 +511,8 @@ func TestString(t *testing.T) {
 	mem := checkedMem(t)
 	a, err := array.FromSliceValid(mem, []float32{1, 2}, []bool{true, false})
 	require.NoError(t, err)
-	assert.Equal(t, "array(float32 [2] strides [1] offset 0 with validity)", a.String())
+	assert.Equal(t, "array(float32 [2] strides [1] offset 0 with validity)", fmt.Sprintf("%#v", a))
+	assert.Equal(t, "[  1. null]", a.String())
 	a.Release()
 	assert.Equal(t, "array(float32 [2] strides [1] offset 0 with validity released)", a.String())
 	var nilArr *array.Array

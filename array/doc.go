@@ -18,8 +18,11 @@
 //   - An optional validity mask (one byte per element, 1 = valid) lives in a
 //     second buffer addressed with the same offset and strides as the data, so
 //     every view of the data is also a view of its mask. Null slots hold zero.
-//   - An array with a stride-0 axis longer than 1 is read-only: a write would
-//     land on one element many times. Writes through it return ErrReadOnly.
+//   - An array in which two indices reach one element is read-only: a write
+//     would land on that element more than once. A broadcast (a stride-0
+//     axis longer than 1) is one; a view whose strides fold onto themselves
+//     (shape [3 3], strides [1 1]) is another. Writes through it return
+//     ErrReadOnly. ReadOnly is decided once, when the header is made.
 //
 // Functions return errors for bad input (nil arrays included) rather than
 // panicking; the exceptions are the element accessors At and Set, which panic

@@ -10,5 +10,5 @@ var (
 	ErrDType    = errors.New("dtype mismatch")
 	ErrShape    = errors.New("invalid shape")
 	ErrBounds   = errors.New("out of bounds")
-	ErrReadOnly = errors.New("read-only array (stride-0 axis)")
+	ErrReadOnly = errors.New("read-only array (two indices reach one element)")
 )

@@ -7,10 +7,8 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 )
 
-// FromSlice returns a new contiguous array holding a copy of values, with the
-// given shape (1-D of len(values) when shape is omitted). The element count of
-// shape must equal len(values).
-func FromSlice[T Element](mem memory.Allocator, values []T, shape ...int) (*Array, error) {
+// fromSlice is FromSlice for the Element types.
+func fromSlice[T Element](mem memory.Allocator, values []T, shape ...int) (*Array, error) {
 	if shape == nil {
 		shape = []int{len(values)}
 	}
@@ -212,7 +210,7 @@ func Set[T Element](a *Array, v T, idx ...int) error {
 	}
 	e := a.mustIndex(idx)
 	if a.ReadOnly() {
-		return fmt.Errorf("array.Set at %v of %v: %w", idx, a, ErrReadOnly)
+		return fmt.Errorf("array.Set at %v of %#v: %w", idx, a, ErrReadOnly)
 	}
 	if DTypeOf[T]() == a.dtype {
 		typed[T](a.data)[e] = v
@@ -236,7 +234,7 @@ func (a *Array) SetNull(idx ...int) error {
 	}
 	e := a.mustIndex(idx)
 	if a.ReadOnly() {
-		return fmt.Errorf("array.SetNull at %v of %v: %w", idx, a, ErrReadOnly)
+		return fmt.Errorf("array.SetNull at %v of %#v: %w", idx, a, ErrReadOnly)
 	}
 	if err := a.EnsureValidity(); err != nil {
 		return err

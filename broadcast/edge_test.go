@@ -178,3 +178,22 @@ func TestAdjointAndStridesValidate(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []int{0}, sum)
 }
+
+func TestPartialShorthand(t *testing.T) {
+	s := broadcast.Partial(-1, 16, 0, -7)
+	require.True(t, s.RankKnown)
+	require.Len(t, s.Dims, 4)
+	assert.Equal(t, broadcast.UnknownDim(), s.Dims[0])
+	assert.Equal(t, broadcast.StaticDim(16), s.Dims[1])
+	assert.Equal(t, broadcast.StaticDim(0), s.Dims[2])
+	assert.Equal(t, broadcast.UnknownDim(), s.Dims[3])
+	assert.Equal(t, "[? 16 0 ?]", s.String())
+	_, static := s.Static()
+	assert.False(t, static)
+	scalar := broadcast.Partial()
+	assert.True(t, scalar.RankKnown)
+	assert.Empty(t, scalar.Dims)
+	dims, static := broadcast.Partial(2, 3).Static()
+	assert.True(t, static)
+	assert.Equal(t, []int{2, 3}, dims)
+}

@@ -41,6 +41,9 @@ type Error struct {
 //
 //	broadcast numpy: cannot broadcast [3 1 5] to [4 4 5]: dim 0 is 3, target is 4
 func (e *Error) Error() string {
+	if e == nil {
+		return "broadcast: <nil error>"
+	}
 	var b strings.Builder
 	b.WriteString("broadcast ")
 	b.WriteString(e.Rule)
@@ -53,8 +56,13 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// Unwrap returns the sentinel.
-func (e *Error) Unwrap() error { return e.Err }
+// Unwrap returns the sentinel (nil for a nil *Error).
+func (e *Error) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Err
+}
 
 // shapeStrings formats the shapes the error carries.
 func (e *Error) shapeStrings() []string {

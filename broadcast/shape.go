@@ -19,6 +19,22 @@ func StaticShape(dims ...int) Shape {
 	return Shape{Dims: d, RankKnown: true}
 }
 
+// Partial is the shorthand for a shape of known rank whose dims are known
+// sizes or, written -1 (any negative), unknown: Partial(-1, 16) is [? 16],
+// the shape of a batch of 16-feature rows whose count is not known yet.
+// Intervals are written with IntervalDim in a Shape literal.
+func Partial(dims ...int) Shape {
+	d := make([]Dim, len(dims))
+	for i, n := range dims {
+		if n < 0 {
+			d[i] = UnknownDim()
+		} else {
+			d[i] = StaticDim(n)
+		}
+	}
+	return Shape{Dims: d, RankKnown: true}
+}
+
 // DynamicShape is the shape of unknown rank.
 func DynamicShape() Shape { return Shape{} }
 

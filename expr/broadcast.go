@@ -36,7 +36,7 @@ func broadcastNode(mode Mode, x *Node, target, axes []int, axis int) *Node {
 	if err != nil {
 		n.err = fmt.Errorf("expr.Broadcast(%s): %w", mode, err)
 	}
-	return n
+	return n.checkCount(fmt.Sprintf("Broadcast(%s)", mode))
 }
 
 // BroadcastNumpy broadcasts x to exactly target, one-directionally

@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"fmt"
 	"sync"
 	"unsafe"
 
@@ -47,18 +48,59 @@ var (
 	andVV, _    = compute.LookupBinary(compute.LogicalAnd, compute.Bool, compute.VV)
 )
 
-func (g *group) newWorker(nphys int) *worker {
-	t := g.tile
-	w := &worker{regs: make([]unsafe.Pointer, nphys), bufs: make([]unsafe.Pointer, nphys)}
+// passTile is the tile a pass over n elements uses: the option's tile
+// (already within [minTile, MaxTile]), but never more than the pass has
+// elements, so that scratch is sized by what the pass needs.
+func passTile(opt, n int) int {
+	return max(1, min(opt, MaxTile, n))
+}
+
+// scratchBytes is the size of a worker's scratch: nbuf registers that are
+// buffers, plus three (the mask accumulator, a mask temporary and a value
+// temporary), each a tile of t 8-byte elements, plus 64 bytes of alignment.
+// It reports false when the size overflows int or exceeds maxScratch.
+func scratchBytes(nbuf, t int) (int, bool) {
+	if nbuf < 0 || t < 1 || nbuf > maxScratch/8/t-3 {
+		return 0, false
+	}
+	return (nbuf+3)*t*8 + 64, true
+}
+
+// maxScratch bounds one worker's scratch (1 GiB): a pass needing more has
+// more registers than any real expression.
+const maxScratch = 1 << 30
+
+// scratchBuffers counts the registers of a pass with nphys physical
+// registers that need a scratch buffer (everything but leaves read in place).
+func (g *group) scratchBuffers(nphys int) int {
 	nbuf := 0
 	for r := 0; r < nphys; r++ {
 		if r >= len(g.leaves) || g.leaves[r].gather != nil {
 			nbuf++
 		}
 	}
+	return nbuf
+}
+
+// checkScratch reports an error when a worker's scratch for the built pass
+// would not fit (see scratchBytes); buildGroup calls it, so newWorker's
+// sizes are known to be sound.
+func (g *group) checkScratch() error {
+	if _, ok := scratchBytes(g.scratchBuffers(g.nphys), g.tile); !ok {
+		return fmt.Errorf("expr: %w: a pass over %v with %d registers of %d elements needs more than %d bytes of scratch",
+			ErrArgument, g.shape, g.nphys, g.tile, maxScratch)
+	}
+	return nil
+}
+
+func (g *group) newWorker(nphys int) *worker {
+	t := g.tile
+	w := &worker{regs: make([]unsafe.Pointer, nphys), bufs: make([]unsafe.Pointer, nphys)}
 	// every buffer holds a tile of 8-byte elements; three more for the mask
-	// accumulator, a mask temporary and a value temporary.
-	w.scratch = make([]byte, (nbuf+3)*t*8+64)
+	// accumulator, a mask temporary and a value temporary. buildGroup
+	// checked the size (checkScratch).
+	n, _ := scratchBytes(g.scratchBuffers(nphys), t)
+	w.scratch = make([]byte, n)
 	p := unsafe.Pointer(unsafe.SliceData(w.scratch))
 	p = unsafe.Add(p, (64-uintptr(p)%64)%64)
 	next := func() unsafe.Pointer {
@@ -260,6 +302,7 @@ func (g *group) batchAt(w *worker, t *target, rows, c int) {
 			w.regs[k] = w.exp[k]
 		case l.gather != nil:
 			l.gather(w.bufs[k], p, n, s)
+			w.regs[k] = w.bufs[k]
 		default:
 			w.regs[k] = p
 		}
@@ -275,7 +318,10 @@ func (g *group) tileAt(w *worker, t *target, c, n int) {
 		e := w.off[k] + c*s
 		p := unsafe.Add(w.base[k], e*w.size[k])
 		if l.gather != nil {
+			// a periodic leaf's register may still point at its expansion
+			// (batchAt): read the tile just gathered
 			l.gather(w.bufs[k], p, n, s)
+			w.regs[k] = w.bufs[k]
 		} else {
 			w.regs[k] = p
 			if l.prefetch {
@@ -421,7 +467,7 @@ func (g *group) execute(t target, arrs []*array.Array, workers int, outerOnly bo
 		block = total / g.cshape[0]
 	}
 	units := total / block
-	workers = min(workers, units)
+	workers = clampWorkers(workers, total, units)
 	var wg sync.WaitGroup
 	for i := 0; i < workers; i++ {
 		lo := units * i / workers * block
@@ -445,6 +491,14 @@ func (g *group) execute(t target, arrs []*array.Array, workers int, outerOnly bo
 		go func() { defer wg.Done(); run() }()
 	}
 	wg.Wait()
+}
+
+// clampWorkers bounds the goroutines of a pass over total elements split
+// into units: no more than requested, than maxWorkers (GOMAXPROCS, at least
+// oversubscribe), than units, or than one per minPerWorker elements; at
+// least one.
+func clampWorkers(requested, total, units int) int {
+	return max(1, min(requested, maxWorkers(), units, total/minPerWorker))
 }
 
 func (g *group) getWorker() *worker {

@@ -7,3 +7,12 @@ func SetStreamingThreshold(n int) (restore func()) {
 	ntThreshold = n
 	return func() { ntThreshold = old }
 }
+
+// ClampWorkers exposes the bound on a pass's goroutines (see clampWorkers).
+func ClampWorkers(requested, total, units int) int { return clampWorkers(requested, total, units) }
+
+// PassTile exposes the tile a pass over n elements uses (see passTile).
+func PassTile(opt, n int) int { return passTile(makeOptions([]Option{WithTileSize(opt)}).tile, n) }
+
+// ScratchBytes exposes a worker's scratch size (see scratchBytes).
+func ScratchBytes(nbuf, t int) (int, bool) { return scratchBytes(nbuf, t) }

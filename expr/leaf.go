@@ -31,7 +31,7 @@ func Var(name string, dt array.DType, shape broadcast.Shape) *Node {
 	case !dt.Valid():
 		n.err = fmt.Errorf("expr.Var %q: %w: %v", name, ErrDType, dt)
 	}
-	return n
+	return n.checkCount(fmt.Sprintf("Var %q", name))
 }
 
 // Const returns a scalar (rank 0) constant holding v.

@@ -60,10 +60,14 @@ type Node struct {
 }
 
 // Err returns the error recorded when n (or any node below it) was built,
-// or nil. A nil *Node reports an error too.
+// or nil. A nil *Node, and a zero Node (not made by a constructor), report
+// an error too.
 func (n *Node) Err() error {
 	if n == nil {
 		return fmt.Errorf("expr: %w", ErrNilNode)
+	}
+	if n.kind == 0 && n.err == nil {
+		return fmt.Errorf("expr: zero Node (build nodes with the package's functions): %w", ErrNilNode)
 	}
 	return n.err
 }

@@ -57,6 +57,9 @@ func elementwiseShape(op string, rule Rule, args ...*Node) (broadcast.Shape, err
 	if err != nil {
 		return s, fmt.Errorf("expr.%s: %w", op, err)
 	}
+	if err := countErr(s); err != nil {
+		return s, fmt.Errorf("expr.%s: result shape %v: %w", op, s, err)
+	}
 	return s, nil
 }
 

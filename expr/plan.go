@@ -44,8 +44,13 @@ func Compile(e *Node, opts ...Option) (*Plan, error) {
 	return &Plan{root: e, opts: makeOptions(opts)}, nil
 }
 
-// Root returns the expression the plan evaluates.
-func (p *Plan) Root() *Node { return p.root }
+// Root returns the expression the plan evaluates (nil for a nil Plan).
+func (p *Plan) Root() *Node {
+	if p == nil {
+		return nil
+	}
+	return p.root
+}
 
 // Eval evaluates the plan with the variables bound by b and returns a new
 // contiguous array, which the caller releases.
@@ -237,7 +242,7 @@ func (ev *evaluation) newOutput(dt array.DType, shape []int) (*array.Array, erro
 // streamed into new pages, 12.6 ms with plain stores, 4.1 ms streamed into
 // pages already mapped).
 func (ev *evaluation) buildGroup(r *rnode, shape, dstStrides []int, want array.DType, storeDirect, stream bool) (*group, error) {
-	g := &group{shape: shape, tile: ev.o.tile}
+	g := &group{shape: shape, tile: passTile(ev.o.tile, size(shape))}
 	path := make([]int, len(r.shape))
 	for i := range path {
 		path[i] = i
@@ -258,6 +263,9 @@ func (ev *evaluation) buildGroup(r *rnode, shape, dstStrides []int, want array.D
 	}
 	rootIsLeaf := g.root < len(g.leaves)
 	g.nphys = g.regAlloc()
+	if err := g.checkScratch(); err != nil {
+		return nil, err
+	}
 	g.direct = storeDirect && !rootIsLeaf && !g.rootS && g.dstCS[len(g.dstCS)-1] == 1
 	if storeDirect {
 		g.planBatch()

@@ -66,6 +66,10 @@ func reduce(r reduction, x *Node, axes []int, keep bool) *Node {
 		n.err = fmt.Errorf("expr.%s: %w: operand rank is unknown", name, ErrArgument)
 		return n
 	}
+	if err := countErr(x.shape); err != nil {
+		n.err = fmt.Errorf("expr.%s: operand shape %v: %w", name, x.shape, err)
+		return n
+	}
 	rank := len(x.shape.Dims)
 	norm := make([]int, 0, len(axes))
 	for _, a := range axes {
@@ -140,6 +144,10 @@ func ReduceTo(x *Node, shape []int) *Node {
 	if n.err = firstErr("ReduceTo", x); n.err != nil {
 		return n
 	}
+	if err := countErr(x.shape); err != nil {
+		n.err = fmt.Errorf("expr.ReduceTo: operand shape %v: %w", x.shape, err)
+		return n
+	}
 	// With a partial operand shape the axes are found at evaluation.
 	if xs, ok := x.shape.Static(); ok {
 		axes, err := broadcast.ReduceTo(xs, shape)
@@ -153,7 +161,7 @@ func ReduceTo(x *Node, shape []int) *Node {
 	n.shape = broadcast.StaticShape(shape...)
 	n.dtype = x.dtype
 	n.ctype = reduceDType(redSum, x.dtype)
-	return n
+	return n.checkCount("ReduceTo")
 }
 
 // ReduceAxes sums x over the given output axes of a broadcast: the adjoint

@@ -113,6 +113,9 @@ func resolve(n *Node, b Bindings) (*rnode, error) {
 	case kReduce:
 		err = r.resolveReduce(shapes[0])
 	}
+	if err == nil {
+		err = checkStaticCount(r.shape)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("expr.%s: %w", n.opName(), err)
 	}

@@ -29,8 +29,11 @@
 // A broadcast view repeats elements through stride-0 axes. It costs O(rank)
 // bytes of header whatever its size (broadcasting a scalar to a billion
 // elements allocates no buffer), and it is read-only: array.Set on a view with
-// a stride-0 axis longer than 1 returns array.ErrReadOnly. array.Copy
-// materializes any view into a new contiguous, writable array.
+// a stride-0 axis longer than 1 returns array.ErrReadOnly. So does any view
+// in which two indices reach one element (array.Array.ReadOnly); slices,
+// transposes, reshapes, expands and squeezes of a writable array are never
+// such views. array.Copy materializes any view into a new contiguous,
+// writable array.
 //
 // The broadcasting rules themselves (which shapes are compatible, and where
 // each input axis lands) live in package broadcast; the functions here apply

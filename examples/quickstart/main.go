@@ -45,7 +45,7 @@ func main() {
 	fmt.Println("(x + bias) * 2 =", vals)
 
 	// A plan over a variable with an unknown row count, bound per call.
-	rows := broadcast.Shape{Dims: []broadcast.Dim{broadcast.UnknownDim(), broadcast.StaticDim(3)}, RankKnown: true}
+	rows := broadcast.Partial(-1, 3) // [? 3]
 	v := expr.Var("v", array.Float32, rows)
 	gt := expr.Greater(v, expr.Add(expr.Leaf(bias), expr.Const(5)))
 	fmt.Println("planned shape:", gt.Shape())
