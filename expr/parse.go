@@ -35,7 +35,7 @@ func Parse(src string, env map[string]*Node) (*Node, error) {
 		return nil, err
 	}
 	if t := p.peek(); t.kind != tEOF {
-		return nil, syntaxErr(t, "unexpected %s", t.describe())
+		return nil, unexpected(t)
 	}
 	return p.toNode(v)
 }

@@ -47,7 +47,7 @@ func (t token) describe() string {
 	if t.kind == tEOF {
 		return "end of input"
 	}
-	return fmt.Sprintf("%q", t.text)
+	return "'" + t.text + "'"
 }
 
 // suggest returns the candidate closest to name by edit distance, if it is

@@ -267,10 +267,6 @@ func (p *parser) primary() (operand, error) {
 
 // parens reads a parenthesized expression or tuple after its '('.
 func (p *parser) parens(open token) (operand, error) {
-	if err := p.enter(open); err != nil {
-		return operand{}, err
-	}
-	defer p.leave()
 	if p.at(tOp, ")") {
 		p.next()
 		return operand{tok: open, isTuple: true}, nil
@@ -452,10 +448,6 @@ type kwArg struct {
 // call reads the arguments of the function named t and applies it.
 func (p *parser) call(t token) (operand, error) {
 	open := p.next()
-	if err := p.enter(open); err != nil {
-		return operand{}, err
-	}
-	defer p.leave()
 	var args []operand
 	var kws []kwArg
 	for !p.at(tOp, ")") {

@@ -83,6 +83,9 @@ func lex(src string) ([]token, error) {
 			if r == utf8.RuneError && size <= 1 {
 				return nil, syntaxErr(token{pos: i, text: src[i : i+1]}, "invalid UTF-8 byte %q", src[i:i+1])
 			}
+			if text == "." {
+				return nil, syntaxErr(token{pos: i, text: text}, "unexpected '.': attributes are not supported (write sqrt(x), not np.sqrt(x))")
+			}
 			return nil, syntaxErr(token{pos: i, text: text}, "unexpected character %q", text)
 		}
 		toks = append(toks, token{kind: tOp, text: op, pos: i})

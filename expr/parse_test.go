@@ -196,7 +196,9 @@ func TestParseOperators(t *testing.T) {
 		{"not x + y > z", func(v map[string]*expr.Node) *expr.Node {
 			return expr.LogicalNot(expr.Greater(expr.Add(v["x"], v["y"]), v["z"]))
 		}},
-		{"b or c and b", func(v map[string]*expr.Node) *expr.Node { return expr.LogicalOr(v["b"], expr.LogicalAnd(v["c"], v["b"])) }},
+		{"b or c and b", func(v map[string]*expr.Node) *expr.Node {
+			return expr.LogicalOr(v["b"], expr.LogicalAnd(v["c"], v["b"]))
+		}},
 		{"\t( x\n+ y )*\r\nz", func(v map[string]*expr.Node) *expr.Node { return expr.Mul(expr.Add(v["x"], v["y"]), v["z"]) }},
 		// numbers: weak scalars, folded as Python does
 		{"f * 2.5", func(v map[string]*expr.Node) *expr.Node { return expr.Mul(v["f"], F(2.5)) }},
