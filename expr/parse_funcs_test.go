@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/compute"
 	"github.com/stride0/stride0/expr"
 )
 
@@ -66,6 +67,9 @@ func TestParseFunctions(t *testing.T) {
 	b := parseBindings(t, mem)
 	names := expr.ParseFunctions()
 	require.True(t, slices.IsSorted(names))
+	for _, op := range compute.Ops() {
+		require.Contains(t, names, op.String(), "every op of the table is callable")
+	}
 	for _, name := range names {
 		a1, a2 := operandsFor(name)
 		v := parseVars()

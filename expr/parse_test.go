@@ -228,3 +228,17 @@ func TestParseOperators(t *testing.T) {
 		checkParse(t, mem, b, c.src, c.want(parseVars()))
 	}
 }
+
+// BenchmarkParse parses a numexpr-sized expression (a standardization and a
+// mask): the cost of the text form over the builder calls.
+func BenchmarkParse(b *testing.B) {
+	env := parseVars()
+	const src = "where(((x - mean(x, axis=0)) / max(abs(x - mean(x, axis=0)), axis=0) > 0.5) & ~b, sqrt(x), -x**2)"
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for range b.N {
+		if _, err := expr.Parse(src, env); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
