@@ -74,6 +74,8 @@ func TestParseErrors(t *testing.T) {
 		{"x + 1.2.3", 4, "invalid number literal 1.2.3", expr.ErrSyntax},
 		{"x + 9223372036854775808", 4, "integer 9223372036854775808 does not fit in int64", expr.ErrOverflow},
 		{"x + 2**64", 4, "integer 18446744073709551616 does not fit in int64", expr.ErrOverflow},
+		{"x + " + strings.Repeat("9", 2000), 4, "integer literal of 6644 bits is too large", expr.ErrSyntax},
+		{"x + 0x" + strings.Repeat("f", 1025), 4, "integer literal of 4100 bits is too large", expr.ErrSyntax},
 		{"1/0", 1, "1 / 0: division by zero", expr.ErrArgument},
 		{"x + 1.5 // 0", 8, "float floor division or modulo by zero", expr.ErrArgument},
 		{"(-8.0) ** 0.5", 7, "complex", expr.ErrArgument},

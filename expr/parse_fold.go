@@ -244,10 +244,10 @@ func foldInts(op string, a, b pyNum) (pyNum, bool, string) {
 			q.Sub(q, big.NewInt(1))
 			m.Add(m, y)
 		}
+		r = m
 		if op == "//" {
-			return pyInt(q), true, ""
+			r = q
 		}
-		return pyInt(m), true, ""
 	case "**":
 		if y.Sign() < 0 { // a float, as in Python (2 ** -1 is 0.5)
 			fx, m := a.asFloat()

@@ -121,11 +121,17 @@ done:
 		if !ok {
 			return tok, syntaxErr(tok, "invalid number literal %s", text)
 		}
+		if v.BitLen() > maxIntBits {
+			return tok, syntaxErr(tok, "integer literal of %d bits is too large", v.BitLen())
+		}
 		tok.val = pyInt(v)
 	case reDecInt.MatchString(text):
 		v, ok := new(big.Int).SetString(strings.ReplaceAll(text, "_", ""), 10)
 		if !ok {
 			return tok, syntaxErr(tok, "invalid number literal %s", text)
+		}
+		if v.BitLen() > maxIntBits {
+			return tok, syntaxErr(tok, "integer literal of %d bits is too large", v.BitLen())
 		}
 		tok.val = pyInt(v)
 	case reFloat.MatchString(text) && strings.ContainsAny(text, ".eE"):
