@@ -33,6 +33,73 @@
 //	e := expr.Mul(expr.Add(x, bias), scale)
 //	if err := e.Err(); err != nil { ... }
 //
+// # Parsing
+//
+// Parse builds the same trees from text in numexpr's language, which is a
+// Python expression (numexpr.evaluate("(x - m) * s > 0.5")):
+//
+//	e, err := expr.Parse("(x - m) * s > 0.5", map[string]*expr.Node{"x": x, "m": m, "s": s})
+//
+// The grammar, lowest precedence first, as Python's (each level is left
+// associative except **; a comparison chain a < b < c means
+// (a < b) and (b < c), as in Python):
+//
+//	expr    = and_expr { "or" and_expr }                   logical_or
+//	and_expr= not_expr { "and" not_expr }                  logical_and
+//	not_expr= "not" not_expr | compare                     logical_not
+//	compare = bor { ("<"|"<="|">"|">="|"=="|"!=") bor }
+//	bor     = bxor { "|" bxor }                            bitwise_or
+//	bxor    = band { "^" band }                            bitwise_xor
+//	band    = shift { "&" shift }                          bitwise_and
+//	shift   = arith { ("<<"|">>") arith }
+//	arith   = term { ("+"|"-") term }
+//	term    = factor { ("*"|"/"|"//"|"%") factor }         / true_divide, // floor_divide, % remainder
+//	factor  = ("-"|"+"|"~") factor | power                 negative, (itself), invert
+//	power   = primary [ "**" factor ]                      right associative: -x**2 is -(x**2), 2**-1 is 0.5
+//	primary = number | "True" | "False" | name | call | "(" expr ")"
+//	call    = function "(" [ arg { "," arg } [","] ] ")"   arg = expr | keyword "=" expr
+//
+// (None, and tuples such as (0, 1) or (), are values only as an axis or a
+// clip bound.)
+//
+// & | ^ ~ are NumPy's operators: logical on bool, bitwise on integers (an
+// error on floats). and, or and not are elementwise too (logical_and,
+// logical_or, logical_not, as pandas.eval reads them; numexpr has only
+// & | ~): every operand is evaluated, nothing short-circuits. Whitespace,
+// newlines included, is free. Python's other syntax (attributes, indexing,
+// strings, conditional expressions, in, is, lambda) is an error.
+//
+// Numbers are Python's literals (1_000, 0x1f, 0o17, 0b101, 2.5, .5, 1e-3;
+// no complex) and are weak scalars, as Python numbers are in NumPy 2: an
+// int is Const(int), a float Const(float64), True and False Const(bool), so
+// f32 * 2.5 stays float32. Arithmetic on numbers alone is done first, as
+// Python does, with Python's semantics (exact integers, // and % floored,
+// int / int a correctly rounded float, 2**-1 = 0.5, 1/0 an error; a float
+// ** by Go's math.Pow, within an ulp of Python's); the result is one weak
+// scalar: f32 * (1/3) is float32, x * -2**63 holds
+// MinInt64. An int that ends up beyond int64 is an error (ErrOverflow).
+//
+// A name is env's node of that name; a name followed by "(" is a function:
+// every elementwise op of compute's op table under NumPy's name (sqrt, exp,
+// arctan2, maximum, fmax, power, isnan, floor, logical_xor, left_shift...;
+// a new op is callable as soon as it is in the table) and NumPy's aliases
+// (abs, divide, mod, pow, asin, acos, atan, atan2, bitwise_not...), all
+// with their operands only; where(cond, x, y); clip(x, lo, hi) with None
+// for no bound; round(x, decimals=0) (also around); and the reductions
+// sum, prod, min, max, mean (std and var, with ddof=0, where the build has
+// them) as name(x, axis=None, keepdims=False), axis an int (negative counts from
+// the end), a tuple of ints or None, given by keyword or second. ParseFunctions
+// lists the names.
+//
+// Errors are *ParseError values whose message reads "parse error at 7:
+// unexpected ')'": Pos is the 0-based byte offset of the token at fault,
+// and the message names it (unknown names and functions with the nearest
+// known one: unknown function "mena" (did you mean "mean"?)). They wrap
+// ErrSyntax, or, when an op Parse built fails (shapes, dtypes, a weak int
+// out of range), that op's error. Input is limited to MaxParseLength bytes
+// and MaxParseDepth levels of nesting and of tree height, so no text makes
+// Parse recurse without bound or panic (FuzzParse).
+//
 // # Dtypes
 //
 // Dtypes follow NumPy 2. Array operands of different dtypes are promoted by
