@@ -86,10 +86,12 @@
 // (abs, divide, mod, pow, asin, acos, atan, atan2, bitwise_not...), all
 // with their operands only; where(cond, x, y); clip(x, lo, hi) with None
 // for no bound; round(x, decimals=0) (also around); and the reductions
-// sum, prod, min, max, mean (std and var, with ddof=0, where the build has
-// them) as name(x, axis=None, keepdims=False), axis an int (negative counts from
-// the end), a tuple of ints or None, given by keyword or second. ParseFunctions
-// lists the names.
+// sum, prod, min, max, mean, std, var (these two also with ddof=0), any,
+// all, argmin, argmax, count_nonzero, nansum, nanmean, nanmin and nanmax as
+// name(x, axis=None, keepdims=False), axis an int (negative counts from the
+// end), a tuple of ints or None, given by keyword or second (argmin and
+// argmax with axis None read the flattened array). ParseFunctions lists the
+// names.
 //
 // Errors are *ParseError values whose message reads "parse error at 7:
 // unexpected ')'": Pos is the 0-based byte offset of the token at fault,

@@ -67,16 +67,24 @@ var parseReductions = map[string]reducer{
 	"min":  {build: func(x *Node, axes []int, _ int, keep bool) *Node { return ReduceMin(x, axes, keep) }},
 	"max":  {build: func(x *Node, axes []int, _ int, keep bool) *Node { return ReduceMax(x, axes, keep) }},
 	"mean": {build: func(x *Node, axes []int, _ int, keep bool) *Node { return ReduceMean(x, axes, keep) }},
-	// For the lead, at the merge of branch reduce (which has
-	// ReduceVar/ReduceStd(x, axes, ddof, keepDims)), replace the two
-	// entries below by:
-	//   "var": {ddof: true, build: ReduceVar},
-	//   "std": {ddof: true, build: ReduceStd},
-	// (and, if wanted, "any", "all", "argmin", "argmax", "nansum",
-	// "nanmean", "nanmin", "nanmax", "count_nonzero" with a closure like
-	// sum's), and drop the "not available" case from TestParseErrors.
-	"var": {ddof: true},
-	"std": {ddof: true},
+	"var":  {ddof: true, build: ReduceVar},
+	"std":  {ddof: true, build: ReduceStd},
+	// NumPy's other reductions, with numpy.<name>(a, axis=None,
+	// keepdims=False) (argmin and argmax: axis None is the flattened array)
+	"any":           {build: noDdof(Any)},
+	"all":           {build: noDdof(All)},
+	"argmin":        {build: noDdof(Argmin)},
+	"argmax":        {build: noDdof(Argmax)},
+	"count_nonzero": {build: noDdof(CountNonzero)},
+	"nansum":        {build: noDdof(Nansum)},
+	"nanmean":       {build: noDdof(Nanmean)},
+	"nanmin":        {build: noDdof(Nanmin)},
+	"nanmax":        {build: noDdof(Nanmax)},
+}
+
+// noDdof adapts a reduction without ddof to the reducer form.
+func noDdof(f func(x *Node, axes []int, keepDims bool) *Node) func(*Node, []int, int, bool) *Node {
+	return func(x *Node, axes []int, _ int, keep bool) *Node { return f(x, axes, keep) }
 }
 
 // parseFuncNames lists every name Parse can call (for suggestions).

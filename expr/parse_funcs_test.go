@@ -45,7 +45,8 @@ var (
 		"left_shift": expr.LeftShift, "bitwise_left_shift": expr.LeftShift,
 		"right_shift": expr.RightShift, "bitwise_right_shift": expr.RightShift,
 	}
-	parseOtherFns = []string{"where", "clip", "round", "around", "sum", "prod", "min", "max", "mean", "std", "var"}
+	parseOtherFns = []string{"where", "clip", "round", "around", "sum", "prod", "min", "max", "mean", "std", "var",
+		"any", "all", "argmin", "argmax", "count_nonzero", "nansum", "nanmean", "nanmin", "nanmax"}
 )
 
 // operandsFor picks variables an op has a loop for: floats in (0.05, 0.95)
@@ -121,6 +122,19 @@ func TestParseFunctions(t *testing.T) {
 		{"(x - mean(x)) / max(abs(x - mean(x)))", expr.Div(expr.Sub(v["x"], expr.ReduceMean(v["x"], nil, false)),
 			expr.ReduceMax(expr.Abs(expr.Sub(v["x"], expr.ReduceMean(v["x"], nil, false))), nil, false))},
 		{"x - mean(x, axis=1, keepdims=True)", expr.Sub(v["x"], expr.ReduceMean(v["x"], []int{1}, true))},
+		{"std(x)", expr.ReduceStd(v["x"], nil, 0, false)},
+		{"std(z, axis=0, ddof=1)", expr.ReduceStd(v["z"], []int{0}, 1, false)},
+		{"var(z, 1, keepdims=True, ddof=2)", expr.ReduceVar(v["z"], []int{1}, 2, true)},
+		{"(x - mean(x, 0)) / std(x, 0)", expr.Div(expr.Sub(v["x"], expr.ReduceMean(v["x"], []int{0}, false)), expr.ReduceStd(v["x"], []int{0}, 0, false))},
+		{"any(b)", expr.Any(v["b"], nil, false)},
+		{"all(x > 0.5, axis=1)", expr.All(expr.Greater(v["x"], expr.Const(0.5)), []int{1}, false)},
+		{"argmin(z)", expr.Argmin(v["z"], nil, false)},
+		{"argmax(z, axis=1)", expr.Argmax(v["z"], []int{1}, false)},
+		{"count_nonzero(i, axis=0)", expr.CountNonzero(v["i"], []int{0}, false)},
+		{"nansum(log(x))", expr.Nansum(expr.Log(v["x"]), nil, false)},
+		{"nanmean(z, axis=-1)", expr.Nanmean(v["z"], []int{-1}, false)},
+		{"nanmin(z)", expr.Nanmin(v["z"], nil, false)},
+		{"nanmax(z, keepdims=True)", expr.Nanmax(v["z"], nil, true)},
 	} {
 		checkParse(t, mem, b, c.src, c.want)
 	}
