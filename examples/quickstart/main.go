@@ -44,6 +44,14 @@ func main() {
 	vals, _ := array.ToSlice[float32](y)
 	fmt.Println("(x + bias) * 2 =", vals)
 
+	// The same expression as numexpr's users write it.
+	pe, err := expr.Parse("(x + bias) * 2", map[string]*expr.Node{"x": expr.Leaf(x), "bias": expr.Leaf(bias)})
+	check(err)
+	py, err := expr.Eval(pe, expr.WithAllocator(mem))
+	check(err)
+	defer py.Release()
+	fmt.Printf("parsed: %v\n%.1f\n", pe, py)
+
 	// A plan over a variable with an unknown row count, bound per call.
 	rows := broadcast.Partial(-1, 3) // [? 3]
 	v := expr.Var("v", array.Float32, rows)
