@@ -54,7 +54,7 @@ func FromSliceValid[T Element](mem memory.Allocator, values []T, valid []bool, s
 			data[i] = zero
 		}
 	}
-	a.valid = m
+	a.setValid(m)
 	return a, nil
 }
 
@@ -77,10 +77,8 @@ func Wrap[T Element](values []T, shape ...int) (*Array, error) {
 	if len(values) > 0 {
 		b = unsafe.Slice((*byte)(unsafe.Pointer(&values[0])), len(values)*DTypeOf[T]().Size())
 	}
-	buf := memory.NewBufferBytes(b)
-	a := &Array{dtype: DTypeOf[T](), data: buf, mem: memory.DefaultAllocator}
+	a := newHeader(DTypeOf[T](), memory.NewBufferBytes(b), nil, DefaultAllocator)
 	a.setLayout(shape, nil)
-	a.refs.Store(1)
 	return a, nil
 }
 
