@@ -194,7 +194,9 @@ func (o *owner) drop(dropped bool) {
 // releasing it.
 func reclaim(o *owner) {
 	if o.refs.Swap(0) > 0 {
+		n := o.data.Len()
 		o.drop(true)
+		collectSoon(n)
 	}
 }
 

@@ -49,7 +49,16 @@ func CheckAlloc(size int) error {
 		return &AllocError{Bytes: int64(size), Reason: "more than the allocation limit of " + formatBytes(float64(lim)) + " (array.SetAllocLimit)"}
 	}
 	if size >= addressSpaceSlack/4 {
-		if left := addressSpaceLeft(); left >= 0 && int64(size) > left-addressSpaceSlack {
+		left := addressSpaceLeft()
+		if left < 0 {
+			return nil // no address space limit
+		}
+		left += reusableHeap()
+		if int64(size) > left-addressSpaceSlack {
+			collectNow() // dropped arrays may free enough
+			left = addressSpaceLeft() + reusableHeap()
+		}
+		if int64(size) > left-addressSpaceSlack {
 			return &AllocError{Bytes: int64(size), Reason: "more than the " + formatBytes(float64(max(left, 0))) + " of address space left under the process's limit (ulimit -v)"}
 		}
 	}

@@ -86,7 +86,7 @@ func (c *largeCache) take(size int) (b []byte, reused bool) {
 	c.mu.Lock()
 	best := -1
 	for i, e := range c.bufs {
-		if k := cap(e.b); k >= n && k <= n+n/8 && (best < 0 || k < cap(c.bufs[best].b)) {
+		if k := cap(e.b); k >= n && k <= n+n/8 && (best < 0 || k <= cap(c.bufs[best].b)) { // the newest of the closest
 			best = i
 		}
 	}
