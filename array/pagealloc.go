@@ -111,7 +111,7 @@ func (p *pageAllocator) Free(b []byte) {
 		poison(full) // and never reused: a stale slice reads the poison
 		return
 	}
-	if cap(b) < PageAllocatorThreshold {
+	if cap(b) <= PageAllocatorThreshold { // the largest class is the threshold
 		p.small.put(full)
 		return
 	}
