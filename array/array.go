@@ -92,14 +92,14 @@ func Empty(mem memory.Allocator, dt DType, shape ...int) (*Array, error) {
 // mapped yet, they are faulted in first, on workers goroutines at once, so
 // that the kernel's page zeroing runs in parallel, and the writers can use
 // streaming stores (which are slow on pages not yet mapped). Buffers that
-// are reused, small (below PageAllocatorThreshold) or from another
+// are reused, small (up to PageAllocatorThreshold) or from another
 // allocator are left as they are.
 func EmptyTouched(mem memory.Allocator, workers int, dt DType, shape ...int) (*Array, error) {
 	a, zero, err := empty("array.Empty", mem, dt, shape)
 	if err != nil {
 		return nil, err
 	}
-	if b := a.data.Bytes(); zero && len(b) >= PageAllocatorThreshold {
+	if b := a.data.Bytes(); zero && len(b) > PageAllocatorThreshold {
 		touchPages(b, workers)
 	}
 	return a, nil

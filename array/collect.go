@@ -24,7 +24,7 @@ const collectGoal = 256 << 20
 // collectSoon counts n bytes released by a cleanup and starts a collection
 // when enough have been.
 func collectSoon(n int) {
-	if n < PageAllocatorThreshold {
+	if n <= PageAllocatorThreshold {
 		return
 	}
 	if reclaimed.Add(int64(n)) < collectGoal || !collecting.CompareAndSwap(false, true) {

@@ -13,7 +13,7 @@ import (
 // package expr. It is a PageAllocator.
 var DefaultAllocator memory.Allocator = NewPageAllocator()
 
-// PageAllocatorThreshold is the size in bytes from which a PageAllocator
+// PageAllocatorThreshold is the size in bytes above which a PageAllocator
 // treats a buffer as large: sized to the byte (rounded to 64 KiB) instead of
 // a power-of-two class, and kept for reuse by size after Release (see
 // SetReuse).
@@ -31,8 +31,8 @@ const PageAllocatorThreshold = 1 << 20
 //   - no buffer is ever unmapped under a live pointer: misuse can read stale
 //     values, never fault.
 //
-// Release is the fast path. A released buffer is reused: small ones (below
-// PageAllocatorThreshold) by power-of-two size class, a few per class, so
+// Release is the fast path. A released buffer is reused: small ones (up to
+// PageAllocatorThreshold bytes) by power-of-two size class, a few per class, so
 // that a loop of small evaluations makes no garbage; large ones by size,
 // bounded in bytes and in time (SetReuse), so that a loop of large
 // evaluations stops paying page faults, and given back to the operating
@@ -72,7 +72,7 @@ func (p *pageAllocator) alloc(size int) ([]byte, bool) {
 	}
 	var b []byte
 	reused := false
-	if size < PageAllocatorThreshold {
+	if size <= PageAllocatorThreshold {
 		b, reused = p.small.take(size)
 	} else {
 		b, reused = p.large.take(size)

@@ -123,22 +123,33 @@ func droppedValues(t *testing.T, mem memory.Allocator, n int) []float64 {
 	return s
 }
 
-func TestReleasedLargeBufferIsReused(t *testing.T) {
+func TestReleasedBufferIsReused(t *testing.T) {
 	mem := array.NewPageAllocator()
-	n := array.PageAllocatorThreshold / 4 * 3
-	a, err := array.Full(mem, float32(5), n)
+	th := array.PageAllocatorThreshold
+	for _, n := range []int{100, th/4 - 1, th / 4, th/4 + 1, th / 4 * 3} { // float32: bytes around the threshold
+		a, err := array.Full(mem, float32(5), n)
+		require.NoError(t, err)
+		p := a.DataPointer()
+		a.Release()
+		b, err := array.New(mem, array.Float32, n) // the same buffer, zeroed
+		require.NoError(t, err)
+		require.Equal(t, p, b.DataPointer(), "%d elements", n)
+		vals, _ := array.Values[float32](b)
+		for i, v := range vals {
+			if v != 0 {
+				t.Fatalf("element %d of a reused buffer from New is %v", i, v)
+			}
+		}
+		b.Release()
+	}
+	n := th / 4 * 3
+	a, err := array.Empty(mem, array.Float32, n)
 	require.NoError(t, err)
 	p := a.DataPointer()
 	a.Release()
-	b, err := array.New(mem, array.Float32, n-100) // close enough in size: the same buffer, zeroed
+	b, err := array.Empty(mem, array.Float32, n-1000) // close enough in size: reused
 	require.NoError(t, err)
 	require.Equal(t, p, b.DataPointer())
-	vals, _ := array.Values[float32](b)
-	for i, v := range vals {
-		if v != 0 {
-			t.Fatalf("element %d of a reused buffer from New is %v", i, v)
-		}
-	}
 	b.Release()
 	c, err := array.Empty(mem, array.Float32, 2*n) // too large for it: a new one
 	require.NoError(t, err)

@@ -5,7 +5,7 @@ import (
 	"sync"
 )
 
-// recycler keeps small buffers (below PageAllocatorThreshold) by
+// recycler keeps small buffers (up to PageAllocatorThreshold bytes) by
 // power-of-two size class for reuse, so that a loop that allocates and
 // releases results of one size (a plan evaluated per record batch, per
 // request) produces no garbage for the collector. Each class keeps at most

@@ -27,8 +27,8 @@ func defaultReuseBytes() int64 {
 	return min(1<<30, physicalMemory()/8)
 }
 
-// SetReuse bounds the reuse of large buffers (PageAllocatorThreshold bytes
-// and more) by the page allocators: at most maxBytes of released buffers
+// SetReuse bounds the reuse of large buffers (more than PageAllocatorThreshold
+// bytes) by the page allocators: at most maxBytes of released buffers
 // are kept, each for at most decay after its release, after which its
 // memory goes back to the operating system. maxBytes 0 turns reuse off;
 // negative values restore the defaults (1 GiB or an eighth of physical
