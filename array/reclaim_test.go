@@ -272,3 +272,20 @@ func TestAllocationRequestsChecked(t *testing.T) {
 	array.SetAllocLimit(0)
 	assert.Equal(t, prev, array.AllocLimit(), "0 restores the default")
 }
+
+// A zeroed header (not made by a constructor) is a released array, not a
+// fault.
+func TestZeroedHeaderIsReleased(t *testing.T) {
+	var z array.Array
+	z.Retain()
+	z.Release()
+	z.Release()
+	assert.False(t, z.Live())
+	require.ErrorIs(t, array.Check(&z), array.ErrReleased)
+	_, err := array.Values[float64](&z)
+	require.ErrorIs(t, err, array.ErrReleased)
+	_, err = z.View([]int{1}, []int{1}, 0)
+	require.ErrorIs(t, err, array.ErrReleased)
+	_, err = array.Copy(nil, &z)
+	require.ErrorIs(t, err, array.ErrReleased)
+}

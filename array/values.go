@@ -130,10 +130,12 @@ func Arange(mem memory.Allocator, dt DType, start, stop, step float64) (*Array, 
 // (i0, i1, ...) of a is at index a.Offset() + Σ ik*a.Strides()[k]. T must be
 // the Go type of a's dtype.
 //
-// What the slice may outlive: the buffer is Go memory, so the slice never
-// faults. If the program drops a (and its views) without Release, the
-// memory stays the slice's for as long as the slice is reachable: it is
-// never handed to another array before. After the last explicit Release of
+// What the slice may outlive (with a PageAllocator, the default; an
+// allocator of the caller's own gets buffers back through Free either way):
+// the buffer is Go memory, so the slice never faults. If the program drops
+// a (and its views) without Release, the memory stays the slice's for as
+// long as the slice is reachable: it is never handed to another array
+// before. After the last explicit Release of
 // the buffer, the slice must not be used: the allocator may hand the memory
 // to the next array of a similar size. SetMemDebug(true) makes such a use
 // visible (released buffers read as 0xFF bytes and are never reused).
