@@ -52,7 +52,7 @@ func (a *Array) EnsureValidity() error {
 	for i := range b {
 		b[i] = 1
 	}
-	a.valid = v
+	a.setValid(v)
 	return nil
 }
 

@@ -3,6 +3,7 @@ package array
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"sync/atomic"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
@@ -13,10 +14,17 @@ import (
 // Release. The zero value is not usable; a nil *Array is accepted by every
 // method and function (methods return zero values, functions return ErrNil).
 //
+// Release is the fast, deterministic way to give the memory back. An array
+// that the program drops without Release is reclaimed once the garbage
+// collector finds its header unreachable: its buffer references are
+// released then (see the package documentation for what a slice from Values
+// may outlive).
+//
 // An Array is safe for concurrent reads. Writes (Set, SetNull and evaluation
 // into it) need the caller's synchronization, like a Go slice.
 type Array struct {
-	refs    atomic.Int64
+	own     *owner          // the references this header holds: a separate object, so that a cleanup can release them once the header is unreachable
+	cleanup runtime.Cleanup // stopped by the last Release
 	dtype   DType
 	shape   []int
 	strides []int // in elements
@@ -59,44 +67,139 @@ func (a *Array) setLayout(shape, strides []int) {
 }
 
 // New returns a zero-filled, contiguous (row-major) array of the given dtype
-// and shape, with its buffer from mem (memory.DefaultAllocator when nil).
+// and shape, with its buffer from mem (DefaultAllocator when nil). A request
+// too large for the allocation limit or the machine, or whose size
+// overflows, returns an *AllocError (errors.Is ErrAlloc) naming the shape,
+// dtype and bytes.
 func New(mem memory.Allocator, dt DType, shape ...int) (*Array, error) {
-	a, err := Empty(mem, dt, shape...)
+	a, zero, err := empty("array.New", mem, dt, shape)
 	if err != nil {
 		return nil, err
 	}
-	clear(a.data.Bytes())
+	if !zero {
+		clear(a.data.Bytes())
+	}
 	return a, nil
 }
 
 // Empty is New without the zero fill: the contents are whatever the allocator
 // returned. Use it for outputs that are about to be written in full.
 func Empty(mem memory.Allocator, dt DType, shape ...int) (*Array, error) {
-	if !dt.Valid() {
-		return nil, fmt.Errorf("array.New: %w: %v", ErrDType, dt)
-	}
-	n, err := numel(shape)
+	a, _, err := empty("array.Empty", mem, dt, shape)
+	return a, err
+}
+
+// EmptyTouched is Empty for an output that is about to be written in full
+// by workers goroutines: when its buffer is fresh memory whose pages are not
+// mapped yet, they are faulted in first, on workers goroutines at once, so
+// that the kernel's page zeroing runs in parallel, and the writers can use
+// streaming stores (which are slow on pages not yet mapped). Buffers that
+// are reused, small (up to PageAllocatorThreshold) or from another
+// allocator are left as they are.
+func EmptyTouched(mem memory.Allocator, workers int, dt DType, shape ...int) (*Array, error) {
+	a, zero, err := empty("array.Empty", mem, dt, shape)
 	if err != nil {
-		return nil, fmt.Errorf("array.New %v: %w", shape, err)
+		return nil, err
 	}
-	if n > math.MaxInt/dt.Size() {
-		return nil, fmt.Errorf("array.New %v %v: %w: byte count overflows int", shape, dt, ErrShape)
+	if b := a.data.Bytes(); zero && len(b) > PageAllocatorThreshold {
+		touchPages(b, workers)
+	}
+	return a, nil
+}
+
+// empty allocates an array and reports whether its contents are zero.
+func empty(op string, mem memory.Allocator, dt DType, shape []int) (*Array, bool, error) {
+	if !dt.Valid() {
+		return nil, false, fmt.Errorf("%s: %w: %v", op, ErrDType, dt)
+	}
+	n, err := checkRequest(op, dt, shape)
+	if err != nil {
+		return nil, false, err
 	}
 	if mem == nil {
-		mem = memory.DefaultAllocator
+		mem = DefaultAllocator
 	}
+	size := n * dt.Size()
 	var buf *memory.Buffer
+	zero := true
 	if u, ok := mem.(uninitAllocator); ok {
 		// no zero fill: the caller writes every element
-		buf = memory.NewBufferWithAllocator(u.allocateUninit(n*dt.Size()), mem)
+		var b []byte
+		b, zero = u.allocateUninit(size)
+		if b == nil {
+			return nil, false, fmt.Errorf("%s: %w", op, &AllocError{Shape: clone(shape), DType: dt, Bytes: int64(size), Reason: "the allocator refused"})
+		}
+		buf = memory.NewBufferWithAllocator(b, mem)
 	} else {
 		buf = memory.NewResizableBuffer(mem)
-		buf.Resize(n * dt.Size())
+		buf.Resize(size)
 	}
-	a := &Array{dtype: dt, data: buf, mem: mem}
+	a := newHeader(dt, buf, nil, mem)
 	a.setLayout(shape, nil)
-	a.refs.Store(1)
-	return a, nil
+	return a, zero, nil
+}
+
+// newHeader returns a header holding one reference to data and valid
+// (already taken by the caller), released by Release or, if the program
+// drops the header, by a cleanup after the garbage collector finds it
+// unreachable.
+func newHeader(dt DType, data, valid *memory.Buffer, mem memory.Allocator) *Array {
+	o := &owner{data: data}
+	o.refs.Store(1)
+	if valid != nil {
+		o.valid.Store(valid)
+	}
+	a := &Array{own: o, dtype: dt, data: data, valid: valid, mem: mem}
+	a.cleanup = runtime.AddCleanup(a, reclaim, o)
+	if debugOn.Load() {
+		o.site = track(o, data.Len())
+	}
+	return a
+}
+
+// setValid gives a the validity buffer v (a takes over the caller's
+// reference).
+func (a *Array) setValid(v *memory.Buffer) {
+	a.valid = v
+	a.own.valid.Store(v)
+}
+
+// owner holds the buffer references of one header.
+type owner struct {
+	refs  atomic.Int64
+	data  *memory.Buffer
+	valid atomic.Pointer[memory.Buffer]
+	site  *site // where the array was made (debug mode)
+}
+
+// drop releases the buffer references. dropped: the header was reclaimed
+// by the garbage collector, so slices from Values may still reach the
+// memory, which must then not be reused.
+func (o *owner) drop(dropped bool) {
+	v := o.valid.Load()
+	if dropped {
+		live.taint(o.data.Bytes())
+		if v != nil {
+			live.taint(v.Bytes())
+		}
+	}
+	if o.site != nil {
+		untrack(o, dropped)
+	}
+	o.data.Release()
+	if v != nil {
+		v.Release()
+	}
+}
+
+// reclaim is the cleanup of a header the program dropped without
+// releasing it.
+func reclaim(o *owner) {
+	if o.refs.Swap(0) > 0 {
+		n := o.data.Len()
+		o.drop(true)
+		collectSoon(n)
+	}
 }
 
 // FromBuffer returns an array header over an existing buffer: element (i0,
@@ -111,10 +214,10 @@ func FromBuffer(dt DType, shape, strides []int, offset int, data, valid *memory.
 
 // FromBufferIn is FromBuffer for an array whose derived buffers (a
 // validity mask added by SetNull or EnsureValidity, copies) come from mem
-// (memory.DefaultAllocator when nil).
+// (DefaultAllocator when nil).
 func FromBufferIn(mem memory.Allocator, dt DType, shape, strides []int, offset int, data, valid *memory.Buffer) (*Array, error) {
 	if mem == nil {
-		mem = memory.DefaultAllocator
+		mem = DefaultAllocator
 	}
 	if !dt.Valid() {
 		return nil, fmt.Errorf("array.FromBuffer: %w: %v", ErrDType, dt)
@@ -138,9 +241,9 @@ func FromBufferIn(mem memory.Allocator, dt DType, shape, strides []int, offset i
 		valid.Retain()
 	}
 	data.Retain()
-	a := &Array{dtype: dt, offset: offset, data: data, valid: valid, mem: mem}
+	a := newHeader(dt, data, valid, mem)
+	a.offset = offset
 	a.setLayout(shape, strides)
-	a.refs.Store(1)
 	return a, nil
 }
 
@@ -158,7 +261,7 @@ func (a *Array) View(shape, strides []int, offset int) (*Array, error) {
 // Allocator returns the allocator that buffers derived from a come from.
 func (a *Array) Allocator() memory.Allocator {
 	if a == nil || a.mem == nil {
-		return memory.DefaultAllocator
+		return DefaultAllocator
 	}
 	return a.mem
 }
@@ -167,12 +270,12 @@ func (a *Array) Allocator() memory.Allocator {
 // Retaining a released array does nothing: its buffers are gone, and it stays
 // released.
 func (a *Array) Retain() {
-	if a == nil {
+	if a == nil || a.own == nil {
 		return
 	}
 	for {
-		n := a.refs.Load()
-		if n <= 0 || a.refs.CompareAndSwap(n, n+1) {
+		n := a.own.refs.Load()
+		if n <= 0 || a.own.refs.CompareAndSwap(n, n+1) {
 			return
 		}
 	}
@@ -181,20 +284,19 @@ func (a *Array) Retain() {
 // Release drops a reference; the last one releases the buffers. Releasing
 // more often than retaining is a no-op, not a double free.
 func (a *Array) Release() {
-	if a == nil {
+	if a == nil || a.own == nil {
 		return
 	}
+	o := a.own
 	for {
-		n := a.refs.Load()
+		n := o.refs.Load()
 		if n <= 0 {
 			return
 		}
-		if a.refs.CompareAndSwap(n, n-1) {
+		if o.refs.CompareAndSwap(n, n-1) {
 			if n == 1 {
-				a.data.Release()
-				if a.valid != nil {
-					a.valid.Release()
-				}
+				a.cleanup.Stop()
+				o.drop(false)
 			}
 			return
 		}
@@ -202,14 +304,14 @@ func (a *Array) Release() {
 }
 
 // Live reports whether a holds its buffers (it has not been released).
-func (a *Array) Live() bool { return a != nil && a.refs.Load() > 0 }
+func (a *Array) Live() bool { return a != nil && a.own != nil && a.own.refs.Load() > 0 }
 
 // Check returns nil if a can be used: not nil and not released.
 func Check(a *Array) error {
 	if a == nil {
 		return ErrNil
 	}
-	if a.refs.Load() <= 0 {
+	if !a.Live() {
 		return ErrReleased
 	}
 	return nil

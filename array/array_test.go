@@ -216,7 +216,7 @@ func TestNewNilAllocatorUsesDefault(t *testing.T) {
 	a, err := array.New(nil, array.Float64, 3)
 	require.NoError(t, err)
 	defer a.Release()
-	assert.Equal(t, memory.DefaultAllocator, a.Allocator())
+	assert.Same(t, array.DefaultAllocator, a.Allocator())
 }
 
 func TestEmptyHasShapeAndStrides(t *testing.T) {
@@ -536,7 +536,7 @@ func TestNilArray(t *testing.T) {
 	assert.False(t, a.IsContiguous())
 	assert.True(t, a.ReadOnly())
 	assert.False(t, a.Live())
-	assert.Equal(t, memory.DefaultAllocator, a.Allocator())
+	assert.Same(t, array.DefaultAllocator, a.Allocator())
 	assert.ErrorIs(t, array.Check(a), array.ErrNil)
 
 	errs := map[string]error{}

@@ -28,7 +28,7 @@ func Copy(mem memory.Allocator, a *Array) (*Array, error) {
 		src := a.valid.Bytes()
 		i := 0
 		a.each(func(e int) { dst[i] = src[e]; i++ })
-		out.valid = v
+		out.setValid(v)
 	}
 	return out, nil
 }

@@ -24,6 +24,26 @@
 //     (shape [3 3], strides [1 1]) is another. Writes through it return
 //     ErrReadOnly. ReadOnly is decided once, when the header is made.
 //
+// Memory (one story for every constructor and every evaluation):
+//
+//   - Buffers come from the allocator the caller names, or DefaultAllocator
+//     (a PageAllocator) when it names none: Go heap memory, reused after
+//     Release (small buffers by size class, large ones by size for a short
+//     while, see SetReuse).
+//   - Release is the deterministic path. An array dropped without Release is
+//     reclaimed after the garbage collector finds its header unreachable (a
+//     runtime.AddCleanup on every header gives its buffer references back);
+//     views hold their own references, so a buffer goes back to its
+//     allocator when no header can reach it, once, whichever path comes
+//     last. Releasing twice and using a released array return ErrReleased.
+//   - Every request is checked before it is made: an element or byte count
+//     that overflows, or more than AllocLimit (three quarters of the
+//     machine's memory by default) or than the address space left under
+//     ulimit -v, returns an *AllocError naming the shape, dtype and bytes.
+//   - Values and Data expose the buffer: see Values for what such a slice
+//     may outlive. SetMemDebug (or STRIDE0_MEMDEBUG=1) poisons released
+//     buffers and lists where unreleased arrays were made (Leaks).
+//
 // Functions return errors for bad input (nil arrays included) rather than
 // panicking; the exceptions are the element accessors At and Set, which panic
 // on an index out of range, like a Go slice.

@@ -12,3 +12,7 @@ var (
 	ErrBounds   = errors.New("out of bounds")
 	ErrReadOnly = errors.New("read-only array (two indices reach one element)")
 )
+
+// ErrAlloc is wrapped by every *AllocError: an allocation refused because it
+// is too large for the limit or the machine, or because its size overflows.
+var ErrAlloc = errors.New("cannot allocate memory")

@@ -3,15 +3,13 @@ package array
 import (
 	"math/bits"
 	"sync"
-	"unsafe"
 )
 
-// recycler hands out small buffers (below PageAllocatorThreshold) by
-// power-of-two size class and takes freed ones back for reuse, so that a
-// loop that allocates and releases results of one size (a plan evaluated per
-// record batch, per request) produces no garbage for the collector. Buffers
-// are 64-byte aligned and zeroed when handed out, like fresh memory. Each
-// class keeps at most recycleKeep buffers; more are left to the GC.
+// recycler keeps small buffers (up to PageAllocatorThreshold bytes) by
+// power-of-two size class for reuse, so that a loop that allocates and
+// releases results of one size (a plan evaluated per record batch, per
+// request) produces no garbage for the collector. Each class keeps at most
+// recycleKeep buffers; more are left to the GC.
 type recycler struct {
 	mu    sync.Mutex
 	class [bits.UintSize][][]byte
@@ -22,33 +20,17 @@ const (
 	recycleKeep = 8
 )
 
-// classOf returns the size class whose buffers hold size bytes after
-// alignment.
+// classOf returns the size class whose buffers hold size bytes.
 func classOf(size int) int {
-	c := bits.Len(uint(size + 63))
+	c := bits.Len(uint(size - 1))
 	if c < minClass {
 		c = minClass
 	}
 	return c
 }
 
-func (r *recycler) Allocate(size int) []byte {
-	b, reused := r.take(size)
-	if reused {
-		clear(b)
-	}
-	return b
-}
-
-// allocateUninit is Allocate without zeroing a reused buffer, for arrays
-// that are about to be written in full (array.Empty).
-func (r *recycler) allocateUninit(size int) []byte {
-	b, _ := r.take(size)
-	return b
-}
-
-// take returns a buffer of size bytes, a freed one of its class if there is
-// one (reused: its contents are old), else a new, zeroed one.
+// take returns a buffer of size bytes, a released one of its class if there
+// is one (reused: its contents are old), else a new, zeroed one.
 func (r *recycler) take(size int) (b []byte, reused bool) {
 	c := classOf(size)
 	r.mu.Lock()
@@ -61,34 +43,14 @@ func (r *recycler) take(size int) (b []byte, reused bool) {
 		return b[:size], true
 	}
 	r.mu.Unlock()
-	raw := make([]byte, 1<<c)
-	off := int((64 - uintptr(unsafe.Pointer(unsafe.SliceData(raw)))%64) % 64)
-	return raw[off : off+size : len(raw)], false
+	return alignedBytes(1 << c)[:size], false
 }
 
-// uninitAllocator is an allocator that can hand out memory without zeroing
-// it (the PageAllocator); Empty uses it.
-type uninitAllocator interface {
-	allocateUninit(size int) []byte
-}
-
-func (r *recycler) Reallocate(size int, b []byte) []byte {
-	if size <= cap(b) {
-		return b[:size]
-	}
-	nb := r.Allocate(size)
-	copy(nb, b)
-	r.Free(b)
-	return nb
-}
-
-func (r *recycler) Free(b []byte) {
-	if cap(b) == 0 {
-		return
-	}
-	// An aligned buffer of class c has a capacity in (2^c - 64, 2^c].
+// put keeps a released buffer (its full capacity) for reuse, if its class
+// has room.
+func (r *recycler) put(b []byte) {
 	c := bits.Len(uint(cap(b) - 1))
-	if c < minClass || c >= len(r.class) || cap(b) <= 1<<c-64 {
+	if cap(b) != 1<<c || c < minClass {
 		return // not one of ours: leave it to the GC
 	}
 	r.mu.Lock()
@@ -96,4 +58,10 @@ func (r *recycler) Free(b []byte) {
 		r.class[c] = append(r.class[c], b[:cap(b)])
 	}
 	r.mu.Unlock()
+}
+
+// uninitAllocator is an allocator that can hand out memory without zeroing
+// it (the PageAllocator); Empty and New use it.
+type uninitAllocator interface {
+	allocateUninit(size int) (b []byte, zero bool)
 }

@@ -52,7 +52,7 @@ func FromSliceValid[T Element](mem memory.Allocator, values []T, valid []bool, s
 			data[i] = zero
 		}
 	}
-	a.valid = m
+	a.setValid(m)
 	return a, nil
 }
 
@@ -75,10 +75,8 @@ func Wrap[T Element](values []T, shape ...int) (*Array, error) {
 	if len(values) > 0 {
 		b = unsafe.Slice((*byte)(unsafe.Pointer(&values[0])), len(values)*DTypeOf[T]().Size())
 	}
-	buf := memory.NewBufferBytes(b)
-	a := &Array{dtype: DTypeOf[T](), data: buf, mem: memory.DefaultAllocator}
+	a := newHeader(DTypeOf[T](), memory.NewBufferBytes(b), nil, DefaultAllocator)
 	a.setLayout(shape, nil)
-	a.refs.Store(1)
 	return a, nil
 }
 
@@ -129,6 +127,16 @@ func Arange(mem memory.Allocator, dt DType, start, stop, step float64) (*Array, 
 // Values returns the whole data buffer as a []T, without copying: element
 // (i0, i1, ...) of a is at index a.Offset() + Σ ik*a.Strides()[k]. T must be
 // the Go type of a's dtype.
+//
+// What the slice may outlive (with a PageAllocator, the default; an
+// allocator of the caller's own gets buffers back through Free either way):
+// the buffer is Go memory, so the slice never faults. If the program drops
+// a (and its views) without Release, the memory stays the slice's for as
+// long as the slice is reachable: it is never handed to another array
+// before. After the last explicit Release of
+// the buffer, the slice must not be used: the allocator may hand the memory
+// to the next array of a similar size. SetMemDebug(true) makes such a use
+// visible (released buffers read as 0xFF bytes and are never reused).
 func Values[T Element](a *Array) ([]T, error) {
 	if err := Check(a); err != nil {
 		return nil, fmt.Errorf("array.Values: %w", err)

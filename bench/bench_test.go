@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/expr"
 )
 
 // BenchmarkWorkloads runs the ten shared workloads (testdata/workloads.json,
@@ -98,5 +99,65 @@ func TestWorkloadChecksums(t *testing.T) {
 		}
 		free()
 		c.Release()
+	}
+}
+
+// BenchmarkEvalAlloc measures what allocating the result costs a loop of
+// Eval calls (x + 1 over float32, default allocator and workers), at three
+// result sizes: "release" releases each result (its buffer is reused),
+// "drop" never releases (the garbage collector reclaims the results), and
+// "into" evaluates into one preallocated output (no allocation: the
+// baseline).
+//
+//	go test -run '^$' -bench EvalAlloc -benchtime 20x ./bench/
+func BenchmarkEvalAlloc(b *testing.B) {
+	for _, sz := range []struct {
+		name  string
+		bytes int
+	}{{"4KiB", 4 << 10}, {"1MiB", 1 << 20}, {"64MiB", 64 << 20}} {
+		n := sz.bytes / 4
+		x, err := array.Full(nil, float32(1.5), n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, err := expr.Compile(expr.Add(expr.Leaf(x), expr.Const(float32(1))))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(sz.name+"/release", func(b *testing.B) {
+			b.SetBytes(int64(2 * sz.bytes))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				r, err := p.Eval(nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				r.Release()
+			}
+		})
+		b.Run(sz.name+"/drop", func(b *testing.B) {
+			b.SetBytes(int64(2 * sz.bytes))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := p.Eval(nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(sz.name+"/into", func(b *testing.B) {
+			out, err := array.New(nil, array.Float32, n)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer out.Release()
+			b.SetBytes(int64(2 * sz.bytes))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if err := p.EvalInto(out, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		x.Release()
 	}
 }

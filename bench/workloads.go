@@ -112,8 +112,8 @@ func checksum(s *Spec, a *array.Array) (Sum, error) {
 	return s.Sum(v), nil
 }
 
-// Variants returns the alloc, out and out_mt variants of the case, and a
-// function that frees what they hold.
+// Variants returns the alloc, out, out_mt and alloc_mt variants of the
+// case, and a function that frees what they hold.
 func (c *Case) Variants(s *Spec) ([]Variant, func(), error) {
 	const impl = "stride0"
 	seq, err := expr.Compile(c.Expr, expr.WithAllocator(c.mem), expr.WithWorkers(1))
@@ -147,26 +147,32 @@ func (c *Case) Variants(s *Spec) ([]Variant, func(), error) {
 		out1.Release()
 		return nil, nil, err
 	}
-	var res *array.Array
 	perCall := c.W.PerCall
-	alloc := Variant{Impl: impl, Variant: "alloc", Threads: 1,
-		Call: func() error {
-			if perCall && res != nil { // a per-call workload frees the previous result in the timed loop
-				res.Release()
-				res = nil
-			}
-			r, err := seq.Eval(nil)
-			res = r
-			return err
-		},
-		Release: func() {
-			if !perCall && res != nil {
-				res.Release()
-				res = nil
-			}
-		},
-		Check: func() (Sum, error) { return checksum(s, res) },
+	// alloc and alloc_mt: the evaluation allocates the result, as a user's
+	// expr.Eval does (alloc with one worker, alloc_mt with the default).
+	allocVariant := func(name string, p *expr.Plan, threads int, res **array.Array) Variant {
+		return Variant{Impl: impl, Variant: name, Threads: threads,
+			Call: func() error {
+				if perCall && *res != nil { // a per-call workload frees the previous result in the timed loop
+					(*res).Release()
+					*res = nil
+				}
+				r, err := p.Eval(nil)
+				*res = r
+				return err
+			},
+			Release: func() {
+				if !perCall && *res != nil {
+					(*res).Release()
+					*res = nil
+				}
+			},
+			Check: func() (Sum, error) { return checksum(s, *res) },
+		}
 	}
+	var res, resMT *array.Array
+	alloc := allocVariant("alloc", seq, 1, &res)
+	allocMT := allocVariant("alloc_mt", par, workers, &resMT)
 	out := Variant{Impl: impl, Variant: "out", Threads: 1,
 		Call:  func() error { return seq.EvalInto(out1, nil) },
 		Check: func() (Sum, error) { return checksum(s, out1) }}
@@ -174,11 +180,10 @@ func (c *Case) Variants(s *Spec) ([]Variant, func(), error) {
 		Call:  func() error { return par.EvalInto(out2, nil) },
 		Check: func() (Sum, error) { return checksum(s, out2) }}
 	free := func() {
-		if res != nil {
-			res.Release()
-		}
+		res.Release()
+		resMT.Release()
 		out1.Release()
 		out2.Release()
 	}
-	return []Variant{alloc, out, outMT}, free, nil
+	return []Variant{alloc, out, outMT, allocMT}, free, nil
 }

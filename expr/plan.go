@@ -2,6 +2,7 @@ package expr
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -245,12 +246,12 @@ func (ev *evaluation) newOutput(dt array.DType, shape []int) (*array.Array, erro
 // output strides dstStrides (in the same index space), converting the
 // root's value to want (when valid).
 //
-// stream allows non-temporal stores of the output. Only an output that
-// already exists (EvalInto) is streamed: into freshly allocated memory
-// every page's first touch faults, and a fault under a streaming store costs
-// several times what the store saves (measured: a 128 MiB result took 64 ms
-// streamed into new pages, 12.6 ms with plain stores, 4.1 ms streamed into
-// pages already mapped).
+// stream allows non-temporal stores of the output. The output's pages must
+// be mapped already: an output that exists (EvalInto), a reused buffer, or
+// a fresh one whose pages array.EmptyTouched faulted in. A fault under a
+// streaming store costs several times what the store saves (measured: a
+// 128 MiB result took 64 ms streamed into new pages, 12.6 ms with plain
+// stores, 4.1 ms streamed into pages already mapped).
 func (ev *evaluation) buildGroup(r *rnode, shape, dstStrides []int, want array.DType, storeDirect, stream bool) (*group, error) {
 	g := &group{shape: shape, tile: passTile(ev.o.tile, size(shape))}
 	path := make([]int, len(r.shape))
@@ -320,7 +321,9 @@ func (ev *evaluation) elementwise(r *rnode, dst *array.Array) (*array.Array, err
 			return ev.elementwise(cp, dst)
 		}
 	}
-	g, err := ev.buildGroup(r, r.shape, outStrides(dst, r.shape), r.dtype, true, dst != nil)
+	// A new output's pages are mapped before the pass (runElementwise), so
+	// it can stream like an existing one.
+	g, err := ev.buildGroup(r, r.shape, outStrides(dst, r.shape), r.dtype, true, true)
 	if err != nil {
 		return nil, err
 	}
@@ -339,7 +342,9 @@ func runElementwise(g *group, arrs []*array.Array, dt array.DType, shape []int, 
 	out := dst
 	if out == nil {
 		var err error
-		if out, err = array.Empty(o.mem, dt, shape...); err != nil {
+		// a reused buffer is mapped already; fresh pages are faulted in
+		// by all the workers before the pass
+		if out, err = array.EmptyTouched(o.mem, o.workers, dt, shape...); err != nil {
 			return nil, err
 		}
 	}
@@ -353,6 +358,7 @@ func runElementwise(g *group, arrs []*array.Array, dt array.DType, shape []int, 
 	}
 	t := target{base: out.DataPointer(), off: out.Offset(), size: dt.Size(), mask: out.ValidityPointer()}
 	g.execute(t, arrs, o.workers, false, nil)
+	runtime.KeepAlive(arrs) // the pass reads their buffers through raw pointers
 	return out, nil
 }
 

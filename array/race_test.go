@@ -1,0 +1,5 @@
+//go:build race
+
+package array_test
+
+const raceEnabled = true
