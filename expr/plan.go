@@ -157,25 +157,19 @@ func (ev *evaluation) eval(r *rnode, dst *array.Array) (*array.Array, error) {
 // hoist evaluates, once and ahead of the fused pass, every subexpression
 // that the pass would otherwise recompute: an operation whose result is
 // smaller than the space it is broadcast over, and every reduction below the
-// root. Each becomes a temporary leaf.
+// root. Each becomes a temporary leaf, computed once per evaluation however
+// many paths reach it (see cse.go).
 func (ev *evaluation) hoist(r *rnode, isReduceRoot bool) error {
 	for i, a := range r.args {
 		if a.isLeaf() {
 			continue
 		}
 		if a.n.kind == kReduce || isStructural(a.n.kind) || (!isReduceRoot && size(a.shape) < size(r.shape)) {
-			var out *array.Array
-			var err error
-			if isStructural(a.n.kind) {
-				out, err = ev.structural(a, nil, true) // a view where one exists
-			} else {
-				out, err = ev.eval(a, nil)
-			}
+			t, err := ev.temporary(a) // once, however many paths reach a
 			if err != nil {
 				return err
 			}
-			ev.temps = append(ev.temps, out)
-			r.args[i] = &rnode{n: a.n, shape: out.Shape(), arr: out, temp: true, dtype: out.DType(), ctype: out.DType()}
+			r.args[i] = t
 			continue
 		}
 		if err := ev.hoist(a, false); err != nil {

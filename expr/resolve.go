@@ -20,6 +20,7 @@ type rnode struct {
 	axes  []int        // kReduce: the reduced axes of the argument
 	dtype array.DType
 	ctype array.DType
+	once  *rnode // the temporary leaf this node was evaluated into (see cse.go)
 }
 
 func (r *rnode) isLeaf() bool { return r.arr != nil }
@@ -57,8 +58,16 @@ func bindVar(n *Node, b Bindings) (*array.Array, error) {
 	return a, nil
 }
 
-// resolve computes static shapes and maps for the tree under n.
+// resolve computes static shapes and maps for the tree under n. Nodes
+// reached by several paths, and structurally equal nodes over the same
+// leaves, resolve to one shared rnode (see cse.go).
 func resolve(n *Node, b Bindings) (*rnode, error) {
+	return newResolver(b).resolve(n)
+}
+
+// resolveNode resolves n itself, its arguments through rs.
+func resolveNode(rs *resolver, n *Node) (*rnode, error) {
+	b := rs.b
 	if err := n.Err(); err != nil {
 		return nil, err
 	}
@@ -81,7 +90,7 @@ func resolve(n *Node, b Bindings) (*rnode, error) {
 	r.args = make([]*rnode, len(n.args))
 	shapes := make([][]int, len(n.args))
 	for i, a := range n.args {
-		ra, err := resolve(a, b)
+		ra, err := rs.resolve(a)
 		if err != nil {
 			return nil, err
 		}
