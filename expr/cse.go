@@ -19,15 +19,75 @@ import (
 // are its identity: two Leaf nodes of the same *array.Array are one leaf,
 // two equal arrays are not.
 
-// resolver resolves one tree for one evaluation.
+// resolver resolves one tree for one evaluation. The first nodes are
+// looked up linearly in fixed arrays (no allocation for small trees), the
+// rest in maps.
 type resolver struct {
 	b     Bindings
+	nptr  int
+	ptrs  [smallTree]ptrEntry
+	nkey  int
+	keys  [smallTree]keyEntry
 	byPtr map[*Node]*rnode
 	byKey map[cseKey]*rnode
 }
 
-func newResolver(b Bindings) *resolver {
-	return &resolver{b: b}
+// smallTree is how many distinct nodes a resolver looks up linearly.
+const smallTree = 16
+
+type ptrEntry struct {
+	n *Node
+	r *rnode
+}
+
+type keyEntry struct {
+	k cseKey
+	r *rnode
+}
+
+func (rs *resolver) byPointer(n *Node) (*rnode, bool) {
+	for _, e := range rs.ptrs[:rs.nptr] {
+		if e.n == n {
+			return e.r, true
+		}
+	}
+	r, ok := rs.byPtr[n]
+	return r, ok
+}
+
+func (rs *resolver) setPointer(n *Node, r *rnode) {
+	if rs.nptr < smallTree {
+		rs.ptrs[rs.nptr] = ptrEntry{n, r}
+		rs.nptr++
+		return
+	}
+	if rs.byPtr == nil {
+		rs.byPtr = map[*Node]*rnode{}
+	}
+	rs.byPtr[n] = r
+}
+
+// intern returns the rnode of an equal node resolved before, or stores r as
+// the one for k.
+func (rs *resolver) intern(k cseKey, r *rnode) *rnode {
+	for i := range rs.keys[:rs.nkey] {
+		if rs.keys[i].k == k {
+			return rs.keys[i].r
+		}
+	}
+	if prev, ok := rs.byKey[k]; ok {
+		return prev
+	}
+	if rs.nkey < smallTree {
+		rs.keys[rs.nkey] = keyEntry{k, r}
+		rs.nkey++
+		return r
+	}
+	if rs.byKey == nil {
+		rs.byKey = map[cseKey]*rnode{}
+	}
+	rs.byKey[k] = r
+	return r
 }
 
 // cseKey identifies a resolved node up to structural equality. args holds
@@ -54,26 +114,15 @@ type cseKey struct {
 
 // resolve returns the shared rnode of n, resolving it on first sight.
 func (rs *resolver) resolve(n *Node) (*rnode, error) {
-	if r, ok := rs.byPtr[n]; ok {
+	if r, ok := rs.byPointer(n); ok {
 		return r, nil
 	}
 	r, err := resolveNode(rs, n)
 	if err != nil {
 		return nil, err
 	}
-	k := keyOf(n, r)
-	if prev, ok := rs.byKey[k]; ok {
-		r = prev
-	} else {
-		if rs.byKey == nil {
-			rs.byKey = map[cseKey]*rnode{}
-		}
-		rs.byKey[k] = r
-	}
-	if rs.byPtr == nil {
-		rs.byPtr = map[*Node]*rnode{}
-	}
-	rs.byPtr[n] = r
+	r = rs.intern(keyOf(n, r), r)
+	rs.setPointer(n, r)
 	return r, nil
 }
 

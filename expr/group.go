@@ -2,7 +2,6 @@ package expr
 
 import (
 	"fmt"
-	"sync"
 	"unsafe"
 
 	"github.com/stride0/stride0/array"
@@ -36,7 +35,6 @@ type group struct {
 	notes  []string // what Explain prints
 
 	nphys     int               // physical registers after allocation
-	pool      sync.Pool         // *worker
 	whereZero compute.WhereFunc // select on the root's element size
 	scatter   compute.MoveFunc  // moves of the root's element size
 	gatherOut compute.MoveFunc

@@ -62,7 +62,8 @@ func bindVar(n *Node, b Bindings) (*array.Array, error) {
 // reached by several paths, and structurally equal nodes over the same
 // leaves, resolve to one shared rnode (see cse.go).
 func resolve(n *Node, b Bindings) (*rnode, error) {
-	return newResolver(b).resolve(n)
+	rs := resolver{b: b}
+	return rs.resolve(n)
 }
 
 // resolveNode resolves n itself, its arguments through rs.
