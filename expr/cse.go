@@ -115,13 +115,17 @@ type cseKey struct {
 // resolve returns the shared rnode of n, resolving it on first sight.
 func (rs *resolver) resolve(n *Node) (*rnode, error) {
 	if r, ok := rs.byPointer(n); ok {
+		r.shared = true
 		return r, nil
 	}
 	r, err := resolveNode(rs, n)
 	if err != nil {
 		return nil, err
 	}
-	r = rs.intern(keyOf(n, r), r)
+	if prev := rs.intern(keyOf(n, r), r); prev != r {
+		prev.shared = true
+		r = prev
+	}
 	rs.setPointer(n, r)
 	return r, nil
 }

@@ -216,3 +216,59 @@ func TestReduceFinishCast(t *testing.T) {
 		}
 	}
 }
+
+// TestCSEInPass: a shared subexpression inside one fused pass is computed
+// once per tile, and the result matches the unshared expression.
+func TestCSEInPass(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	const n = 3001
+	xv, yv := make([]float64, n), make([]float64, n)
+	for i := range xv {
+		xv[i], yv[i] = rng.Float64()*4, rng.Float64()*4
+	}
+	x, _ := array.Wrap(xv)
+	y, _ := array.Wrap(yv)
+	shared := func() *expr.Node { return expr.Sqrt(expr.Mul(expr.Leaf(x), expr.Leaf(y))) }
+	s := shared()
+	for _, c := range []struct {
+		name string
+		e    *expr.Node
+	}{
+		{"same node", expr.Add(expr.Mul(s, s), s)},
+		{"equal nodes", expr.Add(expr.Mul(shared(), shared()), shared())},
+		{"under a select", expr.Where(expr.Greater(s, expr.Const(1.0)), expr.Sub(s, expr.Const(1.0)), s)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, err := expr.Explain(c.e, expr.WithTileSize(256))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if k := strings.Count(out, "kernel: sqrt"); k != 1 {
+				t.Fatalf("sqrt emitted %d times, want once:\n%s", k, out)
+			}
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+			got, err := expr.Eval(c.e, expr.WithAllocator(mem), expr.WithTileSize(256), expr.WithWorkers(2))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer got.Release()
+			for i := range xv {
+				v := math.Sqrt(xv[i] * yv[i])
+				var w float64
+				switch c.name {
+				case "under a select":
+					w = v
+					if v > 1 {
+						w = v - 1
+					}
+				default:
+					w = v*v + v
+				}
+				if g := array.At[float64](got, i); g != w {
+					t.Fatalf("[%d] = %v, want %v", i, g, w)
+				}
+			}
+		})
+	}
+}

@@ -11,16 +11,17 @@ import (
 // rnode is a node resolved for one evaluation: static shape, the axis map of
 // each argument into this node's axes, and for leaves the array read.
 type rnode struct {
-	n     *Node
-	shape []int
-	args  []*rnode
-	maps  []broadcast.AxisMap
-	arr   *array.Array // leaves: the array (an array leaf, a constant, a bound variable, or a temporary)
-	temp  bool         // arr was computed by this evaluation and is released after it
-	axes  []int        // kReduce: the reduced axes of the argument
-	dtype array.DType
-	ctype array.DType
-	once  *rnode // the temporary leaf this node was evaluated into (see cse.go)
+	n      *Node
+	shape  []int
+	args   []*rnode
+	maps   []broadcast.AxisMap
+	arr    *array.Array // leaves: the array (an array leaf, a constant, a bound variable, or a temporary)
+	temp   bool         // arr was computed by this evaluation and is released after it
+	axes   []int        // kReduce: the reduced axes of the argument
+	dtype  array.DType
+	ctype  array.DType
+	once   *rnode // the temporary leaf this node was evaluated into (see cse.go)
+	shared bool   // reached by several paths (see cse.go)
 }
 
 func (r *rnode) isLeaf() bool { return r.arr != nil }
