@@ -272,3 +272,44 @@ func TestCSEInPass(t *testing.T) {
 		})
 	}
 }
+
+// TestCSEHoistedThenFused: a shared node hoisted under one parent (where it
+// is broadcast) is read from its temporary under another (where it would
+// fuse), not computed again.
+func TestCSEHoistedThenFused(t *testing.T) {
+	av := []float64{1, 2, 3, 4}
+	bv := []float64{0.5, -1, 2, 3}
+	cv := make([]float64, 12)
+	for i := range cv {
+		cv[i] = float64(i) - 5
+	}
+	a, _ := array.Wrap(av)
+	b, _ := array.Wrap(bv)
+	c, _ := array.Wrap(cv, 3, 4)
+	x := expr.Mul(expr.Leaf(a), expr.Leaf(b))
+	e := expr.Add(expr.ReduceSum(expr.Add(x, expr.Leaf(c)), []int{0}, false), expr.Sub(x, expr.Leaf(b)))
+	out, err := expr.Explain(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := strings.Count(out, "kernel: multiply"); k != 1 {
+		t.Fatalf("a*b computed %d times, want once:\n%s", k, out)
+	}
+	got, err := expr.Eval(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer got.Release()
+	for j := range av {
+		// the sum in the reduction's order (rows 0, 1, 2), then the rest
+		xj := av[j] * bv[j]
+		s := 0.0
+		for i := 0; i < 3; i++ {
+			s += xj + cv[i*4+j]
+		}
+		w := s + (xj - bv[j])
+		if g := array.At[float64](got, j); g != w {
+			t.Fatalf("[%d] = %v, want %v", j, g, w)
+		}
+	}
+}

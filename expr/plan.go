@@ -171,6 +171,10 @@ func (ev *evaluation) hoist(r *rnode, isReduceRoot bool) error {
 		if a.isLeaf() {
 			continue
 		}
+		if a.once != nil { // a shared node already evaluated: read its temporary
+			r.args[i] = a.once
+			continue
+		}
 		if a.n.kind == kReduce || isStructural(a.n.kind) || (!isReduceRoot && size(a.shape) < size(r.shape)) {
 			t, err := ev.temporary(a) // once, however many paths reach a
 			if err != nil {
