@@ -61,6 +61,10 @@ type treeGen struct {
 	// no reductions into outputs with a validity mask
 	noMaskedReduce bool
 
+	// subtrees built for the current expression, which later parts of it
+	// may use again (common subexpressions)
+	subtrees []subtree
+
 	// statistics over the whole run
 	stats map[string]int
 	seed  uint64
@@ -79,7 +83,42 @@ func (g *treeGen) reset(budget int, i int) {
 	g.binds = expr.Bindings{}
 	g.vars = nil
 	g.cands = nil
+	g.subtrees = nil
 	g.budget = budget
+}
+
+// subtree is a non-leaf expression built earlier in the current expression.
+type subtree struct {
+	node  *expr.Node
+	ref   *refNode
+	shape []int
+	dyn   bool              // may hold variables of unknown rank
+	nulls bool              // may hold nulls (built while noNulls was 0)
+	twin  func() *expr.Node // builds a structurally equal node over the same arguments, or nil
+}
+
+// reuse returns a subtree of shape s built earlier, the same node or a
+// structurally equal twin, so that the engine sees a subexpression reached
+// by several paths.
+func (g *treeGen) reuse(s []int, allowDyn bool) (*expr.Node, *refNode, bool) {
+	for _, i := range g.rng.Perm(len(g.subtrees)) {
+		st := g.subtrees[i]
+		if !slices.Equal(st.shape, s) || (st.dyn && !allowDyn) || (st.nulls && g.noNulls > 0) {
+			continue
+		}
+		if st.twin != nil && g.p(0.5) {
+			g.stats["subtree twin"]++
+			return st.twin(), st.ref, true
+		}
+		g.stats["subtree reused"]++
+		return st.node, st.ref, true
+	}
+	return nil, nil, false
+}
+
+// record remembers a subtree for reuse.
+func (g *treeGen) record(n *expr.Node, r *refNode, s []int, allowDyn bool, twin func() *expr.Node) {
+	g.subtrees = append(g.subtrees, subtree{node: n, ref: r, shape: slices.Clone(s), dyn: allowDyn, nulls: g.noNulls == 0, twin: twin})
 }
 
 func (g *treeGen) release() {
@@ -772,22 +811,36 @@ func (g *treeGen) tree(depth int, s []int, allowDyn bool) (*expr.Node, *refNode)
 	if depth == 0 || g.p(0.12) {
 		return g.leaf(s, g.dtype(), allowDyn)
 	}
+	if g.p(0.15) {
+		if n, r, ok := g.reuse(s, allowDyn); ok {
+			return n, r
+		}
+	}
+	n, r, twin := g.subtree(depth, s, allowDyn)
+	g.record(n, r, s, allowDyn, twin)
+	return n, r
+}
+
+// subtree builds a non-leaf expression of shape s, and when it can, a
+// function that builds a structurally equal node over the same arguments.
+func (g *treeGen) subtree(depth int, s []int, allowDyn bool) (*expr.Node, *refNode, func() *expr.Node) {
+	nt := func(n *expr.Node, r *refNode) (*expr.Node, *refNode, func() *expr.Node) { return n, r, nil }
 	switch k := g.rng.IntN(100); {
 	case k < 30:
-		return g.binary(depth, s, allowDyn)
+		return nt(g.binary(depth, s, allowDyn))
 	case k < 40:
-		return g.unary(depth, s, allowDyn)
+		return nt(g.unary(depth, s, allowDyn))
 	case k < 47:
 		x, rx := g.tree(depth-1, s, allowDyn)
 		dt := g.dtype()
 		g.stats["cast"]++
-		return expr.Cast(x, dt), &refNode{kind: rCast, args: []*refNode{rx}, dt: dt}
+		return expr.Cast(x, dt), &refNode{kind: rCast, args: []*refNode{rx}, dt: dt}, func() *expr.Node { return expr.Cast(x, dt) }
 	case k < 57:
-		return g.where(depth, s)
+		return nt(g.where(depth, s))
 	case k < 64:
-		return g.variadic(depth, s, allowDyn)
+		return nt(g.variadic(depth, s, allowDyn))
 	case k < 77:
-		return g.broadcastNode(depth, s)
+		return nt(g.broadcastNode(depth, s))
 	}
 	return g.reduction(depth, s)
 }
@@ -1063,7 +1116,7 @@ func (g *treeGen) intArray(dt array.DType, v []int) *array.Array {
 
 // reduction builds a reduction whose result has shape s: the operand gets
 // extra axes (or stretched size-1 axes, with keepDims) that are reduced.
-func (g *treeGen) reduction(depth int, s []int) (*expr.Node, *refNode) {
+func (g *treeGen) reduction(depth int, s []int) (*expr.Node, *refNode, func() *expr.Node) {
 	maxExtra := g.budget / max(numel(s), 1)
 	extraDim := func() int {
 		if maxExtra < 2 {
@@ -1145,20 +1198,20 @@ func (g *treeGen) reduction(depth int, s []int) (*expr.Node, *refNode) {
 		}
 		x, rx := g.tree(depth-1, xs, false)
 		g.stats["reduce "+op.String()]++
-		var n *expr.Node
-		switch op {
-		case compute.Add:
-			n = expr.ReduceSum(x, axes, keep)
-		case compute.Mul:
-			n = expr.ReduceProd(x, axes, keep)
-		case compute.Maximum:
-			n = expr.ReduceMax(x, axes, keep)
-		case compute.Minimum:
-			n = expr.ReduceMin(x, axes, keep)
-		default:
-			n = expr.ReduceMean(x, axes, keep)
+		build := func() *expr.Node {
+			switch op {
+			case compute.Add:
+				return expr.ReduceSum(x, slices.Clone(axes), keep)
+			case compute.Mul:
+				return expr.ReduceProd(x, slices.Clone(axes), keep)
+			case compute.Maximum:
+				return expr.ReduceMax(x, slices.Clone(axes), keep)
+			case compute.Minimum:
+				return expr.ReduceMin(x, slices.Clone(axes), keep)
+			}
+			return expr.ReduceMean(x, slices.Clone(axes), keep)
 		}
-		return n, &refNode{kind: rReduce, op: op, args: []*refNode{rx}, axes: slices.Clone(axes), keep: keep}
+		return build(), &refNode{kind: rReduce, op: op, args: []*refNode{rx}, axes: slices.Clone(axes), keep: keep}, build
 	case k < 9: // ReduceTo: the operand is s broadcast (stretched and prefixed)
 		xs := slices.Clone(s)
 		for i := range xs {
@@ -1171,7 +1224,8 @@ func (g *treeGen) reduction(depth int, s []int) (*expr.Node, *refNode) {
 		}
 		x, rx := g.tree(depth-1, xs, false)
 		g.stats["ReduceTo"]++
-		return expr.ReduceTo(x, s), &refNode{kind: rReduceTo, args: []*refNode{rx}, to: slices.Clone(s)}
+		to := slices.Clone(s)
+		return expr.ReduceTo(x, s), &refNode{kind: rReduceTo, args: []*refNode{rx}, to: slices.Clone(s)}, func() *expr.Node { return expr.ReduceTo(x, to) }
 	}
 	xs := slices.Clone(s)
 	var axes []int
@@ -1188,5 +1242,5 @@ func (g *treeGen) reduction(depth int, s []int) (*expr.Node, *refNode) {
 	}
 	x, rx := g.tree(depth-1, xs, false)
 	g.stats["ReduceAxes"]++
-	return expr.ReduceAxes(x, axes), &refNode{kind: rReduceAxes, args: []*refNode{rx}, axes: slices.Clone(axes)}
+	return expr.ReduceAxes(x, axes), &refNode{kind: rReduceAxes, args: []*refNode{rx}, axes: slices.Clone(axes)}, func() *expr.Node { return expr.ReduceAxes(x, slices.Clone(axes)) }
 }

@@ -270,7 +270,11 @@
 // broadcast over. Dimensions that every operand steps through uniformly are
 // coalesced, and size-1 dimensions vanish. A subexpression smaller than the
 // space it is broadcast over, and every reduction below the root, is
-// evaluated once, ahead, into a temporary. The rest of the tree is fused:
+// evaluated once, ahead, into a temporary. A node used several times (the
+// same *Node, or equal nodes over the same arrays and variables) is
+// evaluated once per evaluation: `mean` in (x - mean) / sqrt(mean((x -
+// mean)^2)) is one reduction into one temporary, and inside a fused pass a
+// shared value is computed once per tile. The rest of the tree is fused:
 // the output is split between workers (WithWorkers; by default GOMAXPROCS
 // for outputs of 65536 elements or more), and each walks its part in tiles
 // of WithTileSize elements (DefaultTile), evaluating the whole tree per
@@ -283,7 +287,10 @@
 // Kernels come from package compute: AVX2 assembly on amd64 (one pass, and
 // streaming stores for results of 16 MiB or more written into an existing
 // output), vek for float32 and float64 otherwise, and generated Go loops
-// for every type. A plan that is evaluated again with arrays of the same
-// layout reuses its built pass: a small evaluation into a preallocated
-// output allocates nothing.
+// for every type. A plan that is evaluated again with arrays of a layout it
+// has seen (it keeps up to 8: dtypes, shapes, strides, nulls) reuses the
+// pass it built: a small evaluation into a preallocated output allocates
+// nothing, also when batch sizes alternate. Worker scratch is pooled
+// across calls, so even a one-shot Eval allocates little beyond its
+// result.
 package expr

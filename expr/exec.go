@@ -40,6 +40,7 @@ type worker struct {
 	base    []unsafe.Pointer
 	mbase   []unsafe.Pointer
 	size    []int
+	oneBuf  [8]byte // what one points at
 }
 
 var (
@@ -83,7 +84,7 @@ func (g *group) scratchBuffers(nphys int) int {
 }
 
 // checkScratch reports an error when a worker's scratch for the built pass
-// would not fit (see scratchBytes); buildGroup calls it, so newWorker's
+// would not fit (see scratchBytes); buildGroup calls it, so fitWorker's
 // sizes are known to be sound.
 func (g *group) checkScratch() error {
 	if _, ok := scratchBytes(g.scratchBuffers(g.nphys), g.tile); !ok {
@@ -91,53 +92,6 @@ func (g *group) checkScratch() error {
 			ErrArgument, g.shape, g.nphys, g.tile, maxScratch)
 	}
 	return nil
-}
-
-func (g *group) newWorker(nphys int) *worker {
-	t := g.tile
-	w := &worker{regs: make([]unsafe.Pointer, nphys), bufs: make([]unsafe.Pointer, nphys)}
-	// every buffer holds a tile of 8-byte elements; three more for the mask
-	// accumulator, a mask temporary and a value temporary. buildGroup
-	// checked the size (checkScratch).
-	n, _ := scratchBytes(g.scratchBuffers(nphys), t)
-	w.scratch = make([]byte, n)
-	p := unsafe.Pointer(unsafe.SliceData(w.scratch))
-	p = unsafe.Add(p, (64-uintptr(p)%64)%64)
-	next := func() unsafe.Pointer {
-		q := p
-		p = unsafe.Add(p, t*8)
-		return q
-	}
-	for r := 0; r < nphys; r++ {
-		if r >= len(g.leaves) || g.leaves[r].gather != nil {
-			w.bufs[r] = next()
-			w.regs[r] = w.bufs[r]
-		}
-	}
-	w.maskAcc, w.maskTmp, w.valTmp = next(), next(), next()
-	if g.count {
-		one := identity(redProd, g.rootT)
-		w.one = unsafe.Pointer(&one)
-	}
-	nl := len(g.leaves)
-	w.exp = make([]unsafe.Pointer, nl)
-	w.expOff = make([]int, nl)
-	w.expRows = make([]int, nl)
-	for k, l := range g.leaves {
-		if l.periodic {
-			b := make([]byte, t*8+64)
-			q := unsafe.Pointer(unsafe.SliceData(b))
-			w.exp[k] = unsafe.Add(q, (64-uintptr(q)%64)%64)
-			w.keep = append(w.keep, b)
-		}
-	}
-	w.off = make([]int, nl+1)
-	w.idx = make([]int, len(g.cshape))
-	w.arrs = make([]*array.Array, 0, nl)
-	w.base = make([]unsafe.Pointer, nl)
-	w.mbase = make([]unsafe.Pointer, nl)
-	w.size = make([]int, nl)
-	return w
 }
 
 // bind points the worker at this call's leaf arrays.
@@ -458,8 +412,7 @@ func (g *group) execute(t target, arrs []*array.Array, workers int, outerOnly bo
 		w := g.getWorker()
 		g.bind(w, arrs)
 		g.runRange(w, &t, 0, total)
-		w.arrs = w.arrs[:0]
-		g.pool.Put(w)
+		g.putWorker(w)
 		return
 	}
 	block := 1
@@ -480,8 +433,7 @@ func (g *group) execute(t target, arrs []*array.Array, workers int, outerOnly bo
 			w := g.getWorker()
 			g.bind(w, arrs)
 			g.runRange(w, &tt, lo, hi)
-			w.arrs = w.arrs[:0]
-			g.pool.Put(w)
+			g.putWorker(w)
 		}
 		if i == workers-1 {
 			run()
@@ -499,11 +451,4 @@ func (g *group) execute(t target, arrs []*array.Array, workers int, outerOnly bo
 // least one.
 func clampWorkers(requested, total, units int) int {
 	return max(1, min(requested, maxWorkers(), units, total/minPerWorker))
-}
-
-func (g *group) getWorker() *worker {
-	if w, ok := g.pool.Get().(*worker); ok {
-		return w
-	}
-	return g.newWorker(g.nphys)
 }

@@ -16,3 +16,9 @@ func PassTile(opt, n int) int { return passTile(makeOptions([]Option{WithTileSiz
 
 // ScratchBytes exposes a worker's scratch size (see scratchBytes).
 func ScratchBytes(nbuf, t int) (int, bool) { return scratchBytes(nbuf, t) }
+
+// CachedLayouts is how many layouts p keeps built passes for.
+func CachedLayouts(p *Plan) int { return p.fast.len() }
+
+// LayoutSlots is the bound on CachedLayouts.
+const LayoutSlots = layoutSlots

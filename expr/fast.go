@@ -7,8 +7,8 @@ import (
 	"github.com/stride0/stride0/array"
 )
 
-// fastGroup remembers the fused pass of a plan's last evaluation and the
-// layout it was built for: each leaf's dtype, shape, strides and whether it
+// fastGroup remembers a fused pass a plan built and the layout it was
+// built for (a Plan keeps several, see layoutCache): each leaf's dtype, shape, strides and whether it
 // has nulls, and the output's strides. When a call repeats that layout (a
 // plan evaluated in a loop, a stream of batches of one size), the pass runs
 // again as built: no resolution, no planning, no allocation beyond the

@@ -2,7 +2,6 @@ package expr
 
 import (
 	"fmt"
-	"sync"
 	"unsafe"
 
 	"github.com/stride0/stride0/array"
@@ -33,10 +32,10 @@ type group struct {
 	masked bool             // some leaf has a validity mask
 	dstCS  []int            // coalesced output (or accumulator) strides
 	tile   int
-	notes  []string // what Explain prints
+	notes  []string  // what Explain prints
+	reused []emitted // values of shared nodes, computed once per tile (cse_emit.go)
 
 	nphys     int               // physical registers after allocation
-	pool      sync.Pool         // *worker
 	whereZero compute.WhereFunc // select on the root's element size
 	scatter   compute.MoveFunc  // moves of the root's element size
 	gatherOut compute.MoveFunc
@@ -260,7 +259,9 @@ func kernelType(dt array.DType) array.DType {
 	return dt
 }
 
-func (g *group) emit(r *rnode, next *int) (value, error) {
+// emitNode emits the instructions of r (emit, in cse_emit.go, first looks
+// for a value already computed for a shared node).
+func (g *group) emitNode(r *rnode, next *int) (value, error) {
 	if r.isLeaf() {
 		l := g.leaves[*next]
 		*next++
@@ -498,7 +499,7 @@ func (g *group) planBatch() {
 // falls back to separate kernels when they do not.
 func (g *group) fusible(r *rnode) bool {
 	c := r.args[0]
-	if c.isLeaf() || c.n.kind != kBinary || !c.n.op.IsComparison() {
+	if c.isLeaf() || c.shared || c.n.kind != kBinary || !c.n.op.IsComparison() {
 		return false
 	}
 	if r.ctype != array.Float32 && r.ctype != array.Float64 || c.ctype != r.ctype {
@@ -637,7 +638,7 @@ func (g *group) chainable(r *rnode) bool {
 		return false
 	}
 	in := r.args[0]
-	if in.isLeaf() || in.n.kind != kBinary || !isArith(in.n.op) || in.ctype != r.ctype || in.dtype != r.ctype {
+	if in.isLeaf() || in.shared || in.n.kind != kBinary || !isArith(in.n.op) || in.ctype != r.ctype || in.dtype != r.ctype {
 		return false
 	}
 	_, ok := compute.LookupChain(in.n.op, r.n.op, compute.Type(r.ctype), false, false, false)

@@ -5,7 +5,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"unsafe"
 
 	"github.com/stride0/stride0/array"
@@ -16,10 +15,19 @@ import (
 // Plan is an expression prepared for evaluation: checked once, evaluated
 // many times with different variable bindings. A Plan is safe for
 // concurrent use.
+//
+// A Plan keeps the fused passes it built for up to 8 recent layouts of its
+// inputs (each leaf's dtype, shape, strides and null-ness, and the output's
+// strides), least recently used out first: a call that repeats a layout,
+// such as a stream whose batches alternate between two sizes, runs the
+// built pass again without planning, and with EvalInto allocates nothing.
+// Evaluations with temporaries (reductions, hoisted subexpressions) plan
+// each call.
 type Plan struct {
 	root *Node
 	opts options
-	fast [2]atomic.Pointer[fastGroup] // the last fused pass, for Eval [0] and EvalInto [1]
+	fast layoutCache // built fused passes, one per recent layout (layout_cache.go)
+	once bool        // made by the package's Eval or EvalInto: nothing to cache
 }
 
 // Compile checks e and prepares it for evaluation with the given options.
@@ -80,11 +88,15 @@ func (p *Plan) EvalInto(dst *array.Array, b Bindings) error {
 
 // Eval evaluates e and returns a new contiguous array that the caller
 // releases. Options set the allocator, workers, tile size and bindings.
+// Worker scratch is pooled across calls, so a small Eval allocates little
+// beyond its result; to evaluate one expression many times, Compile it
+// once.
 func Eval(e *Node, opts ...Option) (*array.Array, error) {
 	p, err := Compile(e, opts...)
 	if err != nil {
 		return nil, err
 	}
+	p.once = true
 	return p.run(nil, p.opts.bind)
 }
 
@@ -94,6 +106,7 @@ func EvalInto(dst *array.Array, e *Node, opts ...Option) error {
 	if err != nil {
 		return err
 	}
+	p.once = true
 	return p.EvalInto(dst, p.opts.bind)
 }
 
@@ -112,14 +125,8 @@ type evaluation struct {
 }
 
 func (p *Plan) run(dst *array.Array, b Bindings) (*array.Array, error) {
-	slot := 0
-	if dst != nil {
-		slot = 1
-	}
-	if fg := p.fast[slot].Load(); fg != nil {
-		if out, ok, err := fg.try(&p.opts, dst, b); ok {
-			return out, err
-		}
+	if out, ok, err := p.fast.run(&p.opts, dst, b); ok {
+		return out, err
 	}
 	r, err := resolve(p.root, b)
 	if err != nil {
@@ -128,8 +135,8 @@ func (p *Plan) run(dst *array.Array, b Bindings) (*array.Array, error) {
 	ev := &evaluation{o: &p.opts, root: r}
 	defer ev.release()
 	out, err := ev.eval(r, dst)
-	if err == nil && ev.single != nil {
-		p.fast[slot].Store(newFastGroup(ev.single, r, dst))
+	if err == nil && ev.single != nil && !p.once {
+		p.fast.add(newFastGroup(ev.single, r, dst))
 	}
 	return out, err
 }
@@ -158,25 +165,23 @@ func (ev *evaluation) eval(r *rnode, dst *array.Array) (*array.Array, error) {
 // hoist evaluates, once and ahead of the fused pass, every subexpression
 // that the pass would otherwise recompute: an operation whose result is
 // smaller than the space it is broadcast over, and every reduction below the
-// root. Each becomes a temporary leaf.
+// root. Each becomes a temporary leaf, computed once per evaluation however
+// many paths reach it (see cse.go).
 func (ev *evaluation) hoist(r *rnode, isReduceRoot bool) error {
 	for i, a := range r.args {
 		if a.isLeaf() {
 			continue
 		}
+		if a.once != nil { // a shared node already evaluated: read its temporary
+			r.args[i] = a.once
+			continue
+		}
 		if a.n.kind == kReduce || isStructural(a.n.kind) || (!isReduceRoot && size(a.shape) < size(r.shape)) {
-			var out *array.Array
-			var err error
-			if isStructural(a.n.kind) {
-				out, err = ev.structural(a, nil, true) // a view where one exists
-			} else {
-				out, err = ev.eval(a, nil)
-			}
+			t, err := ev.temporary(a) // once, however many paths reach a
 			if err != nil {
 				return err
 			}
-			ev.temps = append(ev.temps, out)
-			r.args[i] = &rnode{n: a.n, shape: out.Shape(), arr: out, temp: true, dtype: out.DType(), ctype: out.DType()}
+			r.args[i] = t
 			continue
 		}
 		if err := ev.hoist(a, false); err != nil {

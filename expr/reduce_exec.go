@@ -114,7 +114,7 @@ func (ev *evaluation) reduce(r *rnode, dst *array.Array) (*array.Array, error) {
 	}
 	// accumulate straight into the output when it is a fresh or contiguous
 	// array of the accumulator's type that no input shares.
-	direct := r.n.red != redMean && at == r.dtype && (dst == nil || (dst.IsContiguous() && !overlaps(dst, arg)))
+	direct := at == r.dtype && (dst == nil || (dst.IsContiguous() && !overlaps(dst, arg)))
 	var acc, out *array.Array
 	var err error
 	if direct {
@@ -178,6 +178,10 @@ func (ev *evaluation) reduce(r *rnode, dst *array.Array) (*array.Array, error) {
 	if k, ok := compute.LookupAccumulateRows(compute.Type(at)); ok && op == compute.Add {
 		g.useRows(k)
 	}
+	finish := finishCast(r, at, dst, direct)
+	if finish != nil {
+		g.notes = append(g.notes, fmt.Sprintf("finish: cast %v->%v into the result", at, r.dtype))
+	}
 	if ev.describe(g, r, "reduce "+r.n.red.String()+fmt.Sprint(" over axes ", r.axes, " into accumulator ", at, keep), dst) {
 		if direct && dst == nil {
 			out.Release()
@@ -231,6 +235,9 @@ func (ev *evaluation) reduce(r *rnode, dst *array.Array) (*array.Array, error) {
 	}
 	if direct {
 		return out, nil
+	}
+	if finish != nil {
+		return ev.finishInto(finish, acc, r, dst)
 	}
 	// convert the accumulator into the result (cast, reshape, strided dst)
 	view, err := acc.Reshaped(r.shape...)

@@ -11,15 +11,17 @@ import (
 // rnode is a node resolved for one evaluation: static shape, the axis map of
 // each argument into this node's axes, and for leaves the array read.
 type rnode struct {
-	n     *Node
-	shape []int
-	args  []*rnode
-	maps  []broadcast.AxisMap
-	arr   *array.Array // leaves: the array (an array leaf, a constant, a bound variable, or a temporary)
-	temp  bool         // arr was computed by this evaluation and is released after it
-	axes  []int        // kReduce: the reduced axes of the argument
-	dtype array.DType
-	ctype array.DType
+	n      *Node
+	shape  []int
+	args   []*rnode
+	maps   []broadcast.AxisMap
+	arr    *array.Array // leaves: the array (an array leaf, a constant, a bound variable, or a temporary)
+	temp   bool         // arr was computed by this evaluation and is released after it
+	axes   []int        // kReduce: the reduced axes of the argument
+	dtype  array.DType
+	ctype  array.DType
+	once   *rnode // the temporary leaf this node was evaluated into (see cse.go)
+	shared bool   // reached by several paths (see cse.go)
 }
 
 func (r *rnode) isLeaf() bool { return r.arr != nil }
@@ -57,8 +59,17 @@ func bindVar(n *Node, b Bindings) (*array.Array, error) {
 	return a, nil
 }
 
-// resolve computes static shapes and maps for the tree under n.
+// resolve computes static shapes and maps for the tree under n. Nodes
+// reached by several paths, and structurally equal nodes over the same
+// leaves, resolve to one shared rnode (see cse.go).
 func resolve(n *Node, b Bindings) (*rnode, error) {
+	rs := resolver{b: b}
+	return rs.resolve(n)
+}
+
+// resolveNode resolves n itself, its arguments through rs.
+func resolveNode(rs *resolver, n *Node) (*rnode, error) {
+	b := rs.b
 	if err := n.Err(); err != nil {
 		return nil, err
 	}
@@ -81,7 +92,7 @@ func resolve(n *Node, b Bindings) (*rnode, error) {
 	r.args = make([]*rnode, len(n.args))
 	shapes := make([][]int, len(n.args))
 	for i, a := range n.args {
-		ra, err := resolve(a, b)
+		ra, err := rs.resolve(a)
 		if err != nil {
 			return nil, err
 		}

@@ -78,18 +78,11 @@ func (ev *evaluation) structOperand(a *rnode) (*array.Array, error) {
 	if a.isLeaf() {
 		return a.arr, nil
 	}
-	var out *array.Array
-	var err error
-	if isStructural(a.n.kind) {
-		out, err = ev.structural(a, nil, true)
-	} else {
-		out, err = ev.eval(a, nil)
-	}
+	t, err := ev.temporary(a)
 	if err != nil {
 		return nil, err
 	}
-	ev.temps = append(ev.temps, out)
-	return out, nil
+	return t.arr, nil
 }
 
 // contiguous returns x, or a contiguous copy of it (released with the
