@@ -22,9 +22,13 @@
 // broadcast, with stride 0; a reversed or strided slice) is materialized with
 // array.Copy before it crosses; the small operand of a broadcast can instead
 // be sent as it is and broadcast by the receiver. A transposition of a
-// tensor's axes needs no copy: it is written as the tensor's physical shape
-// plus a permutation (see FixedShapeTensorType for the exact rule: logical
-// dimension i is physical dimension permutation[i]).
+// tensor's axes whose permutation is its own inverse (any 2-D transpose)
+// needs no copy: it is written as the tensor's physical shape plus a
+// permutation (see FixedShapeTensorType for the exact rule: logical
+// dimension i is physical dimension permutation[i]). Other transpositions
+// (a cyclic (1,2,0)) are copied: Arrow C++, and so pyarrow, reads such
+// permutations differently from the specification, and this package never
+// writes one (it reads them per the specification).
 //
 // Nulls: an Arrow validity bitmap becomes the Array's validity mask; a null
 // row of a tensor column makes all of its elements null. Writing, element

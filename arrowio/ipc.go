@@ -434,6 +434,11 @@ func WriteRecords(w io.Writer, file bool, s *arrow.Schema, recs []arrow.Record, 
 	if s == nil {
 		return fmt.Errorf("arrowio.WriteRecords: %w: nil schema", array.ErrNil)
 	}
+	for i, r := range recs {
+		if r == nil {
+			return fmt.Errorf("arrowio.WriteRecords: %w: record %d is nil", array.ErrNil, i)
+		}
+	}
 	rr, err := arrowarray.NewRecordReader(s, recs)
 	if err != nil {
 		return fmt.Errorf("arrowio.WriteRecords: %w: %w", array.ErrShape, err)

@@ -119,6 +119,9 @@ func Evaluate(mem memory.Allocator, rr arrowarray.RecordReader, outputs ...Outpu
 		if !sh.RankKnown || len(sh.Dims) < 1 {
 			return nil, fmt.Errorf("arrowio.Evaluate %q: %w: result shape %v has no row axis", o.Name, array.ErrShape, sh)
 		}
+		if d := sh.Dims[0]; d.Hi >= 0 && d.Lo == d.Hi {
+			return nil, fmt.Errorf("arrowio.Evaluate %q: %w: result shape %v: axis 0 has a fixed length (%d), so it is not the batch's row axis (a reduction over the rows?)", o.Name, array.ErrShape, sh, d.Lo)
+		}
 		row, ok := broadcast.Shape{Dims: sh.Dims[1:], RankKnown: true}.Static()
 		if !ok {
 			return nil, fmt.Errorf("arrowio.Evaluate %q: %w: result shape %v: the row shape must be static", o.Name, array.ErrShape, sh)
