@@ -601,10 +601,10 @@ func (p *positionWriter) Seek(offset int64, whence int) (int64, error) {
 // reads the metadata as it arrives (a corrupt length costs only the bytes
 // actually present) and allocates the body from the limited allocator.
 type messageReader struct {
-	refs atomic.Int64
-	r    io.Reader
-	mem  *limitAllocator
-	msg  *ipc.Message
+	refs   atomic.Int64
+	r      io.Reader
+	mem    *limitAllocator
+	msg    *ipc.Message
 	memo   *dictMemo     // the reader's dictionaries, checked before each message
 	schema *arrow.Schema // once known, batches are checked against it
 }
