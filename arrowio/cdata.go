@@ -166,7 +166,12 @@ func (s *storageReader) Next() bool {
 
 // ImportCArray imports an array and its schema from the C Data Interface
 // without copying (the returned array owns the C memory and calls the
-// producer's release when released). A field whose metadata names a
+// producer's release when released). Before arrow-go's importer reads the
+// structs, a released struct (release NULL), NULL pointers, a malformed
+// format string, and buffer or child counts that do not fit the type are
+// errors wrapping ErrInvalid; the imported array is then checked with
+// ValidateArray (buffer pointers themselves cannot be checked: they must
+// point at as many bytes as the type and length imply). A field whose metadata names a
 // registered extension type (arrow.fixed_shape_tensor included) is returned
 // with that type, and the two extension keys are removed from its metadata,
 // as IPC readers do: arrow-go v15's cdata importer itself ignores extension
@@ -214,6 +219,10 @@ func ImportCArray(arr *cdata.CArrowArray, schema *cdata.CArrowSchema) (arrow.Fie
 	if err != nil {
 		C.s0_array_release(ca)
 		return arrow.Field{}, nil, fmt.Errorf("arrowio.ImportCArray: %w: %v", ErrInvalid, err)
+	}
+	if err := ValidateArray(a); err != nil {
+		a.Release()
+		return arrow.Field{}, nil, fmt.Errorf("arrowio.ImportCArray: %w", err)
 	}
 	if ext == nil {
 		return field, a, nil
@@ -379,6 +388,10 @@ func ImportCRecordBatch(arr *cdata.CArrowArray, schema *cdata.CArrowSchema) (arr
 		C.s0_array_release(ca)
 		return nil, fmt.Errorf("arrowio.ImportCRecordBatch: %w: %v", ErrInvalid, err)
 	}
+	if err := ValidateRecord(rec); err != nil {
+		rec.Release()
+		return nil, fmt.Errorf("arrowio.ImportCRecordBatch: %w", err)
+	}
 	return restoreRecord(rec, s, exts), nil
 }
 
@@ -491,6 +504,11 @@ func (r *cStreamReader) Next() bool {
 	if err != nil {
 		C.s0_array_release(ca)
 		r.err, r.done = fmt.Errorf("arrowio: C stream batch: %w: %v", ErrInvalid, err), true
+		return false
+	}
+	if err := ValidateRecord(rec); err != nil {
+		rec.Release()
+		r.err, r.done = fmt.Errorf("arrowio: C stream batch: %w", err), true
 		return false
 	}
 	r.cur = restoreRecord(rec, r.schema, r.exts)

@@ -242,6 +242,39 @@ func checkCArray(a *C.struct_ArrowArray, dt arrow.DataType, depth int) error {
 	if (wantB >= 0 && nb != wantB) || nb < minB {
 		return fmt.Errorf("%w: %s array with %d buffers", ErrInvalid, dt, nb)
 	}
+	// NULL buffers: arrow-go's importer fails on a NULL buffer it needs
+	// after importing others, and then never releases the array. A NULL
+	// validity bitmap is fine (no nulls); other buffers are needed when the
+	// array has elements, offsets always.
+	if nb > 0 {
+		bufs := unsafe.Slice(a.buffers, int(nb))
+		first, offsets := 1, -1
+		switch dt.(type) {
+		case *arrow.NullType:
+			first = int(nb)
+		case *arrow.SparseUnionType, *arrow.DenseUnionType:
+			first = 0
+		case *arrow.StringType, *arrow.BinaryType, *arrow.LargeStringType, *arrow.LargeBinaryType,
+			*arrow.ListType, *arrow.LargeListType, *arrow.MapType:
+			offsets = 1
+		case *arrow.StringViewType, *arrow.BinaryViewType:
+			if bufs[nb-1] == nil { // the data buffers' sizes
+				return fmt.Errorf("%w: %s array with a NULL buffer of sizes", ErrInvalid, dt)
+			}
+		}
+		for i := first; i < int(nb); i++ {
+			needed := length+offset > 0 || i == offsets
+			if _, view := dt.(arrow.BinaryViewDataType); view && i >= 2 {
+				needed = false // data buffers: their sizes say
+			}
+			if _, bin := dt.(arrow.BinaryDataType); bin && i == 2 {
+				needed = false // string data: the offsets say
+			}
+			if needed && bufs[i] == nil {
+				return fmt.Errorf("%w: %s array of length %d with buffer %d NULL", ErrInvalid, dt, length, i)
+			}
+		}
+	}
 	if nc != int64(len(childTypes)) {
 		return fmt.Errorf("%w: %s array with %d children, its type has %d", ErrInvalid, dt, nc, len(childTypes))
 	}

@@ -94,6 +94,7 @@ func readBatchLayout(meta []byte) (l batchLayout, ok bool, err error) {
 type layoutWalk struct {
 	l          batchLayout
 	size       func(off, n int64) (int64, error) // decoded size of a buffer
+	maxRows    int64                             // < 0: no limit
 	ni, bi, vi int
 }
 
@@ -105,6 +106,9 @@ func (w *layoutWalk) node() (n, nulls int64, err error) {
 	w.ni++
 	if nd[0] < 0 || nd[1] < 0 || nd[1] > nd[0] {
 		return 0, 0, fmt.Errorf("%w: field node %d: length %d, %d nulls", errFB, w.ni-1, nd[0], nd[1])
+	}
+	if w.maxRows >= 0 && nd[0] > w.maxRows {
+		return 0, 0, fmt.Errorf("%w: %w: field node %d claims %d values, more than the %d bytes the reader may allocate (WithMaxTotal)", errFB, ErrLimit, w.ni-1, nd[0], w.maxRows)
 	}
 	return nd[0], nd[1], nil
 }
@@ -289,13 +293,16 @@ func (w *layoutWalk) field(t arrow.DataType, depth int) (int64, error) {
 
 // checkBatchLayout checks the record batch message meta against schema s;
 // size returns the decoded size of the buffer at (offset, length) of the
-// body. Messages other than V5 record batches pass.
-func checkBatchLayout(meta []byte, s *arrow.Schema, size func(off, n int64) (int64, error)) error {
+// body. No field may claim more than maxRows values (< 0: no limit): some
+// types (null, structs without fields, fixed-size lists of size 0) take no
+// bytes per value, and whoever uses the batch may well allocate some.
+// Messages other than V5 record batches pass.
+func checkBatchLayout(meta []byte, s *arrow.Schema, maxRows int64, size func(off, n int64) (int64, error)) error {
 	l, ok, err := readBatchLayout(meta)
 	if err != nil || !ok || s == nil {
 		return err
 	}
-	w := &layoutWalk{l: l, size: func(off, n int64) (int64, error) {
+	w := &layoutWalk{l: l, maxRows: maxRows, size: func(off, n int64) (int64, error) {
 		if !l.codec || n == 0 {
 			return n, nil
 		}

@@ -475,7 +475,7 @@ func (r *fileReader) recordAt(i int) (rec arrow.Record, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("arrowio.ReadFile: batch %d: %w: %w", i, ErrInvalid, err)
 	}
-	err = checkBatchLayout(meta, r.f.Schema(), func(off, n int64) (int64, error) {
+	err = checkBatchLayout(meta, r.f.Schema(), r.lim.limit(), func(off, n int64) (int64, error) {
 		var prefix [8]byte
 		if _, err := r.r.ReadAt(prefix[:], b.offset+int64(b.meta)+off); err != nil {
 			return 0, err
@@ -664,7 +664,7 @@ func (m *messageReader) Message() (*ipc.Message, error) {
 	}
 	defer body.Release()
 	raw := body.Bytes()
-	err = checkBatchLayout(meta.Bytes(), m.schema, func(off, n int64) (int64, error) {
+	err = checkBatchLayout(meta.Bytes(), m.schema, m.mem.limit(), func(off, n int64) (int64, error) {
 		return compressedSize(raw[off:off+8], n), nil
 	})
 	if err != nil {
