@@ -408,6 +408,10 @@ func ImportCRecordReader(stream *cdata.CArrowArrayStream) (arrowarray.RecordRead
 	if stream == nil || C.s0_stream_released(cs) != 0 {
 		return nil, fmt.Errorf("arrowio.ImportCRecordReader: %w: nil or released stream", array.ErrNil)
 	}
+	if cs.get_schema == nil || cs.get_next == nil {
+		C.s0_stream_release(cs)
+		return nil, fmt.Errorf("arrowio.ImportCRecordReader: %w: stream without get_schema or get_next", ErrInvalid)
+	}
 	own := (*C.struct_ArrowArrayStream)(C.calloc(1, C.sizeof_struct_ArrowArrayStream))
 	*own = *cs
 	cs.release = nil

@@ -84,6 +84,12 @@ func TestCDataImportZeroedAndReleased(t *testing.T) {
 		assert.Contains(t, err.Error(), "released", name)
 	}
 	assert.Equal(t, 2*3*2+3, cabi.Releases(), "every live struct released once")
+
+	// A live stream without callbacks.
+	var err error
+	require.NotPanics(t, func() { _, err = ImportCRecordReader(cabi.HalfStream()) })
+	assert.ErrorIs(t, err, ErrInvalid)
+	assert.Equal(t, 2*3*2+3+1, cabi.Releases(), "the stream is released")
 }
 
 // TestCDataImportBadFormats: formats arrow-go v15's importer indexes past

@@ -49,8 +49,11 @@
 // computed ones while holding one batch at a time. ReadStream, ReadFile,
 // WriteStream, WriteFile and WriteRecords read and write IPC with the
 // extension type registered (importing the package registers it). The
-// readers are hardened against malformed input: see ReadStream and the
-// fuzz targets.
+// readers are hardened against malformed input: no panic, no allocation
+// beyond the bytes present or the limits (WithMaxBuffer, WithMaxTotal;
+// ErrLimit), and every batch they return has passed ValidateRecord, so a
+// corrupt batch is an error rather than a batch that panics when used (see
+// ReadStream and the fuzz targets).
 //
 // # Handing a column to another language
 //
@@ -74,5 +77,8 @@
 // structs without copying; ImportCArray, ImportCRecordBatch and
 // ImportCRecordReader take them back, restoring extension types (arrow-go
 // v15's own cdata package drops them on import and loses the child array of
-// non-ListLike extension arrays on export).
+// non-ListLike extension arrays on export). The importers refuse released
+// (release NULL) and malformed structs before reading them and validate
+// what they import; they trust only that non-NULL pointers point where the
+// specification says.
 package arrowio

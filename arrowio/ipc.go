@@ -84,8 +84,8 @@ func WithAllocator(mem memory.Allocator) ReadOption {
 }
 
 // WithMaxBuffer sets the largest single buffer (message, body, decompressed
-// buffer) the reader may allocate; input that asks for more fails with
-// ErrInvalid. n <= 0 means DefaultMaxBuffer.
+// buffer) the reader may allocate; input that asks for more fails with an
+// error wrapping ErrInvalid and ErrLimit. n <= 0 means DefaultMaxBuffer.
 func WithMaxBuffer(n int) ReadOption {
 	return func(c *readConfig) { c.max = n }
 }

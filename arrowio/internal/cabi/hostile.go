@@ -57,6 +57,12 @@ static void s0_h_release_array(struct ArrowArray* a) {
 	a->release = NULL;
 }
 
+static void s0_h_release_stream(struct ArrowArrayStream* s) { s0_h_releases++; s->release = NULL; }
+static struct ArrowArrayStream* s0_h_half_stream(void) {
+	struct ArrowArrayStream* s = (struct ArrowArrayStream*)s0_h_calloc(sizeof *s);
+	s->release = s0_h_release_stream;
+	return s;
+}
 static long s0_h_release_count(void) { return s0_h_releases; }
 static void s0_h_set_schema_release(struct ArrowSchema* s) { s->release = s0_h_release_schema; }
 static void s0_h_set_array_release(struct ArrowArray* a) { a->release = s0_h_release_array; }
@@ -249,6 +255,12 @@ func Releases() int { return int(C.s0_h_release_count()) }
 // FreeAll frees everything built since the last FreeAll. Not safe for
 // concurrent use (nor is the builder).
 func FreeAll() { C.s0_h_free_all() }
+
+// HalfStream returns a stream (built, freed by FreeAll) with a release
+// callback and NULL get_schema and get_next.
+func HalfStream() *cdata.CArrowArrayStream {
+	return (*cdata.CArrowArrayStream)(unsafe.Pointer(C.s0_h_half_stream()))
+}
 
 // PoisonSchema marks s released (release NULL) and points its other
 // pointers at an address that faults when read.
