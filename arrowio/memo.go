@@ -18,7 +18,8 @@ import (
 // does not free them. If a later arrow-go changes the field, dictMemo
 // does nothing (the leak tests then fail).
 type dictMemo struct {
-	memo reflect.Value // *dictutils.Memo
+	memo    reflect.Value // *dictutils.Memo
+	checked map[arrow.ArrayData]bool
 }
 
 // memoOf returns the memo of reader (a pointer to a struct with a memo
@@ -74,15 +75,24 @@ func (d *dictMemo) dicts() []arrow.ArrayData {
 	return out
 }
 
-// validate checks every dictionary of the memo (validateData), so that a
-// malformed dictionary is reported before arrow-go builds arrays over it
-// (a constructor that panics half-way keeps a reference to it forever).
+// validate checks every dictionary of the memo not checked before
+// (validateData), so that a malformed dictionary is reported before arrow-go
+// builds arrays over it (a constructor that panics half-way keeps a
+// reference to it forever).
 func (d *dictMemo) validate() error {
-	for _, a := range d.dicts() {
-		if err := validateData(a, 1); err != nil {
-			return fmt.Errorf("dictionary: %w", err)
-		}
+	if d == nil {
+		return nil
 	}
+	now := map[arrow.ArrayData]bool{}
+	for _, a := range d.dicts() {
+		if !d.checked[a] {
+			if err := validateData(a, 1); err != nil {
+				return fmt.Errorf("dictionary: %w", err)
+			}
+		}
+		now[a] = true
+	}
+	d.checked = now
 	return nil
 }
 
