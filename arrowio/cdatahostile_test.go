@@ -3,9 +3,13 @@
 package arrowio
 
 import (
+	"bytes"
 	"testing"
 
+	"github.com/apache/arrow/go/v15/arrow"
+	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/cdata"
+	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -154,4 +158,59 @@ func TestCDataImportBadArrays(t *testing.T) {
 	}
 	require.NoError(t, importAll(t, st, wrap(child(okChild)))["ImportCRecordBatch"])
 	assert.Equal(t, 2*3*(len(bad)+1), cabi.Releases())
+}
+
+// TestIPCCorruptBatchesExport: every batch a reader returns from a corrupt
+// stream or file of a dictionary<int8, utf8> and an int32 column exports
+// through the C Data Interface (ExportCRecordBatch, ExportCArray) without
+// panicking, and the export releases cleanly.
+func TestIPCCorruptBatchesExport(t *testing.T) {
+	recs := dictRecords(t, memory.DefaultAllocator, 1, 8)
+	defer releaseRecords(recs)
+	two := recs[0].NewSlice(0, 8)
+	defer two.Release()
+	schema := arrow.NewSchema(two.Schema().Fields()[:2], nil)
+	rec := arrowarray.NewRecord(schema, two.Columns()[:2], two.NumRows())
+	defer rec.Release()
+	for _, file := range []bool{false, true} {
+		var buf bytes.Buffer
+		require.NoError(t, WriteRecords(&buf, file, schema, []arrow.Record{rec}))
+		data := buf.Bytes()
+		bad := make([]byte, len(data))
+		for i := range data {
+			for _, mask := range []byte{0x01, 0xff} {
+				copy(bad, data)
+				bad[i] ^= mask
+				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+				var rr arrowarray.RecordReader
+				var err error
+				if file {
+					rr, err = ReadFile(bytes.NewReader(bad), WithAllocator(mem))
+				} else {
+					rr, err = ReadStream(bytes.NewReader(bad), WithAllocator(mem))
+				}
+				if err != nil {
+					continue
+				}
+				require.NotPanics(t, func() {
+					for rr.Next() {
+						r := rr.Record()
+						ca, cs := cStructs(t)
+						require.NoError(t, ExportCRecordBatch(r, ca, cs))
+						cabi.ReleaseArray(ca)
+						cabi.ReleaseSchema(cs)
+						for _, c := range r.Columns() {
+							ca, cs := cStructs(t)
+							require.NoError(t, ExportCArray(c, ca, cs))
+							cabi.ReleaseArray(ca)
+							cabi.ReleaseSchema(cs)
+							_ = c.String()
+						}
+					}
+				}, "file=%v byte %d ^ %#x", file, i, mask)
+				rr.Release()
+				assert.Zero(t, mem.CurrentAlloc(), "file=%v byte %d ^ %#x", file, i, mask)
+			}
+		}
+	}
 }

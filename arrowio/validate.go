@@ -116,8 +116,9 @@ func validateData(d arrow.ArrayData, depth int) (err error) {
 					return bad("validity bitmap has %d nulls, the null count says %d", nulls, nullN)
 				}
 			}
-		} else if nullN > 0 {
-			return bad("%d nulls and no validity bitmap", nullN)
+		} else if nullN > 0 || (nullN < 0 && n > 0) {
+			// arrow-go counts an unknown null count from the bitmap
+			return bad("%d nulls (-1: unknown) and no validity bitmap", nullN)
 		}
 	}
 	children := d.Children()
