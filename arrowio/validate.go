@@ -241,6 +241,15 @@ func validateChild(c arrow.ArrayData, i, depth int) error {
 	return nil
 }
 
+// bufBytes returns the bytes of buffer i of d (nil if absent).
+func bufBytes(d arrow.ArrayData, i int) []byte {
+	bufs := d.Buffers()
+	if i < len(bufs) && bufs[i] != nil {
+		return bufs[i].Bytes()
+	}
+	return nil
+}
+
 // valid reports whether bit i of the validity bitmap is set (no bitmap:
 // valid). The caller has checked the bitmap's length.
 func valid(bm []byte, i int) bool { return bm == nil || bitutil.BitIsSet(bm, i) }
@@ -289,12 +298,11 @@ func validateViews(bufs []*memory.Buffer, off, n int, d arrow.ArrayData, bad fun
 	if err := need(1, mulOr(off+n, arrow.ViewHeaderSizeBytes), "views"); err != nil {
 		return err
 	}
-	views := bufs[1].Bytes()
-	var validity []byte
-	if bufs[0] != nil {
-		validity = bufs[0].Bytes()
+	views, validity := bufBytes(d, 1), bufBytes(d, 0)
+	var data []*memory.Buffer
+	if len(bufs) > 2 {
+		data = bufs[2:]
 	}
-	data := bufs[2:]
 	for i := off; i < off+n; i++ {
 		if !valid(validity, i) {
 			continue
@@ -336,10 +344,7 @@ func validateDictionary(d arrow.ArrayData, t *arrow.DictionaryType, bad func(str
 	if err := validateData(dict, 1); err != nil {
 		return fmt.Errorf("dictionary: %w", err)
 	}
-	idx, validity := d.Buffers()[1].Bytes(), []byte(nil)
-	if b := d.Buffers()[0]; b != nil {
-		validity = b.Bytes()
-	}
+	idx, validity := bufBytes(d, 1), bufBytes(d, 0)
 	size := int64(dict.Len())
 	unsigned := !arrow.IsSignedInteger(t.IndexType.ID())
 	for i := off; i < off+n; i++ {
@@ -367,7 +372,7 @@ func validateUnion(d arrow.ArrayData, t arrow.UnionType, bad func(string, ...any
 	if err := need(1, end, "type ids"); err != nil {
 		return err
 	}
-	ids := d.Buffers()[1].Bytes()
+	ids := bufBytes(d, 1)
 	codes := t.ChildIDs()
 	dense := t.Mode() == arrow.DenseMode
 	if dense {
@@ -387,7 +392,7 @@ func validateUnion(d arrow.ArrayData, t arrow.UnionType, bad func(string, ...any
 			return bad("type id %d at %d is not one of %v", code, i, t.TypeCodes())
 		}
 		if dense {
-			o := intAt(d.Buffers()[2].Bytes(), 4, i)
+			o := intAt(bufBytes(d, 2), 4, i)
 			if c := children[codes[code]]; o < 0 || o >= int64(c.Len()) {
 				return bad("offset %d at %d outside child %d of %d values", o, i, codes[code], c.Len())
 			}
@@ -428,7 +433,7 @@ func validateRunEnds(d arrow.ArrayData, t *arrow.RunEndEncodedType, bad func(str
 	default:
 		return bad("run ends of type %s", re.DataType())
 	}
-	b := re.Buffers()[1].Bytes()
+	b := bufBytes(re, 1)
 	prev := int64(0)
 	for i := re.Offset(); i < re.Offset()+re.Len(); i++ {
 		e := intAt(b, w, i)
