@@ -314,7 +314,14 @@ type guardedReader struct {
 
 func (g *guardedReader) Retain()               { g.refs.Add(1) }
 func (g *guardedReader) Schema() *arrow.Schema { return g.rr.Schema() }
-func (g *guardedReader) Record() arrow.Record  { return g.rr.Record() }
+
+// Record returns the current batch; nil after Next returned false.
+func (g *guardedReader) Record() arrow.Record {
+	if g.err != nil {
+		return nil
+	}
+	return g.rr.Record()
+}
 
 func (g *guardedReader) Release() {
 	if g.refs.Add(-1) == 0 {

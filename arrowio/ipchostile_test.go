@@ -127,6 +127,9 @@ func readAll(t testing.TB, data []byte, file bool, opts ...ReadOption) (int, err
 		}
 		n++
 	}
+	if rr.Record() != nil {
+		t.Fatalf("Record is not nil after Next returned false (err %v)", rr.Err())
+	}
 	return n, rr.Err()
 }
 
