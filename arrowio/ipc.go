@@ -542,6 +542,10 @@ type recordWriter interface {
 func writeAll(what string, w recordWriter, rr arrowarray.RecordReader) (int, error) {
 	n := 0
 	for rr.Next() {
+		if rr.Record() == nil {
+			w.Close()
+			return n, fmt.Errorf("%s: batch %d: %w: the reader returned a nil record", what, n, array.ErrNil)
+		}
 		if err := w.Write(rr.Record()); err != nil {
 			w.Close()
 			return n, fmt.Errorf("%s: batch %d: %w", what, n, err)

@@ -65,6 +65,38 @@ func TestWriteRecordsNilRecord(t *testing.T) {
 	}
 }
 
+// nilReader is a RecordReader whose one batch is nil.
+type nilReader struct {
+	arrowarray.RecordReader
+	schema *arrow.Schema
+	done   bool
+}
+
+func (r *nilReader) Schema() *arrow.Schema { return r.schema }
+func (r *nilReader) Next() bool            { ok := !r.done; r.done = true; return ok }
+func (r *nilReader) Record() arrow.Record  { return nil }
+func (r *nilReader) Err() error            { return nil }
+
+// TestWriteNilBatch: a reader that yields a nil batch makes WriteStream and
+// WriteFile fail with array.ErrNil.
+func TestWriteNilBatch(t *testing.T) {
+	mem := newMem(t)
+	rec := recordFixture(t, mem, 2, 1)
+	defer rec.Release()
+	for _, file := range []bool{false, true} {
+		var buf bytes.Buffer
+		var err error
+		require.NotPanics(t, func() {
+			if file {
+				_, err = WriteFile(&buf, &nilReader{schema: rec.Schema()})
+			} else {
+				_, err = WriteStream(&buf, &nilReader{schema: rec.Schema()})
+			}
+		})
+		assert.ErrorIs(t, err, array.ErrNil, "file=%v", file)
+	}
+}
+
 // TestEvaluateRejectsNonRowOutput: an output whose axis 0 is not the row
 // axis (a reduction over the rows) is refused when Evaluate plans, even for
 // a stream whose batches have as many rows as the result has elements.
