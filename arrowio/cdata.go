@@ -51,7 +51,7 @@ var ErrCData = errors.New("C data interface")
 // exports the storage array instead. (*FixedShapeTensorArray is ListLike, so
 // cdata.ExportArrowArray also works for it.)
 func ExportCArray(arr arrow.Array, out *cdata.CArrowArray, outSchema *cdata.CArrowSchema) error {
-	if arr == nil || out == nil {
+	if isNil(arr) || isNilData(arr.Data()) || out == nil {
 		return fmt.Errorf("arrowio.ExportCArray: %w: nil array or output", array.ErrNil)
 	}
 	ext, isExt := arr.(arrowarray.ExtensionArray)
@@ -77,7 +77,7 @@ func ExportCArray(arr arrow.Array, out *cdata.CArrowArray, outSchema *cdata.CArr
 // struct array, without copying; extension columns travel as in
 // ExportCArray.
 func ExportCRecordBatch(rec arrow.Record, out *cdata.CArrowArray, outSchema *cdata.CArrowSchema) error {
-	if rec == nil || out == nil {
+	if isNil(rec) || out == nil {
 		return fmt.Errorf("arrowio.ExportCRecordBatch: %w: nil record or output", array.ErrNil)
 	}
 	if outSchema != nil {

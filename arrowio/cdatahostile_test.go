@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/arrowio/internal/cabi"
 )
 
@@ -94,6 +95,18 @@ func TestCDataImportZeroedAndReleased(t *testing.T) {
 	require.NotPanics(t, func() { _, err = ImportCRecordReader(cabi.HalfStream()) })
 	assert.ErrorIs(t, err, ErrInvalid)
 	assert.Equal(t, 2*3*2+3+1, cabi.Releases(), "the stream is released")
+}
+
+// TestCDataExportNilArrays: typed nil and zero arrays are ErrNil for
+// ExportCArray, not panics.
+func TestCDataExportNilArrays(t *testing.T) {
+	var typedNil *FixedShapeTensorArray
+	for _, a := range []arrow.Array{typedNil, &FixedShapeTensorArray{}} {
+		ca, cs := cStructs(t)
+		var err error
+		require.NotPanics(t, func() { err = ExportCArray(a, ca, cs) })
+		assert.ErrorIs(t, err, array.ErrNil)
+	}
 }
 
 // TestCDataImportBadFormats: formats arrow-go v15's importer indexes past

@@ -54,6 +54,16 @@ func isNilData(a arrow.ArrayData) bool {
 	return v.Kind() == reflect.Pointer && v.IsNil()
 }
 
+// isNil reports whether v is nil or a nil pointer in an interface (a nil
+// *FixedShapeTensorArray passed as an arrow.Array, say).
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	r := reflect.ValueOf(v)
+	return r.Kind() == reflect.Pointer && r.IsNil()
+}
+
 // clear releases the memo's dictionaries (dictutils.Memo.Clear).
 func (d *dictMemo) clear() {
 	if d != nil {

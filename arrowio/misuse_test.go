@@ -201,3 +201,19 @@ func TestToTensorColumnInvolutionOnly(t *testing.T) {
 	assert.Equal(t, []int{1, 0}, col.TensorType().Permutation())
 	assert.Equal(t, addr(x, 0), arrowAddr(col.Storage().Data().Children()[0], 0), "a 2-D transpose shares the buffer")
 }
+
+// TestNilArrays: a nil array, a typed nil and a zero *FixedShapeTensorArray
+// (no data) passed as an arrow.Array are errors for FromArrow and
+// ValidateArray, not panics.
+func TestNilArrays(t *testing.T) {
+	var typedNil *FixedShapeTensorArray
+	for name, a := range map[string]arrow.Array{"nil": nil, "typed nil": typedNil, "zero": &FixedShapeTensorArray{}} {
+		require.NotPanics(t, func() {
+			_, err := FromArrow(nil, a)
+			assert.Error(t, err, name)
+			assert.Error(t, ValidateArray(a), name)
+		}, name)
+	}
+	var rec arrow.Record
+	require.NotPanics(t, func() { assert.Error(t, ValidateRecord(rec)) })
+}

@@ -14,7 +14,7 @@ import (
 // each column has rec.NumRows() rows. The readers (ReadStream, ReadFile) and
 // the C Data importers run it on every batch and array they return.
 func ValidateRecord(rec arrow.Record) error {
-	if rec == nil {
+	if isNil(rec) {
 		return fmt.Errorf("arrowio.ValidateRecord: %w: nil record", ErrInvalid)
 	}
 	n := rec.NumRows()
@@ -22,7 +22,7 @@ func ValidateRecord(rec arrow.Record) error {
 		return fmt.Errorf("arrowio.ValidateRecord: %w: %d rows, %d columns", ErrInvalid, n, rec.NumCols())
 	}
 	for i, c := range rec.Columns() {
-		if c == nil || isNilData(c.Data()) {
+		if isNil(c) || isNilData(c.Data()) {
 			return fmt.Errorf("arrowio.ValidateRecord: %w: column %d is nil", ErrInvalid, i)
 		}
 		if int64(c.Len()) != n {
@@ -50,7 +50,7 @@ func ValidateRecord(rec arrow.Record) error {
 // and its IPC reader trusts the lengths of a stream: a corrupt batch can
 // reach a caller that then panics in String, ValueStr or an export.
 func ValidateArray(arr arrow.Array) error {
-	if arr == nil || arr.Data() == nil {
+	if isNil(arr) || isNilData(arr.Data()) {
 		return fmt.Errorf("arrowio.ValidateArray: %w: nil array", ErrInvalid)
 	}
 	if err := validateData(arr.Data(), 0); err != nil {
