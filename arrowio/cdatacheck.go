@@ -258,7 +258,7 @@ func checkCArray(a *C.struct_ArrowArray, dt arrow.DataType, depth int) error {
 			*arrow.ListType, *arrow.LargeListType, *arrow.MapType:
 			offsets = 1
 		case *arrow.StringViewType, *arrow.BinaryViewType:
-			if bufs[nb-1] == nil { // the data buffers' sizes
+			if nb > 3 && bufs[nb-1] == nil { // the data buffers' sizes
 				return fmt.Errorf("%w: %s array with a NULL buffer of sizes", ErrInvalid, dt)
 			}
 		}
