@@ -35,7 +35,8 @@ const (
 	maxCChildren  = 1 << 16 // children of one struct
 	maxCBuffers   = 1 << 16 // buffers of one array (binary views have many)
 	maxCFormatLen = 1 << 12 // format string length
-	maxCLength    = 1 << 48 // length + offset, elements
+	maxCLength    = 1 << 40 // length + offset, elements
+	maxCBytes     = 1 << 46 // bytes of one buffer, as its type and length imply
 )
 
 // checkCSchema checks a schema struct tree (see above).
@@ -242,10 +243,29 @@ func checkCArray(a *C.struct_ArrowArray, dt arrow.DataType, depth int) error {
 	if (wantB >= 0 && nb != wantB) || nb < minB {
 		return fmt.Errorf("%w: %s array with %d buffers", ErrInvalid, dt, nb)
 	}
-	// NULL buffers: arrow-go's importer fails on a NULL buffer it needs
-	// after importing others, and then never releases the array. A NULL
-	// validity bitmap is fine (no nulls); other buffers are needed when the
-	// array has elements, offsets always.
+	// Everything below is an error (or a panic) inside arrow-go's importer,
+	// whose error paths are unsafe once it has imported a child or a
+	// dictionary: it never releases the array, and it C.free()s child
+	// structs that belong to the producer (a double free when the producer
+	// releases them). So they are refused here, at every level.
+	hasValidity := true
+	switch dt.(type) {
+	case *arrow.NullType, *arrow.SparseUnionType, *arrow.DenseUnionType, *arrow.RunEndEncodedType:
+		hasValidity = false
+	}
+	switch dt.(type) {
+	case *arrow.SparseUnionType, *arrow.DenseUnionType:
+		if nulls != 0 {
+			return fmt.Errorf("%w: %s array with a null count of %d (unions have no validity bitmap)", ErrInvalid, dt, nulls)
+		}
+	}
+	if fw, ok := dt.(arrow.FixedWidthDataType); ok && fw.BitWidth() >= 8 {
+		if w := int64(fw.BitWidth() / 8); length+offset > maxCBytes/w {
+			return fmt.Errorf("%w: %s array of length %d at offset %d: too large", ErrInvalid, dt, length, offset)
+		}
+	}
+	// NULL buffers: a NULL validity bitmap means no nulls; other buffers
+	// are needed when the array has elements, offsets always.
 	if nb > 0 {
 		bufs := unsafe.Slice(a.buffers, int(nb))
 		first, offsets := 1, -1
@@ -260,6 +280,32 @@ func checkCArray(a *C.struct_ArrowArray, dt arrow.DataType, depth int) error {
 		case *arrow.StringViewType, *arrow.BinaryViewType:
 			if nb > 3 && bufs[nb-1] == nil { // the data buffers' sizes
 				return fmt.Errorf("%w: %s array with a NULL buffer of sizes", ErrInvalid, dt)
+			}
+		}
+		if hasValidity && bufs[0] == nil && (nulls > 0 || (nulls < 0 && length+offset > 0)) {
+			return fmt.Errorf("%w: %s array with a null count of %d and no validity bitmap", ErrInvalid, dt, nulls)
+		}
+		switch dt.(type) {
+		case *arrow.StringType, *arrow.BinaryType, *arrow.LargeStringType, *arrow.LargeBinaryType:
+			if bufs[1] != nil { // the data size is the last offset (read as arrow-go reads it)
+				var last int64
+				if dt.ID() == arrow.LARGE_STRING || dt.ID() == arrow.LARGE_BINARY {
+					last = int64(unsafe.Slice((*int64)(bufs[1]), length+offset+1)[length+offset])
+				} else {
+					last = int64(unsafe.Slice((*int32)(bufs[1]), length+offset+1)[length+offset])
+				}
+				if last < 0 || last > maxCBytes || (last > 0 && bufs[2] == nil) {
+					return fmt.Errorf("%w: %s array whose last offset is %d (data buffer %p)", ErrInvalid, dt, last, bufs[2])
+				}
+			}
+		case *arrow.StringViewType, *arrow.BinaryViewType:
+			if nb > 3 {
+				sizes := unsafe.Slice((*int64)(bufs[nb-1]), nb-3)
+				for i, sz := range sizes {
+					if sz < 0 || sz > maxCBytes || (sz > 0 && bufs[2+i] == nil) {
+						return fmt.Errorf("%w: %s array whose data buffer %d has size %d (pointer %p)", ErrInvalid, dt, i, sz, bufs[2+i])
+					}
+				}
 			}
 		}
 		for i := first; i < int(nb); i++ {
