@@ -325,9 +325,20 @@ func checkCArray(a *C.struct_ArrowArray, dt arrow.DataType, depth int) error {
 		return fmt.Errorf("%w: %s array with %d children, its type has %d", ErrInvalid, dt, nc, len(childTypes))
 	}
 	if nc > 0 {
+		// arrow-go's struct and sparse union constructors slice each child
+		// by the parent's offset and length (and panic, keeping the array
+		// forever, when a child is shorter).
+		sliced := false
+		switch dt.(type) {
+		case *arrow.StructType, *arrow.SparseUnionType:
+			sliced = true
+		}
 		for i, c := range unsafe.Slice(a.children, int(nc)) {
 			if err := checkCArray(c, childTypes[i], depth+1); err != nil {
 				return fmt.Errorf("child %d of %s: %w", i, dt, err)
+			}
+			if sliced && int64(c.length) < length+offset {
+				return fmt.Errorf("%w: child %d of a %s array of length %d at offset %d has %d values", ErrInvalid, i, dt, length, offset, int64(c.length))
 			}
 		}
 	}
