@@ -51,7 +51,7 @@ var ErrCData = errors.New("C data interface")
 // exports the storage array instead. (*FixedShapeTensorArray is ListLike, so
 // cdata.ExportArrowArray also works for it.)
 func ExportCArray(arr arrow.Array, out *cdata.CArrowArray, outSchema *cdata.CArrowSchema) error {
-	if arr == nil || out == nil {
+	if isNil(arr) || isNilData(arr.Data()) || out == nil {
 		return fmt.Errorf("arrowio.ExportCArray: %w: nil array or output", array.ErrNil)
 	}
 	ext, isExt := arr.(arrowarray.ExtensionArray)
@@ -77,7 +77,7 @@ func ExportCArray(arr arrow.Array, out *cdata.CArrowArray, outSchema *cdata.CArr
 // struct array, without copying; extension columns travel as in
 // ExportCArray.
 func ExportCRecordBatch(rec arrow.Record, out *cdata.CArrowArray, outSchema *cdata.CArrowSchema) error {
-	if rec == nil || out == nil {
+	if isNil(rec) || out == nil {
 		return fmt.Errorf("arrowio.ExportCRecordBatch: %w: nil record or output", array.ErrNil)
 	}
 	if outSchema != nil {
@@ -166,7 +166,12 @@ func (s *storageReader) Next() bool {
 
 // ImportCArray imports an array and its schema from the C Data Interface
 // without copying (the returned array owns the C memory and calls the
-// producer's release when released). A field whose metadata names a
+// producer's release when released). Before arrow-go's importer reads the
+// structs, a released struct (release NULL), NULL pointers, a malformed
+// format string, and buffer or child counts that do not fit the type are
+// errors wrapping ErrInvalid; the imported array is then checked with
+// ValidateArray (buffer pointers themselves cannot be checked: they must
+// point at as many bytes as the type and length imply). A field whose metadata names a
 // registered extension type (arrow.fixed_shape_tensor included) is returned
 // with that type, and the two extension keys are removed from its metadata,
 // as IPC readers do: arrow-go v15's cdata importer itself ignores extension
@@ -181,7 +186,17 @@ func ImportCArray(arr *cdata.CArrowArray, schema *cdata.CArrowSchema) (arrow.Fie
 		}
 		return arrow.Field{}, nil, fmt.Errorf("arrowio.ImportCArray: %w: nil array or schema", array.ErrNil)
 	}
-	field, err := cdata.ImportCArrowField(schema) // copies; releases below
+	ca := (*C.struct_ArrowArray)(unsafe.Pointer(arr))
+	if ca.release == nil { // released (or zeroed): read nothing else
+		C.s0_schema_release((*C.struct_ArrowSchema)(unsafe.Pointer(schema)))
+		return arrow.Field{}, nil, fmt.Errorf("arrowio.ImportCArray: %w: released array (release is NULL)", ErrInvalid)
+	}
+	if err := checkCSchema((*C.struct_ArrowSchema)(unsafe.Pointer(schema)), 0); err != nil {
+		C.s0_schema_release((*C.struct_ArrowSchema)(unsafe.Pointer(schema)))
+		C.s0_array_release(ca)
+		return arrow.Field{}, nil, fmt.Errorf("arrowio.ImportCArray: %w", err)
+	}
+	field, err := importCField(schema) // copies; releases below
 	C.s0_schema_release((*C.struct_ArrowSchema)(unsafe.Pointer(schema)))
 	if err != nil {
 		C.s0_array_release((*C.struct_ArrowArray)(unsafe.Pointer(arr)))
@@ -196,16 +211,65 @@ func ImportCArray(arr *cdata.CArrowArray, schema *cdata.CArrowSchema) (arrow.Fie
 	if ext != nil {
 		storageType = ext.StorageType()
 	}
-	a, err := cdata.ImportCArrayWithType(arr, storageType)
+	if err := checkCArray(ca, storageType, 0); err != nil {
+		C.s0_array_release(ca)
+		return arrow.Field{}, nil, fmt.Errorf("arrowio.ImportCArray: %w", err)
+	}
+	a, err := importCArray(arr, storageType)
 	if err != nil {
-		C.s0_array_release((*C.struct_ArrowArray)(unsafe.Pointer(arr)))
+		C.s0_array_release(ca)
 		return arrow.Field{}, nil, fmt.Errorf("arrowio.ImportCArray: %w: %v", ErrInvalid, err)
+	}
+	if err := ValidateArray(a); err != nil {
+		a.Release()
+		return arrow.Field{}, nil, fmt.Errorf("arrowio.ImportCArray: %w", err)
 	}
 	if ext == nil {
 		return field, a, nil
 	}
 	defer a.Release()
 	return field, arrowarray.NewExtensionArrayWithStorage(ext, a), nil
+}
+
+// importCField is cdata.ImportCArrowField (which releases the schema) with
+// its panics turned into errors.
+func importCField(schema *cdata.CArrowSchema) (f arrow.Field, err error) {
+	defer recoverImport(&err, "schema")
+	return cdata.ImportCArrowField(schema)
+}
+
+// importCSchema is cdata.ImportCArrowSchema (which releases the schema)
+// for a schema already checked to be a struct, with its panics turned into
+// errors.
+func importCSchema(schema *cdata.CArrowSchema) (s *arrow.Schema, err error) {
+	defer recoverImport(&err, "schema")
+	return cdata.ImportCArrowSchema(schema)
+}
+
+// importCArray is cdata.ImportCArrayWithType with its panics turned into
+// errors.
+func importCArray(arr *cdata.CArrowArray, dt arrow.DataType) (a arrow.Array, err error) {
+	defer recoverImport(&err, "array")
+	return cdata.ImportCArrayWithType(arr, dt)
+}
+
+// importCRecord is cdata.ImportCRecordBatchWithSchema with its panics turned
+// into errors.
+func importCRecord(arr *cdata.CArrowArray, s *arrow.Schema) (r arrow.Record, err error) {
+	defer recoverImport(&err, "record batch")
+	return cdata.ImportCRecordBatchWithSchema(arr, s)
+}
+
+// checkCRecordSchema checks a schema struct tree and that it is a struct
+// (a record batch's schema).
+func checkCRecordSchema(s *C.struct_ArrowSchema) error {
+	if err := checkCSchema(s, 0); err != nil {
+		return err
+	}
+	if f := C.GoString(s.format); f != "+s" || s.dictionary != nil {
+		return fmt.Errorf("%w: a record batch's schema must be a struct (format \"+s\"), not %q", ErrInvalid, f)
+	}
+	return nil
 }
 
 // restoreField turns a field carrying extension metadata of a registered
@@ -295,7 +359,17 @@ func ImportCRecordBatch(arr *cdata.CArrowArray, schema *cdata.CArrowSchema) (arr
 		}
 		return nil, fmt.Errorf("arrowio.ImportCRecordBatch: %w: nil array or schema", array.ErrNil)
 	}
-	raw, err := cdata.ImportCArrowSchema(schema) // releases schema
+	ca := (*C.struct_ArrowArray)(unsafe.Pointer(arr))
+	if ca.release == nil { // released (or zeroed): read nothing else
+		C.s0_schema_release((*C.struct_ArrowSchema)(unsafe.Pointer(schema)))
+		return nil, fmt.Errorf("arrowio.ImportCRecordBatch: %w: released array (release is NULL)", ErrInvalid)
+	}
+	if err := checkCRecordSchema((*C.struct_ArrowSchema)(unsafe.Pointer(schema))); err != nil {
+		C.s0_schema_release((*C.struct_ArrowSchema)(unsafe.Pointer(schema)))
+		C.s0_array_release(ca)
+		return nil, fmt.Errorf("arrowio.ImportCRecordBatch: %w", err)
+	}
+	raw, err := importCSchema(schema) // releases schema
 	if err != nil {
 		C.s0_array_release((*C.struct_ArrowArray)(unsafe.Pointer(arr)))
 		return nil, fmt.Errorf("arrowio.ImportCRecordBatch: %w: schema: %v", ErrInvalid, err)
@@ -305,10 +379,18 @@ func ImportCRecordBatch(arr *cdata.CArrowArray, schema *cdata.CArrowSchema) (arr
 		C.s0_array_release((*C.struct_ArrowArray)(unsafe.Pointer(arr)))
 		return nil, fmt.Errorf("arrowio.ImportCRecordBatch: %w", err)
 	}
-	rec, err := cdata.ImportCRecordBatchWithSchema(arr, raw)
+	if err := checkCArray(ca, arrow.StructOf(raw.Fields()...), 0); err != nil {
+		C.s0_array_release(ca)
+		return nil, fmt.Errorf("arrowio.ImportCRecordBatch: %w", err)
+	}
+	rec, err := importCRecord(arr, raw)
 	if err != nil {
-		C.s0_array_release((*C.struct_ArrowArray)(unsafe.Pointer(arr)))
+		C.s0_array_release(ca)
 		return nil, fmt.Errorf("arrowio.ImportCRecordBatch: %w: %v", ErrInvalid, err)
+	}
+	if err := ValidateRecord(rec); err != nil {
+		rec.Release()
+		return nil, fmt.Errorf("arrowio.ImportCRecordBatch: %w", err)
 	}
 	return restoreRecord(rec, s, exts), nil
 }
@@ -326,6 +408,10 @@ func ImportCRecordReader(stream *cdata.CArrowArrayStream) (arrowarray.RecordRead
 	if stream == nil || C.s0_stream_released(cs) != 0 {
 		return nil, fmt.Errorf("arrowio.ImportCRecordReader: %w: nil or released stream", array.ErrNil)
 	}
+	if cs.get_schema == nil || cs.get_next == nil {
+		C.s0_stream_release(cs)
+		return nil, fmt.Errorf("arrowio.ImportCRecordReader: %w: stream without get_schema or get_next", ErrInvalid)
+	}
 	own := (*C.struct_ArrowArrayStream)(C.calloc(1, C.sizeof_struct_ArrowArrayStream))
 	*own = *cs
 	cs.release = nil
@@ -339,7 +425,12 @@ func ImportCRecordReader(stream *cdata.CArrowArrayStream) (arrowarray.RecordRead
 		r.Release()
 		return nil, fmt.Errorf("arrowio.ImportCRecordReader: %w", err)
 	}
-	raw, err := cdata.ImportCArrowSchema((*cdata.CArrowSchema)(unsafe.Pointer(sc)))
+	if err := checkCRecordSchema(sc); err != nil {
+		C.s0_schema_release(sc)
+		r.Release()
+		return nil, fmt.Errorf("arrowio.ImportCRecordReader: get_schema: %w", err)
+	}
+	raw, err := importCSchema((*cdata.CArrowSchema)(unsafe.Pointer(sc)))
 	if err != nil {
 		r.Release()
 		return nil, fmt.Errorf("arrowio.ImportCRecordReader: %w: schema: %v", ErrInvalid, err)
@@ -408,10 +499,20 @@ func (r *cStreamReader) Next() bool {
 		r.done = true
 		return false
 	}
-	rec, err := cdata.ImportCRecordBatchWithSchema((*cdata.CArrowArray)(unsafe.Pointer(ca)), r.raw)
+	if err := checkCArray(ca, arrow.StructOf(r.raw.Fields()...), 0); err != nil {
+		C.s0_array_release(ca)
+		r.err, r.done = fmt.Errorf("arrowio: C stream batch: %w", err), true
+		return false
+	}
+	rec, err := importCRecord((*cdata.CArrowArray)(unsafe.Pointer(ca)), r.raw)
 	if err != nil {
 		C.s0_array_release(ca)
 		r.err, r.done = fmt.Errorf("arrowio: C stream batch: %w: %v", ErrInvalid, err), true
+		return false
+	}
+	if err := ValidateRecord(rec); err != nil {
+		rec.Release()
+		r.err, r.done = fmt.Errorf("arrowio: C stream batch: %w", err), true
 		return false
 	}
 	r.cur = restoreRecord(rec, r.schema, r.exts)

@@ -22,9 +22,13 @@
 // broadcast, with stride 0; a reversed or strided slice) is materialized with
 // array.Copy before it crosses; the small operand of a broadcast can instead
 // be sent as it is and broadcast by the receiver. A transposition of a
-// tensor's axes needs no copy: it is written as the tensor's physical shape
-// plus a permutation (see FixedShapeTensorType for the exact rule: logical
-// dimension i is physical dimension permutation[i]).
+// tensor's axes whose permutation is its own inverse (any 2-D transpose)
+// needs no copy: it is written as the tensor's physical shape plus a
+// permutation (see FixedShapeTensorType for the exact rule: logical
+// dimension i is physical dimension permutation[i]). Other transpositions
+// (a cyclic (1,2,0)) are copied: Arrow C++, and so pyarrow, reads such
+// permutations differently from the specification, and this package never
+// writes one (it reads them per the specification).
 //
 // Nulls: an Arrow validity bitmap becomes the Array's validity mask; a null
 // row of a tensor column makes all of its elements null. Writing, element
@@ -49,8 +53,11 @@
 // batch; it gives what the in-memory reductions of the concatenated stream
 // give. ReadStream, ReadFile, WriteStream, WriteFile and WriteRecords read
 // and write IPC with the extension type registered (importing the package
-// registers it). The readers are hardened against malformed input: see
-// ReadStream and the fuzz targets.
+// registers it). The readers are hardened against malformed input: no
+// panic, no allocation beyond the bytes present or the limits
+// (WithMaxBuffer, WithMaxTotal; ErrLimit), and every batch they return has
+// passed ValidateRecord, so a corrupt batch is an error rather than a batch
+// that panics when used (see ReadStream and the fuzz targets).
 //
 // # Handing a column to another language
 //
@@ -74,5 +81,8 @@
 // structs without copying; ImportCArray, ImportCRecordBatch and
 // ImportCRecordReader take them back, restoring extension types (arrow-go
 // v15's own cdata package drops them on import and loses the child array of
-// non-ListLike extension arrays on export).
+// non-ListLike extension arrays on export). The importers refuse released
+// (release NULL) and malformed structs before reading them and validate
+// what they import; they trust only that non-NULL pointers point where the
+// specification says.
 package arrowio

@@ -19,4 +19,8 @@ var (
 	// ErrNulls: the destination cannot hold nulls (arrow/tensor) and the
 	// array has some.
 	ErrNulls = errors.New("nulls not representable")
+	// ErrLimit: reading an IPC stream or file would allocate more than a
+	// limit allows (WithMaxBuffer, WithMaxTotal). Such errors also wrap
+	// ErrInvalid.
+	ErrLimit = errors.New("reader limit exceeded")
 )

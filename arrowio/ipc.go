@@ -3,8 +3,10 @@ package arrowio
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sync"
 	"sync/atomic"
 
@@ -27,15 +29,43 @@ import (
 // 32 GiB request kills the process: the Go runtime's out-of-memory error is
 // fatal, not a panic), and it panics on some malformed bytes (its file
 // reader, unlike its stream reader, has no recover; array constructors
-// slice buffers shorter than the lengths the message claims). So the readers
-// below give arrow-go an allocator that refuses any single buffer larger
-// than a limit (WithMaxBuffer, default DefaultMaxBuffer), and run arrow-go's
-// decoding under a recover that turns a panic into an error. That is the
-// only place this package recovers.
+// slice buffers shorter than the lengths the message claims). So:
+//
+//   - message metadata and bodies are read as the bytes arrive (a stream's
+//     claimed body length costs only the bytes actually present), and
+//     footers and blocks are checked against the file's size;
+//   - arrow-go gets an allocator that refuses any single buffer larger than
+//     WithMaxBuffer (default DefaultMaxBuffer) and any allocation that would
+//     take the reader's total past WithMaxTotal (default DefaultTotalBase +
+//     DefaultTotalRatio × the input read so far), which bounds decompression
+//     bombs per message and per stream;
+//   - arrow-go's decoding runs under a recover that turns a panic into an
+//     error (the only place this package recovers), and what a failed
+//     decode allocated is given back;
+//   - every batch is validated (ValidateRecord) before it is returned: a
+//     corrupt batch is an error, not a batch that panics when used;
+//   - the dictionaries arrow-go's file reader keeps are released with the
+//     reader (v15's FileReader.Close does not release them).
 
 // DefaultMaxBuffer is the largest single buffer ReadStream and ReadFile let
 // arrow-go allocate unless WithMaxBuffer says otherwise: 4 GiB.
 const DefaultMaxBuffer = 4 << 30
+
+// DefaultTotalBase and DefaultTotalRatio make the default of WithMaxTotal:
+// over its life a reader may allocate DefaultTotalBase bytes plus
+// DefaultTotalRatio times the input bytes it has read.
+const (
+	DefaultTotalBase  = 1 << 30
+	DefaultTotalRatio = 64
+)
+
+// WithMaxTotal sets the most bytes a reader may allocate over its whole
+// life (message bodies, decompressed buffers, dictionaries, copies): n > 0
+// is that many bytes, n < 0 means no limit, 0 the default
+// (DefaultTotalBase + DefaultTotalRatio × the input bytes read so far).
+func WithMaxTotal(n int64) ReadOption {
+	return func(c *readConfig) { c.total = n }
+}
 
 // ReadOption configures ReadStream and ReadFile.
 type ReadOption func(*readConfig)
@@ -43,6 +73,7 @@ type ReadOption func(*readConfig)
 type readConfig struct {
 	mem    memory.Allocator
 	max    int
+	total  int64
 	ipcOpt []ipc.Option
 }
 
@@ -53,8 +84,8 @@ func WithAllocator(mem memory.Allocator) ReadOption {
 }
 
 // WithMaxBuffer sets the largest single buffer (message, body, decompressed
-// buffer) the reader may allocate; input that asks for more fails with
-// ErrInvalid. n <= 0 means DefaultMaxBuffer.
+// buffer) the reader may allocate; input that asks for more fails with an
+// error wrapping ErrInvalid and ErrLimit. n <= 0 means DefaultMaxBuffer.
 func WithMaxBuffer(n int) ReadOption {
 	return func(c *readConfig) { c.max = n }
 }
@@ -79,40 +110,95 @@ func newReadConfig(opts []ReadOption) ([]ipc.Option, *limitAllocator) {
 	if c.max <= 0 {
 		c.max = DefaultMaxBuffer
 	}
-	lim := &limitAllocator{mem: c.mem, max: c.max}
-	return append(c.ipcOpt, ipc.WithAllocator(lim)), lim
+	lim := &limitAllocator{mem: c.mem, max: c.max, total: c.total}
+	return append(nonNil(c.ipcOpt), ipc.WithAllocator(lim)), lim
+}
+
+// nonNil drops nil options (arrow-go's ipc package calls them).
+func nonNil(opts []ipc.Option) []ipc.Option {
+	out := make([]ipc.Option, 0, len(opts))
+	for _, o := range opts {
+		if o != nil {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // limitAllocator refuses (by panicking with an error that the readers
-// recover) any single allocation larger than max. While a decode is under
-// way (begin .. commit/abandon) it also remembers what it hands out and is
-// not yet freed, so that when arrow-go fails half-way through a batch the
-// buffers it allocated and dropped can be given back (abandon) instead of
-// leaking from the caller's allocator.
+// recover) any single allocation larger than max, and any that would take
+// the bytes it has handed out over its life past its total limit. While a
+// decode is under way (begin .. commit/abandon) it also remembers what it
+// hands out and is not yet freed, so that when arrow-go fails half-way
+// through a batch the buffers it allocated and dropped can be given back
+// (abandon) instead of leaking from the caller's allocator.
 type limitAllocator struct {
-	mem memory.Allocator
-	max int
+	mem   memory.Allocator
+	max   int
+	total int64        // WithMaxTotal: > 0 bytes, < 0 none, 0 the default
+	used  atomic.Int64 // bytes handed out so far (growth of reallocations)
+	input atomic.Int64 // input bytes read so far
 
 	mu      sync.Mutex
 	active  bool
 	pending map[*byte][]byte
+	failed  error // the last limit refused (arrow-go's stream reader loses it)
 }
 
-func (l *limitAllocator) check(n int) {
+// takeFailed returns and forgets the last refusal.
+func (l *limitAllocator) takeFailed() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	err := l.failed
+	l.failed = nil
+	return err
+}
+
+func (l *limitAllocator) refuse(err error) {
+	l.mu.Lock()
+	l.failed = err
+	l.mu.Unlock()
+	panic(err)
+}
+
+// limit is the current total limit (-1: none).
+func (l *limitAllocator) limit() int64 {
+	switch {
+	case l.total > 0:
+		return l.total
+	case l.total < 0:
+		return -1
+	}
+	in := l.input.Load()
+	if in > (math.MaxInt64-DefaultTotalBase)/DefaultTotalRatio {
+		return -1
+	}
+	return DefaultTotalBase + DefaultTotalRatio*in
+}
+
+// check panics (with an error wrapping ErrLimit) unless a buffer of n bytes,
+// grown from old bytes, is within the limits, and counts the growth.
+func (l *limitAllocator) check(n, old int) {
 	if n < 0 || n > l.max {
-		panic(fmt.Errorf("arrowio: buffer of %d bytes exceeds the limit of %d (WithMaxBuffer)", n, l.max))
+		l.refuse(fmt.Errorf("%w: a buffer of %d bytes exceeds the limit of %d (WithMaxBuffer)", ErrLimit, n, l.max))
+	}
+	grow := int64(max(n-old, 0))
+	used := l.used.Add(grow)
+	if lim := l.limit(); lim >= 0 && used > lim {
+		l.used.Add(-grow)
+		l.refuse(fmt.Errorf("%w: %d more bytes would take the reader past %d bytes allocated in total for %d input bytes (WithMaxTotal)", ErrLimit, grow, lim, l.input.Load()))
 	}
 }
 
 func (l *limitAllocator) Allocate(n int) []byte {
-	l.check(n)
+	l.check(n, 0)
 	b := l.mem.Allocate(n)
 	l.note(nil, b)
 	return b
 }
 
 func (l *limitAllocator) Reallocate(n int, b []byte) []byte {
-	l.check(n)
+	l.check(n, len(b))
 	nb := l.mem.Reallocate(n, b)
 	l.note(b, nb)
 	return nb
@@ -151,91 +237,91 @@ func (l *limitAllocator) commit() {
 	l.mu.Unlock()
 }
 
-// abandon frees what the failed decode handed out and nobody gave back.
-func (l *limitAllocator) abandon() {
+// abandon frees what the failed decode handed out and nobody gave back,
+// except the buffers of the dictionaries in memo (which the reader keeps).
+func (l *limitAllocator) abandon(memo *dictMemo) {
+	live := memo.buffers()
 	l.mu.Lock()
 	orphans := l.pending
 	l.active, l.pending = false, nil
 	l.mu.Unlock()
-	for _, b := range orphans {
-		l.mem.Free(b)
-	}
-}
-
-// hasDictionaries reports whether a schema has dictionary-encoded fields,
-// whose dictionaries a stream reader keeps across batches (their buffers
-// must not be abandoned with a failed batch).
-func hasDictionaries(s *arrow.Schema) bool {
-	var walk func(t arrow.DataType) bool
-	walk = func(t arrow.DataType) bool {
-		switch t := t.(type) {
-		case *arrow.DictionaryType:
-			return true
-		case arrow.ExtensionType:
-			return walk(t.StorageType())
-		case arrow.NestedType:
-			for _, f := range t.Fields() {
-				if walk(f.Type) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	for _, f := range s.Fields() {
-		if walk(f.Type) {
-			return true
+	for p, b := range orphans {
+		if !live[p] {
+			l.mem.Free(b)
 		}
 	}
-	return false
 }
 
 // ReadStream returns a RecordReader over the IPC stream r. Each batch is
 // valid until the next call to Next (Retain it to keep it). Release the
 // reader when done. A bad schema (bad fixed_shape_tensor metadata included)
-// fails here; a bad batch makes Next return false and Err report it.
+// fails here; a bad batch makes Next return false and Err report it
+// (wrapping ErrInvalid, and ErrLimit when a limit was reached). Every batch
+// returned has passed ValidateRecord. Memory: a message body is read as its
+// bytes arrive (a length that lies costs at most about twice the bytes
+// present), no buffer exceeds WithMaxBuffer, and the reader's allocations
+// over its life stay within WithMaxTotal (by default DefaultTotalBase plus
+// DefaultTotalRatio times the bytes read), which bounds decompression bombs.
 func ReadStream(r io.Reader, opts ...ReadOption) (rr arrowarray.RecordReader, err error) {
 	if r == nil {
 		return nil, fmt.Errorf("arrowio.ReadStream: %w: nil reader", array.ErrNil)
 	}
 	iopts, lim := newReadConfig(opts)
-	defer guard(&err, "arrowio.ReadStream")
 	mr := &messageReader{r: r, mem: lim}
 	mr.refs.Store(1)
 	lim.begin()
-	ir, err := ipc.NewReaderFromMessageReader(mr, iopts...)
+	var ir *ipc.Reader
+	func() {
+		defer guard(&err, "arrowio.ReadStream")
+		ir, err = ipc.NewReaderFromMessageReader(mr, iopts...)
+	}()
 	if err != nil {
-		lim.abandon() // the reader is dropped: nothing it allocated is live
-		mr.Release()  // nor is the last message (kept out of the abandon)
+		lim.abandon(nil) // the reader is dropped: nothing it allocated is live
+		mr.Release()     // nor is the last message (kept out of the abandon)
+		if errors.Is(err, ErrInvalid) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("arrowio.ReadStream: %w: %w", ErrInvalid, err)
 	}
 	lim.commit()
-	g := &guardedReader{rr: ir, what: "arrowio.ReadStream", lim: lim, dicts: hasDictionaries(ir.Schema())}
+	g := &guardedReader{rr: ir, what: "arrowio.ReadStream", lim: lim, memo: memoOf(ir)}
+	mr.memo, mr.schema = g.memo, ir.Schema()
 	g.refs.Store(1)
 	return g, nil
 }
 
 // guard turns a panic of arrow-go's decoder into an error wrapping
-// ErrInvalid.
+// ErrInvalid (and the panic's value, when it is an error).
 func guard(err *error, what string) {
 	if p := recover(); p != nil {
-		*err = fmt.Errorf("%s: %w: arrow-go panicked: %v", what, ErrInvalid, p)
+		if pe, ok := p.(error); ok {
+			*err = fmt.Errorf("%s: %w: arrow-go panicked: %w", what, ErrInvalid, pe)
+		} else {
+			*err = fmt.Errorf("%s: %w: arrow-go panicked: %v", what, ErrInvalid, p)
+		}
 	}
 }
 
-// guardedReader runs Next under guard.
+// guardedReader runs Next under guard and validates each batch.
 type guardedReader struct {
-	refs  atomic.Int64
-	rr    arrowarray.RecordReader
-	what  string
-	err   error
-	lim   *limitAllocator
-	dicts bool
+	refs atomic.Int64
+	rr   *ipc.Reader
+	what string
+	err  error
+	lim  *limitAllocator
+	memo *dictMemo
 }
 
 func (g *guardedReader) Retain()               { g.refs.Add(1) }
 func (g *guardedReader) Schema() *arrow.Schema { return g.rr.Schema() }
-func (g *guardedReader) Record() arrow.Record  { return g.rr.Record() }
+
+// Record returns the current batch; nil after Next returned false.
+func (g *guardedReader) Record() arrow.Record {
+	if g.err != nil {
+		return nil
+	}
+	return g.rr.Record()
+}
 
 func (g *guardedReader) Release() {
 	if g.refs.Add(-1) == 0 {
@@ -258,34 +344,55 @@ func (g *guardedReader) Next() (ok bool) {
 		return false
 	}
 	g.lim.begin()
+	decoded := false // arrow-go decoded a batch (which owns what it allocated)
 	defer func() {
-		if p := recover(); p != nil {
-			g.err = fmt.Errorf("%s: %w: arrow-go panicked: %v", g.what, ErrInvalid, p)
-			ok = false
-		}
-		if !ok && g.Err() != nil && !g.dicts {
-			g.lim.abandon()
+		if !decoded && g.Err() != nil {
+			g.lim.abandon(g.memo)
 		} else {
 			g.lim.commit()
 		}
 	}()
-	return g.rr.Next()
+	func() {
+		defer guard(&g.err, g.what)
+		ok = g.rr.Next()
+		decoded = ok
+	}()
+	if !ok && g.err == nil && g.rr.Err() != nil {
+		if lerr := g.lim.takeFailed(); lerr != nil { // arrow-go recovered it as text
+			g.err = fmt.Errorf("%s: %w: %w (%v)", g.what, ErrInvalid, lerr, g.rr.Err())
+		}
+	}
+	if g.err != nil {
+		return false
+	}
+	if ok {
+		if err := ValidateRecord(g.rr.Record()); err != nil {
+			g.err = fmt.Errorf("%s: batch: %w", g.what, err)
+			return false
+		}
+	}
+	return ok
 }
 
 // ReadFile returns a RecordReader over the batches of the IPC file r, in
 // order. Each batch is valid until the next call to Next. Release the
-// reader when done (it does not close r).
+// reader when done (it does not close r); that releases the file's
+// dictionaries too. Errors, validation and limits are as for ReadStream,
+// the input being the whole file.
 func ReadFile(r ipc.ReadAtSeeker, opts ...ReadOption) (rr arrowarray.RecordReader, err error) {
 	if r == nil {
 		return nil, fmt.Errorf("arrowio.ReadFile: %w: nil reader", array.ErrNil)
 	}
 	iopts, lim := newReadConfig(opts)
 	lim.begin()
+	var f *ipc.FileReader
 	defer func() { // runs after guard has turned a panic into err
 		if err != nil {
-			lim.abandon()
+			lim.abandon(nil) // the reader is dropped, its dictionaries too
 		} else {
-			lim.commit()
+			// v15's NewFileReader drops the dictionary messages it reads
+			// without releasing them: all it keeps is its memo.
+			lim.abandon(memoOf(f))
 		}
 	}()
 	defer guard(&err, "arrowio.ReadFile")
@@ -293,16 +400,21 @@ func ReadFile(r ipc.ReadAtSeeker, opts ...ReadOption) (rr arrowarray.RecordReade
 	if err != nil {
 		return nil, fmt.Errorf("arrowio.ReadFile: %w: %w", ErrInvalid, err)
 	}
+	lim.input.Store(size) // a file's bytes are all present
 	for i, b := range dicts {
-		if err := checkBlock(r, size, b, lim.max); err != nil {
+		if _, err := checkBlock(r, size, b, lim.max); err != nil {
 			return nil, fmt.Errorf("arrowio.ReadFile: dictionary %d: %w: %w", i, ErrInvalid, err)
 		}
 	}
-	f, err := ipc.NewFileReader(r, iopts...)
+	f, err = ipc.NewFileReader(r, iopts...)
 	if err != nil {
 		return nil, fmt.Errorf("arrowio.ReadFile: %w: %w", ErrInvalid, err)
 	}
-	fr := &fileReader{f: f, r: r, size: size, blocks: recs, lim: lim}
+	if err := memoOf(f).validate(); err != nil {
+		memoOf(f).clear()
+		return nil, fmt.Errorf("arrowio.ReadFile: %w", err)
+	}
+	fr := &fileReader{f: f, r: r, size: size, blocks: recs, lim: lim, memo: memoOf(f)}
 	fr.refs.Store(1)
 	return fr, nil
 }
@@ -315,6 +427,7 @@ type fileReader struct {
 	size   int64
 	blocks []fileBlock
 	lim    *limitAllocator
+	memo   *dictMemo
 	i      int
 	cur    arrow.Record
 	err    error
@@ -332,6 +445,7 @@ func (r *fileReader) Release() {
 			r.cur = nil
 		}
 		r.f.Close()
+		r.memo.clear() // Close leaves the dictionaries to the garbage collector
 	}
 }
 
@@ -357,18 +471,34 @@ func (r *fileReader) recordAt(i int) (rec arrow.Record, err error) {
 	r.lim.begin()
 	defer func() {
 		if err != nil {
-			r.lim.abandon()
+			r.lim.abandon(r.memo)
 		} else {
 			r.lim.commit()
 		}
 	}()
 	defer guard(&err, "arrowio.ReadFile")
-	if err := checkBlock(r.r, r.size, r.blocks[i], r.lim.max); err != nil {
+	b := r.blocks[i]
+	meta, err := checkBlock(r.r, r.size, b, r.lim.max)
+	if err != nil {
+		return nil, fmt.Errorf("arrowio.ReadFile: batch %d: %w: %w", i, ErrInvalid, err)
+	}
+	err = checkBatchLayout(meta, r.f.Schema(), r.lim.limit(), func(off, n int64) (int64, error) {
+		var prefix [8]byte
+		if _, err := r.r.ReadAt(prefix[:], b.offset+int64(b.meta)+off); err != nil {
+			return 0, err
+		}
+		return compressedSize(prefix[:], n), nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("arrowio.ReadFile: batch %d: %w: %w", i, ErrInvalid, err)
 	}
 	rec, err = r.f.RecordAt(i)
 	if err != nil {
 		return nil, fmt.Errorf("arrowio.ReadFile: batch %d: %w: %w", i, ErrInvalid, err)
+	}
+	if err := ValidateRecord(rec); err != nil {
+		rec.Release()
+		return nil, fmt.Errorf("arrowio.ReadFile: batch %d: %w", i, err)
 	}
 	return rec, nil
 }
@@ -380,7 +510,7 @@ func WriteStream(w io.Writer, rr arrowarray.RecordReader, opts ...ipc.Option) (i
 	if w == nil || rr == nil {
 		return 0, fmt.Errorf("arrowio.WriteStream: %w: nil writer or reader", array.ErrNil)
 	}
-	iw := ipc.NewWriter(w, append([]ipc.Option{ipc.WithSchema(rr.Schema())}, opts...)...)
+	iw := ipc.NewWriter(w, append([]ipc.Option{ipc.WithSchema(rr.Schema())}, nonNil(opts)...)...)
 	return writeAll("arrowio.WriteStream", iw, rr)
 }
 
@@ -396,10 +526,11 @@ func WriteFile(w io.Writer, rr arrowarray.RecordReader, opts ...ipc.Option) (int
 	if !ok {
 		ws = &positionWriter{w: w}
 	}
-	fw, err := ipc.NewFileWriter(ws, append([]ipc.Option{ipc.WithSchema(rr.Schema())}, opts...)...)
+	fw, err := ipc.NewFileWriter(ws, append([]ipc.Option{ipc.WithSchema(rr.Schema())}, nonNil(opts)...)...)
 	if err != nil {
 		return 0, fmt.Errorf("arrowio.WriteFile: %w", err)
 	}
+	defer releaseWrittenDicts(fw) // after Close: v15's FileWriter keeps them
 	return writeAll("arrowio.WriteFile", fw, rr)
 }
 
@@ -411,6 +542,10 @@ type recordWriter interface {
 func writeAll(what string, w recordWriter, rr arrowarray.RecordReader) (int, error) {
 	n := 0
 	for rr.Next() {
+		if rr.Record() == nil {
+			w.Close()
+			return n, fmt.Errorf("%s: batch %d: %w: the reader returned a nil record", what, n, array.ErrNil)
+		}
 		if err := w.Write(rr.Record()); err != nil {
 			w.Close()
 			return n, fmt.Errorf("%s: batch %d: %w", what, n, err)
@@ -433,6 +568,11 @@ func writeAll(what string, w recordWriter, rr arrowarray.RecordReader) (int, err
 func WriteRecords(w io.Writer, file bool, s *arrow.Schema, recs []arrow.Record, opts ...ipc.Option) error {
 	if s == nil {
 		return fmt.Errorf("arrowio.WriteRecords: %w: nil schema", array.ErrNil)
+	}
+	for i, r := range recs {
+		if r == nil {
+			return fmt.Errorf("arrowio.WriteRecords: %w: record %d is nil", array.ErrNil, i)
+		}
 	}
 	rr, err := arrowarray.NewRecordReader(s, recs)
 	if err != nil {
@@ -472,10 +612,12 @@ func (p *positionWriter) Seek(offset int64, whence int) (int64, error) {
 // reads the metadata as it arrives (a corrupt length costs only the bytes
 // actually present) and allocates the body from the limited allocator.
 type messageReader struct {
-	refs atomic.Int64
-	r    io.Reader
-	mem  *limitAllocator
-	msg  *ipc.Message
+	refs   atomic.Int64
+	r      io.Reader
+	mem    *limitAllocator
+	msg    *ipc.Message
+	memo   *dictMemo     // the reader's dictionaries, checked before each message
+	schema *arrow.Schema // once known, batches are checked against it
 }
 
 func (m *messageReader) Retain() { m.refs.Add(1) }
@@ -488,6 +630,11 @@ func (m *messageReader) Release() {
 }
 
 func (m *messageReader) Message() (*ipc.Message, error) {
+	// arrow-go asks for the next message after adding a dictionary batch
+	// to its memo and before building a record batch over it.
+	if err := m.memo.validate(); err != nil {
+		return nil, err
+	}
 	var hdr [4]byte
 	if _, err := io.ReadFull(m.r, hdr[:]); err != nil {
 		return nil, fmt.Errorf("arrowio: reading a message: %w", err)
@@ -505,11 +652,14 @@ func (m *messageReader) Message() (*ipc.Message, error) {
 			return nil, io.EOF
 		}
 	}
+	m.mem.input.Add(8)
 	if int64(n) > int64(m.mem.max) || int32(n) < 0 {
 		return nil, fmt.Errorf("%w: message metadata of %d bytes", errFB, n)
 	}
 	var meta bytes.Buffer
-	if _, err := io.CopyN(&meta, m.r, int64(n)); err != nil {
+	k, err := io.CopyN(&meta, m.r, int64(n)) // grows as the bytes arrive
+	m.mem.input.Add(k)
+	if err != nil {
 		return nil, fmt.Errorf("arrowio: reading message metadata: %w", err)
 	}
 	bodyLen, err := checkMessage(meta.Bytes())
@@ -517,13 +667,19 @@ func (m *messageReader) Message() (*ipc.Message, error) {
 		return nil, err
 	}
 	if bodyLen > int64(m.mem.max) {
-		return nil, fmt.Errorf("%w: message body of %d bytes exceeds the limit of %d (WithMaxBuffer)", errFB, bodyLen, m.mem.max)
+		return nil, fmt.Errorf("%w: %w: message body of %d bytes exceeds the limit of %d (WithMaxBuffer)", errFB, ErrLimit, bodyLen, m.mem.max)
 	}
-	body := memory.NewResizableBuffer(m.mem)
+	body, err := m.readBody(int(bodyLen))
+	if err != nil {
+		return nil, err
+	}
 	defer body.Release()
-	body.Resize(int(bodyLen))
-	if _, err := io.ReadFull(m.r, body.Bytes()); err != nil {
-		return nil, fmt.Errorf("arrowio: reading a message body: %w", err)
+	raw := body.Bytes()
+	err = checkBatchLayout(meta.Bytes(), m.schema, m.mem.limit(), func(off, n int64) (int64, error) {
+		return compressedSize(raw[off:off+8], n), nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	m.mem.keep(body.Buf()) // owned by the message, not by a decode
 	mb := memory.NewBufferBytes(meta.Bytes())
@@ -532,6 +688,57 @@ func (m *messageReader) Message() (*ipc.Message, error) {
 	}
 	m.msg = ipc.NewMessage(mb, body)
 	return m.msg, nil
+}
+
+// bodyChunk is the first allocation for a message body whose length cannot
+// be checked against the bytes remaining.
+const bodyChunk = 64 << 10
+
+// readBody reads a message body of n bytes into a buffer from the limited
+// allocator. When the reader can tell how many bytes remain (a
+// bytes.Reader, a bytes.Buffer, ...), a body longer than that fails before
+// any allocation; otherwise the buffer grows (doubling, from bodyChunk) as
+// the bytes arrive, so a body length that lies costs at most about twice
+// the bytes actually present.
+func (m *messageReader) readBody(n int) (body *memory.Buffer, err error) {
+	if l, ok := m.r.(interface{ Len() int }); ok && l.Len() < n {
+		return nil, fmt.Errorf("arrowio: %w: a message body of %d bytes with %d bytes left", errFB, n, l.Len())
+	}
+	body = memory.NewResizableBuffer(m.mem)
+	defer func() {
+		if p := recover(); p != nil { // the allocator refused
+			pe, ok := p.(error)
+			if !ok {
+				panic(p)
+			}
+			err = fmt.Errorf("arrowio: reading a message body of %d bytes: %w", n, pe)
+		}
+		if err != nil {
+			body.Release()
+			body = nil
+		}
+	}()
+	if _, ok := m.r.(interface{ Len() int }); ok {
+		body.Resize(n)
+		k, err := io.ReadFull(m.r, body.Bytes())
+		m.mem.input.Add(int64(k))
+		if err != nil {
+			return nil, fmt.Errorf("arrowio: reading a message body of %d bytes: %w", n, err)
+		}
+		return body, nil
+	}
+	got := 0
+	for got < n {
+		next := min(n, max(2*got, bodyChunk))
+		body.Resize(next)
+		k, err := io.ReadFull(m.r, body.Bytes()[got:next])
+		m.mem.input.Add(int64(k))
+		if err != nil {
+			return nil, fmt.Errorf("arrowio: reading a message body of %d bytes (%d present): %w", n, got+k, err)
+		}
+		got = next
+	}
+	return body, nil
 }
 
 // checkFile reads and checks the footer of an IPC file (as arrow-go's
@@ -566,17 +773,18 @@ func checkFile(r ipc.ReadAtSeeker, max int) (int64, []fileBlock, []fileBlock, er
 }
 
 // checkBlock checks that a file block lies inside the file and that its
-// message's flatbuffer is sound, before arrow-go reads it.
-func checkBlock(r ipc.ReadAtSeeker, size int64, b fileBlock, max int) error {
+// message's flatbuffer is sound, before arrow-go reads it, and returns the
+// message's flatbuffer.
+func checkBlock(r ipc.ReadAtSeeker, size int64, b fileBlock, max int) ([]byte, error) {
 	if b.offset < 0 || b.meta < 8 || b.body < 0 || b.offset > size || int64(b.meta) > size-b.offset || b.body > size-b.offset-int64(b.meta) {
-		return fmt.Errorf("%w: block (offset %d, metadata %d, body %d) outside a file of %d bytes", errFB, b.offset, b.meta, b.body, size)
+		return nil, fmt.Errorf("%w: block (offset %d, metadata %d, body %d) outside a file of %d bytes", errFB, b.offset, b.meta, b.body, size)
 	}
 	if int64(b.meta) > int64(max) || b.body > int64(max) {
-		return fmt.Errorf("%w: block larger than the limit of %d (WithMaxBuffer)", errFB, max)
+		return nil, fmt.Errorf("%w: block larger than the limit of %d (WithMaxBuffer)", errFB, max)
 	}
 	meta := make([]byte, b.meta)
 	if _, err := r.ReadAt(meta, b.offset); err != nil {
-		return err
+		return nil, err
 	}
 	prefix := 0
 	switch binary.LittleEndian.Uint32(meta) {
@@ -588,10 +796,10 @@ func checkBlock(r ipc.ReadAtSeeker, size int64, b fileBlock, max int) error {
 	}
 	bodyLen, err := checkMessage(meta[prefix:])
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if bodyLen > b.body {
-		return fmt.Errorf("%w: message body of %d bytes in a block body of %d", errFB, bodyLen, b.body)
+		return nil, fmt.Errorf("%w: message body of %d bytes in a block body of %d", errFB, bodyLen, b.body)
 	}
-	return nil
+	return meta[prefix:], nil
 }

@@ -35,7 +35,7 @@ import (
 // Malformed data (buffers shorter than the length and offset claim) returns an
 // error wrapping ErrInvalid; other types return ErrUnsupported.
 func FromArrow(mem memory.Allocator, arr arrow.Array) (*array.Array, error) {
-	if arr == nil {
+	if isNil(arr) || isNilData(arr.Data()) {
 		return nil, fmt.Errorf("arrowio.FromArrow: %w", array.ErrNil)
 	}
 	return fromData(mem, arr.Data())
@@ -43,7 +43,7 @@ func FromArrow(mem memory.Allocator, arr arrow.Array) (*array.Array, error) {
 
 // FromArrowData is FromArrow for an arrow.ArrayData.
 func FromArrowData(mem memory.Allocator, d arrow.ArrayData) (*array.Array, error) {
-	if d == nil {
+	if isNilData(d) {
 		return nil, fmt.Errorf("arrowio.FromArrowData: %w", array.ErrNil)
 	}
 	return fromData(mem, d)

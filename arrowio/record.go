@@ -71,7 +71,10 @@ func SchemaVar(s *arrow.Schema, name string) (*expr.Node, error) {
 // its variables bound to the batch's columns of the same names. Its shape
 // must be [rows, row shape...] with the row shape static (a rank-1 result
 // is a primitive column, a higher rank a fixed_shape_tensor column, with
-// DimNames as its dim names if given).
+// DimNames as its dim names if given). Axis 0 must be the batch's row axis,
+// whose length is unknown when planning (SchemaVar): a result whose axis 0
+// has a fixed length (a reduction over the rows, a constant) is refused by
+// Evaluate, even where a batch happens to have that many rows.
 type Output struct {
 	Name     string
 	Expr     *expr.Node
@@ -118,6 +121,9 @@ func Evaluate(mem memory.Allocator, rr arrowarray.RecordReader, outputs ...Outpu
 		sh := o.Expr.Shape()
 		if !sh.RankKnown || len(sh.Dims) < 1 {
 			return nil, fmt.Errorf("arrowio.Evaluate %q: %w: result shape %v has no row axis", o.Name, array.ErrShape, sh)
+		}
+		if d := sh.Dims[0]; d.Hi >= 0 && d.Lo == d.Hi {
+			return nil, fmt.Errorf("arrowio.Evaluate %q: %w: result shape %v: axis 0 has a fixed length (%d), so it is not the batch's row axis (a reduction over the rows?)", o.Name, array.ErrShape, sh, d.Lo)
 		}
 		row, ok := broadcast.Shape{Dims: sh.Dims[1:], RankKnown: true}.Static()
 		if !ok {

@@ -127,11 +127,16 @@ func WithDimNames(names ...string) TensorOption {
 //
 // No values are copied when the Array's N rows are consecutive blocks of
 // d1*...*dk elements (row stride = block size) and each block is row-major
-// for some order of the axes: a contiguous array, a row slice of one, or any
-// transposition of the tensor axes of one. A transposed layout is written as
-// the physical shape with a permutation (see FixedShapeTensorType), sharing
-// the buffer. Any other view (a broadcast, a reversed or strided slice, a
-// transposition that moves axis 0) is materialized with array.Copy first.
+// for some order of the axes: a contiguous array, a row slice of one, or a
+// transposition of the tensor axes of one whose permutation is its own
+// inverse (any 2-D transpose; swaps of pairs of axes). Such a layout is
+// written as the physical shape with a permutation (see
+// FixedShapeTensorType), sharing the buffer. Any other view (a broadcast, a
+// reversed or strided slice, a transposition that moves axis 0, or a cyclic
+// one such as (1,2,0)) is materialized with array.Copy first and written
+// row-major: Arrow C++ (pyarrow) reads permutations that are not their own
+// inverse differently from the specification, so ToTensorColumn never
+// writes one.
 //
 // Tensors without elements (a tensor dim of 0) return ErrUnsupported:
 // arrow-go v15 cannot make a FixedSizeList of size 0. Zero rows are fine.
@@ -163,6 +168,9 @@ func ToTensorColumn(mem memory.Allocator, a *array.Array, opts ...TensorOption) 
 		mem = memory.DefaultAllocator
 	}
 	perm, phys, ok := tensorLayout(a.Shape(), a.Strides())
+	if ok && !involution(perm) {
+		ok = false // readers that follow Arrow C++ would misread it: copy
+	}
 	if !ok {
 		c, err := array.Copy(mem, a)
 		if err != nil {
@@ -220,6 +228,18 @@ func rowValidity(mem memory.Allocator, mask []byte, n, l int) (*memory.Buffer, i
 		return nil, 0
 	}
 	return bm, nulls
+}
+
+// involution reports whether p is its own inverse (p[p[i]] == i), the only
+// permutations ToTensorColumn writes: Arrow C++ (pyarrow) reads those as
+// the specification says, and others differently (see FixedShapeTensorType).
+func involution(p []int) bool {
+	for i, j := range p {
+		if p[j] != i {
+			return false
+		}
+	}
+	return true
 }
 
 // tensorLayout reports whether an array of shape [N, S...] with these

@@ -37,7 +37,21 @@ const MaxTensorRank = 1024
 // the row with the row-major stride of physical dimension permutation[i].
 // Example (the specification's): shape [100, 200, 500] with permutation
 // [2, 0, 1] has logical shape [500, 100, 200]. An absent permutation is the
-// identity; this package never writes the identity. DimNames name the
+// identity; this package never writes the identity.
+//
+// Arrow C++ (and so pyarrow, checked with pyarrow 25) applies a permutation
+// the other way round: it agrees with the specification exactly when the
+// permutation is its own inverse (any 2-D transpose, swaps of pairs of
+// dimensions), and otherwise a pyarrow user sees other tensors (for
+// [2, 0, 1], to_numpy_ndarray visits some elements twice and others never;
+// its own from_numpy_ndarray(view).to_numpy_ndarray() round trip of a
+// (0,2,3,1) view fails). This package reads every permutation as the
+// specification says, and writes only permutations that are their own
+// inverse (ToTensorColumn copies other transpositions), so a pyarrow user
+// reading what it writes sees the same tensors. A column with another
+// permutation, written elsewhere or built with NewFixedShapeTensorType by
+// hand, is read by this package per the specification and by pyarrow
+// differently. DimNames name the
 // physical dimensions (the specification's choice); LogicalDimNames returns
 // them in logical order.
 //
@@ -146,6 +160,9 @@ func (*FixedShapeTensorType) ExtensionName() string { return ExtensionName }
 
 // String describes the type: fixed_shape_tensor<float32, shape=[2 3], ...>.
 func (t *FixedShapeTensorType) String() string {
+	if t == nil {
+		return "extension<" + ExtensionName + "(nil)>"
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "extension<%s[value=%s, shape=%v", ExtensionName, t.ValueType(), t.shape)
 	if t.dimNames != nil {
@@ -159,14 +176,30 @@ func (t *FixedShapeTensorType) String() string {
 }
 
 // Fingerprint identifies the type including its metadata (ExtensionBase's
-// would not tell two shapes of equal size apart).
+// would not tell two shapes of equal size apart); "" for a nil type.
 func (t *FixedShapeTensorType) Fingerprint() string {
+	if t == nil || t.Storage == nil {
+		return ""
+	}
 	return t.ExtensionBase.Fingerprint() + t.meta
 }
 
 // Serialize returns the JSON metadata: "shape" always, "dim_names" when set,
-// "permutation" when not the identity.
-func (t *FixedShapeTensorType) Serialize() string { return t.meta }
+// "permutation" when not the identity ("" for a nil type).
+func (t *FixedShapeTensorType) Serialize() string {
+	if t == nil {
+		return ""
+	}
+	return t.meta
+}
+
+// StorageType is the FixedSizeList storage type (nil for a nil type).
+func (t *FixedShapeTensorType) StorageType() arrow.DataType {
+	if t == nil {
+		return nil
+	}
+	return t.Storage
+}
 
 func (t *FixedShapeTensorType) serialize() string {
 	var b bytes.Buffer
@@ -269,31 +302,44 @@ func (*FixedShapeTensorType) Deserialize(storage arrow.DataType, data string) (a
 // same storage type, shape, dim names and permutation.
 func (t *FixedShapeTensorType) ExtensionEquals(other arrow.ExtensionType) bool {
 	o, ok := other.(*FixedShapeTensorType)
-	return ok && arrow.TypeEqual(t.Storage, o.Storage) && t.meta == o.meta
+	return ok && t != nil && o != nil && arrow.TypeEqual(t.Storage, o.Storage) && t.meta == o.meta
 }
 
-// ValueType is the type of the tensors' elements.
+// ValueType is the type of the tensors' elements (nil for a nil type).
 func (t *FixedShapeTensorType) ValueType() arrow.DataType {
+	if t == nil {
+		return nil
+	}
 	if fsl, ok := t.Storage.(*arrow.FixedSizeListType); ok {
 		return fsl.Elem()
 	}
 	return nil
 }
 
-// ListSize is the number of elements of one tensor, prod(Shape()).
+// ListSize is the number of elements of one tensor, prod(Shape()) (0 for
+// a nil type).
 func (t *FixedShapeTensorType) ListSize() int {
+	if t == nil {
+		return 0
+	}
 	if fsl, ok := t.Storage.(*arrow.FixedSizeListType); ok {
 		return int(fsl.Len())
 	}
 	return 0
 }
 
-// Shape returns a copy of the physical shape ([] for rank-0 tensors).
-func (t *FixedShapeTensorType) Shape() []int { return append([]int{}, t.shape...) }
+// Shape returns a copy of the physical shape ([] for rank-0 tensors, nil for
+// a nil type).
+func (t *FixedShapeTensorType) Shape() []int {
+	if t == nil {
+		return nil
+	}
+	return append([]int{}, t.shape...)
+}
 
 // DimNames returns a copy of the physical dimension names (nil when unset).
 func (t *FixedShapeTensorType) DimNames() []string {
-	if t.dimNames == nil {
+	if t == nil || t.dimNames == nil {
 		return nil
 	}
 	return append([]string{}, t.dimNames...)
@@ -301,7 +347,7 @@ func (t *FixedShapeTensorType) DimNames() []string {
 
 // Permutation returns a copy of the permutation, nil for the identity.
 func (t *FixedShapeTensorType) Permutation() []int {
-	if t.perm == nil {
+	if t == nil || t.perm == nil {
 		return nil
 	}
 	return append([]int{}, t.perm...)
@@ -316,8 +362,11 @@ func (t *FixedShapeTensorType) physDim(i int) int {
 }
 
 // LogicalShape is the shape as a consumer sees it: dim i is
-// Shape()[Permutation()[i]].
+// Shape()[Permutation()[i]] (nil for a nil type).
 func (t *FixedShapeTensorType) LogicalShape() []int {
+	if t == nil {
+		return nil
+	}
 	s := make([]int, len(t.shape))
 	for i := range s {
 		s[i] = t.shape[t.physDim(i)]
@@ -327,7 +376,7 @@ func (t *FixedShapeTensorType) LogicalShape() []int {
 
 // LogicalDimNames returns the dim names in logical order (nil when unset).
 func (t *FixedShapeTensorType) LogicalDimNames() []string {
-	if t.dimNames == nil {
+	if t == nil || t.dimNames == nil {
 		return nil
 	}
 	s := make([]string, len(t.shape))
@@ -349,22 +398,51 @@ type FixedShapeTensorArray struct {
 	arrowarray.ExtensionArrayBase
 }
 
-// TensorType returns the array's type.
+// storage returns the FixedSizeList storage, nil for a nil or zero array.
+func (a *FixedShapeTensorArray) storage() *arrowarray.FixedSizeList {
+	if a == nil {
+		return nil
+	}
+	fsl, _ := a.Storage().(*arrowarray.FixedSizeList)
+	return fsl
+}
+
+// TensorType returns the array's type (nil for a nil or zero array).
 func (a *FixedShapeTensorArray) TensorType() *FixedShapeTensorType {
-	return a.DataType().(*FixedShapeTensorType)
+	if a.storage() == nil {
+		return nil
+	}
+	tt, _ := a.DataType().(*FixedShapeTensorType)
+	return tt
 }
 
-// ValueStr returns row i as text (the storage's rendering).
-func (a *FixedShapeTensorArray) ValueStr(i int) string { return a.Storage().ValueStr(i) }
+// ValueStr returns row i as text (the storage's rendering; "" for a nil or
+// zero array).
+func (a *FixedShapeTensorArray) ValueStr(i int) string {
+	if a.storage() == nil {
+		return ""
+	}
+	return a.Storage().ValueStr(i)
+}
 
-// ListValues returns the storage's child array (all rows' elements).
+// ListValues returns the storage's child array (all rows' elements; nil for
+// a nil or zero array).
 func (a *FixedShapeTensorArray) ListValues() arrow.Array {
-	return a.Storage().(*arrowarray.FixedSizeList).ListValues()
+	s := a.storage()
+	if s == nil {
+		return nil
+	}
+	return s.ListValues()
 }
 
-// ValueOffsets returns the child-array range of row i.
+// ValueOffsets returns the child-array range of row i (0, 0 for a nil or
+// zero array).
 func (a *FixedShapeTensorArray) ValueOffsets(i int) (start, end int64) {
-	return a.Storage().(*arrowarray.FixedSizeList).ValueOffsets(i)
+	s := a.storage()
+	if s == nil {
+		return 0, 0
+	}
+	return s.ValueOffsets(i)
 }
 
 var (

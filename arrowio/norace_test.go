@@ -1,0 +1,5 @@
+//go:build !race
+
+package arrowio
+
+const raceBuild = false
