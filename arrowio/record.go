@@ -125,6 +125,12 @@ func Evaluate(mem memory.Allocator, rr arrowarray.RecordReader, outputs ...Outpu
 		if d := sh.Dims[0]; d.Hi >= 0 && d.Lo == d.Hi {
 			return nil, fmt.Errorf("arrowio.Evaluate %q: %w: result shape %v: axis 0 has a fixed length (%d), so it is not the batch's row axis (a reduction over the rows?)", o.Name, array.ErrShape, sh, d.Lo)
 		}
+		// Row i of the output must depend on row i of the columns only,
+		// or evaluating batch by batch would give per-batch answers
+		// (x - mean(x, axis 0) has a row axis, but its mean is the batch's).
+		if err := o.Expr.RowWise(); err != nil {
+			return nil, fmt.Errorf("arrowio.Evaluate %q: %w", o.Name, err)
+		}
 		row, ok := broadcast.Shape{Dims: sh.Dims[1:], RankKnown: true}.Static()
 		if !ok {
 			return nil, fmt.Errorf("arrowio.Evaluate %q: %w: result shape %v: the row shape must be static", o.Name, array.ErrShape, sh)

@@ -49,22 +49,31 @@ func (n *Node) rowAxis() (bool, error) {
 		}
 		rank := len(n.shape.Dims)
 		rows := false
-		for _, a := range n.args {
+		rowsOf := make([]bool, len(n.args))
+		for i, a := range n.args {
 			r, err := a.rowAxis()
 			if err != nil {
 				return false, err
 			}
+			rowsOf[i] = r
+			rows = rows || r
+		}
+		if !rows {
+			// no variable below: a constant subexpression, which the node
+			// that meets the rows checks
+			return false, nil
+		}
+		for i, a := range n.args {
 			ar := len(a.shape.Dims)
 			switch {
-			case r && ar != rank:
+			case rowsOf[i] && ar != rank:
 				return false, fmt.Errorf("expr.RowWise: %w: in %v the rows of %v (rank %d) land on axis %d of a rank-%d result, not axis 0", ErrArgument, n, a, ar, rank-ar, rank)
-			case r:
-				rows = true
+			case rowsOf[i]:
 			case ar > 0 && (ar == rank || n.rule.kind == rulePDPD && n.rule.axis == 0) && !(a.shape.Dims[0].IsStatic() && a.shape.Dims[0].Lo == 1):
 				return false, fmt.Errorf("expr.RowWise: %w: in %v the operand %v of shape %v lies along the rows (its axis 0 must be 1 to broadcast over them)", ErrArgument, n, a, a.shape)
 			}
 		}
-		return rows, nil
+		return true, nil
 	case kBroadcast:
 		r, err := n.args[0].rowAxis()
 		if err == nil && r {

@@ -33,22 +33,24 @@ func TestRowWise(t *testing.T) {
 		"two variables":    Add(ReduceMean(x, []int{1, 2}, false), y),
 		"cumsum over axis": Cumsum(x, []int{2}),
 		"argmax axis 2":    Argmax(x, []int{2}, true),
+		"constant subtree": Mul(x, Where(Greater(Leaf(row), Const(0)), Leaf(row), Const(1))),
 	}
 	for name, n := range ok {
 		assert.NoError(t, n.RowWise(), name)
 	}
 	bad := map[string]*Node{
-		"reduce axis 0":   ReduceSum(x, []int{0}, false),
-		"reduce all":      ReduceMax(x, nil, false),
-		"cumsum axis 0":   Cumsum(x, []int{0}),
-		"cumsum flat":     Cumsum(x, nil),
-		"rows moved":      Add(ReduceSum(x, []int{1, 2}, false), Var("z", array.Float32, rows)),
-		"leaf of 2 rows":  Add(x, Leaf(many)),
-		"no variable":     Leaf(row),
-		"broadcast op":    BroadcastBidirectional(y, []int{5, 5}),
-		"rank-0 variable": Add(Var("s", array.Float32, broadcast.StaticShape()), x),
-		"inner reduction": Add(x, ReduceMean(x, []int{0}, true)),
-		"reduce to a row": ReduceTo(x, []int{3, 4}),
+		"reduce axis 0":      ReduceSum(x, []int{0}, false),
+		"reduce all":         ReduceMax(x, nil, false),
+		"cumsum axis 0":      Cumsum(x, []int{0}),
+		"cumsum flat":        Cumsum(x, nil),
+		"rows moved":         Add(ReduceSum(x, []int{1, 2}, false), Var("z", array.Float32, rows)),
+		"leaf of 2 rows":     Add(x, Leaf(many)),
+		"no variable":        Leaf(row),
+		"broadcast op":       BroadcastBidirectional(y, []int{5, 5}),
+		"rank-0 variable":    Add(Var("s", array.Float32, broadcast.StaticShape()), x),
+		"inner reduction":    Add(x, ReduceMean(x, []int{0}, true)),
+		"reduce to a row":    ReduceTo(x, []int{3, 4}),
+		"constant of 2 rows": Add(x, Add(Leaf(many), Const(1))),
 	}
 	for name, n := range bad {
 		err := n.RowWise()
