@@ -54,6 +54,9 @@ func ExportCArray(arr arrow.Array, out *cdata.CArrowArray, outSchema *cdata.CArr
 	if isNil(arr) || isNilData(arr.Data()) || out == nil {
 		return fmt.Errorf("arrowio.ExportCArray: %w: nil array or output", array.ErrNil)
 	}
+	if err := exportable(arr.DataType()); err != nil {
+		return fmt.Errorf("arrowio.ExportCArray: %v: %w", arr.DataType(), err)
+	}
 	ext, isExt := arr.(arrowarray.ExtensionArray)
 	if _, listLike := arr.(arrowarray.ListLike); !isExt || listLike {
 		cdata.ExportArrowArray(arr, out, outSchema)
@@ -79,6 +82,14 @@ func ExportCArray(arr arrow.Array, out *cdata.CArrowArray, outSchema *cdata.CArr
 func ExportCRecordBatch(rec arrow.Record, out *cdata.CArrowArray, outSchema *cdata.CArrowSchema) error {
 	if isNil(rec) || out == nil {
 		return fmt.Errorf("arrowio.ExportCRecordBatch: %w: nil record or output", array.ErrNil)
+	}
+	if rec.NumCols() == 0 {
+		return fmt.Errorf("arrowio.ExportCRecordBatch: %w: a batch with no columns is a struct with no fields, which arrow-go v15 cannot export", ErrUnsupported)
+	}
+	for i, f := range rec.Schema().Fields() {
+		if err := exportable(f.Type); err != nil {
+			return fmt.Errorf("arrowio.ExportCRecordBatch: column %d (%q, %v): %w", i, f.Name, f.Type, err)
+		}
 	}
 	if outSchema != nil {
 		cdata.ExportArrowSchema(rec.Schema(), outSchema)
@@ -119,6 +130,15 @@ func storageRecord(rec arrow.Record) arrow.Record {
 func ExportCRecordReader(rr arrowarray.RecordReader, out *cdata.CArrowArrayStream) error {
 	if rr == nil || out == nil {
 		return fmt.Errorf("arrowio.ExportCRecordReader: %w: nil reader or output", array.ErrNil)
+	}
+	sc := rr.Schema()
+	if sc == nil || sc.NumFields() == 0 {
+		return fmt.Errorf("arrowio.ExportCRecordReader: %w: a stream with no columns (batches are structs with no fields, which arrow-go v15 cannot export)", ErrUnsupported)
+	}
+	for i, f := range sc.Fields() {
+		if err := exportable(f.Type); err != nil {
+			return fmt.Errorf("arrowio.ExportCRecordReader: column %d (%q, %v): %w", i, f.Name, f.Type, err)
+		}
 	}
 	w := &storageReader{rr: rr}
 	w.refs.Store(1)
