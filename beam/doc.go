@@ -1,0 +1,46 @@
+// Package beam runs stride0's Arrow expressions as Apache Beam pipelines
+// (Beam's Go SDK), so that the same pipeline runs in-process on Beam's local
+// runner prism and, unchanged, on Dataflow, Flink or Spark through Beam's
+// portable runners.
+//
+// It lives in its own Go module (github.com/stride0/stride0/beam) so that
+// users of the core module never download Beam. Import it beside Beam's own
+// package, for example as
+//
+//	import (
+//		"github.com/apache/beam/sdks/v2/go/pkg/beam"
+//		sbeam "github.com/stride0/stride0/beam"
+//	)
+//
+// # Batches between steps
+//
+// A PCollection of Batch holds record batches, each encoded as one Arrow
+// IPC stream (schema and one batch). Its coder writes the bytes as they are
+// and keeps the bytes it decodes, so an element is copied once when Beam
+// moves it between workers and not again by the coder. NewBatch encodes an
+// arrow.Record; Batch.Reader decodes it with arrowio.ReadStream (hardened
+// against malformed bytes).
+//
+// # Sources and sinks
+//
+// ReadIPC expands a glob (through Beam's filesystem registry: local paths,
+// and gs:// and others where their packages are imported) into file names
+// inside the pipeline, redistributes them, and reads each IPC file in a
+// DoFn, one Batch per record batch: a pipeline is split by file, and no
+// data is embedded in the pipeline graph. WriteIPC writes a PCollection of
+// Batch as IPC files, one per shard.
+//
+// Parquet: not yet. The Parquet reader (arrowio.ReadParquet, another
+// branch) will give a ReadParquet here built as ReadIPC is, split by file
+// and row group. TODO(issue 13): add ReadParquet/WriteParquet once
+// arrowio.ReadParquet lands.
+//
+// # Expressions
+//
+// Evaluate adds columns computed from expression strings (expr.Parse's
+// language, the wire form of an expression): each worker rebuilds the tree
+// from the string and the batch's schema, so nothing but text is
+// serialized. Constants and small arrays come as a side input of one-row
+// batches; each of their columns is a constant of the expressions, named
+// after the column.
+package beam
