@@ -1,7 +1,9 @@
 package arrowio
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"fmt"
 	"io"
 	"math"
@@ -376,6 +378,9 @@ func ReadParquet(r parquet.ReaderAtSeeker, opts ...ReadOption) (rr arrowarray.Re
 			pf.Close()
 		}
 	}()
+	if err := checkStoredSchema(pf, opts); err != nil {
+		return nil, fmt.Errorf("arrowio.ReadParquet: %w", err)
+	}
 	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: int64(pc.batch)}, lim)
 	if err != nil {
 		return nil, fmt.Errorf("arrowio.ReadParquet: %w: %w", ErrInvalid, err)
@@ -431,6 +436,37 @@ func ReadParquet(r parquet.ReaderAtSeeker, opts ...ReadOption) (rr arrowarray.Re
 	p.rows = pf.NumRows()
 	ok = true
 	return p, nil
+}
+
+// checkStoredSchema decodes the Arrow schema stored in the file's metadata
+// (ARROW:schema, an IPC stream holding a schema message, base64) with
+// ReadStream, whose checks reject the malformed flatbuffers that would make
+// arrow-go allocate without bound when pqarrow parses them.
+func checkStoredSchema(pf *file.Reader, opts []ReadOption) error {
+	kv := pf.MetaData().KeyValueMetadata()
+	if kv == nil {
+		return nil
+	}
+	v := kv.FindValue("ARROW:schema")
+	if v == nil {
+		return nil
+	}
+	var dec []byte
+	var err error
+	if len(*v)%4 == 0 { // as pqarrow decodes it
+		dec, err = base64.StdEncoding.DecodeString(*v)
+	}
+	if len(dec) == 0 || err != nil {
+		if dec, err = base64.RawStdEncoding.DecodeString(*v); err != nil {
+			return fmt.Errorf("%w: stored Arrow schema: %w", ErrInvalid, err)
+		}
+	}
+	rr, err := ReadStream(bytes.NewReader(dec), opts...)
+	if err != nil {
+		return fmt.Errorf("stored Arrow schema: %w", err)
+	}
+	rr.Release()
+	return nil
 }
 
 // pqMetadata drops the keys pqarrow adds to a field's metadata: the
