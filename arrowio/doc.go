@@ -50,7 +50,30 @@
 // give. ReadStream, ReadFile, WriteStream, WriteFile and WriteRecords read
 // and write IPC with the extension type registered (importing the package
 // registers it). The readers are hardened against malformed input: see
-// ReadStream and the fuzz targets.
+// ReadStream and the fuzz targets. ReadParquet and WriteParquet do the same
+// for Parquet files (below).
+//
+// # Parquet
+//
+// WriteParquet and ReadParquet go through arrow-go v15's parquet/pqarrow.
+// The Arrow schema is stored in the file (ARROW:schema), so
+// arrow.fixed_shape_tensor columns come back as *FixedShapeTensorArray with
+// their metadata (pqarrow v15 cannot read an extension column: ReadParquet
+// reads its storage and wraps it again, without a copy), and FromArrow
+// takes the decoded values without copying. Every dtype round-trips
+// (float16 as Parquet's FLOAT16 logical type). Parquet cannot hold a null
+// FixedSizeList row here, so a null tensor row is written as a row of null
+// elements, and ReadParquet reads a row whose elements are all null as a
+// null row (the rule ToTensorColumn follows too). ReadParquet takes
+// ReadStream's options plus WithColumns (projection: only those columns'
+// bytes are read), WithParallel (a batch's columns decoded concurrently) and
+// WithBatchRows; memory is bounded by a batch of the columns read. The
+// reader is an array.RecordReader, so Evaluate and Reduce run over a Parquet
+// file as over an IPC stream. WriteParquet cuts row groups of
+// WithRowGroupRows rows and holds one row group (as Arrow) while writing.
+// Malformed files return ErrInvalid, never a panic: the stored schema is
+// checked as ReadStream checks IPC metadata, buffers are capped by
+// WithMaxBuffer, and decoding runs under a recover (FuzzReadParquet).
 //
 // # Handing a column to another language
 //
