@@ -67,7 +67,9 @@
 // null row (the rule ToTensorColumn follows too). ReadParquet takes
 // ReadStream's options plus WithColumns (projection: only those columns'
 // bytes are read), WithParallel (a batch's columns decoded concurrently) and
-// WithBatchRows; memory is bounded by a batch of the columns read. The
+// WithBatchRows; it holds, for each column read, the compressed column
+// chunk of the current row group (pqarrow reads a chunk whole) and a batch.
+// The
 // reader is an array.RecordReader, so Evaluate and Reduce run over a Parquet
 // file as over an IPC stream. WriteParquet cuts row groups of
 // WithRowGroupRows rows and holds one row group (as Arrow) while writing.

@@ -345,7 +345,8 @@ func fslNoRowNulls(mem memory.Allocator, d arrow.ArrayData, k int) (*arrowarray.
 // with their metadata, ready for FromArrow without a copy. A FixedSizeList
 // row (tensor row) whose elements are all null is a null row: that is how
 // WriteParquet writes null rows, and what ToTensorColumn does with a mask.
-// Memory is bounded by a batch of the columns read. Malformed input returns
+// Memory: for each column read, its compressed column chunk in the current
+// row group (pqarrow reads a chunk whole) and a batch. Malformed input returns
 // an error wrapping ErrInvalid, never a panic.
 //
 // Each batch is valid until the next call to Next. Release the reader when

@@ -300,3 +300,40 @@ func pqFile(t *testing.T, data []byte) *file.Reader {
 	require.NoError(t, err)
 	return pf
 }
+
+// TestParquetPlainListNullRows: a FixedSizeList column without the
+// extension, sliced, with null rows, comes back with the same rows and
+// nulls (the null rows written as null elements).
+func TestParquetPlainListNullRows(t *testing.T) {
+	mem := newMem(t)
+	b := arrowarray.NewFixedSizeListBuilder(mem, 3, arrow.PrimitiveTypes.Int16)
+	defer b.Release()
+	vb := b.ValueBuilder().(*arrowarray.Int16Builder)
+	for r := 0; r < 10; r++ {
+		b.Append(true)
+		vb.AppendValues([]int16{int16(r), int16(-r), 7}, []bool{true, r%3 != 0, true})
+	}
+	built := b.NewArray()
+	defer built.Release()
+	// rows 1, 5, 9 null, their elements not
+	rows := memory.NewResizableBuffer(mem)
+	rows.Resize(2)
+	rows.Bytes()[0], rows.Bytes()[1] = 0xff&^(1<<1|1<<5), 0xff&^(1<<1)
+	defer rows.Release()
+	fd := arrowarray.NewData(built.DataType(), 10, []*memory.Buffer{rows}, built.Data().Children(), 3, 0)
+	defer fd.Release()
+	full := arrowarray.MakeFromData(fd)
+	defer full.Release()
+	require.Equal(t, 3, full.NullN())
+	col := arrowarray.NewSlice(full, 2, 9)
+	defer col.Release()
+	s := arrow.NewSchema([]arrow.Field{{Name: "l", Type: col.DataType(), Nullable: true}}, nil)
+	rec := arrowarray.NewRecord(s, []arrow.Array{col}, int64(col.Len()))
+	defer rec.Release()
+	data := writePQ(t, mem, s, []arrow.Record{rec}, WithRowGroupRows(3))
+	got, gs := pqColumns(t, data, WithAllocator(mem))
+	defer releaseArrow(got)
+	require.True(t, s.Equal(gs), "%v vs %v", s, gs)
+	require.Equal(t, col.NullN(), got[0].NullN(), "%v\nvs\n%v", col, got[0])
+	require.True(t, arrowarray.Equal(col, got[0]), "%v\nvs\n%v", col, got[0])
+}
