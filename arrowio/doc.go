@@ -58,6 +58,31 @@
 // (WithMaxBuffer, WithMaxTotal; ErrLimit), and every batch they return has
 // passed ValidateRecord, so a corrupt batch is an error rather than a batch
 // that panics when used (see ReadStream and the fuzz targets).
+// ReadParquet and WriteParquet do the same for Parquet files (below).
+//
+// # Parquet
+//
+// WriteParquet and ReadParquet go through arrow-go v15's parquet/pqarrow.
+// The Arrow schema is stored in the file (ARROW:schema), so
+// arrow.fixed_shape_tensor columns come back as *FixedShapeTensorArray with
+// their metadata (pqarrow v15 cannot read an extension column: ReadParquet
+// reads its storage and wraps it again, without a copy), and FromArrow
+// takes the decoded values without copying. Every dtype round-trips
+// (float16 as Parquet's FLOAT16 logical type). Parquet cannot hold a null
+// FixedSizeList row here, so a null tensor row is written as a row of null
+// elements, and ReadParquet reads a row whose elements are all null as a
+// null row (the rule ToTensorColumn follows too). ReadParquet takes
+// ReadStream's options plus WithColumns (projection: only those columns'
+// bytes are read), WithParallel (a batch's columns decoded concurrently) and
+// WithBatchRows; it holds, for each column read, the compressed column
+// chunk of the current row group (pqarrow reads a chunk whole) and a batch.
+// The
+// reader is an array.RecordReader, so Evaluate and Reduce run over a Parquet
+// file as over an IPC stream. WriteParquet cuts row groups of
+// WithRowGroupRows rows and holds one row group (as Arrow) while writing.
+// Malformed files return ErrInvalid, never a panic: the stored schema is
+// checked as ReadStream checks IPC metadata, buffers are capped by
+// WithMaxBuffer, and decoding runs under a recover (FuzzReadParquet).
 //
 // # Handing a column to another language
 //

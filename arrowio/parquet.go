@@ -1,0 +1,674 @@
+package arrowio
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"math"
+	"sync"
+	"sync/atomic"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/bitutil"
+	"github.com/apache/arrow/go/v15/arrow/ipc"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+	"github.com/apache/arrow/go/v15/parquet"
+	"github.com/apache/arrow/go/v15/parquet/file"
+	"github.com/apache/arrow/go/v15/parquet/pqarrow"
+
+	"github.com/stride0/stride0/array"
+)
+
+// Parquet goes through arrow-go v15's own parquet/pqarrow, with two
+// workarounds:
+//
+//   - pqarrow writes an extension column as its storage plus the extension's
+//     name and metadata in the stored Arrow schema (ARROW:schema, written
+//     because WriteParquet always stores it), but cannot read an extension
+//     column back ("extension type not implemented"). ReadParquet swaps the
+//     storage type into pqarrow's schema manifest, reads the storage, and
+//     wraps it again as the extension (no copy).
+//   - pqarrow cannot write a FixedSizeList with a null row ("lists with
+//     non-zero length null components are not supported"). The rule (the one
+//     this package's tensor columns follow everywhere): a null row is written
+//     as a valid row whose elements are all null, and on read a
+//     FixedSizeList row whose elements are all null is a null row.
+
+// DefaultParquetBatchRows is the number of rows ReadParquet puts in a batch
+// unless WithBatchRows says otherwise.
+const DefaultParquetBatchRows = 64 << 10
+
+// parquetConfig holds the Parquet-only read options. They are ReadOptions
+// (so one option list serves ReadStream and ReadParquet; ReadStream ignores
+// them); ReadParquet finds its parquetConfig through pqConfigs.
+type parquetConfig struct {
+	columns  []string
+	parallel bool
+	batch    int
+}
+
+// pqConfigs maps the readConfig ReadParquet applies the options to, while it
+// does, to the parquetConfig they fill.
+var pqConfigs sync.Map // *readConfig -> *parquetConfig
+
+func pqOption(f func(*parquetConfig)) ReadOption {
+	return func(c *readConfig) {
+		if p, ok := pqConfigs.Load(c); ok {
+			f(p.(*parquetConfig))
+		}
+	}
+}
+
+// WithColumns makes ReadParquet read only the named top-level columns, in
+// the order given (the other columns' bytes are not read). A name the file
+// does not have fails with ErrInvalid. ReadStream and ReadFile ignore it.
+func WithColumns(names ...string) ReadOption {
+	names = append([]string(nil), names...)
+	return pqOption(func(p *parquetConfig) { p.columns = names })
+}
+
+// WithParallel makes ReadParquet decode the columns of a batch concurrently,
+// one goroutine per column. ReadStream and ReadFile ignore it.
+func WithParallel(on bool) ReadOption {
+	return pqOption(func(p *parquetConfig) { p.parallel = on })
+}
+
+// WithBatchRows sets the number of rows per batch ReadParquet yields (n <= 0
+// means DefaultParquetBatchRows). ReadStream and ReadFile ignore it.
+func WithBatchRows(n int) ReadOption {
+	return pqOption(func(p *parquetConfig) { p.batch = n })
+}
+
+// WriteOption configures WriteParquet.
+type WriteOption func(*writeConfig)
+
+type writeConfig struct {
+	mem      memory.Allocator
+	rowGroup int64
+	props    []parquet.WriterProperty
+}
+
+// DefaultRowGroupRows is the largest row group WriteParquet writes unless
+// WithRowGroupRows says otherwise.
+const DefaultRowGroupRows = 1 << 20
+
+// WithRowGroupRows sets the largest number of rows in one row group (n <= 0
+// means DefaultRowGroupRows). Each batch starts no new row group by itself:
+// batches fill row groups of n rows.
+func WithRowGroupRows(n int) WriteOption {
+	return func(c *writeConfig) { c.rowGroup = int64(n) }
+}
+
+// WithWriteAllocator sets the allocator WriteParquet's temporary buffers
+// come from (memory.DefaultAllocator by default).
+func WithWriteAllocator(mem memory.Allocator) WriteOption {
+	return func(c *writeConfig) { c.mem = mem }
+}
+
+// WithParquetProperties passes writer properties to arrow-go's parquet
+// writer (compression, dictionary, statistics, ...). WithRowGroupRows and
+// WithWriteAllocator override the matching properties.
+func WithParquetProperties(props ...parquet.WriterProperty) WriteOption {
+	return func(c *writeConfig) { c.props = append(c.props, props...) }
+}
+
+// WriteParquet writes every batch of rr to w as one Parquet file, with the
+// Arrow schema stored in the file's metadata (ARROW:schema), so that
+// arrow.fixed_shape_tensor columns, field metadata and FixedSizeList sizes
+// come back from ReadParquet (and pyarrow) as they were. Null tensor rows
+// are written as rows of null elements (see ReadParquet). An empty rr writes
+// a file with the schema and no rows. It does not close w.
+func WriteParquet(w io.Writer, rr arrowarray.RecordReader, opts ...WriteOption) (err error) {
+	if w == nil || rr == nil {
+		return fmt.Errorf("arrowio.WriteParquet: %w: nil writer or reader", array.ErrNil)
+	}
+	c := writeConfig{mem: memory.DefaultAllocator, rowGroup: DefaultRowGroupRows}
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	if c.mem == nil {
+		c.mem = memory.DefaultAllocator
+	}
+	if c.rowGroup <= 0 {
+		c.rowGroup = DefaultRowGroupRows
+	}
+	props := append(append([]parquet.WriterProperty{}, c.props...),
+		parquet.WithAllocator(c.mem), parquet.WithMaxRowGroupLength(math.MaxInt64))
+	schema := rr.Schema()
+	if schema == nil {
+		return fmt.Errorf("arrowio.WriteParquet: %w: reader without a schema", ErrInvalid)
+	}
+	defer guard(&err, "arrowio.WriteParquet")
+	fw, err := pqarrow.NewFileWriter(schema, w, parquet.NewWriterProperties(props...),
+		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(c.mem)))
+	if err != nil {
+		return fmt.Errorf("arrowio.WriteParquet: %w: schema %v: %w", ErrUnsupported, schema, err)
+	}
+	closed := false
+	defer func() {
+		if !closed {
+			fw.Close()
+		}
+	}()
+	// pqarrow v15 ignores the offset of a sliced FixedSizeList when it
+	// writes one (the rows of a slice come out as the first rows of the
+	// list), and its buffered row groups (WriteBuffered) leak a buffer per
+	// column chunk. So the batches are cut here at row-group boundaries,
+	// every FixedSizeList is rebuilt with offset 0 (pqWritable), the pieces
+	// of one row group are concatenated, and each row group is written with
+	// Write.
+	g := &pqGroup{mem: c.mem, schema: schema}
+	defer g.release()
+	for rr.Next() {
+		rec := rr.Record()
+		if !rec.Schema().Equal(schema) {
+			return fmt.Errorf("arrowio.WriteParquet: %w: batch schema %v differs from the reader's %v", ErrInvalid, rec.Schema(), schema)
+		}
+		for off := int64(0); off < rec.NumRows(); {
+			n := min(rec.NumRows()-off, c.rowGroup-g.rows)
+			part := rec.NewSlice(off, off+n)
+			out, err := pqWritable(c.mem, part)
+			part.Release()
+			if err != nil {
+				return fmt.Errorf("arrowio.WriteParquet: %w", err)
+			}
+			g.parts = append(g.parts, out)
+			g.rows += n
+			off += n
+			if g.rows == c.rowGroup {
+				if err := g.flush(fw); err != nil {
+					closed = true // pqarrow closes the writer on error
+					return err
+				}
+			}
+		}
+	}
+	if err := g.flush(fw); err != nil {
+		closed = true
+		return err
+	}
+	if err := rr.Err(); err != nil {
+		return fmt.Errorf("arrowio.WriteParquet: reading batches: %w", err)
+	}
+	closed = true
+	if err := fw.Close(); err != nil {
+		return fmt.Errorf("arrowio.WriteParquet: closing: %w", err)
+	}
+	return nil
+}
+
+// pqGroup gathers the pieces of one row group.
+type pqGroup struct {
+	mem    memory.Allocator
+	schema *arrow.Schema
+	parts  []arrow.Record
+	rows   int64
+}
+
+func (g *pqGroup) release() {
+	for _, p := range g.parts {
+		p.Release()
+	}
+	g.parts, g.rows = nil, 0
+}
+
+// flush writes the gathered pieces as one row group (nothing if none).
+func (g *pqGroup) flush(fw *pqarrow.FileWriter) error {
+	defer g.release()
+	if g.rows == 0 {
+		return nil
+	}
+	rec := g.parts[0]
+	if len(g.parts) > 1 {
+		cols := make([]arrow.Array, g.schema.NumFields())
+		defer releaseArrow(cols)
+		for i := range cols {
+			chunks := make([]arrow.Array, len(g.parts))
+			for j, p := range g.parts {
+				chunks[j] = p.Column(i)
+			}
+			c, err := arrowarray.Concatenate(chunks, g.mem)
+			if err != nil {
+				return fmt.Errorf("arrowio.WriteParquet: column %q: %w: %w", g.schema.Field(i).Name, ErrInvalid, err)
+			}
+			cols[i] = c
+		}
+		rec = arrowarray.NewRecord(g.schema, cols, g.rows)
+		defer rec.Release()
+	}
+	if err := fw.Write(rec); err != nil {
+		return fmt.Errorf("arrowio.WriteParquet: %w: %w", ErrUnsupported, err)
+	}
+	return nil
+}
+
+// pqWritable returns rec with every top-level FixedSizeList column (plain or
+// as extension storage) that has null rows or an offset rewritten: offset 0,
+// no row validity, and the elements of the null rows null. Other columns are
+// shared.
+func pqWritable(mem memory.Allocator, rec arrow.Record) (arrow.Record, error) {
+	cols := make([]arrow.Array, rec.NumCols())
+	defer releaseArrow(cols)
+	for i, col := range rec.Columns() {
+		d := col.Data()
+		ext, _ := col.DataType().(arrow.ExtensionType)
+		if ext != nil {
+			d = col.(arrowarray.ExtensionArray).Storage().Data()
+		}
+		fsl, ok := d.DataType().(*arrow.FixedSizeListType)
+		if !ok || (d.NullN() == 0 && d.Offset() == 0) {
+			col.Retain()
+			cols[i] = col
+			continue
+		}
+		nd, err := fslNoRowNulls(mem, d, int(fsl.Len()))
+		if err != nil {
+			return nil, fmt.Errorf("column %q: %w", rec.ColumnName(i), err)
+		}
+		if ext != nil {
+			nd.Reset(ext, nd.Len(), nd.Buffers(), nd.Children(), 0, nd.Offset())
+		}
+		cols[i] = arrowarray.MakeFromData(nd)
+		nd.Release()
+	}
+	return arrowarray.NewRecord(rec.Schema(), cols, rec.NumRows()), nil
+}
+
+func releaseArrow(as []arrow.Array) {
+	for _, a := range as {
+		if a != nil {
+			a.Release()
+		}
+	}
+}
+
+// fslNoRowNulls: d (a FixedSizeList of list size k) as a FixedSizeList of
+// offset 0 without row validity whose child (sliced to d's rows) is null
+// wherever d's child is null or its row is.
+func fslNoRowNulls(mem memory.Allocator, d arrow.ArrayData, k int) (*arrowarray.Data, error) {
+	if len(d.Children()) != 1 || len(d.Buffers()) < 1 || (d.NullN() > 0 && d.Buffers()[0] == nil) {
+		return nil, fmt.Errorf("%w: FixedSizeList with nulls but no validity bitmap, or no child", ErrInvalid)
+	}
+	n, off := d.Len(), d.Offset()
+	child := d.Children()[0]
+	if child.Len() < (off+n)*k || (d.NullN() > 0 && d.Buffers()[0].Len() < bitmapBytes(off+n)) {
+		return nil, fmt.Errorf("%w: FixedSizeList of %d rows of %d at offset %d over a child of %d", ErrInvalid, n, k, off, child.Len())
+	}
+	if d.NullN() == 0 {
+		sub := arrowarray.NewSliceData(child, int64(off*k), int64((off+n)*k))
+		defer sub.Release()
+		return arrowarray.NewData(d.DataType(), n, []*memory.Buffer{nil}, []arrow.ArrayData{sub}, 0, 0), nil
+	}
+	base := child.Offset() + off*k // the first element, in the child's buffers
+	rows := d.Buffers()[0].Bytes()
+	var elems []byte
+	if b := child.Buffers()[0]; b != nil && child.NullN() > 0 {
+		elems = b.Bytes()
+	}
+	bm := memory.NewResizableBuffer(mem)
+	bm.Resize(bitmapBytes(base + n*k))
+	out := bm.Bytes()
+	for i := range out {
+		out[i] = 0
+	}
+	nulls := 0
+	for r := 0; r < n; r++ {
+		rowOK := bitutil.BitIsSet(rows, off+r)
+		for j := 0; j < k; j++ {
+			e := base + r*k + j
+			if rowOK && (elems == nil || bitutil.BitIsSet(elems, e)) {
+				bitutil.SetBit(out, e)
+			} else {
+				nulls++
+			}
+		}
+	}
+	cb := append([]*memory.Buffer{bm}, child.Buffers()[1:]...)
+	nc := arrowarray.NewData(child.DataType(), n*k, cb, child.Children(), nulls, base)
+	bm.Release()
+	defer nc.Release()
+	return arrowarray.NewData(d.DataType(), n, []*memory.Buffer{nil}, []arrow.ArrayData{nc}, 0, 0), nil
+}
+
+// ReadParquet returns a RecordReader over the Parquet file r (pqarrow
+// needs random access: an *os.File, a *bytes.Reader). Options: those of
+// ReadStream (WithAllocator; WithMaxBuffer caps every single buffer the
+// decoder allocates, so a corrupt length fails with ErrInvalid instead of
+// allocating it), plus WithColumns, WithParallel and WithBatchRows.
+//
+// arrow.fixed_shape_tensor columns come back as *FixedShapeTensorArray
+// with their metadata, ready for FromArrow without a copy. A FixedSizeList
+// row (tensor row) whose elements are all null is a null row: that is how
+// WriteParquet writes null rows, and what ToTensorColumn does with a mask.
+// Memory: for each column read, its compressed column chunk in the current
+// row group (pqarrow reads a chunk whole) and a batch. Malformed input returns
+// an error wrapping ErrInvalid, never a panic.
+//
+// Each batch is valid until the next call to Next. Release the reader when
+// done (it does not close r).
+func ReadParquet(r parquet.ReaderAtSeeker, opts ...ReadOption) (rr arrowarray.RecordReader, err error) {
+	if r == nil {
+		return nil, fmt.Errorf("arrowio.ReadParquet: %w: nil reader", array.ErrNil)
+	}
+	_, lim := newReadConfig(opts)
+	pc := &parquetConfig{}
+	probe := &readConfig{}
+	pqConfigs.Store(probe, pc)
+	for _, o := range opts {
+		if o != nil {
+			o(probe)
+		}
+	}
+	pqConfigs.Delete(probe)
+	if pc.batch <= 0 {
+		pc.batch = DefaultParquetBatchRows
+	}
+	defer guard(&err, "arrowio.ReadParquet")
+	pf, err := file.NewParquetReader(r, file.WithReadProps(parquet.NewReaderProperties(lim)))
+	if err != nil {
+		return nil, fmt.Errorf("arrowio.ReadParquet: %w: %w", ErrInvalid, err)
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			pf.Close()
+		}
+	}()
+	if err := checkStoredSchema(pf, opts); err != nil {
+		return nil, fmt.Errorf("arrowio.ReadParquet: %w", err)
+	}
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: int64(pc.batch)}, lim)
+	if err != nil {
+		return nil, fmt.Errorf("arrowio.ReadParquet: %w: %w", ErrInvalid, err)
+	}
+	m := fr.Manifest
+	idx := make([]int, 0, len(m.Fields))
+	if pc.columns == nil {
+		for i := range m.Fields {
+			idx = append(idx, i)
+		}
+	} else {
+		for _, name := range pc.columns {
+			j := -1
+			for i := range m.Fields {
+				if m.Fields[i].Field.Name == name {
+					j = i
+					break
+				}
+			}
+			if j < 0 {
+				return nil, fmt.Errorf("arrowio.ReadParquet: %w: no column %q in the file", ErrInvalid, name)
+			}
+			idx = append(idx, j)
+		}
+	}
+	p := &pqReader{pf: pf, lim: lim, parallel: pc.parallel, batch: int64(pc.batch)}
+	p.refs.Store(1)
+	fields := make([]arrow.Field, len(idx))
+	ctx := context.Background()
+	groups := make([]int, pf.NumRowGroups())
+	for i := range groups {
+		groups[i] = i
+	}
+	for k, i := range idx {
+		sf := &m.Fields[i]
+		f := *sf.Field
+		if ext, isExt := f.Type.(arrow.ExtensionType); isExt {
+			sf.Field.Type = ext.StorageType() // read the storage, wrap it after
+		}
+		leaves := map[int]bool{}
+		pqLeaves(sf, leaves)
+		cr, err := fr.GetFieldReader(ctx, i, leaves, groups)
+		if err != nil || cr == nil {
+			p.Release()
+			ok = true // p.Release closed pf
+			return nil, fmt.Errorf("arrowio.ReadParquet: %w: column %q: %v", ErrInvalid, f.Name, err)
+		}
+		p.cols = append(p.cols, cr)
+		f.Metadata = pqMetadata(f.Metadata)
+		fields[k] = f
+	}
+	p.schema = arrow.NewSchema(fields, m.SchemaMeta)
+	p.rows = pf.NumRows()
+	ok = true
+	return p, nil
+}
+
+// checkStoredSchema decodes the Arrow schema stored in the file's metadata
+// (ARROW:schema, an IPC stream holding a schema message, base64) with
+// ReadStream, whose checks reject the malformed flatbuffers that would make
+// arrow-go allocate without bound when pqarrow parses them.
+func checkStoredSchema(pf *file.Reader, opts []ReadOption) error {
+	kv := pf.MetaData().KeyValueMetadata()
+	if kv == nil {
+		return nil
+	}
+	v := kv.FindValue("ARROW:schema")
+	if v == nil {
+		return nil
+	}
+	var dec []byte
+	var err error
+	if len(*v)%4 == 0 { // as pqarrow decodes it
+		dec, err = base64.StdEncoding.DecodeString(*v)
+	}
+	if len(dec) == 0 || err != nil {
+		if dec, err = base64.RawStdEncoding.DecodeString(*v); err != nil {
+			return fmt.Errorf("%w: stored Arrow schema: %w", ErrInvalid, err)
+		}
+	}
+	rr, err := ReadStream(bytes.NewReader(dec), opts...)
+	if err != nil {
+		return fmt.Errorf("stored Arrow schema: %w", err)
+	}
+	rr.Release()
+	return nil
+}
+
+// pqMetadata drops the keys pqarrow adds to a field's metadata: the
+// PARQUET:field_id -1 it gives fields without an id, and the extension keys
+// of a field whose type is the extension.
+func pqMetadata(m arrow.Metadata) arrow.Metadata {
+	var keys, vals []string
+	for i, k := range m.Keys() {
+		v := m.Values()[i]
+		if (k == "PARQUET:field_id" && v == "-1") || k == ipc.ExtensionTypeKeyName || k == ipc.ExtensionMetadataKeyName {
+			continue
+		}
+		keys, vals = append(keys, k), append(vals, v)
+	}
+	if len(keys) == 0 {
+		return arrow.Metadata{}
+	}
+	return arrow.NewMetadata(keys, vals)
+}
+
+// pqLeaves adds the Parquet leaf column indices under f to leaves.
+func pqLeaves(f *pqarrow.SchemaField, leaves map[int]bool) {
+	if len(f.Children) == 0 {
+		leaves[f.ColIndex] = true
+	}
+	for i := range f.Children {
+		pqLeaves(&f.Children[i], leaves)
+	}
+}
+
+// pqReader reads batches column by column (concurrently if parallel), each
+// decode under a recover.
+type pqReader struct {
+	refs     atomic.Int64
+	pf       *file.Reader
+	lim      *limitAllocator
+	schema   *arrow.Schema
+	cols     []*pqarrow.ColumnReader
+	parallel bool
+	batch    int64
+	rows     int64
+	done     int64
+	cur      arrow.Record
+	err      error
+}
+
+func (p *pqReader) Retain()               { p.refs.Add(1) }
+func (p *pqReader) Schema() *arrow.Schema { return p.schema }
+func (p *pqReader) Record() arrow.Record  { return p.cur }
+func (p *pqReader) Err() error            { return p.err }
+
+func (p *pqReader) Release() {
+	if p.refs.Add(-1) == 0 {
+		if p.cur != nil {
+			p.cur.Release()
+			p.cur = nil
+		}
+		for _, c := range p.cols {
+			c.Release()
+		}
+		p.pf.Close()
+	}
+}
+
+func (p *pqReader) Next() bool {
+	if p.cur != nil {
+		p.cur.Release()
+		p.cur = nil
+	}
+	if p.err != nil || p.done >= p.rows {
+		return false
+	}
+	want := p.rows - p.done
+	if want > p.batch {
+		want = p.batch
+	}
+	arrs := make([]arrow.Array, len(p.cols))
+	errs := make([]error, len(p.cols))
+	if p.parallel && len(p.cols) > 1 {
+		var wg sync.WaitGroup
+		for i := range p.cols {
+			wg.Add(1)
+			go func(i int) {
+				defer wg.Done()
+				arrs[i], errs[i] = p.readColumn(i, want)
+			}(i)
+		}
+		wg.Wait()
+	} else {
+		for i := range p.cols {
+			if arrs[i], errs[i] = p.readColumn(i, want); errs[i] != nil {
+				break
+			}
+		}
+	}
+	for _, err := range errs {
+		if err != nil {
+			releaseArrow(arrs)
+			p.err = err
+			return false
+		}
+	}
+	p.done += want
+	p.cur = arrowarray.NewRecord(p.schema, arrs, want)
+	releaseArrow(arrs)
+	return true
+}
+
+// readColumn reads the next n rows of column i as one array of the
+// schema's type.
+func (p *pqReader) readColumn(i int, n int64) (a arrow.Array, err error) {
+	f := p.schema.Field(i)
+	defer func() {
+		if r := recover(); r != nil {
+			a, err = nil, fmt.Errorf("arrowio.ReadParquet: column %q: %w: arrow-go panicked: %v", f.Name, ErrInvalid, r)
+		}
+	}()
+	ch, err := p.cols[i].NextBatch(n)
+	if err != nil {
+		return nil, fmt.Errorf("arrowio.ReadParquet: column %q: %w: %w", f.Name, ErrInvalid, err)
+	}
+	defer ch.Release()
+	if int64(ch.Len()) != n {
+		return nil, fmt.Errorf("arrowio.ReadParquet: column %q: %w: %d rows read, %d expected", f.Name, ErrInvalid, ch.Len(), n)
+	}
+	var st arrow.Array
+	switch len(ch.Chunks()) {
+	case 0:
+		st = arrowarray.MakeArrayOfNull(p.lim, storageOf(f.Type), 0)
+	case 1:
+		st = ch.Chunk(0)
+		st.Retain()
+	default:
+		if st, err = arrowarray.Concatenate(ch.Chunks(), p.lim); err != nil {
+			return nil, fmt.Errorf("arrowio.ReadParquet: column %q: %w: %w", f.Name, ErrInvalid, err)
+		}
+	}
+	defer st.Release()
+	d := st.Data()
+	if fsl, ok := d.DataType().(*arrow.FixedSizeListType); ok {
+		nd, err := fslRowNulls(p.lim, d, int(fsl.Len()))
+		if err != nil {
+			return nil, fmt.Errorf("arrowio.ReadParquet: column %q: %w", f.Name, err)
+		}
+		defer nd.Release()
+		d = nd
+	}
+	if ext, ok := f.Type.(arrow.ExtensionType); ok {
+		if !arrow.TypeEqual(ext.StorageType(), d.DataType()) {
+			return nil, fmt.Errorf("arrowio.ReadParquet: column %q: %w: storage %v read for %v", f.Name, ErrInvalid, d.DataType(), ext)
+		}
+		sa := arrowarray.MakeFromData(d)
+		defer sa.Release()
+		return arrowarray.NewExtensionArrayWithStorage(ext, sa), nil
+	}
+	if !arrow.TypeEqual(f.Type, d.DataType()) {
+		return nil, fmt.Errorf("arrowio.ReadParquet: column %q: %w: %v read for %v", f.Name, ErrInvalid, d.DataType(), f.Type)
+	}
+	return arrowarray.MakeFromData(d), nil
+}
+
+// fslRowNulls returns d (a FixedSizeList of list size k) retained, or, when
+// some rows have all their elements null, a copy of its header with those
+// rows null (the values are shared).
+func fslRowNulls(mem memory.Allocator, d arrow.ArrayData, k int) (arrow.ArrayData, error) {
+	child := d.Children()[0]
+	n, off := d.Len(), d.Offset()
+	if child.NullN() == 0 || k == 0 || n == 0 {
+		d.Retain()
+		return d, nil
+	}
+	if child.Len() < (off+n)*k || child.Buffers()[0] == nil {
+		return nil, fmt.Errorf("%w: FixedSizeList of %d rows of %d over a child of %d", ErrInvalid, n, k, child.Len())
+	}
+	elems := child.Buffers()[0].Bytes()
+	base := child.Offset() + off*k
+	var rows []byte
+	if b := d.Buffers()[0]; b != nil && d.NullN() > 0 {
+		rows = b.Bytes()
+	}
+	bm := memory.NewResizableBuffer(mem)
+	bm.Resize(bitmapBytes(n))
+	out := bm.Bytes()
+	for i := range out {
+		out[i] = 0
+	}
+	nulls := 0
+	for r := 0; r < n; r++ {
+		ok := rows == nil || bitutil.BitIsSet(rows, off+r)
+		if ok {
+			ok = countZeroBits(elems, base+r*k, k) < k
+		}
+		if ok {
+			bitutil.SetBit(out, r)
+		} else {
+			nulls++
+		}
+	}
+	sub := arrowarray.NewSliceData(child, int64(off*k), int64((off+n)*k))
+	defer sub.Release()
+	nd := arrowarray.NewData(d.DataType(), n, []*memory.Buffer{bm}, []arrow.ArrayData{sub}, nulls, 0)
+	bm.Release()
+	return nd, nil
+}
