@@ -721,18 +721,30 @@ func approxMath(o *refTensor, i int, op compute.Op, ct array.DType, x uint64) {
 }
 
 // bigPow is x**y: for an integer exponent up to 1024, the exact power in
-// math/big rounded once (where the result is a normal float64); else
-// math.Pow.
+// math/big rounded once; for a larger integer exponent (up to 2^53, as the
+// kernel's double-double path), square and multiply in 320-bit floats,
+// whose relative error (about 2 log2(y) * 2^-320) is far below the final
+// rounding; where the result is a normal float64. Else math.Pow.
 func bigPow(x, y float64) float64 {
-	if y != math.Trunc(y) || math.Abs(y) < 2 || math.Abs(y) > 1024 || x == 0 || math.IsInf(x, 0) || math.IsNaN(x) {
+	if y != math.Trunc(y) || math.Abs(y) < 2 || math.Abs(y) > 1<<53 || x == 0 || math.IsInf(x, 0) || math.IsNaN(x) {
 		return math.Pow(x, y)
 	}
-	n := int(math.Abs(y))
-	prec := uint(53*n + 128)
+	n := uint64(math.Abs(y))
+	prec := uint(320)
+	if n <= 1024 {
+		prec = uint(53*n + 128) // exact
+	}
 	p := new(big.Float).SetPrec(prec).SetFloat64(1)
-	bx := new(big.Float).SetPrec(prec).SetFloat64(x)
-	for range n {
-		p.Mul(p, bx)
+	b := new(big.Float).SetPrec(prec).SetFloat64(x)
+	for k := n; ; {
+		if k&1 == 1 {
+			p.Mul(p, b)
+		}
+		k >>= 1
+		if k == 0 {
+			break
+		}
+		b.Mul(b, b)
 	}
 	if y < 0 {
 		p.Quo(new(big.Float).SetPrec(prec).SetFloat64(1), p)
