@@ -19,47 +19,9 @@ import (
 //     float that holds the integer (int8/uint8: float16, int16/uint16:
 //     float32, wider: float64);
 //   - two floats give the wider one.
-func Promote(a, b array.DType) array.DType {
-	switch {
-	case a == b:
-		return a
-	case a == array.Bool:
-		return b
-	case b == array.Bool:
-		return a
-	case a.IsFloat() && b.IsFloat():
-		return wider(a, b)
-	case a.IsFloat():
-		return wider(a, floatFor(b))
-	case b.IsFloat():
-		return wider(b, floatFor(a))
-	case a.IsSigned() == b.IsSigned():
-		return wider(a, b)
-	}
-	s, u := a, b
-	if u.IsSigned() {
-		s, u = u, s
-	}
-	if u.Size() < s.Size() {
-		return s
-	}
-	switch u.Size() {
-	case 1:
-		return array.Int16
-	case 2:
-		return array.Int32
-	case 4:
-		return array.Int64
-	}
-	return array.Float64
-}
-
-func wider(a, b array.DType) array.DType {
-	if b.Size() > a.Size() {
-		return b
-	}
-	return a
-}
+//
+// It is array.PromoteTypes, which linalg uses too.
+func Promote(a, b array.DType) array.DType { return array.PromoteTypes(a, b) }
 
 // floatFor is the smallest float that holds every value of an integer (or
 // bool) type, as NumPy uses for sqrt(int8) -> float16.

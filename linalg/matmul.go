@@ -74,7 +74,7 @@ func Matmul(mem memory.Allocator, a, b *array.Array) (*array.Array, error) {
 		return nil, fmt.Errorf("linalg.Matmul: %w: shapes %v and %v: the result's element count overflows int", array.ErrShape, ash, bsh)
 	}
 
-	dt := promote(a.DType(), b.DType())
+	dt := array.PromoteTypes(a.DType(), b.DType())
 	cdt := dt // the dtype the kernel computes in
 	if dt == array.Float16 {
 		cdt = array.Float32
