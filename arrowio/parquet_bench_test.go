@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
+	"github.com/apache/arrow/go/v15/parquet"
 
 	"github.com/stride0/stride0/array"
 )
@@ -70,6 +71,36 @@ func BenchmarkReadParquet(b *testing.B) {
 					b.Fatal(err)
 				}
 				r.Release()
+			}
+		})
+	}
+}
+
+// BenchmarkWriteParquet writes pqBenchRecord as row groups of 16Ki rows with
+// the default (version 2) data pages; "v1" forces version 1 pages, whose
+// level encoding in arrow-go v15 copies the page's level buffer every few
+// values (seconds per row group: run it with -benchtime=1x).
+func BenchmarkWriteParquet(b *testing.B) {
+	rec := pqBenchRecord(b)
+	defer rec.Release()
+	for _, v1 := range []bool{false, true} {
+		name := "v2"
+		var opts []WriteOption
+		if v1 {
+			name = "v1"
+			opts = append(opts, WithParquetProperties(parquet.WithDataPageVersion(parquet.DataPageV1)))
+		}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(rec.NumRows() * (16*4 + 8))
+			b.ReportAllocs()
+			var buf bytes.Buffer
+			for i := 0; i < b.N; i++ {
+				buf.Reset()
+				rr, _ := arrowarray.NewRecordReader(rec.Schema(), []arrow.Record{rec})
+				if err := WriteParquet(&buf, rr, append(opts, WithRowGroupRows(16<<10))...); err != nil {
+					b.Fatal(err)
+				}
+				rr.Release()
 			}
 		})
 	}
