@@ -379,7 +379,23 @@ func ReadParquet(r parquet.ReaderAtSeeker, opts ...ReadOption) (rr arrowarray.Re
 		pc.batch = DefaultParquetBatchRows
 	}
 	defer guard(&err, "arrowio.ReadParquet")
-	pf, err := file.NewParquetReader(r, file.WithReadProps(parquet.NewReaderProperties(lim)))
+	// The default total limit (WithMaxTotal) grows with the input: here the
+	// whole file counts as read.
+	size, err := r.Seek(0, io.SeekEnd)
+	if err != nil {
+		return nil, fmt.Errorf("arrowio.ReadParquet: %w: seeking to the end: %w", ErrInvalid, err)
+	}
+	if _, err := r.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("arrowio.ReadParquet: %w: seeking to the start: %w", ErrInvalid, err)
+	}
+	lim.input.Store(size)
+	// Pages are decoded into buffers from Go's heap, under the same limits:
+	// arrow-go v15 releases a version 2 page only when it reads the next
+	// one, so the last page of a column chunk would otherwise stay counted
+	// against the caller's allocator. The batches' buffers come from lim.
+	pages := &limitAllocator{mem: memory.NewGoAllocator(), max: lim.max, total: lim.total}
+	pages.input.Store(size)
+	pf, err := file.NewParquetReader(r, file.WithReadProps(parquet.NewReaderProperties(pages)))
 	if err != nil {
 		return nil, fmt.Errorf("arrowio.ReadParquet: %w: %w", ErrInvalid, err)
 	}
