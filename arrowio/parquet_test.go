@@ -337,3 +337,40 @@ func TestParquetPlainListNullRows(t *testing.T) {
 	require.Equal(t, col.NullN(), got[0].NullN(), "%v\nvs\n%v", col, got[0])
 	require.True(t, arrowarray.Equal(col, got[0]), "%v\nvs\n%v", col, got[0])
 }
+
+// closeCounter is a writer that counts calls to Close.
+type closeCounter struct {
+	bytes.Buffer
+	closes int
+}
+
+func (c *closeCounter) Close() error { c.closes++; return nil }
+
+// WriteParquet leaves its writer open (pqarrow closes an io.Closer sink).
+func TestWriteParquetLeavesWriterOpen(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	b := arrowarray.NewInt64Builder(mem)
+	b.AppendValues([]int64{1, 2, 3}, nil)
+	col := b.NewArray()
+	b.Release()
+	s := arrow.NewSchema([]arrow.Field{{Name: "i", Type: arrow.PrimitiveTypes.Int64}}, nil)
+	rec := arrowarray.NewRecord(s, []arrow.Array{col}, 3)
+	col.Release()
+	defer rec.Release()
+	rr, err := arrowarray.NewRecordReader(s, []arrow.Record{rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rr.Release()
+	var w closeCounter
+	if err := WriteParquet(&w, rr, WithWriteAllocator(mem)); err != nil {
+		t.Fatal(err)
+	}
+	if w.closes != 0 {
+		t.Fatalf("WriteParquet closed its writer %d times", w.closes)
+	}
+	if w.Len() == 0 {
+		t.Fatal("nothing written")
+	}
+}
