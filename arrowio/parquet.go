@@ -156,10 +156,21 @@ func WriteParquet(w io.Writer, rr arrowarray.RecordReader, opts ...WriteOption) 
 	defer guard(&err, "arrowio.WriteParquet")
 	// pqarrow's Close closes its sink when it is an io.Closer: hide w's
 	// Close, as WriteParquet leaves w open.
-	fw, err := pqarrow.NewFileWriter(schema, struct{ io.Writer }{w}, parquet.NewWriterProperties(props...),
+	ws, relaxed := pqWriteSchema(schema)
+	fw, err := pqarrow.NewFileWriter(ws, struct{ io.Writer }{w}, parquet.NewWriterProperties(props...),
 		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(c.mem)))
 	if err != nil {
 		return fmt.Errorf("arrowio.WriteParquet: %w: schema %v: %w", ErrUnsupported, schema, err)
+	}
+	if relaxed {
+		enc, err := encodeSchema(schema)
+		if err == nil {
+			err = fw.AppendKeyValueMetadata(pqSchemaKey, enc)
+		}
+		if err != nil {
+			fw.Close()
+			return fmt.Errorf("arrowio.WriteParquet: %w: storing the schema %v: %w", ErrUnsupported, schema, err)
+		}
 	}
 	closed := false
 	defer func() {
@@ -174,7 +185,7 @@ func WriteParquet(w io.Writer, rr arrowarray.RecordReader, opts ...WriteOption) 
 	// every FixedSizeList is rebuilt with offset 0 (pqWritable), the pieces
 	// of one row group are concatenated, and each row group is written with
 	// Write.
-	g := &pqGroup{mem: c.mem, schema: schema}
+	g := &pqGroup{mem: c.mem, schema: ws}
 	defer g.release()
 	for rr.Next() {
 		rec := rr.Record()
@@ -184,7 +195,7 @@ func WriteParquet(w io.Writer, rr arrowarray.RecordReader, opts ...WriteOption) 
 		for off := int64(0); off < rec.NumRows(); {
 			n := min(rec.NumRows()-off, c.rowGroup-g.rows)
 			part := rec.NewSlice(off, off+n)
-			out, err := pqWritable(c.mem, part)
+			out, err := pqWritable(c.mem, part, ws)
 			part.Release()
 			if err != nil {
 				return fmt.Errorf("arrowio.WriteParquet: %w", err)
@@ -263,16 +274,32 @@ func (g *pqGroup) flush(fw *pqarrow.FileWriter) error {
 // as extension storage) that has null rows or an offset rewritten: offset 0,
 // no row validity, and the elements of the null rows null. Other columns are
 // shared.
-func pqWritable(mem memory.Allocator, rec arrow.Record) (arrow.Record, error) {
+func pqWritable(mem memory.Allocator, rec arrow.Record, ws *arrow.Schema) (arrow.Record, error) {
 	cols := make([]arrow.Array, rec.NumCols())
 	defer releaseArrow(cols)
 	for i, col := range rec.Columns() {
+		if wt := ws.Field(i).Type; !arrow.TypeEqual(wt, col.DataType()) {
+			rd := retypeData(col.Data(), wt) // ws's relaxed field types
+			col = arrowarray.MakeFromData(rd)
+			rd.Release()
+			defer col.Release()
+		}
 		d := col.Data()
 		ext, _ := col.DataType().(arrow.ExtensionType)
 		if ext != nil {
 			d = col.(arrowarray.ExtensionArray).Storage().Data()
 		}
 		fsl, ok := d.DataType().(*arrow.FixedSizeListType)
+		if !ok && hasFSL(d.DataType()) && d.Offset() != 0 {
+			// A FixedSizeList under a struct or list of a slice: copied
+			// whole, as pqarrow ignores its offset too.
+			c, err := arrowarray.Concatenate([]arrow.Array{col}, mem)
+			if err != nil {
+				return nil, fmt.Errorf("column %q: %w: %w", rec.ColumnName(i), ErrInvalid, err)
+			}
+			cols[i] = c
+			continue
+		}
 		if !ok || (d.NullN() == 0 && d.Offset() == 0) {
 			col.Retain()
 			cols[i] = col
@@ -288,7 +315,7 @@ func pqWritable(mem memory.Allocator, rec arrow.Record) (arrow.Record, error) {
 		cols[i] = arrowarray.MakeFromData(nd)
 		nd.Release()
 	}
-	return arrowarray.NewRecord(rec.Schema(), cols, rec.NumRows()), nil
+	return arrowarray.NewRecord(ws, cols, rec.NumRows()), nil
 }
 
 func releaseArrow(as []arrow.Array) {
@@ -435,6 +462,17 @@ func ReadParquet(r parquet.ReaderAtSeeker, opts ...ReadOption) (rr arrowarray.Re
 			idx = append(idx, j)
 		}
 	}
+	var orig *arrow.Schema // the schema WriteParquet was given, if it relaxed it
+	if kv := pf.MetaData().KeyValueMetadata(); kv != nil {
+		if v := kv.FindValue(pqSchemaKey); v != nil {
+			if orig, err = storedSchema(*v, opts); err != nil {
+				return nil, fmt.Errorf("arrowio.ReadParquet: %w", err)
+			}
+			if orig.NumFields() != len(m.Fields) {
+				orig = nil // not this file's: ignore it
+			}
+		}
+	}
 	p := &pqReader{pf: pf, lim: lim, parallel: pc.parallel, batch: int64(pc.batch)}
 	p.refs.Store(1)
 	fields := make([]arrow.Field, len(idx))
@@ -459,6 +497,11 @@ func ReadParquet(r parquet.ReaderAtSeeker, opts ...ReadOption) (rr arrowarray.Re
 		}
 		p.cols = append(p.cols, cr)
 		f.Metadata = pqMetadata(f.Metadata)
+		if orig != nil {
+			if of := orig.Field(i); of.Name == f.Name && sameUpToNulls(of.Type, f.Type) {
+				f.Type, f.Nullable = of.Type, of.Nullable
+			}
+		}
 		fields[k] = f
 	}
 	p.schema = arrow.NewSchema(fields, m.SchemaMeta)
@@ -642,6 +685,11 @@ func (p *pqReader) readColumn(i int, n int64) (a arrow.Array, err error) {
 		}
 		defer nd.Release()
 		d = nd
+	}
+	if want := storageOf(f.Type); !arrow.TypeEqual(want, d.DataType()) && sameUpToNulls(want, d.DataType()) {
+		rd := retypeData(d, want) // the nullability the writer was given
+		defer rd.Release()
+		d = rd
 	}
 	if ext, ok := f.Type.(arrow.ExtensionType); ok {
 		if !arrow.TypeEqual(ext.StorageType(), d.DataType()) {
