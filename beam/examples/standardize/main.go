@@ -1,0 +1,74 @@
+// Command standardize standardizes a tensor column over a folder of Parquet
+// files: z = (x - mean) / std, element by element of the tensor, with the
+// mean and standard deviation over every row of every file.
+//
+//	go run ./examples/standardize --gen data --files 8 --rows 1000000   # make test data
+//	go run ./examples/standardize --input 'data/*.parquet' --output out/z
+//	go run ./examples/standardize --local --input 'data/*.parquet' --output out/z
+//
+// --local runs the same two passes in this process with arrowio alone (the
+// baseline the pipeline is measured against).
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+func main() {
+	input := flag.String("input", "", "glob of the Parquet files to read")
+	output := flag.String("output", "", "prefix of the Parquet files to write")
+	column := flag.String("column", "x", "the tensor (or numeric) column to standardize")
+	local := flag.Bool("local", false, "run in this process with arrowio alone, not as a Beam pipeline")
+	gen := flag.String("gen", "", "generate test data into this folder instead")
+	files := flag.Int("files", 8, "with --gen: number of files")
+	rows := flag.Int("rows", 1<<20, "with --gen: rows per file")
+	shape := flag.String("shape", "4,4", "with --gen: shape of a row of x")
+	rowGroup := flag.Int("rowgroup", 256<<10, "with --gen: rows per row group")
+	flag.Parse()
+	start := time.Now()
+	switch {
+	case *gen != "":
+		sh, err := parseShape(*shape)
+		if err != nil {
+			log.Fatalf("standardize: --shape: %v", err)
+		}
+		if err := generate(*gen, *files, *rows, sh, *rowGroup, 1); err != nil {
+			log.Fatalf("standardize: %v", err)
+		}
+		fmt.Printf("wrote %d files of %d rows in %v\n", *files, *rows, time.Since(start))
+	case *input == "" || *output == "":
+		fmt.Fprintln(os.Stderr, "standardize: --input and --output (or --gen) are required")
+		flag.Usage()
+		os.Exit(2)
+	case *local:
+		n, err := runLocal(*input, *output, *column)
+		if err != nil {
+			log.Fatalf("standardize: %v", err)
+		}
+		report(n, time.Since(start))
+	default:
+		log.Fatal("standardize: the Beam pipeline is not there yet")
+	}
+}
+
+func report(rows int64, d time.Duration) {
+	fmt.Printf("standardized %d rows in %v (%.0f rows/s)\n", rows, d.Round(time.Millisecond), float64(rows)/d.Seconds())
+}
+
+func parseShape(s string) ([]int, error) {
+	var sh []int
+	for _, p := range strings.Split(s, ",") {
+		d, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || d < 1 {
+			return nil, fmt.Errorf("%q: want positive integers separated by commas", s)
+		}
+		sh = append(sh, d)
+	}
+	return sh, nil
+}
