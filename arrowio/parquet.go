@@ -147,7 +147,9 @@ func WriteParquet(w io.Writer, rr arrowarray.RecordReader, opts ...WriteOption) 
 		return fmt.Errorf("arrowio.WriteParquet: %w: reader without a schema", ErrInvalid)
 	}
 	defer guard(&err, "arrowio.WriteParquet")
-	fw, err := pqarrow.NewFileWriter(schema, w, parquet.NewWriterProperties(props...),
+	// arrow-go's file writer closes its sink when it is an io.Closer: w is
+	// passed without its Close method.
+	fw, err := pqarrow.NewFileWriter(schema, struct{ io.Writer }{w}, parquet.NewWriterProperties(props...),
 		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(c.mem)))
 	if err != nil {
 		return fmt.Errorf("arrowio.WriteParquet: %w: schema %v: %w", ErrUnsupported, schema, err)

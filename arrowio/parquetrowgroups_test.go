@@ -149,3 +149,28 @@ func TestParquetRowGroupsErrors(t *testing.T) {
 	require.EqualValues(t, 10, sr.Record().NumRows())
 	sr.Release()
 }
+
+// closeRecorder is a writer that records whether it was closed.
+type closeRecorder struct {
+	bytes.Buffer
+	closed bool
+}
+
+func (c *closeRecorder) Close() error { c.closed = true; return nil }
+
+// TestWriteParquetDoesNotClose: WriteParquet leaves its writer open (arrow-go
+// closes an io.Closer sink), and the file is complete.
+func TestWriteParquetDoesNotClose(t *testing.T) {
+	mem := newMem(t)
+	rec := recordFixture(t, mem, 9, 1)
+	defer rec.Release()
+	rr, err := arrowarray.NewRecordReader(rec.Schema(), []arrow.Record{rec})
+	require.NoError(t, err)
+	defer rr.Release()
+	var w closeRecorder
+	require.NoError(t, WriteParquet(&w, rr, WithWriteAllocator(mem)))
+	require.False(t, w.closed)
+	info, err := ParquetInfo(bytes.NewReader(w.Bytes()), WithAllocator(mem))
+	require.NoError(t, err)
+	require.EqualValues(t, 9, info.NumRows)
+}
