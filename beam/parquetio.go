@@ -36,9 +36,10 @@ type parquetReadConfig struct {
 
 // WithColumns makes ReadParquet read only the named top-level columns, in
 // that order (arrowio.WithColumns); the other columns' bytes are not read.
-// A name a file does not have fails the pipeline.
+// A name a file does not have fails the pipeline. No names means every
+// column.
 func WithColumns(names ...string) ParquetReadOption {
-	names = append([]string{}, names...)
+	names = append([]string(nil), names...)
 	return func(c *parquetReadConfig) { c.columns = names }
 }
 
