@@ -67,7 +67,7 @@ func WithMaxTotal(n int64) ReadOption {
 	return func(c *readConfig) { c.total = n }
 }
 
-// ReadOption configures ReadStream and ReadFile.
+// ReadOption configures ReadStream, ReadFile and ReadParquet.
 type ReadOption func(*readConfig)
 
 type readConfig struct {
@@ -75,6 +75,12 @@ type readConfig struct {
 	max    int
 	total  int64
 	ipcOpt []ipc.Option
+
+	// Parquet only (ReadStream and ReadFile ignore them).
+	columns   []string // nil: all
+	parallel  bool
+	batch     int
+	rowGroups []int // nil: all
 }
 
 // WithAllocator sets the allocator batches are read into
@@ -97,7 +103,8 @@ func WithIPCOptions(opts ...ipc.Option) ReadOption {
 	return func(c *readConfig) { c.ipcOpt = append(c.ipcOpt, opts...) }
 }
 
-func newReadConfig(opts []ReadOption) ([]ipc.Option, *limitAllocator) {
+// applyReadOptions returns the configuration opts make, defaults filled in.
+func applyReadOptions(opts []ReadOption) readConfig {
 	c := readConfig{mem: memory.DefaultAllocator, max: DefaultMaxBuffer}
 	for _, o := range opts {
 		if o != nil {
@@ -110,7 +117,20 @@ func newReadConfig(opts []ReadOption) ([]ipc.Option, *limitAllocator) {
 	if c.max <= 0 {
 		c.max = DefaultMaxBuffer
 	}
-	lim := &limitAllocator{mem: c.mem, max: c.max, total: c.total}
+	if c.batch <= 0 {
+		c.batch = DefaultParquetBatchRows
+	}
+	return c
+}
+
+// limiter returns the limitAllocator c's allocator and limits make.
+func (c *readConfig) limiter() *limitAllocator {
+	return &limitAllocator{mem: c.mem, max: c.max, total: c.total}
+}
+
+func newReadConfig(opts []ReadOption) ([]ipc.Option, *limitAllocator) {
+	c := applyReadOptions(opts)
+	lim := c.limiter()
 	return append(nonNil(c.ipcOpt), ipc.WithAllocator(lim)), lim
 }
 

@@ -41,45 +41,38 @@ import (
 // unless WithBatchRows says otherwise.
 const DefaultParquetBatchRows = 64 << 10
 
-// parquetConfig holds the Parquet-only read options. They are ReadOptions
-// (so one option list serves ReadStream and ReadParquet; ReadStream ignores
-// them); ReadParquet finds its parquetConfig through pqConfigs.
-type parquetConfig struct {
-	columns  []string
-	parallel bool
-	batch    int
-}
-
-// pqConfigs maps the readConfig ReadParquet applies the options to, while it
-// does, to the parquetConfig they fill.
-var pqConfigs sync.Map // *readConfig -> *parquetConfig
-
-func pqOption(f func(*parquetConfig)) ReadOption {
-	return func(c *readConfig) {
-		if p, ok := pqConfigs.Load(c); ok {
-			f(p.(*parquetConfig))
-		}
-	}
-}
+// The Parquet-only read options live in readConfig (ipc.go) beside the
+// others, so that one option list serves ReadStream, ReadFile and
+// ReadParquet; the IPC readers ignore them.
 
 // WithColumns makes ReadParquet read only the named top-level columns, in
 // the order given (the other columns' bytes are not read). A name the file
 // does not have fails with ErrInvalid. ReadStream and ReadFile ignore it.
 func WithColumns(names ...string) ReadOption {
-	names = append([]string(nil), names...)
-	return pqOption(func(p *parquetConfig) { p.columns = names })
+	names = append([]string{}, names...)
+	return func(c *readConfig) { c.columns = names }
 }
 
 // WithParallel makes ReadParquet decode the columns of a batch concurrently,
 // one goroutine per column. ReadStream and ReadFile ignore it.
 func WithParallel(on bool) ReadOption {
-	return pqOption(func(p *parquetConfig) { p.parallel = on })
+	return func(c *readConfig) { c.parallel = on }
 }
 
 // WithBatchRows sets the number of rows per batch ReadParquet yields (n <= 0
 // means DefaultParquetBatchRows). ReadStream and ReadFile ignore it.
 func WithBatchRows(n int) ReadOption {
-	return pqOption(func(p *parquetConfig) { p.batch = n })
+	return func(c *readConfig) { c.batch = n }
+}
+
+// WithRowGroups makes ReadParquet read only the row groups of these indices
+// (0-based), in the order given; an index may appear more than once. An
+// index outside the file's row groups fails with ErrInvalid. No index at
+// all reads no rows. ReadStream and ReadFile ignore it; without it every
+// row group is read.
+func WithRowGroups(idx ...int) ReadOption {
+	idx = append([]int{}, idx...)
+	return func(c *readConfig) { c.rowGroups = idx }
 }
 
 // WriteOption configures WriteParquet.
@@ -391,31 +384,128 @@ func fslNoRowNulls(mem memory.Allocator, d arrow.ArrayData, k int) (*arrowarray.
 // Each batch is valid until the next call to Next. Release the reader when
 // done (it does not close r).
 func ReadParquet(r parquet.ReaderAtSeeker, opts ...ReadOption) (rr arrowarray.RecordReader, err error) {
-	if r == nil {
-		return nil, fmt.Errorf("arrowio.ReadParquet: %w: nil reader", array.ErrNil)
+	const what = "arrowio.ReadParquet"
+	c := applyReadOptions(opts)
+	defer guard(&err, what)
+	o, err := openParquet(what, r, &c, opts)
+	if err != nil {
+		return nil, err
 	}
-	_, lim := newReadConfig(opts)
-	pc := &parquetConfig{}
-	probe := &readConfig{}
-	pqConfigs.Store(probe, pc)
-	for _, o := range opts {
-		if o != nil {
-			o(probe)
+	pf, m := o.pf, o.fr.Manifest
+	ok := false
+	defer func() {
+		if !ok {
+			pf.Close()
+		}
+	}()
+	groups := c.rowGroups
+	if groups == nil {
+		groups = make([]int, pf.NumRowGroups())
+		for i := range groups {
+			groups[i] = i
 		}
 	}
-	pqConfigs.Delete(probe)
-	if pc.batch <= 0 {
-		pc.batch = DefaultParquetBatchRows
+	var rows int64
+	for _, g := range groups {
+		if g < 0 || g >= pf.NumRowGroups() {
+			return nil, fmt.Errorf("%s: %w: row group %d of a file of %d row groups", what, ErrInvalid, g, pf.NumRowGroups())
+		}
+		n := pf.MetaData().RowGroup(g).NumRows()
+		if n < 0 || rows > math.MaxInt64-n {
+			return nil, fmt.Errorf("%s: %w: row group %d holds %d rows", what, ErrInvalid, g, n)
+		}
+		rows += n
 	}
-	defer guard(&err, "arrowio.ReadParquet")
+	if c.rowGroups == nil {
+		rows = pf.NumRows()
+	}
+	idx := make([]int, 0, len(m.Fields))
+	if c.columns == nil {
+		for i := range m.Fields {
+			idx = append(idx, i)
+		}
+	} else {
+		for _, name := range c.columns {
+			j := -1
+			for i := range m.Fields {
+				if m.Fields[i].Field.Name == name {
+					j = i
+					break
+				}
+			}
+			if j < 0 {
+				return nil, fmt.Errorf("%s: %w: no column %q in the file", what, ErrInvalid, name)
+			}
+			idx = append(idx, j)
+		}
+	}
+	p := &pqReader{pf: pf, lim: o.lim, parallel: c.parallel, batch: int64(c.batch)}
+	p.refs.Store(1)
+	fields := make([]arrow.Field, len(idx))
+	ctx := context.Background()
+	for k, i := range idx {
+		sf := &m.Fields[i]
+		f := o.field(i)
+		if ext, isExt := sf.Field.Type.(arrow.ExtensionType); isExt {
+			sf.Field.Type = ext.StorageType() // read the storage, wrap it after
+		}
+		leaves := map[int]bool{}
+		pqLeaves(sf, leaves)
+		cr, err := o.fr.GetFieldReader(ctx, i, leaves, groups)
+		if err != nil || cr == nil {
+			p.Release()
+			ok = true // p.Release closed pf
+			return nil, fmt.Errorf("%s: %w: column %q: %v", what, ErrInvalid, f.Name, err)
+		}
+		p.cols = append(p.cols, cr)
+		fields[k] = f
+	}
+	p.schema = arrow.NewSchema(fields, m.SchemaMeta)
+	p.rows = rows
+	ok = true
+	return p, nil
+}
+
+// field is the Arrow field ReadParquet gives for column i of pqarrow's
+// manifest: the stored type (an extension type kept), the field's metadata
+// without the keys pqarrow adds, and the nullability WriteParquet was given.
+func (o *pqOpen) field(i int) arrow.Field {
+	f := *o.fr.Manifest.Fields[i].Field
+	f.Metadata = pqMetadata(f.Metadata)
+	if o.orig != nil {
+		if of := o.orig.Field(i); of.Name == f.Name && sameUpToNulls(of.Type, f.Type) {
+			f.Type, f.Nullable = of.Type, of.Nullable
+		}
+	}
+	return f
+}
+
+// pqOpen is a Parquet file opened for reading: its footer parsed, the
+// stored Arrow schema checked, pqarrow's reader over it.
+type pqOpen struct {
+	pf  *file.Reader
+	fr  *pqarrow.FileReader
+	lim *limitAllocator
+	// orig is the schema WriteParquet was given when it wrote some columns
+	// more nullable than they were (stride0:schema), else nil.
+	orig *arrow.Schema
+}
+
+// openParquet opens r as ReadParquet and ParquetInfo do. On error nothing
+// is left open.
+func openParquet(what string, r parquet.ReaderAtSeeker, c *readConfig, opts []ReadOption) (*pqOpen, error) {
+	if r == nil {
+		return nil, fmt.Errorf("%s: %w: nil reader", what, array.ErrNil)
+	}
+	lim := c.limiter()
 	// The default total limit (WithMaxTotal) grows with the input: here the
 	// whole file counts as read.
 	size, err := r.Seek(0, io.SeekEnd)
 	if err != nil {
-		return nil, fmt.Errorf("arrowio.ReadParquet: %w: seeking to the end: %w", ErrInvalid, err)
+		return nil, fmt.Errorf("%s: %w: seeking to the end: %w", what, ErrInvalid, err)
 	}
 	if _, err := r.Seek(0, io.SeekStart); err != nil {
-		return nil, fmt.Errorf("arrowio.ReadParquet: %w: seeking to the start: %w", ErrInvalid, err)
+		return nil, fmt.Errorf("%s: %w: seeking to the start: %w", what, ErrInvalid, err)
 	}
 	lim.input.Store(size)
 	// Pages are decoded into buffers from Go's heap, under the same limits:
@@ -426,88 +516,30 @@ func ReadParquet(r parquet.ReaderAtSeeker, opts ...ReadOption) (rr arrowarray.Re
 	pages.input.Store(size)
 	pf, err := file.NewParquetReader(r, file.WithReadProps(parquet.NewReaderProperties(pages)))
 	if err != nil {
-		return nil, fmt.Errorf("arrowio.ReadParquet: %w: %w", ErrInvalid, err)
+		return nil, fmt.Errorf("%s: %w: %w", what, ErrInvalid, err)
 	}
-	ok := false
-	defer func() {
-		if !ok {
-			pf.Close()
-		}
-	}()
 	if err := checkStoredSchema(pf, opts); err != nil {
-		return nil, fmt.Errorf("arrowio.ReadParquet: %w", err)
+		pf.Close()
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: int64(pc.batch)}, lim)
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: int64(c.batch)}, lim)
 	if err != nil {
-		return nil, fmt.Errorf("arrowio.ReadParquet: %w: %w", ErrInvalid, err)
+		pf.Close()
+		return nil, fmt.Errorf("%s: %w: %w", what, ErrInvalid, err)
 	}
-	m := fr.Manifest
-	idx := make([]int, 0, len(m.Fields))
-	if pc.columns == nil {
-		for i := range m.Fields {
-			idx = append(idx, i)
-		}
-	} else {
-		for _, name := range pc.columns {
-			j := -1
-			for i := range m.Fields {
-				if m.Fields[i].Field.Name == name {
-					j = i
-					break
-				}
-			}
-			if j < 0 {
-				return nil, fmt.Errorf("arrowio.ReadParquet: %w: no column %q in the file", ErrInvalid, name)
-			}
-			idx = append(idx, j)
-		}
-	}
-	var orig *arrow.Schema // the schema WriteParquet was given, if it relaxed it
+	o := &pqOpen{pf: pf, fr: fr, lim: lim}
 	if kv := pf.MetaData().KeyValueMetadata(); kv != nil {
 		if v := kv.FindValue(pqSchemaKey); v != nil {
-			if orig, err = storedSchema(*v, opts); err != nil {
-				return nil, fmt.Errorf("arrowio.ReadParquet: %w", err)
+			if o.orig, err = storedSchema(*v, opts); err != nil {
+				pf.Close()
+				return nil, fmt.Errorf("%s: %w", what, err)
 			}
-			if orig.NumFields() != len(m.Fields) {
-				orig = nil // not this file's: ignore it
+			if o.orig.NumFields() != len(fr.Manifest.Fields) {
+				o.orig = nil // not this file's: ignore it
 			}
 		}
 	}
-	p := &pqReader{pf: pf, lim: lim, parallel: pc.parallel, batch: int64(pc.batch)}
-	p.refs.Store(1)
-	fields := make([]arrow.Field, len(idx))
-	ctx := context.Background()
-	groups := make([]int, pf.NumRowGroups())
-	for i := range groups {
-		groups[i] = i
-	}
-	for k, i := range idx {
-		sf := &m.Fields[i]
-		f := *sf.Field
-		if ext, isExt := f.Type.(arrow.ExtensionType); isExt {
-			sf.Field.Type = ext.StorageType() // read the storage, wrap it after
-		}
-		leaves := map[int]bool{}
-		pqLeaves(sf, leaves)
-		cr, err := fr.GetFieldReader(ctx, i, leaves, groups)
-		if err != nil || cr == nil {
-			p.Release()
-			ok = true // p.Release closed pf
-			return nil, fmt.Errorf("arrowio.ReadParquet: %w: column %q: %v", ErrInvalid, f.Name, err)
-		}
-		p.cols = append(p.cols, cr)
-		f.Metadata = pqMetadata(f.Metadata)
-		if orig != nil {
-			if of := orig.Field(i); of.Name == f.Name && sameUpToNulls(of.Type, f.Type) {
-				f.Type, f.Nullable = of.Type, of.Nullable
-			}
-		}
-		fields[k] = f
-	}
-	p.schema = arrow.NewSchema(fields, m.SchemaMeta)
-	p.rows = pf.NumRows()
-	ok = true
-	return p, nil
+	return o, nil
 }
 
 // checkStoredSchema decodes the Arrow schema stored in the file's metadata

@@ -14,8 +14,9 @@ import (
 	"github.com/stride0/stride0/array"
 )
 
-// FuzzReadParquet feeds arbitrary bytes to ReadParquet (serial and
-// parallel, all columns and a projection) and converts every column it
+// FuzzReadParquet feeds arbitrary bytes to ParquetInfo and ReadParquet
+// (serial and parallel, all columns, a projection, and the last and first
+// row groups when ParquetInfo succeeds) and converts every column it
 // gets: errors wrapping ErrInvalid are expected; panics and allocations
 // beyond the WithMaxBuffer limit are not. Seeds: small valid files (tensor
 // columns with null rows and a permutation, every dtype, plain and snappy,
@@ -40,6 +41,23 @@ func FuzzReadParquet(f *testing.F) {
 	f.Add([]byte("PAR1"))
 	f.Add([]byte("PAR1\x08\x00\x00\x00PAR1"))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		info, err := ParquetInfo(bytes.NewReader(data), WithMaxBuffer(1<<20))
+		if err != nil {
+			if !errors.Is(err, ErrInvalid) && !errors.Is(err, ErrMetadata) && !errors.Is(err, ErrUnsupported) {
+				t.Fatalf("ParquetInfo: error wraps no sentinel: %v", err)
+			}
+		} else if len(info.RowGroups) > 0 {
+			// the last row group, then the first
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			opts := []ReadOption{WithAllocator(mem), WithMaxBuffer(1 << 20), WithRowGroups(len(info.RowGroups)-1, 0)}
+			if err := drainParquet(mem, data, opts); err != nil {
+				if !errors.Is(err, ErrInvalid) && !errors.Is(err, ErrMetadata) && !errors.Is(err, ErrUnsupported) {
+					t.Fatalf("row groups: error wraps no sentinel: %v", err)
+				}
+			} else {
+				mem.AssertSize(t, 0)
+			}
+		}
 		for i, opts := range [][]ReadOption{nil, {WithParallel(true), WithBatchRows(3)}, {WithColumns("p")}} {
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			opts = append(opts, WithAllocator(mem), WithMaxBuffer(1<<20))

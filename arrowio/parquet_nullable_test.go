@@ -68,6 +68,9 @@ func TestParquetNonNullableFixedSizeList(t *testing.T) {
 	require.NoError(t, err)
 	defer rr.Release()
 	require.True(t, s.Equal(rr.Schema()), "schema read %v, written %v", rr.Schema(), s)
+	info, err := ParquetInfo(bytes.NewReader(data), WithAllocator(mem))
+	require.NoError(t, err)
+	require.True(t, s.Equal(info.Schema), "ParquetInfo's schema %v, written %v", info.Schema, s)
 	got, _ := drainCols(t, mem, rr)
 	defer releaseArrow(got)
 	for i, c := range got {

@@ -30,10 +30,14 @@
 // data is embedded in the pipeline graph. WriteIPC writes a PCollection of
 // Batch as IPC files, one per shard.
 //
-// Parquet: not yet. The Parquet reader (arrowio.ReadParquet, another
-// branch) will give a ReadParquet here built as ReadIPC is, split by file
-// and row group. TODO(issue 13): add ReadParquet/WriteParquet once
-// arrowio.ReadParquet lands.
+// ReadParquet does the same for Parquet files (arrowio.ReadParquet, so
+// arrow.fixed_shape_tensor columns arrive intact), split by file and row
+// group: each local file's footer is read inside the pipeline
+// (arrowio.ParquetInfo) to cut it into work items of a few row groups,
+// which are redistributed and read in a DoFn; WithColumns reads only some
+// columns. Files of filesystems without random access (gs://, s3://) are
+// one work item each, read whole into memory. WriteParquet writes a
+// PCollection of Batch as Parquet files, one per shard.
 //
 // # Expressions
 //

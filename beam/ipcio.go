@@ -1,10 +1,8 @@
 package beam
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"reflect"
 	"sort"
@@ -38,23 +36,24 @@ func init() {
 // that is not a valid IPC file fails the pipeline with an error naming it.
 func ReadIPC(s abeam.Scope, glob string) abeam.PCollection {
 	s = s.Scope("stride0.ReadIPC")
-	files := abeam.ParDo(s, &expandFn{}, abeam.Create(s, glob))
+	files := abeam.ParDo(s, &expandFn{What: "beam.ReadIPC"}, abeam.Create(s, glob))
 	files = abeam.Reshuffle(s, files)
 	return abeam.ParDo(s, &readIPCFn{}, files)
 }
 
-// expandFn lists the files matching a glob, sorted.
-type expandFn struct{}
+// expandFn lists the files matching a glob, sorted. What names the
+// transform in errors.
+type expandFn struct{ What string }
 
 func (f *expandFn) ProcessElement(ctx context.Context, glob string, emit func(string)) error {
 	fs, err := filesystem.New(ctx, glob)
 	if err != nil {
-		return fmt.Errorf("beam.ReadIPC %q: %w", glob, err)
+		return fmt.Errorf("%s %q: %w", f.What, glob, err)
 	}
 	defer fs.Close()
 	names, err := fs.List(ctx, glob)
 	if err != nil {
-		return fmt.Errorf("beam.ReadIPC %q: listing: %w", glob, err)
+		return fmt.Errorf("%s %q: listing: %w", f.What, glob, err)
 	}
 	sort.Strings(names)
 	for _, n := range names {
@@ -82,12 +81,10 @@ func readIPC(ctx context.Context, mem memory.Allocator, name string, emit func(B
 	}
 	defer rc.Close()
 	ra, ok := rc.(ipc.ReadAtSeeker)
-	if !ok { // a remote object: read it whole
-		b, err := io.ReadAll(rc)
-		if err != nil {
+	if !ok { // a remote object: read it whole (as many bytes as it has)
+		if ra, err = readWhole(ctx, fs, name, rc); err != nil {
 			return fmt.Errorf("beam.ReadIPC %q: %w", name, err)
 		}
-		ra = bytes.NewReader(b)
 	}
 	rr, err := arrowio.ReadFile(ra, arrowio.WithAllocator(mem))
 	if err != nil {

@@ -1,0 +1,73 @@
+package arrowio
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/parquet"
+)
+
+// ParquetFileInfo describes a Parquet file from its footer alone.
+type ParquetFileInfo struct {
+	// Schema is the Arrow schema ReadParquet gives for the whole file
+	// (arrow.fixed_shape_tensor columns as the extension type).
+	Schema *arrow.Schema
+	// NumRows is the number of rows of the file.
+	NumRows int64
+	// RowGroups holds each row group's size, in the file's order (the
+	// indices WithRowGroups takes).
+	RowGroups []ParquetRowGroup
+}
+
+// ParquetRowGroup is the size of one row group of a Parquet file.
+type ParquetRowGroup struct {
+	// Rows is the number of rows of the row group.
+	Rows int64
+	// CompressedBytes is the size in the file of its column chunks, as the
+	// footer records it (0 when the writer did not record it).
+	CompressedBytes int64
+}
+
+// ParquetInfo reads the footer of the Parquet file r (the file metadata,
+// and the Arrow schema stored in it) and nothing else: no page is read. It
+// takes ReadParquet's options (the allocator and the limits apply; the
+// others are ignored) and is hardened as ReadParquet is: a malformed
+// footer, negative row counts or row groups whose rows do not add up to
+// the file's fail with an error wrapping ErrInvalid, never a panic.
+func ParquetInfo(r parquet.ReaderAtSeeker, opts ...ReadOption) (info ParquetFileInfo, err error) {
+	const what = "arrowio.ParquetInfo"
+	c := applyReadOptions(opts)
+	defer guard(&err, what)
+	o, err := openParquet(what, r, &c, opts)
+	if err != nil {
+		return ParquetFileInfo{}, err
+	}
+	defer o.pf.Close()
+	md := o.pf.MetaData()
+	info.NumRows = o.pf.NumRows()
+	if info.NumRows < 0 {
+		return ParquetFileInfo{}, fmt.Errorf("%s: %w: the footer says %d rows", what, ErrInvalid, info.NumRows)
+	}
+	info.RowGroups = make([]ParquetRowGroup, o.pf.NumRowGroups())
+	var sum int64
+	for i := range info.RowGroups {
+		rg := md.RowGroup(i)
+		g := ParquetRowGroup{Rows: rg.NumRows(), CompressedBytes: rg.TotalCompressedSize()}
+		if g.Rows < 0 || sum > math.MaxInt64-g.Rows || g.CompressedBytes < 0 {
+			return ParquetFileInfo{}, fmt.Errorf("%s: %w: row group %d: %d rows, %d compressed bytes", what, ErrInvalid, i, g.Rows, g.CompressedBytes)
+		}
+		sum += g.Rows
+		info.RowGroups[i] = g
+	}
+	if sum != info.NumRows {
+		return ParquetFileInfo{}, fmt.Errorf("%s: %w: the row groups hold %d rows, the file %d", what, ErrInvalid, sum, info.NumRows)
+	}
+	m := o.fr.Manifest
+	fields := make([]arrow.Field, len(m.Fields))
+	for i := range m.Fields {
+		fields[i] = o.field(i)
+	}
+	info.Schema = arrow.NewSchema(fields, m.SchemaMeta)
+	return info, nil
+}

@@ -1,0 +1,176 @@
+package arrowio
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand"
+	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/stretchr/testify/require"
+)
+
+// TestParquetRowGroups: reading a random selection of row groups (in a
+// random order, with repeats, with and without a projection, serial and
+// parallel) gives the rows of the whole read that those row groups hold,
+// in that order.
+func TestParquetRowGroups(t *testing.T) {
+	mem := newMem(t)
+	const rows, per = 53, 7 // 8 row groups, the last of 4 rows
+	rec := recordFixture(t, mem, rows, 3)
+	defer rec.Release()
+	data := writePQ(t, mem, rec.Schema(), []arrow.Record{rec}, WithRowGroupRows(per))
+	info, err := ParquetInfo(bytes.NewReader(data), WithAllocator(mem))
+	require.NoError(t, err)
+	require.Len(t, info.RowGroups, 8)
+	rng := rand.New(rand.NewSource(5))
+	for trial := 0; trial < 20; trial++ {
+		sel := make([]int, rng.Intn(5))
+		for i := range sel {
+			sel[i] = rng.Intn(len(info.RowGroups))
+		}
+		cols := []string(nil)
+		if trial%2 == 1 {
+			cols = []string{"y"}
+		}
+		name := fmt.Sprint(sel, cols)
+		t.Run(name, func(t *testing.T) {
+			opts := []ReadOption{WithAllocator(mem), WithRowGroups(sel...), WithParallel(trial%3 == 0), WithBatchRows(1 + rng.Intn(9))}
+			if cols != nil {
+				opts = append(opts, WithColumns(cols...))
+			}
+			rr, err := ReadParquet(bytes.NewReader(data), opts...)
+			require.NoError(t, err)
+			defer rr.Release()
+			got, _ := drainCols(t, mem, rr)
+			defer releaseArrow(got)
+			// the expected rows: the slices of rec the row groups hold
+			var want []arrow.Record
+			for _, g := range sel {
+				lo := int64(g * per)
+				want = append(want, rec.NewSlice(lo, min(lo+per, rows)))
+			}
+			defer func() {
+				for _, w := range want {
+					w.Release()
+				}
+			}()
+			var n int64
+			for _, w := range want {
+				n += w.NumRows()
+			}
+			if n == 0 {
+				for _, c := range got {
+					require.Nil(t, c)
+				}
+				return
+			}
+			if cols != nil {
+				proj := make([]arrow.Record, len(want))
+				for i, w := range want {
+					s := arrow.NewSchema([]arrow.Field{w.Schema().Field(1)}, nil)
+					proj[i] = arrowarray.NewRecord(s, []arrow.Array{w.Column(1)}, w.NumRows())
+				}
+				defer func() {
+					for _, p := range proj {
+						p.Release()
+					}
+				}()
+				requireSameColumns(t, mem, proj, got)
+				return
+			}
+			requireSameColumns(t, mem, want, got)
+		})
+	}
+}
+
+func TestParquetInfo(t *testing.T) {
+	mem := newMem(t)
+	rec := recordFixture(t, mem, 20, 1)
+	defer rec.Release()
+	data := writePQ(t, mem, rec.Schema(), []arrow.Record{rec}, WithRowGroupRows(6))
+	info, err := ParquetInfo(bytes.NewReader(data), WithAllocator(mem))
+	require.NoError(t, err)
+	require.EqualValues(t, 20, info.NumRows)
+	require.True(t, rec.Schema().Equal(info.Schema), "%v\nvs\n%v", rec.Schema(), info.Schema)
+	var rows []int64
+	for _, g := range info.RowGroups {
+		rows = append(rows, g.Rows)
+		require.Positive(t, g.CompressedBytes)
+	}
+	require.Equal(t, []int64{6, 6, 6, 2}, rows)
+	// the same schema as ReadParquet's
+	rr, err := ReadParquet(bytes.NewReader(data), WithAllocator(mem))
+	require.NoError(t, err)
+	require.True(t, rr.Schema().Equal(info.Schema))
+	rr.Release()
+
+	// an empty file: the schema, no row groups
+	empty := writePQ(t, mem, rec.Schema(), nil)
+	info, err = ParquetInfo(bytes.NewReader(empty), WithAllocator(mem))
+	require.NoError(t, err)
+	require.Zero(t, info.NumRows)
+	require.Empty(t, info.RowGroups)
+	require.True(t, rec.Schema().Equal(info.Schema))
+
+	// errors
+	_, err = ParquetInfo(nil)
+	require.Error(t, err)
+	_, err = ParquetInfo(bytes.NewReader(data[:len(data)-9]), WithAllocator(mem))
+	require.ErrorIs(t, err, ErrInvalid)
+	_, err = ParquetInfo(bytes.NewReader([]byte("PAR1")), WithAllocator(mem))
+	require.ErrorIs(t, err, ErrInvalid)
+}
+
+func TestParquetRowGroupsErrors(t *testing.T) {
+	mem := newMem(t)
+	rec := recordFixture(t, mem, 10, 1)
+	defer rec.Release()
+	data := writePQ(t, mem, rec.Schema(), []arrow.Record{rec}, WithRowGroupRows(4))
+	for _, g := range []int{3, -1, 1 << 40} {
+		_, err := ReadParquet(bytes.NewReader(data), WithAllocator(mem), WithRowGroups(0, g))
+		require.ErrorIs(t, err, ErrInvalid)
+		require.ErrorContains(t, err, fmt.Sprintf("row group %d of a file of 3 row groups", g))
+	}
+	// no row groups: the schema and no rows
+	rr, err := ReadParquet(bytes.NewReader(data), WithAllocator(mem), WithRowGroups())
+	require.NoError(t, err)
+	require.True(t, rec.Schema().Equal(rr.Schema()))
+	require.False(t, rr.Next())
+	require.NoError(t, rr.Err())
+	rr.Release()
+	// the IPC readers ignore the option
+	var buf bytes.Buffer
+	require.NoError(t, WriteRecords(&buf, false, rec.Schema(), []arrow.Record{rec}))
+	sr, err := ReadStream(bytes.NewReader(buf.Bytes()), WithAllocator(mem), WithRowGroups(7))
+	require.NoError(t, err)
+	require.True(t, sr.Next())
+	require.EqualValues(t, 10, sr.Record().NumRows())
+	sr.Release()
+}
+
+// closeRecorder is a writer that records whether it was closed.
+type closeRecorder struct {
+	bytes.Buffer
+	closed bool
+}
+
+func (c *closeRecorder) Close() error { c.closed = true; return nil }
+
+// TestWriteParquetDoesNotClose: WriteParquet leaves its writer open (arrow-go
+// closes an io.Closer sink), and the file is complete.
+func TestWriteParquetDoesNotClose(t *testing.T) {
+	mem := newMem(t)
+	rec := recordFixture(t, mem, 9, 1)
+	defer rec.Release()
+	rr, err := arrowarray.NewRecordReader(rec.Schema(), []arrow.Record{rec})
+	require.NoError(t, err)
+	defer rr.Release()
+	var w closeRecorder
+	require.NoError(t, WriteParquet(&w, rr, WithWriteAllocator(mem)))
+	require.False(t, w.closed)
+	info, err := ParquetInfo(bytes.NewReader(w.Bytes()), WithAllocator(mem))
+	require.NoError(t, err)
+	require.EqualValues(t, 9, info.NumRows)
+}
