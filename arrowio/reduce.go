@@ -444,6 +444,9 @@ func (s *streamReduce) batch(rec arrow.Record) error {
 		if i >= int(rec.NumCols()) {
 			return fmt.Errorf("arrowio.Reduce: %w: batch has %d columns, variable %q is column %d", array.ErrShape, rec.NumCols(), name, i)
 		}
+		if got := rec.Schema().Field(i).Name; got != name {
+			return fmt.Errorf("arrowio.Reduce: %w: column %d of the batch is %q, the schema's is %q", ErrInvalid, i, got, name)
+		}
 		a, err := FromArrow(s.mem, rec.Column(i))
 		if err != nil {
 			return fmt.Errorf("arrowio.Reduce: column %q: %w", name, err)

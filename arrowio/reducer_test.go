@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow"
+	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -225,6 +226,24 @@ func TestReducerMisuse(t *testing.T) {
 	rows := a.Rows()
 	require.NoError(t, a.Merge(a))
 	assert.Equal(t, 2*rows, a.Rows())
+
+	// A batch whose columns are in another order than the schema's.
+	fa := buildArrow(t, mem, array.Float64, []float64{1, 2}, nil)
+	fb := buildArrow(t, mem, array.Float64, []float64{3, 4}, nil)
+	ab := arrow.NewSchema([]arrow.Field{{Name: "a", Type: fa.DataType()}, {Name: "b", Type: fb.DataType()}}, nil)
+	ba := arrow.NewSchema([]arrow.Field{{Name: "b", Type: fa.DataType()}, {Name: "a", Type: fb.DataType()}}, nil)
+	swapped := arrowarray.NewRecord(ba, []arrow.Array{fb, fa}, 2)
+	fa.Release()
+	fb.Release()
+	av, err := SchemaVar(ab, "a")
+	require.NoError(t, err)
+	sw, err := NewReducer(mem, ab, Reduction{Name: "sum a", Expr: av, Op: Sum})
+	require.NoError(t, err)
+	err = sw.Add(swapped)
+	assert.ErrorIs(t, err, ErrInvalid)
+	assert.ErrorContains(t, err, `"b"`)
+	sw.Release()
+	swapped.Release()
 
 	a.Release()
 	a.Release()
