@@ -151,9 +151,22 @@ func (f *reduceFn) ExtractOutput(a reduceAcc) (Batch, error) {
 }
 
 // newReducer parses the reductions against schema and makes the Reducer.
-// One expression text gives one node, evaluated once per batch however many
-// reductions use it.
 func newReducer(mem memory.Allocator, schema *arrow.Schema, reds []Reduction) (*arrowio.Reducer, error) {
+	rs, err := parseReductions(schema, reds)
+	if err != nil {
+		return nil, err
+	}
+	red, err := arrowio.NewReducer(mem, schema, rs...)
+	if err != nil {
+		return nil, fmt.Errorf("beam.Reduce: %w", err)
+	}
+	return red, nil
+}
+
+// parseReductions parses the reductions' expressions against schema's
+// columns. One expression text gives one node, evaluated once per batch
+// however many reductions use it.
+func parseReductions(schema *arrow.Schema, reds []Reduction) ([]arrowio.Reduction, error) {
 	env := map[string]*expr.Node{}
 	for _, fld := range schema.Fields() {
 		if _, _, err := arrowio.ColumnShape(fld.Type); err != nil {
@@ -178,11 +191,7 @@ func newReducer(mem memory.Allocator, schema *arrow.Schema, reds []Reduction) (*
 		}
 		rs[i] = arrowio.Reduction{Name: r.Name, Expr: n, Op: r.Op, Ddof: r.Ddof}
 	}
-	red, err := arrowio.NewReducer(mem, schema, rs...)
-	if err != nil {
-		return nil, fmt.Errorf("beam.Reduce: %w", err)
-	}
-	return red, nil
+	return rs, nil
 }
 
 // resultBatch is the one-row batch of r's results, one column per
