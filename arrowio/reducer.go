@@ -60,14 +60,15 @@ func NewReducer(mem memory.Allocator, schema *arrow.Schema, reductions ...Reduct
 }
 
 // signature is the text Merge and the encoding compare: the schema's
-// fields (names, types, nullability) and each reduction's name, op, ddof
+// fields (names and types; not nullability nor metadata, which do not
+// change a reduction) and each reduction's name, op, ddof
 // and printed expression. Leaf arrays print as their dtype and shape, so
 // two reductions over different leaf arrays of one dtype and shape are not
 // told apart.
 func signature(schema *arrow.Schema, reductions []Reduction) string {
 	var b strings.Builder
 	for _, f := range schema.Fields() {
-		fmt.Fprintf(&b, "%q:%v:%v;", f.Name, f.Type, f.Nullable)
+		fmt.Fprintf(&b, "%q:%v;", f.Name, f.Type)
 	}
 	b.WriteString("|")
 	for _, r := range reductions {
@@ -115,9 +116,10 @@ func (r *Reducer) Add(rec arrow.Record) error {
 }
 
 // Merge folds other's rows into r, as if r had been given every batch
-// other was given; other is unchanged. Both must have been made from equal
-// schemas and the same reductions (names, ops, ddofs and expressions),
-// else the error wraps ErrMismatch and r is unchanged. A Reducer that has
+// other was given; other is unchanged. Both must have been made from
+// schemas of the same column names and types (nullability and metadata
+// may differ) and the same reductions (names, ops, ddofs and printed
+// expressions), else the error wraps ErrMismatch and r is unchanged. A Reducer that has
 // seen no rows is the identity, on either side.
 func (r *Reducer) Merge(other *Reducer) error {
 	if err := r.check("Merge"); err != nil {

@@ -222,6 +222,17 @@ func TestReducerMisuse(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, encA, got, "a failed merge or decode leaves the Reducer unchanged")
 
+	// Nullability does not matter to a merge.
+	fields := append([]arrow.Field(nil), s.schema.Fields()...)
+	for k := range fields {
+		fields[k].Nullable = !fields[k].Nullable
+	}
+	nn, err := NewReducer(mem, arrow.NewSchema(fields, nil), redA...)
+	require.NoError(t, err)
+	require.NoError(t, nn.Merge(a))
+	assert.Equal(t, a.Rows(), nn.Rows())
+	nn.Release()
+
 	// Merging a Reducer into itself counts its rows twice.
 	rows := a.Rows()
 	require.NoError(t, a.Merge(a))
