@@ -95,22 +95,25 @@ func Reduce(mem memory.Allocator, rr arrowarray.RecordReader, reductions ...Redu
 	if rr == nil {
 		return nil, fmt.Errorf("arrowio.Reduce: %w: nil reader", array.ErrNil)
 	}
-	if mem == nil {
-		mem = memory.DefaultAllocator
-	}
-	s := &streamReduce{mem: mem, vars: map[string]int{}}
-	defer s.release()
-	if err := s.plan(rr.Schema(), reductions); err != nil {
+	red, err := NewReducer(mem, rr.Schema(), reductions...)
+	if err != nil {
 		return nil, err
 	}
+	defer red.Release()
 	for rr.Next() {
-		if err := s.batch(rr.Record()); err != nil {
+		if err := red.s.batch(rr.Record()); err != nil {
 			return nil, err
 		}
 	}
 	if err := rr.Err(); err != nil {
-		return nil, fmt.Errorf("arrowio.Reduce: reading the stream after %d rows: %w", s.rows, err)
+		return nil, fmt.Errorf("arrowio.Reduce: reading the stream after %d rows: %w", red.s.rows, err)
 	}
+	return red.s.results(red.s.mem, true)
+}
+
+// results makes the result arrays (from mem). With move, Min and Max hand
+// over their accumulators instead of copying them (the reducer is done).
+func (s *streamReduce) results(mem memory.Allocator, move bool) (res []*array.Array, err error) {
 	defer func() {
 		if err != nil {
 			for _, a := range res {
@@ -120,7 +123,7 @@ func Reduce(mem memory.Allocator, rr arrowarray.RecordReader, reductions ...Redu
 		}
 	}()
 	for _, r := range s.reds {
-		a, err := r.finish(mem, s.rows)
+		a, err := r.finish(mem, s.rows, move)
 		if err != nil {
 			return res, err
 		}
@@ -131,11 +134,12 @@ func Reduce(mem memory.Allocator, rr arrowarray.RecordReader, reductions ...Redu
 
 // streamReduce is the state of one Reduce call.
 type streamReduce struct {
-	mem  memory.Allocator
-	vars map[string]int // variable name -> column index
-	srcs []*source
-	reds []*reducer
-	rows int64
+	mem    memory.Allocator
+	schema *arrow.Schema
+	vars   map[string]int // variable name -> column index
+	srcs   []*source
+	reds   []*reducer
+	rows   int64
 }
 
 // source is one distinct expression, evaluated once per batch.
@@ -440,6 +444,9 @@ func (s *streamReduce) batch(rec arrow.Record) error {
 		if i >= int(rec.NumCols()) {
 			return fmt.Errorf("arrowio.Reduce: %w: batch has %d columns, variable %q is column %d", array.ErrShape, rec.NumCols(), name, i)
 		}
+		if got := rec.Schema().Field(i).Name; got != name {
+			return fmt.Errorf("arrowio.Reduce: %w: column %d of the batch is %q, the schema's is %q", ErrInvalid, i, got, name)
+		}
 		a, err := FromArrow(s.mem, rec.Column(i))
 		if err != nil {
 			return fmt.Errorf("arrowio.Reduce: column %q: %w", name, err)
@@ -614,7 +621,7 @@ func mergeNum[T int64 | uint64 | float64](acc []T, p *array.Array, prod bool) {
 }
 
 // finish makes the result array.
-func (r *reducer) finish(mem memory.Allocator, rows int64) (*array.Array, error) {
+func (r *reducer) finish(mem memory.Allocator, rows int64, move bool) (*array.Array, error) {
 	where := fmt.Sprintf("arrowio.Reduce %q (%v)", r.r.Name, r.r.Op)
 	if rows == 0 && r.src.lanes > maxEmptyLanes {
 		return nil, fmt.Errorf("%s: %w: a result of row shape %v (%d elements) for a stream of no rows", where, ErrUnsupported, r.src.row, r.src.lanes)
@@ -624,6 +631,13 @@ func (r *reducer) finish(mem memory.Allocator, rows int64) (*array.Array, error)
 	case Min, Max:
 		if r.acc == nil {
 			return nil, fmt.Errorf("%s: %w: %w: the stream has no rows and %v has no identity", where, ErrEmpty, expr.ErrArgument, r.r.Op)
+		}
+		if !move {
+			a, err := array.Copy(mem, r.acc)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", where, err)
+			}
+			return a, nil
 		}
 		a := r.acc
 		r.acc = nil

@@ -185,17 +185,17 @@ func inMemory(t testing.TB, mem memory.Allocator, s *randStream, r Reduction) *a
 	return a
 }
 
-// TestReduceAgrees: Reduce over 3,000 random batches (sizes 0..24, every
-// tenth empty, nulls) equals the in-memory reductions of the concatenated
-// columns: exactly for sums and products of exact values, ints, bools,
-// min, max, count, any and all; within a relative 1e-9 (float64 data),
-// 1e-5 (float32 data of mean 1e4 and spread 3) or 1e-3 (float16) for mean,
-// var and std. The
-// results have the in-memory reductions' dtypes and shapes.
-func TestReduceAgrees(t *testing.T) {
-	mem := newMem(t)
-	s := newRandStream(t, mem, 12, 3000, 24)
-	defer s.release()
+// agreeCase is a reduction and its relative tolerance against the
+// in-memory reduction (0: exact).
+type agreeCase struct {
+	r   Reduction
+	tol float64
+}
+
+// agreeCases are the reductions TestReduceAgrees and the Reducer merge
+// tests check over a randStream: every op, every dtype of the stream, row
+// shapes [], [3], [3, 4] and [2]. Release the returned leaf.
+func agreeCases(t testing.TB, mem memory.Allocator, s *randStream) ([]agreeCase, *array.Array) {
 	v := func(name string) *expr.Node {
 		n, err := SchemaVar(s.schema, name)
 		require.NoError(t, err)
@@ -204,14 +204,10 @@ func TestReduceAgrees(t *testing.T) {
 	i, u, f, p, tt, b, h := v("i"), v("u"), v("f"), v("p"), v("t"), v("b"), v("h")
 	scale, err := array.FromSlice(mem, []float64{1, -2, 3})
 	require.NoError(t, err)
-	defer scale.Release()
 	fs := expr.Sub(expr.Mul(f, expr.Leaf(scale)), expr.Const(7)) // [rows, 3]
 	mix := expr.Add(expr.ReduceSum(f, []int{1}, false), i)       // [rows]
 	dev := expr.Sub(tt, expr.ReduceMean(tt, []int{2}, true))     // [rows, 3, 4]
-	type tc struct {
-		r   Reduction
-		tol float64 // relative; 0: exact
-	}
+	type tc = agreeCase
 	cases := []tc{
 		{Reduction{Name: "sum i", Expr: i, Op: Sum}, 0},
 		{Reduction{Name: "sum u", Expr: u, Op: Sum}, 0},
@@ -246,14 +242,13 @@ func TestReduceAgrees(t *testing.T) {
 		{Reduction{Name: "var h", Expr: h, Op: Var, Ddof: 1}, 1e-3}, // float16 results
 		{Reduction{Name: "mean h/8", Expr: expr.Div(h, expr.Const(8)), Op: Mean}, 1e-3},
 	}
-	var reds []Reduction
-	for _, c := range cases {
-		reds = append(reds, c.r)
-	}
-	rr := s.reader()
-	defer rr.Release()
-	got, err := Reduce(mem, rr, reds...)
-	require.NoError(t, err)
+	return cases, scale
+}
+
+// checkAgree asserts that got (one array per case, released here) equals
+// the in-memory reductions of s's concatenated columns, within each case's
+// tolerance, with their dtypes and shapes.
+func checkAgree(t testing.TB, mem memory.Allocator, s *randStream, cases []agreeCase, got []*array.Array) {
 	require.Len(t, got, len(cases))
 	for k, c := range cases {
 		want := inMemory(t, mem, s, c.r)
@@ -281,6 +276,30 @@ func TestReduceAgrees(t *testing.T) {
 		want.Release()
 		g.Release()
 	}
+}
+
+// TestReduceAgrees: Reduce over 3,000 random batches (sizes 0..24, every
+// tenth empty, nulls) equals the in-memory reductions of the concatenated
+// columns: exactly for sums and products of exact values, ints, bools,
+// min, max, count, any and all; within a relative 1e-9 (float64 data),
+// 1e-5 (float32 data of mean 1e4 and spread 3) or 1e-3 (float16) for mean,
+// var and std. The
+// results have the in-memory reductions' dtypes and shapes.
+func TestReduceAgrees(t *testing.T) {
+	mem := newMem(t)
+	s := newRandStream(t, mem, 12, 3000, 24)
+	defer s.release()
+	cases, scale := agreeCases(t, mem, s)
+	defer scale.Release()
+	var reds []Reduction
+	for _, c := range cases {
+		reds = append(reds, c.r)
+	}
+	rr := s.reader()
+	defer rr.Release()
+	got, err := Reduce(mem, rr, reds...)
+	require.NoError(t, err)
+	checkAgree(t, mem, s, cases, got)
 }
 
 // TestReduceEmpty: a stream of no rows (no batches, or empty batches)

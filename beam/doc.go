@@ -47,4 +47,24 @@
 // serialized. Constants and small arrays come as a side input of one-row
 // batches; each of their columns is a constant of the expressions, named
 // after the column.
+//
+// # Reductions
+//
+// Reduce computes arrowio.Reduce's reductions (sum, mean, var, std, min,
+// max, count, any, all, prod) over every row of a PCollection of Batch as a
+// beam.Combine: each worker folds its batches into an arrowio.Reducer, and
+// Beam merges the Reducers (exactly for integers, counts, min and max; by
+// Chan's formulas for moments), encoded between workers by the Reducer's
+// compact binary state. Reductions travel as text (Reduction.Expr, in
+// expr.Parse's language over the batch's columns). The output is one
+// Batch of one row, a column per reduction named by Reduction.Name (a
+// rank-0 result a primitive column, a [3, 4] result a fixed_shape_tensor
+// column of one [3, 4] row): the constants side input Evaluate takes, so
+// that standardizing is Reduce then Evaluate. An empty input PCollection
+// gives an empty output (no schema, no results); batches of no rows give
+// the reductions over no rows.
+//
+// ReducePerKey does the same per key of a PCollection of KV<K, Batch>;
+// KeyByColumn makes one from batches by splitting each by the values of a
+// string or integer column.
 package beam

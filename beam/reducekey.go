@@ -1,0 +1,161 @@
+package beam
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+	abeam "github.com/apache/beam/sdks/v2/go/pkg/beam"
+)
+
+func init() {
+	abeam.RegisterType(reflect.TypeOf((*keyByColumnFn)(nil)).Elem())
+}
+
+// KeyByColumn splits each batch of col (a PCollection of Batch) by the
+// values of column, a string, large string or integer column: for each
+// distinct value, a KV of the value as a string (integers in decimal) and
+// the sub-batch of the rows holding it, all columns kept, in their order.
+// Rows whose key is null are dropped (as pandas' groupby). The result feeds
+// ReducePerKey:
+//
+//	perGroup := sbeam.ReducePerKey(s, sbeam.KeyByColumn(s, batches, "site"), reductions...)
+//
+// A sub-batch shares nothing with its batch once encoded; rows of one key
+// that are contiguous in the batch are copied as one slice.
+//
+// Errors fail the pipeline: no such column, a column of another type.
+func KeyByColumn(s abeam.Scope, col abeam.PCollection, column string) abeam.PCollection {
+	s = s.Scope("stride0.KeyByColumn")
+	return abeam.ParDo(s, &keyByColumnFn{Column: column}, col)
+}
+
+type keyByColumnFn struct {
+	Column string
+	mem    memory.Allocator // nil: memory.DefaultAllocator
+}
+
+func (f *keyByColumnFn) ProcessElement(b Batch, emit func(string, Batch)) error {
+	mem := f.mem
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	rec, err := b.Record(mem)
+	if err != nil {
+		return fmt.Errorf("beam.KeyByColumn: %w", err)
+	}
+	defer rec.Release()
+	return splitByKey(mem, rec, f.Column, emit)
+}
+
+// splitByKey emits rec's rows grouped by the values of column, keys in the
+// order of their first row.
+func splitByKey(mem memory.Allocator, rec arrow.Record, column string, emit func(string, Batch)) error {
+	idx := rec.Schema().FieldIndices(column)
+	if len(idx) == 0 {
+		return fmt.Errorf("beam.KeyByColumn: %w: no column %q in %v", ErrBatch, column, rec.Schema())
+	}
+	key, err := keyFunc(rec.Column(idx[0]))
+	if err != nil {
+		return fmt.Errorf("beam.KeyByColumn %q: %w", column, err)
+	}
+	type run struct{ start, end int64 }
+	var order []string
+	runs := map[string][]run{}
+	n := rec.NumRows()
+	for i := int64(0); i < n; {
+		k, ok := key(int(i))
+		j := i + 1
+		for j < n {
+			k2, ok2 := key(int(j))
+			if ok2 != ok || k2 != k {
+				break
+			}
+			j++
+		}
+		if ok {
+			if _, seen := runs[k]; !seen {
+				order = append(order, k)
+			}
+			runs[k] = append(runs[k], run{i, j})
+		}
+		i = j
+	}
+	for _, k := range order {
+		rs := runs[k]
+		cols := make([]arrow.Array, rec.NumCols())
+		rows := int64(0)
+		for _, r := range rs {
+			rows += r.end - r.start
+		}
+		err := func() error {
+			defer func() {
+				for _, c := range cols {
+					if c != nil {
+						c.Release()
+					}
+				}
+			}()
+			for c := range cols {
+				parts := make([]arrow.Array, len(rs))
+				for p, r := range rs {
+					parts[p] = arrowarray.NewSlice(rec.Column(c), r.start, r.end)
+				}
+				if len(parts) == 1 {
+					cols[c] = parts[0]
+					continue
+				}
+				cat, err := arrowarray.Concatenate(parts, mem)
+				for _, p := range parts {
+					p.Release()
+				}
+				if err != nil {
+					return fmt.Errorf("beam.KeyByColumn: column %q: %w", rec.Schema().Field(c).Name, err)
+				}
+				cols[c] = cat
+			}
+			sub := arrowarray.NewRecord(rec.Schema(), cols, rows)
+			defer sub.Release()
+			out, err := NewBatch(sub)
+			if err != nil {
+				return fmt.Errorf("beam.KeyByColumn: %w", err)
+			}
+			emit(k, out)
+			return nil
+		}()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// keyFunc returns the key of row i of a and whether it is valid (not null).
+func keyFunc(a arrow.Array) (func(i int) (string, bool), error) {
+	switch c := a.(type) {
+	case *arrowarray.String:
+		return func(i int) (string, bool) { return c.Value(i), c.IsValid(i) }, nil
+	case *arrowarray.LargeString:
+		return func(i int) (string, bool) { return c.Value(i), c.IsValid(i) }, nil
+	case *arrowarray.Int8:
+		return func(i int) (string, bool) { return strconv.FormatInt(int64(c.Value(i)), 10), c.IsValid(i) }, nil
+	case *arrowarray.Int16:
+		return func(i int) (string, bool) { return strconv.FormatInt(int64(c.Value(i)), 10), c.IsValid(i) }, nil
+	case *arrowarray.Int32:
+		return func(i int) (string, bool) { return strconv.FormatInt(int64(c.Value(i)), 10), c.IsValid(i) }, nil
+	case *arrowarray.Int64:
+		return func(i int) (string, bool) { return strconv.FormatInt(c.Value(i), 10), c.IsValid(i) }, nil
+	case *arrowarray.Uint8:
+		return func(i int) (string, bool) { return strconv.FormatUint(uint64(c.Value(i)), 10), c.IsValid(i) }, nil
+	case *arrowarray.Uint16:
+		return func(i int) (string, bool) { return strconv.FormatUint(uint64(c.Value(i)), 10), c.IsValid(i) }, nil
+	case *arrowarray.Uint32:
+		return func(i int) (string, bool) { return strconv.FormatUint(uint64(c.Value(i)), 10), c.IsValid(i) }, nil
+	case *arrowarray.Uint64:
+		return func(i int) (string, bool) { return strconv.FormatUint(c.Value(i), 10), c.IsValid(i) }, nil
+	}
+	return nil, fmt.Errorf("%w: a key column must hold strings or integers, not %v", ErrBatch, a.DataType())
+}
