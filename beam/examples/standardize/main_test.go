@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"math"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/arrowio"
@@ -108,6 +110,22 @@ func checkStandardized(t *testing.T, x, z map[int64][]float64) {
 			}
 		}
 	}
+}
+
+// TestMain initializes Beam (as main does) before the tests.
+func TestMain(m *testing.M) { ptest.Main(m) }
+
+// TestPipeline runs the pipeline on prism over three files split by row
+// group, in batches of 700 rows, and checks every output row.
+func TestPipeline(t *testing.T) {
+	in, out := t.TempDir(), t.TempDir()
+	if err := generate(in, 3, 5000, []int{2, 3}, 1500, 11); err != nil {
+		t.Fatal(err)
+	}
+	if err := runPipeline(context.Background(), filepath.Join(in, "*.parquet"), filepath.Join(out, "z"), "x", 2, 700); err != nil {
+		t.Fatal(err)
+	}
+	checkStandardized(t, readTensor(t, filepath.Join(in, "*.parquet"), "x"), readTensor(t, filepath.Join(out, "*.parquet"), "z"))
 }
 
 func TestLocal(t *testing.T) {

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
+
+	"github.com/stride0/stride0/arrowio"
+	sbeam "github.com/stride0/stride0/beam"
+)
+
+// runPipeline is the Beam pipeline: pass 1 reads only column from the files
+// matching input (split by row group) and reduces it to its mean and
+// (population) standard deviation with sbeam.Reduce, a CombineFn whose
+// accumulators are merged across workers; pass 2 reads the files again,
+// evaluates z = (column - mean) / std with the one-row result of pass 1 as
+// a side input, and writes shards Parquet files named
+// output-SSSSS-of-NNNNN.parquet. It runs on the runner --runner names
+// (prism by default).
+func runPipeline(ctx context.Context, input, output, column string, shards, batchRows int) error {
+	p, s := beam.NewPipelineWithRoot()
+	read := func(opts ...sbeam.ParquetReadOption) beam.PCollection {
+		return sbeam.ReadParquet(s, input, append(opts, sbeam.WithBatchRows(batchRows))...)
+	}
+	stats := sbeam.Reduce(s, read(sbeam.WithColumns(column)),
+		sbeam.Reduction{Name: "mean", Expr: column, Op: arrowio.Mean},
+		sbeam.Reduction{Name: "std", Expr: column, Op: arrowio.Std})
+	z := sbeam.Evaluate(s, read(), []sbeam.Output{{Name: "z", Expr: fmt.Sprintf("(%s - mean) / std", column)}}, stats)
+	sbeam.WriteParquet(s, output, shards, z)
+	return beamx.Run(ctx, p)
+}
+
+// countRows sums the rows of the local files matching input from their
+// footers (for the rows per second the command reports).
+func countRows(input string) (int64, error) {
+	files, err := filepath.Glob(input)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			return 0, err
+		}
+		info, err := arrowio.ParquetInfo(f)
+		f.Close()
+		if err != nil {
+			return 0, fmt.Errorf("%s: %w", name, err)
+		}
+		n += info.NumRows
+	}
+	return n, nil
+}
