@@ -26,8 +26,13 @@ type npmInstall struct {
 
 var npmInstalls struct {
 	sync.Mutex
-	m map[string]*npmInstall // by the package list
+	m           map[string]*npmInstall // by the package list
+	unreachable error                  // set once an install could not reach the registry
 }
+
+// npmNetErrors are the npm error codes of an unreachable registry (npm
+// retries each for minutes: after one, later installs fail at once).
+var npmNetErrors = []string{"ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "ECONNRESET", "ENETUNREACH", "EHOSTUNREACH"}
 
 // npmPackages installs the npm packages pkgs (name@version) into a scratch
 // folder once per test run (TestMain removes it) and returns the folder,
@@ -35,7 +40,8 @@ var npmInstalls struct {
 // not installed it skips the test (fails it under STRIDE0_REQUIRE_JS); when
 // the install fails (the npm registry cannot be reached, a package does not
 // install on this platform) it fails the test, never skips it, so that a
-// machine with Node.js does not silently stop checking interop.
+// machine with Node.js does not silently stop checking interop. Once an
+// install could not reach the registry, later ones fail without trying.
 func npmPackages(t *testing.T, pkgs ...string) string {
 	t.Helper()
 	for _, tool := range []string{"node", "npm"} {
@@ -56,8 +62,13 @@ func npmPackages(t *testing.T, pkgs ...string) string {
 		in = &npmInstall{}
 		npmInstalls.m[key] = in
 	}
+	unreachable := npmInstalls.unreachable
 	npmInstalls.Unlock()
 	in.once.Do(func() {
+		if unreachable != nil {
+			in.err = fmt.Errorf("npm install %s not tried: %w", key, unreachable)
+			return
+		}
 		dir, err := os.MkdirTemp("", "stride0-arrowio-js-")
 		if err != nil {
 			in.err = err
@@ -71,6 +82,14 @@ func npmPackages(t *testing.T, pkgs ...string) string {
 		out, err := exec.CommandContext(ctx, "npm", args...).CombinedOutput()
 		if err != nil {
 			in.err = fmt.Errorf("npm install %s failed (is the npm registry reachable?): %w\n%s", key, err, out)
+			for _, code := range npmNetErrors {
+				if strings.Contains(string(out), code) {
+					npmInstalls.Lock()
+					npmInstalls.unreachable = fmt.Errorf("an earlier npm install could not reach the registry (%s)", code)
+					npmInstalls.Unlock()
+					break
+				}
+			}
 			return
 		}
 		t.Logf("npm install %s: %v", key, time.Since(start).Round(time.Millisecond))
