@@ -66,7 +66,7 @@ const out = {};
   const plain = (v) => {
     if (v === null || v === undefined) return null;
     if (typeof v === 'bigint') return String(v);
-    if (typeof v === 'number') return v;
+    if (typeof v === 'number' || typeof v === 'boolean') return v;
     return Array.from(v, plain); // a list row (a Vector)
   };
   const a = { count: table.numRows, fields: [], rows: {} };
