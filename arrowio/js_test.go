@@ -3,11 +3,9 @@ package arrowio
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
@@ -24,58 +22,12 @@ import (
 // npmPackage is the JavaScript Arrow implementation the interop test uses.
 const npmPackage = "apache-arrow@21"
 
-var npmOnce struct {
-	sync.Once
-	dir string
-	err error
-}
-
-// requireJS is set (STRIDE0_REQUIRE_JS=1, as .ci/run does) where the
-// JavaScript interop test must run: a missing node or npm is then a failure.
-// Elsewhere, a machine with only Go skips the test and says why.
-var requireJS = os.Getenv("STRIDE0_REQUIRE_JS") != ""
-
 // npmArrow installs apache-arrow into a scratch folder once per test run
-// (TestMain removes it) and returns the folder. When node or npm is not
-// installed it skips the test (fails it under STRIDE0_REQUIRE_JS); when the
-// npm registry cannot be reached it fails the test, never skips it.
+// and returns the folder (see npmPackages: skipped without node or npm,
+// failed when the install fails).
 func npmArrow(t *testing.T) string {
 	t.Helper()
-	for _, tool := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if requireJS {
-				t.Fatalf("JavaScript interop test cannot run: %s is not installed (on PATH): %v", tool, err)
-			}
-			t.Skipf("JavaScript interop test skipped: %s is not installed (on PATH); install Node.js and npm to run it (CI sets STRIDE0_REQUIRE_JS=1, which makes this a failure)", tool)
-		}
-	}
-	npmOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "stride0-arrowio-js-")
-		if err != nil {
-			npmOnce.err = err
-			return
-		}
-		npmOnce.dir = dir
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, "npm", "install", "--no-save", "--no-audit", "--no-fund", "--prefix", dir, npmPackage)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			npmOnce.err = fmt.Errorf("npm install %s failed (is the npm registry reachable?): %w\n%s", npmPackage, err, out)
-		}
-	})
-	if npmOnce.err != nil {
-		t.Fatalf("JavaScript interop test cannot run: %v", npmOnce.err)
-	}
-	return npmOnce.dir
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if npmOnce.dir != "" {
-		os.RemoveAll(npmOnce.dir)
-	}
-	os.Exit(code)
+	return npmPackages(t, npmPackage)
 }
 
 // jsBatch builds rows r0, r0+1 of the file the JavaScript program checks

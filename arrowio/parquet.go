@@ -122,100 +122,24 @@ func WriteParquet(w io.Writer, rr arrowarray.RecordReader, opts ...WriteOption) 
 	if w == nil || rr == nil {
 		return fmt.Errorf("arrowio.WriteParquet: %w: nil writer or reader", array.ErrNil)
 	}
-	c := writeConfig{mem: memory.DefaultAllocator, rowGroup: DefaultRowGroupRows}
-	for _, o := range opts {
-		if o != nil {
-			o(&c)
-		}
-	}
-	if c.mem == nil {
-		c.mem = memory.DefaultAllocator
-	}
-	if c.rowGroup <= 0 {
-		c.rowGroup = DefaultRowGroupRows
-	}
-	// Data pages are version 2 unless the caller's properties say otherwise:
-	// arrow-go v15 writes the repetition and definition levels of a version
-	// 1 page (tensor columns, nullable columns) by growing their buffer a
-	// few bytes at a time, copying it whole each time, which made a 64Ki-row
-	// tensor column take 26 s to write instead of 20 ms. Version 2 pages
-	// are read by pyarrow, DuckDB, Spark and arrow-go alike.
-	props := append(append([]parquet.WriterProperty{parquet.WithDataPageVersion(parquet.DataPageV2)}, c.props...),
-		parquet.WithAllocator(c.mem), parquet.WithMaxRowGroupLength(math.MaxInt64))
 	schema := rr.Schema()
 	if schema == nil {
 		return fmt.Errorf("arrowio.WriteParquet: %w: reader without a schema", ErrInvalid)
 	}
-	defer guard(&err, "arrowio.WriteParquet")
-	// pqarrow's Close closes its sink when it is an io.Closer: hide w's
-	// Close, as WriteParquet leaves w open.
-	ws, relaxed := pqWriteSchema(schema)
-	fw, err := pqarrow.NewFileWriter(ws, struct{ io.Writer }{w}, parquet.NewWriterProperties(props...),
-		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(c.mem)))
+	pw, err := newParquetWriter("arrowio.WriteParquet", w, schema, opts)
 	if err != nil {
-		return fmt.Errorf("arrowio.WriteParquet: %w: schema %v: %w", ErrUnsupported, schema, err)
-	}
-	if relaxed {
-		enc, err := encodeSchema(schema)
-		if err == nil {
-			err = fw.AppendKeyValueMetadata(pqSchemaKey, enc)
-		}
-		if err != nil {
-			fw.Close()
-			return fmt.Errorf("arrowio.WriteParquet: %w: storing the schema %v: %w", ErrUnsupported, schema, err)
-		}
-	}
-	closed := false
-	defer func() {
-		if !closed {
-			fw.Close()
-		}
-	}()
-	// pqarrow v15 ignores the offset of a sliced FixedSizeList when it
-	// writes one (the rows of a slice come out as the first rows of the
-	// list), and its buffered row groups (WriteBuffered) leak a buffer per
-	// column chunk. So the batches are cut here at row-group boundaries,
-	// every FixedSizeList is rebuilt with offset 0 (pqWritable), the pieces
-	// of one row group are concatenated, and each row group is written with
-	// Write.
-	g := &pqGroup{mem: c.mem, schema: ws}
-	defer g.release()
-	for rr.Next() {
-		rec := rr.Record()
-		if !rec.Schema().Equal(schema) {
-			return fmt.Errorf("arrowio.WriteParquet: %w: batch schema %v differs from the reader's %v", ErrInvalid, rec.Schema(), schema)
-		}
-		for off := int64(0); off < rec.NumRows(); {
-			n := min(rec.NumRows()-off, c.rowGroup-g.rows)
-			part := rec.NewSlice(off, off+n)
-			out, err := pqWritable(c.mem, part, ws)
-			part.Release()
-			if err != nil {
-				return fmt.Errorf("arrowio.WriteParquet: %w", err)
-			}
-			g.parts = append(g.parts, out)
-			g.rows += n
-			off += n
-			if g.rows == c.rowGroup {
-				if err := g.flush(fw); err != nil {
-					closed = true // pqarrow closes the writer on error
-					return err
-				}
-			}
-		}
-	}
-	if err := g.flush(fw); err != nil {
-		closed = true
 		return err
+	}
+	defer pw.abort()
+	for rr.Next() {
+		if err := pw.write("arrowio.WriteParquet", rr.Record()); err != nil {
+			return err
+		}
 	}
 	if err := rr.Err(); err != nil {
 		return fmt.Errorf("arrowio.WriteParquet: reading batches: %w", err)
 	}
-	closed = true
-	if err := fw.Close(); err != nil {
-		return fmt.Errorf("arrowio.WriteParquet: closing: %w", err)
-	}
-	return nil
+	return pw.close("arrowio.WriteParquet")
 }
 
 // pqGroup gathers the pieces of one row group.

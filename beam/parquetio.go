@@ -3,6 +3,8 @@ package beam
 import (
 	"context"
 	"fmt"
+	"io"
+	"math/rand/v2"
 	"reflect"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
@@ -18,6 +20,7 @@ func init() {
 	abeam.RegisterType(reflect.TypeOf((*splitParquetFn)(nil)).Elem())
 	abeam.RegisterType(reflect.TypeOf((*readParquetFn)(nil)).Elem())
 	abeam.RegisterType(reflect.TypeOf((*writeParquetFn)(nil)).Elem())
+	abeam.RegisterType(reflect.TypeOf((*writeBundleFn)(nil)).Elem())
 }
 
 // DefaultRowGroupsPerSplit is the number of row groups of a local Parquet
@@ -213,12 +216,27 @@ func readParquet(ctx context.Context, mem memory.Allocator, sp pqSplit, cols []s
 // WriteParquetOption configures WriteParquet.
 type WriteParquetOption func(*parquetWriteConfig)
 
-type parquetWriteConfig struct{ rowGroupRows int }
+type parquetWriteConfig struct {
+	rowGroupRows int
+	perBundle    bool
+}
 
 // WithRowGroupRows sets the most rows of a row group WriteParquet writes
 // (arrowio.WithRowGroupRows; n <= 0: arrowio.DefaultRowGroupRows).
 func WithRowGroupRows(n int) WriteParquetOption {
 	return func(c *parquetWriteConfig) { c.rowGroupRows = n }
+}
+
+// WithFilePerBundle makes WriteParquet write one file per bundle as the
+// batches arrive, named prefix-TTTTTTTTTTTTTTTT-SSSSS.parquet (a random
+// token of the writing DoFn instance and a bundle number), instead of
+// grouping them into shards: nothing is shuffled or held beyond one row
+// group, so it fuses with the step before it, which is what a large
+// output needs on prism (grouping holds every batch in memory there). The
+// number of files is the runner's bundling; shards is ignored. A retried
+// bundle may leave the file of its failed attempt.
+func WithFilePerBundle() WriteParquetOption {
+	return func(c *parquetWriteConfig) { c.perBundle = true }
 }
 
 // WriteParquet writes the batches of col (a PCollection of Batch, all of
@@ -240,8 +258,89 @@ func WriteParquet(s abeam.Scope, prefix string, shards int, col abeam.PCollectio
 			o(&c)
 		}
 	}
+	if c.perBundle {
+		return abeam.ParDo(s, &writeBundleFn{Prefix: prefix, RowGroupRows: c.rowGroupRows}, col)
+	}
 	keyed := abeam.ParDo(s, &shardFn{N: shards}, col)
 	return abeam.ParDo(s, &writeParquetFn{Prefix: prefix, N: shards, RowGroupRows: c.rowGroupRows}, abeam.GroupByKey(s, keyed))
+}
+
+// writeBundleFn writes each bundle's batches to a file of its own, opened
+// at the bundle's first batch.
+type writeBundleFn struct {
+	Prefix       string
+	RowGroupRows int
+
+	token  uint64
+	bundle int
+	name   string
+	fs     filesystem.Interface
+	wc     io.WriteCloser
+	pw     *arrowio.ParquetWriter
+}
+
+func (f *writeBundleFn) Setup() { f.token = rand.Uint64() }
+
+// ProcessElement emits nothing (Beam wants FinishBundle's emitter here too).
+func (f *writeBundleFn) ProcessElement(ctx context.Context, b Batch, _ func(string)) error {
+	rec, err := b.Record(memory.DefaultAllocator)
+	if err != nil {
+		f.abort()
+		return fmt.Errorf("beam.WriteParquet: %w", err)
+	}
+	defer rec.Release()
+	if f.pw == nil {
+		f.bundle++
+		f.name = fmt.Sprintf("%s-%016x-%05d.parquet", f.Prefix, f.token, f.bundle)
+		if f.fs, err = filesystem.New(ctx, f.name); err != nil {
+			return fmt.Errorf("beam.WriteParquet %q: %w", f.name, err)
+		}
+		if f.wc, err = f.fs.OpenWrite(ctx, f.name); err != nil {
+			f.abort()
+			return fmt.Errorf("beam.WriteParquet %q: %w", f.name, err)
+		}
+		f.pw, err = arrowio.NewParquetWriter(f.wc, rec.Schema(), arrowio.WithRowGroupRows(f.RowGroupRows))
+		if err != nil {
+			f.abort()
+			return fmt.Errorf("beam.WriteParquet %q: %w", f.name, err)
+		}
+	}
+	if err := f.pw.Write(rec); err != nil {
+		f.abort()
+		return fmt.Errorf("beam.WriteParquet %q: %w", f.name, err)
+	}
+	return nil
+}
+
+func (f *writeBundleFn) FinishBundle(emit func(string)) error {
+	if f.pw == nil {
+		return nil
+	}
+	err := f.pw.Close()
+	if cerr := f.wc.Close(); err == nil {
+		err = cerr
+	}
+	f.fs.Close()
+	f.pw, f.wc, f.fs = nil, nil, nil
+	if err != nil {
+		return fmt.Errorf("beam.WriteParquet %q: %w", f.name, err)
+	}
+	emit(f.name)
+	return nil
+}
+
+// abort drops the bundle's file in progress (after an error).
+func (f *writeBundleFn) abort() {
+	if f.pw != nil {
+		f.pw.Close()
+	}
+	if f.wc != nil {
+		f.wc.Close()
+	}
+	if f.fs != nil {
+		f.fs.Close()
+	}
+	f.pw, f.wc, f.fs = nil, nil, nil
 }
 
 // writeParquetFn writes one shard's batches to one file.

@@ -325,6 +325,88 @@ func TestParquetRoundTripPipeline(t *testing.T) {
 	}
 }
 
+// TestParquetPerBundlePipeline: WriteParquet WithFilePerBundle writes
+// files (one per bundle) that hold exactly the rows read, with the schema.
+func TestParquetPerBundlePipeline(t *testing.T) {
+	dir := t.TempDir()
+	names, written := writePQFiles(t, dir, 12, 3, 5)
+	_, schema := pqRows(t, names[:1])
+	out := filepath.Join(t.TempDir(), "res")
+	p, s := abeam.NewPipelineWithRoot()
+	files := WriteParquet(s, out, 0, ReadParquet(s, filepath.Join(dir, "*.parquet")), WithFilePerBundle(), WithRowGroupRows(10))
+	passert.NonEmpty(s, files)
+	if err := ptest.Run(p); err != nil {
+		t.Fatalf("pipeline: %v", err)
+	}
+	got, err := filepath.Glob(out + "-*.parquet")
+	if err != nil || len(got) == 0 {
+		t.Fatalf("written files %v, %v", got, err)
+	}
+	rows, gs := pqRows(t, got)
+	if !gs.Equal(schema) {
+		t.Fatalf("written schema %v, want %v", gs, schema)
+	}
+	if !reflect.DeepEqual(sortedStrings(rows), sortedStrings(written)) {
+		t.Fatalf("written rows differ from the input (%d rows, want %d)", len(rows), len(written))
+	}
+}
+
+// writeBundleFn run by hand: two bundles make two files, an empty bundle
+// none, and a batch of another schema fails the bundle, naming the file.
+func TestWriteBundleFn(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(5, 5))
+	f := &writeBundleFn{Prefix: filepath.Join(dir, "b")}
+	f.Setup()
+	var names []string
+	emit := func(n string) { names = append(names, n) }
+	ctx := context.Background()
+	for bundle := 0; bundle < 3; bundle++ {
+		for i := 0; i < bundle; i++ { // bundle 0 is empty
+			rec := pqTestRecord(t, rng, 10*bundle+i, 4)
+			b, err := NewBatch(rec)
+			rec.Release()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := f.ProcessElement(ctx, b, emit); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := f.FinishBundle(emit); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(names) != 2 {
+		t.Fatalf("files %v, want 2", names)
+	}
+	rows, _ := pqRows(t, names)
+	if len(rows) != 12 {
+		t.Fatalf("%d rows written, want 12", len(rows))
+	}
+	rec := pqTestRecord(t, rng, 100, 2)
+	b, err := NewBatch(rec)
+	rec.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.ProcessElement(ctx, b, emit); err != nil {
+		t.Fatal(err)
+	}
+	other := arrowarray.NewRecord(arrow.NewSchema(nil, nil), nil, 3)
+	ob, err := NewBatch(other)
+	other.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.ProcessElement(ctx, ob, emit); err == nil || !strings.Contains(err.Error(), "-00003.parquet") {
+		t.Fatalf("a batch of another schema: err = %v", err)
+	}
+	if err := f.FinishBundle(emit); err != nil || len(names) != 2 {
+		t.Fatalf("after a failed bundle: %v, files %v", err, names)
+	}
+}
+
 func TestSplitParquet(t *testing.T) {
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(3, 3))
