@@ -41,7 +41,7 @@ func main() {
 	rows := flag.Int("rows", 1<<20, "with --gen: rows per file")
 	shape := flag.String("shape", "4,4", "with --gen: shape of a row of x")
 	rowGroup := flag.Int("rowgroup", 256<<10, "with --gen: rows per row group")
-	shards := flag.Int("shards", 4, "number of Parquet files the pipeline writes")
+	shards := flag.Int("shards", 0, "number of Parquet files the pipeline writes (0: one per bundle, nothing grouped)")
 	batchRows := flag.Int("batch", 64<<10, "rows per record batch")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile to this file")
 	flag.Parse()

@@ -116,16 +116,21 @@ func checkStandardized(t *testing.T, x, z map[int64][]float64) {
 func TestMain(m *testing.M) { ptest.Main(m) }
 
 // TestPipeline runs the pipeline on prism over three files split by row
-// group, in batches of 700 rows, and checks every output row.
+// group, in batches of 700 rows, writing a file per bundle and then two
+// shards, and checks every output row.
 func TestPipeline(t *testing.T) {
-	in, out := t.TempDir(), t.TempDir()
+	in := t.TempDir()
 	if err := generate(in, 3, 5000, []int{2, 3}, 1500, 11); err != nil {
 		t.Fatal(err)
 	}
-	if err := runPipeline(context.Background(), filepath.Join(in, "*.parquet"), filepath.Join(out, "z"), "x", 2, 700); err != nil {
-		t.Fatal(err)
+	x := readTensor(t, filepath.Join(in, "*.parquet"), "x")
+	for _, shards := range []int{0, 2} { // a file per bundle; two shards
+		out := t.TempDir()
+		if err := runPipeline(context.Background(), filepath.Join(in, "*.parquet"), filepath.Join(out, "z"), "x", shards, 700); err != nil {
+			t.Fatal(err)
+		}
+		checkStandardized(t, x, readTensor(t, filepath.Join(out, "*.parquet"), "z"))
 	}
-	checkStandardized(t, readTensor(t, filepath.Join(in, "*.parquet"), "x"), readTensor(t, filepath.Join(out, "*.parquet"), "z"))
 }
 
 func TestLocal(t *testing.T) {

@@ -18,8 +18,10 @@ import (
 // (population) standard deviation with sbeam.Reduce, a CombineFn whose
 // accumulators are merged across workers; pass 2 reads the files again,
 // evaluates z = (column - mean) / std with the one-row result of pass 1 as
-// a side input, and writes shards Parquet files named
-// output-SSSSS-of-NNNNN.parquet. It runs on the runner --runner names
+// a side input, and writes Parquet files: one per bundle as the batches
+// arrive (shards 0: nothing is grouped, so memory stays bounded), or shards
+// files named output-SSSSS-of-NNNNN.parquet (grouped by shard: on prism the
+// whole output is then held in memory). It runs on the runner --runner names
 // (prism by default).
 func runPipeline(ctx context.Context, input, output, column string, shards, batchRows int) error {
 	p, s := beam.NewPipelineWithRoot()
@@ -30,7 +32,11 @@ func runPipeline(ctx context.Context, input, output, column string, shards, batc
 		sbeam.Reduction{Name: "mean", Expr: column, Op: arrowio.Mean},
 		sbeam.Reduction{Name: "std", Expr: column, Op: arrowio.Std})
 	z := sbeam.Evaluate(s, read(), []sbeam.Output{{Name: "z", Expr: fmt.Sprintf("(%s - mean) / std", column)}}, stats)
-	sbeam.WriteParquet(s, output, shards, z)
+	if shards > 0 {
+		sbeam.WriteParquet(s, output, shards, z)
+	} else {
+		sbeam.WriteParquet(s, output, 0, z, sbeam.WithFilePerBundle())
+	}
 	return beamx.Run(ctx, p)
 }
 
