@@ -19,8 +19,9 @@ import (
 // the same two passes with arrowio alone. Pass 1 reduces column over every
 // file matching input (arrowio.Reduce over the files one after another);
 // pass 2 evaluates z = (column - mean) / std over each file and writes it as
-// output-FFFFF.parquet. It returns the number of rows standardized.
-func runLocal(input, output, column string) (rows int64, err error) {
+// output-FFFFF.parquet, in batches of batchRows rows. It returns the number
+// of rows standardized.
+func runLocal(input, output, column string, batchRows int) (rows int64, err error) {
 	files, err := filepath.Glob(input)
 	if err != nil {
 		return 0, err
@@ -33,7 +34,7 @@ func runLocal(input, output, column string) (rows int64, err error) {
 		return 0, err
 	}
 	mem := memory.DefaultAllocator
-	cr := &chainReader{files: files, opts: []arrowio.ReadOption{arrowio.WithColumns(column)}}
+	cr := &chainReader{files: files, opts: []arrowio.ReadOption{arrowio.WithColumns(column), arrowio.WithBatchRows(batchRows)}}
 	defer cr.Release()
 	if err := cr.open(); err != nil {
 		return 0, err
@@ -51,7 +52,7 @@ func runLocal(input, output, column string) (rows int64, err error) {
 	defer mom[0].Release()
 	defer mom[1].Release()
 	for i, name := range files {
-		n, err := standardizeFile(mem, name, fmt.Sprintf("%s-%05d.parquet", output, i), column, mom[0], mom[1])
+		n, err := standardizeFile(mem, name, fmt.Sprintf("%s-%05d.parquet", output, i), column, batchRows, mom[0], mom[1])
 		if err != nil {
 			return rows, err
 		}
@@ -61,13 +62,13 @@ func runLocal(input, output, column string) (rows int64, err error) {
 }
 
 // standardizeFile is pass 2 over one file.
-func standardizeFile(mem memory.Allocator, in, out, column string, mean, std *array.Array) (int64, error) {
+func standardizeFile(mem memory.Allocator, in, out, column string, batchRows int, mean, std *array.Array) (int64, error) {
 	f, err := os.Open(in)
 	if err != nil {
 		return 0, err
 	}
 	defer f.Close()
-	rr, err := arrowio.ReadParquet(f)
+	rr, err := arrowio.ReadParquet(f, arrowio.WithBatchRows(batchRows))
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", in, err)
 	}

@@ -72,7 +72,7 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	case *local:
-		n, err := runLocal(*input, *output, *column)
+		n, err := runLocal(*input, *output, *column, *batchRows)
 		if err != nil {
 			log.Fatalf("standardize: %v", err)
 		}

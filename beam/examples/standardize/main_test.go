@@ -138,7 +138,7 @@ func TestLocal(t *testing.T) {
 	if err := generate(in, 3, 5000, []int{2, 3}, 1500, 7); err != nil {
 		t.Fatal(err)
 	}
-	n, err := runLocal(filepath.Join(in, "*.parquet"), filepath.Join(out, "z"), "x")
+	n, err := runLocal(filepath.Join(in, "*.parquet"), filepath.Join(out, "z"), "x", 700)
 	if err != nil {
 		t.Fatal(err)
 	}
