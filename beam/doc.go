@@ -37,7 +37,10 @@
 // which are redistributed and read in a DoFn; WithColumns reads only some
 // columns. Files of filesystems without random access (gs://, s3://) are
 // one work item each, read whole into memory. WriteParquet writes a
-// PCollection of Batch as Parquet files, one per shard.
+// PCollection of Batch as Parquet files, one per shard (grouped by shard),
+// or with WithFilePerBundle one per bundle as the batches arrive
+// (arrowio.ParquetWriter; nothing grouped, so memory stays bounded on
+// runners such as prism that hold grouped data in memory).
 //
 // # Expressions
 //
@@ -67,4 +70,13 @@
 // ReducePerKey does the same per key of a PCollection of KV<K, Batch>;
 // KeyByColumn makes one from batches by splitting each by the values of a
 // string or integer column.
+//
+// # Example
+//
+// examples/standardize standardizes a tensor column over a folder of
+// Parquet files: ReadParquet (only the column) into Reduce for its mean and
+// standard deviation, then ReadParquet again into Evaluate with them as a
+// side input, then WriteParquet, on prism by default and on any runner by
+// Beam's flags. Its --local flag runs the same two passes with arrowio
+// alone, the baseline the pipeline is measured against.
 package beam
