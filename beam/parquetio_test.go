@@ -231,15 +231,7 @@ func expectedBatches(t testing.TB, names []string, per, batchRows int) int {
 	t.Helper()
 	n := 0
 	for _, name := range names {
-		f, err := os.Open(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		info, err := arrowio.ParquetInfo(f)
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		info := pqInfo(t, name)
 		for g := 0; g < len(info.RowGroups); g += per {
 			var rows int64
 			for _, rg := range info.RowGroups[g:min(g+per, len(info.RowGroups))] {
@@ -308,15 +300,7 @@ func TestParquetRoundTripPipeline(t *testing.T) {
 		t.Fatalf("written rows differ from the input (%d rows, want %d)", len(rows), len(written))
 	}
 	for _, name := range got {
-		f, err := os.Open(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		info, err := arrowio.ParquetInfo(f)
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		info := pqInfo(t, name)
 		for i, g := range info.RowGroups {
 			if g.Rows > 10 || (i < len(info.RowGroups)-1 && g.Rows != 10) {
 				t.Fatalf("%s: row groups %v, want 10 rows each but the last", name, info.RowGroups)
@@ -505,4 +489,19 @@ func TestReadParquetBadFile(t *testing.T) {
 			}
 		})
 	}
+}
+
+// pqInfo is arrowio.ParquetInfo of the local file name.
+func pqInfo(t testing.TB, name string) arrowio.ParquetFileInfo {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	info, err := arrowio.ParquetInfo(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info
 }
