@@ -22,3 +22,11 @@ func CachedLayouts(p *Plan) int { return p.fast.len() }
 
 // LayoutSlots is the bound on CachedLayouts.
 const LayoutSlots = layoutSlots
+
+// SetPrefetch turns the software prefetch of streaming operands on or off
+// (see prefetchOn); it returns a function that restores the setting.
+func SetPrefetch(on bool) (restore func()) {
+	old := prefetchOn
+	prefetchOn = on
+	return func() { prefetchOn = old }
+}

@@ -374,9 +374,14 @@ func runElementwise(g *group, arrs []*array.Array, dt array.DType, shape []int, 
 var ntThreshold = 16 << 20
 
 // prefetchOn asks for the next tile of every operand that streams from
-// memory while the current tile is computed (measured on W5 and W6: 5 to
-// 10% faster, others unchanged).
-var prefetchOn = true
+// memory while the current tile is computed. It is off: on 2026-11-21 it
+// made W5 and W6 5 to 10% faster, but on 2026-11-22 (same machine kind, in
+// one process, interleaved) it made W5 30% slower (15-16 against 10-12 ms
+// on one worker) and W8 25% slower, the others unchanged: the hardware
+// prefetchers follow these unit-stride streams, and the extra requests
+// compete with them for the line fill buffers. BenchmarkPrefetch re-measures
+// it; TestPrefetchMatches keeps the path correct.
+var prefetchOn = false
 
 // streamOutput switches the store of the root value to non-temporal stores
 // where a kernel exists: the root instruction when it writes straight into
