@@ -58,3 +58,46 @@ func ExampleParquetInfo() {
 	// group 2 rows 2
 	// [8 9 0 1 2 3]
 }
+
+// A ParquetWriter takes batches as a producer has them (here three of 3
+// rows each), filling row groups across batches.
+func ExampleParquetWriter() {
+	mem := memory.DefaultAllocator
+	s := arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}}, nil)
+	var file bytes.Buffer
+	pw, err := arrowio.NewParquetWriter(&file, s, arrowio.WithRowGroupRows(4))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for batch := int64(0); batch < 3; batch++ {
+		b := arrowarray.NewInt64Builder(mem)
+		b.AppendValues([]int64{3 * batch, 3*batch + 1, 3*batch + 2}, nil)
+		ids := b.NewArray()
+		b.Release()
+		rec := arrowarray.NewRecord(s, []arrow.Array{ids}, 3)
+		ids.Release()
+		err := pw.Write(rec)
+		rec.Release()
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	if err := pw.Close(); err != nil {
+		fmt.Println(err)
+		return
+	}
+	info, err := arrowio.ParquetInfo(bytes.NewReader(file.Bytes()))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i, g := range info.RowGroups {
+		fmt.Println("group", i, "rows", g.Rows)
+	}
+	// Output:
+	// group 0 rows 4
+	// group 1 rows 4
+	// group 2 rows 1
+}
