@@ -28,7 +28,7 @@ func (g *group) emit(r *rnode, next *int) (value, error) {
 		return g.emitNode(r, next)
 	}
 	start := *next
-	n := leafVisits(r)
+	n := r.leafVisits()
 	for _, e := range g.reused {
 		if e.r == r && g.sameReads(e.start, start, n) {
 			*next += n
@@ -42,18 +42,6 @@ func (g *group) emit(r *rnode, next *int) (value, error) {
 	}
 	g.reused = append(g.reused, emitted{r: r, start: start, n: n, v: v})
 	return v, nil
-}
-
-// leafVisits counts the leaves collect found under r (one per path).
-func leafVisits(r *rnode) int {
-	if r.isLeaf() {
-		return 1
-	}
-	n := 0
-	for _, a := range r.args {
-		n += leafVisits(a)
-	}
-	return n
 }
 
 // sameReads reports whether leaves[a:a+n] and leaves[b:b+n] read the same

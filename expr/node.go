@@ -107,9 +107,20 @@ func (n *Node) String() string {
 	return b.String()
 }
 
+// MaxStringLength bounds what String writes: a subtree that starts once
+// this many bytes are written is written as "…" (the calls still open are
+// then closed, a few bytes each). A node shared by several paths is written
+// once per path, so without the bound an expression of d nested e = e + e
+// would print 2^d leaves.
+const MaxStringLength = 1 << 16
+
 func (n *Node) format(b *strings.Builder) {
 	if n == nil {
 		b.WriteString("<nil>")
+		return
+	}
+	if b.Len() > MaxStringLength {
+		b.WriteString("…")
 		return
 	}
 	switch n.kind {
@@ -193,14 +204,20 @@ func (n *Node) opName() string {
 	return n.op.String()
 }
 
-// Leaves calls f for every array leaf and variable below n, in evaluation
-// order, once per occurrence.
+// walk calls f for n and every node below it, each once (a node reached
+// by several paths at its first visit), children before parents: the cost
+// is the number of distinct nodes, not of paths.
 func (n *Node) walk(f func(*Node)) {
-	if n == nil {
+	n.walkSeen(f, map[*Node]bool{})
+}
+
+func (n *Node) walkSeen(f func(*Node), seen map[*Node]bool) {
+	if n == nil || seen[n] {
 		return
 	}
+	seen[n] = true
 	for _, a := range n.args {
-		a.walk(f)
+		a.walkSeen(f, seen)
 	}
 	f(n)
 }

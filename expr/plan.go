@@ -2,6 +2,7 @@ package expr
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"strings"
@@ -167,7 +168,20 @@ func (ev *evaluation) eval(r *rnode, dst *array.Array) (*array.Array, error) {
 // smaller than the space it is broadcast over, and every reduction below the
 // root. Each becomes a temporary leaf, computed once per evaluation however
 // many paths reach it (see cse.go).
+//
+// A shared elementwise subexpression that a fused pass would reach through
+// more than maxSharedVisits leaf visits (e = e + e nested d times reaches
+// its leaf by 2^d paths) is evaluated once into a temporary too, so that
+// the cost of an evaluation follows the distinct nodes, not the paths. A
+// node is hoisted once per evaluation (rnode.hoisted), whatever the number
+// of paths to it.
 func (ev *evaluation) hoist(r *rnode, isReduceRoot bool) error {
+	if !isReduceRoot {
+		if r.hoisted {
+			return nil
+		}
+		r.hoisted = true
+	}
 	for i, a := range r.args {
 		if a.isLeaf() {
 			continue
@@ -187,8 +201,39 @@ func (ev *evaluation) hoist(r *rnode, isReduceRoot bool) error {
 		if err := ev.hoist(a, false); err != nil {
 			return err
 		}
+		if a.shared && a.leafVisits() > maxSharedVisits {
+			t, err := ev.temporary(a)
+			if err != nil {
+				return err
+			}
+			r.args[i] = t
+		}
 	}
 	return nil
+}
+
+// maxSharedVisits is the most leaf visits (leaves counted once per path) a
+// shared subexpression may have and still be fused into the pass that
+// reads it (see hoist).
+const maxSharedVisits = 64
+
+// leafVisits counts the leaves under r once per path, saturating at
+// math.MaxInt32; the count of each node is kept (r.visits), so a node
+// reached by several paths is counted once. Call it on a node whose args
+// are final (after hoist).
+func (r *rnode) leafVisits() int {
+	if r.isLeaf() {
+		return 1
+	}
+	if r.visits > 0 {
+		return r.visits
+	}
+	n := 0
+	for _, a := range r.args {
+		n = min(n+a.leafVisits(), math.MaxInt32)
+	}
+	r.visits = max(n, 1)
+	return r.visits
 }
 
 // checkOutput validates a caller's output array.

@@ -22,6 +22,10 @@ type rnode struct {
 	ctype  array.DType
 	once   *rnode // the temporary leaf this node was evaluated into (see cse.go)
 	shared bool   // reached by several paths (see cse.go)
+	// hoisted: hoist has run on this node in this evaluation; visits: its
+	// leaf visits once known (see hoist and leafVisits).
+	hoisted bool
+	visits  int
 }
 
 func (r *rnode) isLeaf() bool { return r.arr != nil }

@@ -20,7 +20,7 @@ func (n *Node) RowWise() error {
 	if err := n.Err(); err != nil {
 		return err
 	}
-	rows, err := n.rowAxis()
+	rows, err := n.rowAxis(map[*Node]rowAxisResult{})
 	if err != nil {
 		return err
 	}
@@ -30,9 +30,26 @@ func (n *Node) RowWise() error {
 	return nil
 }
 
+// rowAxisResult is rowAxis's answer for one node.
+type rowAxisResult struct {
+	rows bool
+	err  error
+}
+
 // rowAxis reports whether axis 0 of n is the row axis of its variables
-// (true) or n depends on no variable (false), or why n mixes rows.
-func (n *Node) rowAxis() (bool, error) {
+// (true) or n depends on no variable (false), or why n mixes rows. memo
+// holds the answers for the nodes seen, so that a node reached by several
+// paths is examined once.
+func (n *Node) rowAxis(memo map[*Node]rowAxisResult) (bool, error) {
+	if r, ok := memo[n]; ok {
+		return r.rows, r.err
+	}
+	rows, err := n.rowAxisOf(memo)
+	memo[n] = rowAxisResult{rows, err}
+	return rows, err
+}
+
+func (n *Node) rowAxisOf(memo map[*Node]rowAxisResult) (bool, error) {
 	switch n.kind {
 	case kLeaf, kConst:
 		return false, nil
@@ -42,7 +59,7 @@ func (n *Node) rowAxis() (bool, error) {
 		}
 		return true, nil
 	case kUnary, kCast:
-		return n.args[0].rowAxis()
+		return n.args[0].rowAxis(memo)
 	case kBinary, kWhere:
 		if !n.shape.RankKnown {
 			return false, fmt.Errorf("expr.RowWise: %w: %v has an unknown rank", ErrArgument, n)
@@ -51,7 +68,7 @@ func (n *Node) rowAxis() (bool, error) {
 		rows := false
 		rowsOf := make([]bool, len(n.args))
 		for i, a := range n.args {
-			r, err := a.rowAxis()
+			r, err := a.rowAxis(memo)
 			if err != nil {
 				return false, err
 			}
@@ -75,13 +92,13 @@ func (n *Node) rowAxis() (bool, error) {
 		}
 		return true, nil
 	case kBroadcast:
-		r, err := n.args[0].rowAxis()
+		r, err := n.args[0].rowAxis(memo)
 		if err == nil && r {
 			err = fmt.Errorf("expr.RowWise: %w: %v broadcasts a row-dependent operand", ErrArgument, n)
 		}
 		return false, err
 	case kReduce:
-		r, err := n.args[0].rowAxis()
+		r, err := n.args[0].rowAxis(memo)
 		if err != nil || !r {
 			return false, err
 		}
