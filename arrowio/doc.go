@@ -74,12 +74,17 @@
 // null row (the rule ToTensorColumn follows too). ReadParquet takes
 // ReadStream's options plus WithColumns (projection: only those columns'
 // bytes are read), WithParallel (a batch's columns decoded concurrently) and
-// WithBatchRows; it holds, for each column read, the compressed column
-// chunk of the current row group (pqarrow reads a chunk whole) and a batch.
-// The
-// reader is an array.RecordReader, so Evaluate and Reduce run over a Parquet
-// file as over an IPC stream. WriteParquet cuts row groups of
-// WithRowGroupRows rows and holds one row group (as Arrow) while writing.
+// WithBatchRows and WithRowGroups (chosen row groups, as a splitter that
+// read ParquetInfo's footer metadata hands them out); it holds, for each
+// column read, the compressed column chunk of the current row group
+// (pqarrow reads a chunk whole) and a batch. The reader is an
+// array.RecordReader, so Evaluate and Reduce run over a Parquet file as
+// over an IPC stream. WriteParquet cuts row groups of WithRowGroupRows rows
+// and holds one row group (as Arrow) while writing; ParquetWriter does the
+// same for batches pushed one at a time. Files are written with version 2
+// data pages, and a column holding a non-nullable FixedSizeList is written
+// nullable (pqarrow v15 drops such a column's values) with the caller's
+// schema kept under "stride0:schema", from which ReadParquet restores it.
 // Malformed files return ErrInvalid, never a panic: the stored schema is
 // checked as ReadStream checks IPC metadata, buffers are capped by
 // WithMaxBuffer, and decoding runs under a recover (FuzzReadParquet).
