@@ -42,9 +42,22 @@ func Remainder(a, b *Node, rule ...Rule) *Node { return binary(compute.Remainder
 // Mod, ONNX Mod with fmod=1). Integers: x mod 0 is 0; floats: NaN.
 func Fmod(a, b *Node, rule ...Rule) *Node { return binary(compute.Fmod, a, b, rule) }
 
-// Power returns a raised to b. For integers a negative exponent gives 0
-// unless |a| is 1 (NumPy raises ValueError instead).
-func Power(a, b *Node, rule ...Rule) *Node { return binary(compute.Power, a, b, rule) }
+// Power returns a raised to b, as numpy.power. Integers raised to a
+// negative integer power are an error, as NumPy's ValueError: evaluation
+// returns an error wrapping ErrArgument when an exponent element (a valid
+// one) is negative and the result dtype is a signed integer. Floats follow
+// C's pow.
+func Power(a, b *Node, rule ...Rule) *Node {
+	n := binary(compute.Power, a, b, rule)
+	n.strictPow = true
+	return n
+}
+
+// PowerTruncating returns a raised to b as OpenVINO's Power and ONNX's Pow
+// compute integers: a negative exponent gives the real power truncated
+// toward zero (0 unless |a| is 1) instead of an error. Otherwise it is
+// Power.
+func PowerTruncating(a, b *Node, rule ...Rule) *Node { return binary(compute.Power, a, b, rule) }
 
 // Maximum returns the elementwise maximum; a NaN operand gives NaN.
 func Maximum(a, b *Node, rule ...Rule) *Node { return binary(compute.Maximum, a, b, rule) }

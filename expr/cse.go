@@ -102,6 +102,7 @@ type cseKey struct {
 	axis         int
 	red          reduction
 	keep         bool
+	strictPow    bool
 	weak         weakKind
 	bits         uint64 // kConst: the value's bits; weak: math.Float64bits(wv)
 	wi           int64
@@ -133,7 +134,7 @@ func (rs *resolver) resolve(n *Node) (*rnode, error) {
 // keyOf builds n's structural key from its resolved form r.
 func keyOf(n *Node, r *rnode) cseKey {
 	k := cseKey{kind: n.kind, op: n.op, dtype: n.dtype, ctype: n.ctype, rule: n.rule, mode: n.mode,
-		axis: n.axis, red: n.red, keep: n.keep, nargs: len(r.args)}
+		axis: n.axis, red: n.red, keep: n.keep, strictPow: n.strictPow, nargs: len(r.args)}
 	switch n.kind {
 	case kLeaf, kVar:
 		k.arr = r.arr

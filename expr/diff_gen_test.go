@@ -757,7 +757,7 @@ var logicOps = []compute.Op{compute.LogicalAnd, compute.LogicalOr, compute.Logic
 // table; TestDiffCoversOps checks that none is missing.
 var binaryCtors = map[compute.Op]func(a, b *expr.Node, r ...expr.Rule) *expr.Node{
 	compute.Add: expr.Add, compute.Sub: expr.Sub, compute.Mul: expr.Mul, compute.Div: expr.Div,
-	compute.FloorDiv: expr.FloorDiv, compute.TruncDiv: expr.TruncDiv, compute.Power: expr.Power,
+	compute.FloorDiv: expr.FloorDiv, compute.TruncDiv: expr.TruncDiv, compute.Power: expr.PowerTruncating,
 	compute.Remainder: expr.Remainder, compute.Fmod: expr.Fmod, compute.Maximum: expr.Maximum,
 	compute.Minimum: expr.Minimum, compute.Fmax: expr.Fmax, compute.Fmin: expr.Fmin,
 	compute.Arctan2: expr.Arctan2, compute.Hypot: expr.Hypot, compute.Copysign: expr.Copysign,

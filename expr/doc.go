@@ -160,8 +160,9 @@
 //	Fmod       remainder with the dividend's sign (numpy.fmod, C fmod, OpenVINO Mod, ONNX Mod fmod=1)
 //	x//0, x%0  integers: 0 (NumPy: 0 with a warning); floats: inf/NaN as NumPy
 //	overflow   wraps around (two's complement), MinInt/-1 = MinInt
-//	Power      integers: repeated multiplication, a negative exponent gives 0
-//	           unless |x| = 1 (NumPy raises ValueError)
+//	Power      integers: repeated multiplication; a negative exponent is an
+//	           error at evaluation (NumPy's ValueError); PowerTruncating
+//	           (OpenVINO Power, ONNX Pow) gives 0 there unless |x| = 1
 //	shifts     by the width or more, or by a negative count: 0 (-1 for a
 //	           negative x shifted right), as NumPy
 //

@@ -50,6 +50,9 @@ type Node struct {
 
 	// kBinary, kWhere
 	rule Rule
+	// kBinary Power: integers to a negative power are an error (Power, not
+	// PowerTruncating)
+	strictPow bool
 
 	// kReduce
 	red    reduction

@@ -182,6 +182,9 @@ func (ev *evaluation) hoist(r *rnode, isReduceRoot bool) error {
 		}
 		r.hoisted = true
 	}
+	if err := ev.checkIntPower(r); err != nil {
+		return err
+	}
 	for i, a := range r.args {
 		if a.isLeaf() {
 			continue
@@ -207,6 +210,40 @@ func (ev *evaluation) hoist(r *rnode, isReduceRoot bool) error {
 				return err
 			}
 			r.args[i] = t
+		}
+	}
+	return nil
+}
+
+// checkIntPower refuses, as NumPy does, a Power (not PowerTruncating) of a
+// signed integer result dtype whose exponent has a negative element: the
+// exponent is evaluated first (into a temporary unless it is a leaf) and
+// read. Null elements are not read.
+func (ev *evaluation) checkIntPower(r *rnode) error {
+	n := r.n
+	if n.kind != kBinary || n.op != compute.Power || !n.strictPow || !n.ctype.IsSigned() || len(r.args) != 2 {
+		return nil
+	}
+	e := r.args[1]
+	if !e.isLeaf() {
+		if e.once == nil {
+			if _, err := ev.temporary(e); err != nil {
+				return err
+			}
+		}
+		e = e.once
+		r.args[1] = e
+	}
+	if !e.arr.DType().IsSigned() {
+		return nil // unsigned and bool exponents are never negative
+	}
+	vals, err := array.ToSlice[int64](e.arr) // nulls read as 0
+	if err != nil {
+		return err
+	}
+	for _, v := range vals {
+		if v < 0 {
+			return fmt.Errorf("expr.Power: %w: integers to negative integer powers are not allowed (an exponent is %d, the result %v; PowerTruncating gives 0 instead)", ErrArgument, v, n.ctype)
 		}
 	}
 	return nil

@@ -727,7 +727,9 @@ func elementwiseOp(c Case) (binaryOp, string) {
 	case "div":
 		return divide(expr.TruncDiv), "" // ONNX Div: C division
 	case "power", "pow":
-		return expr.Power, ""
+		// OpenVINO Power and ONNX Pow: an integer to a negative power is
+		// the real power truncated (numpy.power, kind numpy, refuses it)
+		return expr.PowerTruncating, ""
 	case "maximum", "max":
 		return expr.Maximum, ""
 	case "minimum", "min":

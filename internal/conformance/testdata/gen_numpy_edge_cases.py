@@ -9,8 +9,8 @@ NumPy 2 is the reference, but Debian's NumPy here is 1.24. Its results
 equal NumPy 2's for what the cases hold: array operands only (NEP 50
 changed the promotion of Python scalars, not of arrays), and no integer
 floor/ceil/trunc (NumPy 2 keeps integers there, 1.24 gives floats). Integer
-power with a negative exponent (ValueError) and integer reciprocal of 0
-(undefined in C) are left out, and so is a float power with a base above
+power with a negative exponent is an error in both (ValueError: the
+power_neg cases); integer reciprocal of 0 (undefined in C) is left out, and so is a float power with a base above
 1e6 and a fractional exponent (Go's math.Pow is not within 4 ulp there).
 """
 import json
@@ -74,14 +74,16 @@ def arr(name, a):
 cases = []
 
 
-def add(op, inputs, n):
+def add(op, inputs, n, idname=None):
     f = getattr(np, op)
     try:
         r = f(*inputs)
         exp = {"shape": list(r.shape), "dtype": NAMES[r.dtype.type], "values": [enc(v) for v in r.ravel().tolist()]}
     except TypeError as e:
         exp = {"error": True, "reason": "TypeError: " + str(e)[:80]}
-    c = {"id": "stride0/np/%s/%03d" % (op, n), "source": "numpy %s (Debian, computed)" % np.__version__,
+    except ValueError as e:
+        exp = {"error": True, "reason": "ValueError: " + str(e)[:80]}
+    c = {"id": "stride0/np/%s/%03d" % (idname or op, n), "source": "numpy %s (Debian, computed)" % np.__version__,
          "source_test": "gen_numpy_edge_cases.py", "kind": "numpy", "op": op,
          "inputs": [arr(k, a) for k, a in zip("xyz", inputs)], "expected": exp,
          "derived": True, "derived_note": "expected values computed by NumPy 1.24 (array operands: as NumPy 2)"}
@@ -122,6 +124,18 @@ for op in BINARY:
         if op in ("left_shift", "right_shift") and b in INTS:
             y = np.array([[0, 1, 2]], dtype=b)
         add(op, [x, y], n)
+        n += 1
+
+# integer power: a negative exponent anywhere is an error, a base of
+# either sign to non-negative exponents is not (array operands, broadcast)
+n = 0
+for dt in INTS:
+    signed = np.issubdtype(dt, np.signedinteger)
+    x = np.array([2, 3, 1, 0], dtype=dt).reshape(4, 1)
+    for ys in ([[0, 1, 2]], [[1, -1, 2]], [[-2, 0, 0]]):
+        if not signed and min(ys[0]) < 0:
+            continue
+        add("power", [x, np.array(ys, dtype=dt)], n, "power_neg")
         n += 1
 
 for op in UNARY:
