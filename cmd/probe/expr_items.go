@@ -248,3 +248,43 @@ func nilPlan() (string, string) {
 	}
 	return vRight, fmt.Sprintf("Root() = nil; Eval, EvalInto, Explain, Err: %v", errs[0])
 }
+
+// sharedDAG builds e = e + e nested 60 times over [1, -2, 0.5] (61 distinct
+// nodes, 2^60 paths to the leaf), then evaluates, prints and walks it: each
+// must cost the nodes, not the paths.
+func sharedDAG() (string, string) {
+	mem := newTracker()
+	x, err := array.FromSlice(mem, []float64{1, -2, 0.5}, 3)
+	if err != nil {
+		return vFailed, err.Error()
+	}
+	defer x.Release()
+	const d = 60
+	e := expr.Leaf(x)
+	for i := 0; i < d; i++ {
+		e = expr.Add(e, e)
+	}
+	start := time.Now()
+	s := e.String()
+	if len(s) > expr.MaxStringLength+64*(d+1) {
+		return vFailed, fmt.Sprintf("String wrote %d bytes", len(s))
+	}
+	if vs := e.Vars(); len(vs) != 0 {
+		return vFailed, fmt.Sprintf("Vars = %v", vs)
+	}
+	out, err := expr.Eval(e, expr.WithAllocator(mem))
+	if err != nil {
+		return vError, err.Error()
+	}
+	defer out.Release()
+	got, err := array.ToSlice[float64](out)
+	if err != nil {
+		return vFailed, err.Error()
+	}
+	for i, v := range []float64{1, -2, 0.5} {
+		if want := math.Ldexp(v, d); got[i] != want {
+			return vFailed, fmt.Sprintf("element %d is %v, want %v", i, got[i], want)
+		}
+	}
+	return vRight, fmt.Sprintf("2^%d paths: String %d bytes, values 2^%d·x, in %v", d, len(s), d, time.Since(start).Round(time.Millisecond))
+}

@@ -1,6 +1,6 @@
 package main
 
-// probes lists every hostile input of issue 9, by item.
+// probes lists every hostile input of issue 9, by item, and later ones.
 var probes = []probe{
 	{"1a", "sqrt(xs+xs), WithTileSize(1<<61), step-2 slice of 200000 float32", func() (string, string) { return tileProbe(200000, 1<<61) }},
 	{"1b", "sqrt(xs+xs), WithTileSize(1<<36), 100000 elements", func() (string, string) { return tileProbe(100000, 1<<36) }},
@@ -25,4 +25,6 @@ var probes = []probe{
 	{"10c", "nil *FixedShapeTensorArray methods", nilTensorArray},
 	{"10d", "WriteRecords(w, true, schema, []arrow.Record{nil})", nilRecord},
 	{"11", "tensor columns of transposed views: only involutions written", permutations},
+	// beyond issue 9's list
+	{"12", "e = e + e nested 60 times: Eval, String, Vars of 2^60 paths", sharedDAG},
 }
