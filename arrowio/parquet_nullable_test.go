@@ -96,3 +96,27 @@ func TestParquetNonNullableFixedSizeList(t *testing.T) {
 	require.Equal(t, fsl.(*arrowarray.FixedSizeList).ListValues().(*arrowarray.Float64).Float64Values(),
 		plain.ListValues().(*arrowarray.Float64).Float64Values())
 }
+
+// ReadParquet's default total limit counts the whole file as input
+// (DefaultTotalBase + DefaultTotalRatio × the file's bytes), so a file that
+// decodes to more than DefaultTotalBase is not refused for that alone.
+func TestParquetDefaultTotalCountsTheFile(t *testing.T) {
+	mem := newMem(t)
+	b := arrowarray.NewInt64Builder(mem)
+	for i := int64(0); i < 1000; i++ {
+		b.Append(i * 7)
+	}
+	col := b.NewArray()
+	b.Release()
+	s := arrow.NewSchema([]arrow.Field{{Name: "i", Type: arrow.PrimitiveTypes.Int64}}, nil)
+	rec := arrowarray.NewRecord(s, []arrow.Array{col}, 1000)
+	col.Release()
+	defer rec.Release()
+	data := writePQ(t, mem, s, []arrow.Record{rec})
+	rr, err := ReadParquet(bytes.NewReader(data), WithAllocator(mem))
+	require.NoError(t, err)
+	defer rr.Release()
+	p, ok := rr.(*pqReader)
+	require.True(t, ok, "%T", rr)
+	require.Equal(t, int64(DefaultTotalBase+DefaultTotalRatio*len(data)), p.lim.limit())
+}
