@@ -42,23 +42,11 @@ func argWork(dt array.DType) array.DType {
 
 // argExtreme evaluates Argmin and Argmax.
 func (ev *evaluation) argExtreme(r *rnode, dst *array.Array) (*array.Array, error) {
-	if dst != nil {
-		if err := checkOutput(dst, r.dtype, r.shape); err != nil {
-			return nil, err
-		}
-	}
-	x, done, err := ev.operand(r.args[0])
-	if err != nil {
+	x, out, done, err := ev.walkPass(r, dst, fmt.Sprintf("%v over axes %v: first occurrence, first NaN wins", r.n.red, r.axes), array.Int64)
+	if err != nil || out == nil {
 		return nil, err
 	}
 	defer done()
-	if ev.describePass(r, fmt.Sprintf("%v over axes %v: first occurrence, first NaN wins", r.n.red, r.axes), dst) {
-		return nil, nil
-	}
-	out, err := ev.newOutput(array.Int64, r.shape)
-	if err != nil {
-		return nil, err
-	}
 	idx := unsafe.Slice((*int64)(out.DataPointer()), out.Len())
 	w := newWalk(x, r.axes)
 	isMax := r.n.red == redArgmax

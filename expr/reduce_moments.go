@@ -57,23 +57,11 @@ func momentsWork(dt array.DType) array.DType {
 
 // moments evaluates Var and Std.
 func (ev *evaluation) moments(r *rnode, dst *array.Array) (*array.Array, error) {
-	if dst != nil {
-		if err := checkOutput(dst, r.dtype, r.shape); err != nil {
-			return nil, err
-		}
-	}
-	x, done, err := ev.operand(r.args[0])
-	if err != nil {
+	x, out, done, err := ev.walkPass(r, dst, fmt.Sprintf("%v over axes %v: blocks of two passes (mean, squared deviations) merged by Chan's formulas", r.n.red, r.axes), array.Float64)
+	if err != nil || out == nil {
 		return nil, err
 	}
 	defer done()
-	if ev.describePass(r, fmt.Sprintf("%v over axes %v: blocks of two passes (mean, squared deviations) merged by Chan's formulas", r.n.red, r.axes), dst) {
-		return nil, nil
-	}
-	out, err := ev.newOutput(array.Float64, r.shape)
-	if err != nil {
-		return nil, err
-	}
 	v := unsafe.Slice((*float64)(out.DataPointer()), out.Len())
 	ddof, isStd := r.n.ddof, r.n.red == redStd
 	put := func(i int, m compute.Moments) {

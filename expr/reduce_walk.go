@@ -261,6 +261,32 @@ func (ev *evaluation) deliver(r *rnode, res *array.Array, dst *array.Array) (*ar
 	return ev.elementwise(cp, dst)
 }
 
+// walkPass starts a reduction that walks its operand (argmin and argmax,
+// var and std): it checks dst, evaluates the operand x, describes the pass
+// as what, and allocates the result out of dtype dt. Under Explain out is
+// nil (and nothing is held). Otherwise the caller runs done once it has
+// read x.
+func (ev *evaluation) walkPass(r *rnode, dst *array.Array, what string, dt array.DType) (x, out *array.Array, done func(), err error) {
+	if dst != nil {
+		if err := checkOutput(dst, r.dtype, r.shape); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	x, done, err = ev.operand(r.args[0])
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if ev.describePass(r, what, dst) {
+		done()
+		return nil, nil, nil, nil
+	}
+	if out, err = ev.newOutput(dt, r.shape); err != nil {
+		done()
+		return nil, nil, nil, err
+	}
+	return x, out, done, nil
+}
+
 // describePass writes a dedicated pass to the Explain output and reports
 // whether it is the root of a dry run (and so must not run).
 func (ev *evaluation) describePass(r *rnode, what string, dst *array.Array) bool {
