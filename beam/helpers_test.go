@@ -89,18 +89,39 @@ func testRecord(t testing.TB, mem memory.Allocator, rng *rand.Rand, n int) arrow
 		t.Fatal(err)
 	}
 	defer ta.Release()
-	xc, err := arrowio.ToArrow(mem, xa)
-	if err != nil {
-		t.Fatal(err)
+	return recordOf(t, mem, column{"x", xa, true}, column{"t", ta, true})
+}
+
+// column is one column of recordOf: an array of rank 1 becomes a
+// primitive column, one of higher rank a fixed_shape_tensor column.
+type column struct {
+	name     string
+	a        *array.Array
+	nullable bool
+}
+
+// recordOf builds a record of the columns (the rows of the first); the
+// caller keeps and releases its arrays.
+func recordOf(t testing.TB, mem memory.Allocator, cols ...column) arrow.Record {
+	t.Helper()
+	fields := make([]arrow.Field, len(cols))
+	arrs := make([]arrow.Array, len(cols))
+	for i, c := range cols {
+		var a arrow.Array
+		var err error
+		if c.a.Rank() == 1 {
+			a, err = arrowio.ToArrow(mem, c.a)
+		} else {
+			a, err = arrowio.ToTensorColumn(mem, c.a)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer a.Release()
+		fields[i] = arrow.Field{Name: c.name, Type: a.DataType(), Nullable: c.nullable}
+		arrs[i] = a
 	}
-	defer xc.Release()
-	tc, err := arrowio.ToTensorColumn(mem, ta)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tc.Release()
-	s := arrow.NewSchema([]arrow.Field{{Name: "x", Type: xc.DataType(), Nullable: true}, {Name: "t", Type: tc.DataType(), Nullable: true}}, nil)
-	return arrowarray.NewRecord(s, []arrow.Array{xc, tc}, int64(n))
+	return arrowarray.NewRecord(arrow.NewSchema(fields, nil), arrs, int64(cols[0].a.Shape()[0]))
 }
 
 // writeTestFiles writes files IPC files of batches batches each into dir

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow"
-	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	abeam "github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/passert"
@@ -58,18 +57,9 @@ func benchParquetFiles(b *testing.B, dir string, files, rows int) (names []strin
 		if err != nil {
 			b.Fatal(err)
 		}
-		ic, err := arrowio.ToArrow(mem, ia)
-		if err != nil {
-			b.Fatal(err)
-		}
-		tc, err := arrowio.ToTensorColumn(mem, ta)
-		if err != nil {
-			b.Fatal(err)
-		}
-		s := arrow.NewSchema([]arrow.Field{{Name: "id", Type: ic.DataType()}, {Name: "t", Type: tc.DataType(), Nullable: true}}, nil)
-		rec := arrowarray.NewRecord(s, []arrow.Array{ic, tc}, int64(rows))
+		rec := recordOf(b, mem, column{"id", ia, false}, column{"t", ta, true})
 		data := pqBytes(b, []arrow.Record{rec}, 64<<10)
-		for _, x := range []interface{ Release() }{ia, ta, ic, tc} {
+		for _, x := range []interface{ Release() }{ia, ta, rec} {
 			x.Release()
 		}
 		name := filepath.Join(dir, fmt.Sprintf("part-%03d.parquet", f))

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow/go/v15/arrow"
-	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	abeam "github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/passert"
@@ -33,18 +31,7 @@ func constBatch(t *testing.T, mu float64, w []float32) Batch {
 		t.Fatal(err)
 	}
 	defer wa.Release()
-	mc, err := arrowio.ToArrow(mem, ma)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer mc.Release()
-	wc, err := arrowio.ToTensorColumn(mem, wa)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer wc.Release()
-	s := arrow.NewSchema([]arrow.Field{{Name: "mu", Type: mc.DataType()}, {Name: "w", Type: wc.DataType()}}, nil)
-	rec := arrowarray.NewRecord(s, []arrow.Array{mc, wc}, 1)
+	rec := recordOf(t, mem, column{"mu", ma, false}, column{"w", wa, false})
 	defer rec.Release()
 	b, err := NewBatch(rec)
 	if err != nil {
