@@ -131,60 +131,38 @@ type LaneMoments struct {
 // Chan's formulas. bsum and bm2 are scratch of one row each, tmp of one
 // row.
 func (l *LaneMoments) MergeRows32(rows []unsafe.Pointer, bsum, bm2, tmp []float32) {
-	nl, nb := len(l.Mean), len(rows)
-	if nb == 0 || nl == 0 {
-		return
-	}
-	clear(bsum[:nl])
-	clear(bm2[:nl])
-	ps := unsafe.Pointer(unsafe.SliceData(bsum))
-	addRows(ps, rows, nl, Float32)
-	// the block means, as centres for the second pass (a product by 1/nb
-	// is within an ulp of the quotient; the centre needs no more)
-	inv := 1 / float32(nb)
-	for i := range bsum[:nl] {
-		bsum[i] *= inv // in place: vek's kernels (noasm) forbid overlap
-	}
-	sub := binTable[Sub][Float32][VV]
-	pt, pm := unsafe.Pointer(unsafe.SliceData(tmp)), unsafe.Pointer(unsafe.SliceData(bm2))
-	chain, fused := LookupChain(Mul, Add, Float32, false, false, false)
-	if k, width := sqDev4(false); k != nil {
-		rows = sqDevRows(k, width, rows, pm, ps, bsum[:nl], bm2[:nl])
-	}
-	for _, r := range rows {
-		sub(pt, r, ps, nl)
-		if fused {
-			chain(pm, pt, pt, pm, nl)
-		} else {
-			t, m := tmp[:nl], bm2[:nl]
-			for i, d := range t {
-				m[i] += d * d
-			}
-		}
-	}
-	mergeLanes(l, nb, bsum[:nl], bm2[:nl])
+	mergeRows(l, rows, bsum, bm2, tmp)
 }
 
 // MergeRows64 is MergeRows32 for float64 rows.
 func (l *LaneMoments) MergeRows64(rows []unsafe.Pointer, bsum, bm2, tmp []float64) {
+	mergeRows(l, rows, bsum, bm2, tmp)
+}
+
+// mergeRows is MergeRows32 and MergeRows64.
+func mergeRows[T float32 | float64](l *LaneMoments, rows []unsafe.Pointer, bsum, bm2, tmp []T) {
 	nl, nb := len(l.Mean), len(rows)
 	if nb == 0 || nl == 0 {
 		return
 	}
+	t, is64 := Float32, false
+	if unsafe.Sizeof(T(0)) == 8 {
+		t, is64 = Float64, true
+	}
 	clear(bsum[:nl])
 	clear(bm2[:nl])
 	ps := unsafe.Pointer(unsafe.SliceData(bsum))
-	addRows(ps, rows, nl, Float64)
+	addRows(ps, rows, nl, t)
 	// the block means, as centres for the second pass (a product by 1/nb
 	// is within an ulp of the quotient; the centre needs no more)
-	inv := 1 / float64(nb)
+	inv := 1 / T(nb)
 	for i := range bsum[:nl] {
 		bsum[i] *= inv // in place: vek's kernels (noasm) forbid overlap
 	}
-	sub := binTable[Sub][Float64][VV]
+	sub := binTable[Sub][t][VV]
 	pt, pm := unsafe.Pointer(unsafe.SliceData(tmp)), unsafe.Pointer(unsafe.SliceData(bm2))
-	chain, fused := LookupChain(Mul, Add, Float64, false, false, false)
-	if k, width := sqDev4(true); k != nil {
+	chain, fused := LookupChain(Mul, Add, t, false, false, false)
+	if k, width := sqDev4(is64); k != nil {
 		rows = sqDevRows(k, width, rows, pm, ps, bsum[:nl], bm2[:nl])
 	}
 	for _, r := range rows {
@@ -192,8 +170,8 @@ func (l *LaneMoments) MergeRows64(rows []unsafe.Pointer, bsum, bm2, tmp []float6
 		if fused {
 			chain(pm, pt, pt, pm, nl)
 		} else {
-			t, m := tmp[:nl], bm2[:nl]
-			for i, d := range t {
+			dev, m := tmp[:nl], bm2[:nl]
+			for i, d := range dev {
 				m[i] += d * d
 			}
 		}
