@@ -442,7 +442,9 @@ func openParquet(what string, r parquet.ReaderAtSeeker, c *readConfig, opts []Re
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w: %w", what, ErrInvalid, err)
 	}
-	if err := checkStoredSchema(pf, opts); err != nil {
+	// ReadStream's checks reject the malformed flatbuffers that would make
+	// arrow-go allocate without bound when pqarrow parses ARROW:schema.
+	if _, err := storedSchema(pf, "ARROW:schema", "stored Arrow schema", opts); err != nil {
 		pf.Close()
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
@@ -452,32 +454,28 @@ func openParquet(what string, r parquet.ReaderAtSeeker, c *readConfig, opts []Re
 		return nil, fmt.Errorf("%s: %w: %w", what, ErrInvalid, err)
 	}
 	o := &pqOpen{pf: pf, fr: fr, lim: lim}
-	if kv := pf.MetaData().KeyValueMetadata(); kv != nil {
-		if v := kv.FindValue(pqSchemaKey); v != nil {
-			if o.orig, err = storedSchema(*v, opts); err != nil {
-				pf.Close()
-				return nil, fmt.Errorf("%s: %w", what, err)
-			}
-			if o.orig.NumFields() != len(fr.Manifest.Fields) {
-				o.orig = nil // not this file's: ignore it
-			}
-		}
+	if o.orig, err = storedSchema(pf, pqSchemaKey, pqSchemaKey, opts); err != nil {
+		pf.Close()
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	if o.orig != nil && o.orig.NumFields() != len(fr.Manifest.Fields) {
+		o.orig = nil // not this file's: ignore it
 	}
 	return o, nil
 }
 
-// checkStoredSchema decodes the Arrow schema stored in the file's metadata
-// (ARROW:schema, an IPC stream holding a schema message, base64) with
-// ReadStream, whose checks reject the malformed flatbuffers that would make
-// arrow-go allocate without bound when pqarrow parses them.
-func checkStoredSchema(pf *file.Reader, opts []ReadOption) error {
+// storedSchema decodes the schema stored in the file's metadata under key
+// (ARROW:schema or stride0:schema: an IPC stream holding a schema message,
+// base64) with ReadStream's checks; nil when the file has none. what names
+// it in errors.
+func storedSchema(pf *file.Reader, key, what string, opts []ReadOption) (*arrow.Schema, error) {
 	kv := pf.MetaData().KeyValueMetadata()
 	if kv == nil {
-		return nil
+		return nil, nil
 	}
-	v := kv.FindValue("ARROW:schema")
+	v := kv.FindValue(key)
 	if v == nil {
-		return nil
+		return nil, nil
 	}
 	var dec []byte
 	var err error
@@ -486,15 +484,15 @@ func checkStoredSchema(pf *file.Reader, opts []ReadOption) error {
 	}
 	if len(dec) == 0 || err != nil {
 		if dec, err = base64.RawStdEncoding.DecodeString(*v); err != nil {
-			return fmt.Errorf("%w: stored Arrow schema: %w", ErrInvalid, err)
+			return nil, fmt.Errorf("%w: %s: %w", ErrInvalid, what, err)
 		}
 	}
 	rr, err := ReadStream(bytes.NewReader(dec), opts...)
 	if err != nil {
-		return fmt.Errorf("stored Arrow schema: %w", err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
-	rr.Release()
-	return nil
+	defer rr.Release()
+	return rr.Schema(), nil
 }
 
 // pqMetadata drops the keys pqarrow adds to a field's metadata: the

@@ -3,7 +3,6 @@ package arrowio
 import (
 	"bytes"
 	"encoding/base64"
-	"fmt"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
@@ -100,21 +99,6 @@ func encodeSchema(s *arrow.Schema) (string, error) {
 		return "", err
 	}
 	return base64.StdEncoding.EncodeToString(buf.Bytes()), nil
-}
-
-// storedSchema decodes the schema WriteParquet stored under pqSchemaKey
-// (nil if there is none) with ReadStream's checks.
-func storedSchema(v string, opts []ReadOption) (*arrow.Schema, error) {
-	dec, err := base64.StdEncoding.DecodeString(v)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %w", ErrInvalid, pqSchemaKey, err)
-	}
-	rr, err := ReadStream(bytes.NewReader(dec), opts...)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", pqSchemaKey, err)
-	}
-	defer rr.Release()
-	return rr.Schema(), nil
 }
 
 // retypeData returns d (retained) as type t, which must be d's type up to
