@@ -3,6 +3,7 @@ package beam
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"reflect"
 	"sort"
@@ -153,23 +154,10 @@ func writeIPC(ctx context.Context, mem memory.Allocator, name string, batches fu
 		return fmt.Errorf("beam.WriteIPC %q: %w", name, err)
 	}
 	defer rr.Release()
-	fs, err := filesystem.New(ctx, name)
-	if err != nil {
-		return fmt.Errorf("beam.WriteIPC %q: %w", name, err)
-	}
-	defer fs.Close()
-	wc, err := fs.OpenWrite(ctx, name)
-	if err != nil {
-		return fmt.Errorf("beam.WriteIPC %q: %w", name, err)
-	}
-	if _, err := arrowio.WriteFile(wc, rr); err != nil {
-		wc.Close()
-		return fmt.Errorf("beam.WriteIPC %q: %w", name, err)
-	}
-	if err := wc.Close(); err != nil {
-		return fmt.Errorf("beam.WriteIPC %q: %w", name, err)
-	}
-	return nil
+	return writeFile(ctx, "beam.WriteIPC", name, func(w io.Writer) error {
+		_, err := arrowio.WriteFile(w, rr)
+		return err
+	})
 }
 
 // iterReader is a RecordReader over a Beam iterator of Batch, decoding one

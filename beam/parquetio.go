@@ -274,8 +274,7 @@ type writeBundleFn struct {
 	token  uint64
 	bundle int
 	name   string
-	fs     filesystem.Interface
-	wc     io.WriteCloser
+	file   *outFile
 	pw     *arrowio.ParquetWriter
 }
 
@@ -292,14 +291,10 @@ func (f *writeBundleFn) ProcessElement(ctx context.Context, b Batch, _ func(stri
 	if f.pw == nil {
 		f.bundle++
 		f.name = fmt.Sprintf("%s-%016x-%05d.parquet", f.Prefix, f.token, f.bundle)
-		if f.fs, err = filesystem.New(ctx, f.name); err != nil {
+		if f.file, err = createFile(ctx, f.name); err != nil {
 			return fmt.Errorf("beam.WriteParquet %q: %w", f.name, err)
 		}
-		if f.wc, err = f.fs.OpenWrite(ctx, f.name); err != nil {
-			f.abort()
-			return fmt.Errorf("beam.WriteParquet %q: %w", f.name, err)
-		}
-		f.pw, err = arrowio.NewParquetWriter(f.wc, rec.Schema(), arrowio.WithRowGroupRows(f.RowGroupRows))
+		f.pw, err = arrowio.NewParquetWriter(f.file, rec.Schema(), arrowio.WithRowGroupRows(f.RowGroupRows))
 		if err != nil {
 			f.abort()
 			return fmt.Errorf("beam.WriteParquet %q: %w", f.name, err)
@@ -317,11 +312,10 @@ func (f *writeBundleFn) FinishBundle(emit func(string)) error {
 		return nil
 	}
 	err := f.pw.Close()
-	if cerr := f.wc.Close(); err == nil {
+	if cerr := f.file.Close(); err == nil {
 		err = cerr
 	}
-	f.fs.Close()
-	f.pw, f.wc, f.fs = nil, nil, nil
+	f.pw, f.file = nil, nil
 	if err != nil {
 		return fmt.Errorf("beam.WriteParquet %q: %w", f.name, err)
 	}
@@ -334,13 +328,10 @@ func (f *writeBundleFn) abort() {
 	if f.pw != nil {
 		f.pw.Close()
 	}
-	if f.wc != nil {
-		f.wc.Close()
+	if f.file != nil {
+		f.file.Close()
 	}
-	if f.fs != nil {
-		f.fs.Close()
-	}
-	f.pw, f.wc, f.fs = nil, nil, nil
+	f.pw, f.file = nil, nil
 }
 
 // writeParquetFn writes one shard's batches to one file.
@@ -365,22 +356,7 @@ func writeParquet(ctx context.Context, mem memory.Allocator, name string, rowGro
 		return fmt.Errorf("beam.WriteParquet %q: %w", name, err)
 	}
 	defer rr.Release()
-	fs, err := filesystem.New(ctx, name)
-	if err != nil {
-		return fmt.Errorf("beam.WriteParquet %q: %w", name, err)
-	}
-	defer fs.Close()
-	wc, err := fs.OpenWrite(ctx, name)
-	if err != nil {
-		return fmt.Errorf("beam.WriteParquet %q: %w", name, err)
-	}
-	err = arrowio.WriteParquet(wc, rr, arrowio.WithWriteAllocator(mem), arrowio.WithRowGroupRows(rowGroupRows))
-	if err != nil {
-		wc.Close()
-		return fmt.Errorf("beam.WriteParquet %q: %w", name, err)
-	}
-	if err := wc.Close(); err != nil {
-		return fmt.Errorf("beam.WriteParquet %q: %w", name, err)
-	}
-	return nil
+	return writeFile(ctx, "beam.WriteParquet", name, func(w io.Writer) error {
+		return arrowio.WriteParquet(w, rr, arrowio.WithWriteAllocator(mem), arrowio.WithRowGroupRows(rowGroupRows))
+	})
 }
