@@ -21,7 +21,7 @@ import (
 // pass 2 evaluates z = (column - mean) / std over each file and writes it as
 // output-FFFFF.parquet, in batches of batchRows rows. It returns the number
 // of rows standardized.
-func runLocal(input, output, column string, batchRows int) (rows int64, err error) {
+func runLocal(input, output, column string, batchRows int) (int64, error) {
 	files, err := filepath.Glob(input)
 	if err != nil {
 		return 0, err
@@ -52,64 +52,47 @@ func runLocal(input, output, column string, batchRows int) (rows int64, err erro
 	defer mom[0].Release()
 	defer mom[1].Release()
 	for i, name := range files {
-		n, err := standardizeFile(mem, name, fmt.Sprintf("%s-%05d.parquet", output, i), column, batchRows, mom[0], mom[1])
-		if err != nil {
-			return rows, err
+		if err := standardizeFile(mem, name, fmt.Sprintf("%s-%05d.parquet", output, i), column, batchRows, mom[0], mom[1]); err != nil {
+			return 0, err
 		}
-		rows += n
 	}
-	return rows, nil
+	return countRows(input)
 }
 
 // standardizeFile is pass 2 over one file.
-func standardizeFile(mem memory.Allocator, in, out, column string, batchRows int, mean, std *array.Array) (int64, error) {
+func standardizeFile(mem memory.Allocator, in, out, column string, batchRows int, mean, std *array.Array) error {
 	f, err := os.Open(in)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	defer f.Close()
 	rr, err := arrowio.ReadParquet(f, arrowio.WithBatchRows(batchRows))
 	if err != nil {
-		return 0, fmt.Errorf("%s: %w", in, err)
+		return fmt.Errorf("%s: %w", in, err)
 	}
 	defer rr.Release()
 	x, err := arrowio.SchemaVar(rr.Schema(), column)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	z, err := expr.Parse("(x - mean) / std", map[string]*expr.Node{"x": x, "mean": expr.Leaf(mean), "std": expr.Leaf(std)})
 	if err != nil {
-		return 0, err
+		return err
 	}
 	er, err := arrowio.Evaluate(mem, rr, arrowio.Output{Name: "z", Expr: z})
 	if err != nil {
-		return 0, err
+		return err
 	}
-	cnt := &countReader{RecordReader: er}
 	defer er.Release()
 	w, err := os.Create(out)
 	if err != nil {
-		return 0, err
+		return err
 	}
-	if err := arrowio.WriteParquet(w, cnt); err != nil {
+	if err := arrowio.WriteParquet(w, er); err != nil {
 		w.Close()
-		return 0, fmt.Errorf("%s: %w", out, err)
+		return fmt.Errorf("%s: %w", out, err)
 	}
-	return cnt.rows, w.Close()
-}
-
-// countReader counts the rows read through it.
-type countReader struct {
-	arrowarray.RecordReader
-	rows int64
-}
-
-func (c *countReader) Next() bool {
-	if !c.RecordReader.Next() {
-		return false
-	}
-	c.rows += c.Record().NumRows()
-	return true
+	return w.Close()
 }
 
 // chainReader reads the Parquet files one after another as one stream (all
