@@ -1,6 +1,12 @@
 package arrowio
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/stride0/stride0/internal/suggest"
+)
 
 // Sentinel errors. Every error this package returns wraps one of them, or an
 // error of package array (array.ErrNil, array.ErrShape, ...), so callers can
@@ -23,4 +29,40 @@ var (
 	// limit allows (WithMaxBuffer, WithMaxTotal). Such errors also wrap
 	// ErrInvalid.
 	ErrLimit = errors.New("reader limit exceeded")
+	// ErrNoColumn: a name (an expression's variable, a projected or
+	// reduced column) names no column of the schema at hand. The message
+	// lists the columns there are and suggests the nearest.
+	ErrNoColumn = errors.New("no such column")
 )
+
+// noColumn is the error for a name that is not among have: it names what
+// was asked, lists what exists (the first 20) and suggests the nearest.
+func noColumn(where, name string, have []string) error {
+	msg := fmt.Sprintf("%s: %v %q", where, ErrNoColumn, name)
+	if s := suggest.Nearest(name, have); s != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	if len(have) == 0 {
+		msg += "; there are no columns"
+	} else {
+		shown := have
+		if len(shown) > 20 {
+			shown = shown[:20]
+		}
+		q := make([]string, len(shown))
+		for i, h := range shown {
+			q[i] = fmt.Sprintf("%q", h)
+		}
+		msg += "; the columns are " + strings.Join(q, ", ")
+		if len(have) > len(shown) {
+			msg += fmt.Sprintf(" and %d more", len(have)-len(shown))
+		}
+	}
+	return &columnError{msg: msg}
+}
+
+// columnError wraps ErrNoColumn with its own message.
+type columnError struct{ msg string }
+
+func (e *columnError) Error() string { return e.msg }
+func (e *columnError) Unwrap() error { return ErrNoColumn }

@@ -3,7 +3,6 @@ package expr
 import (
 	"errors"
 	"fmt"
-	"sort"
 )
 
 // ErrSyntax is wrapped by every error of Parse about the text itself: a bad
@@ -48,50 +47,4 @@ func (t token) describe() string {
 		return "end of input"
 	}
 	return "'" + t.text + "'"
-}
-
-// suggest returns the candidate closest to name by edit distance, if it is
-// close enough to be a likely typo ("" otherwise); ties go to the first in
-// sorted order, so the message is deterministic.
-func suggest(name string, candidates []string) string {
-	if len(name) > 64 {
-		return ""
-	}
-	sorted := append([]string(nil), candidates...)
-	sort.Strings(sorted)
-	best, bestD := "", 3
-	if len(name) <= 3 {
-		bestD = 2
-	}
-	for _, c := range sorted {
-		if len(c) > 64 || c == name {
-			continue
-		}
-		if d := editDistance(name, c); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance of a and b over bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			c = min(c, prev[j]+1, cur[j-1]+1)
-			cur[j] = c
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

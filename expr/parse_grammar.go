@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/stride0/stride0/compute"
+	"github.com/stride0/stride0/internal/suggest"
 )
 
 // parser is a recursive-descent parser over Python's expression grammar,
@@ -322,7 +323,7 @@ func (p *parser) name(t token) (operand, error) {
 		keys = append(keys, k)
 	}
 	msg := fmt.Sprintf("unknown name %q", t.text)
-	if s := suggest(t.text, keys); s != "" {
+	if s := suggest.Nearest(t.text, keys); s != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	return operand{}, syntaxErr(t, "%s", msg)
@@ -519,7 +520,7 @@ func (p *parser) apply(t token, args []operand, kws []kwArg) (operand, error) {
 		return operand{}, syntaxErr(t, "%q is not a function", name)
 	}
 	msg := fmt.Sprintf("unknown function %q", name)
-	if s := suggest(name, parseFuncNames); s != "" {
+	if s := suggest.Nearest(name, parseFuncNames); s != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	return operand{}, syntaxErr(t, "%s", msg)

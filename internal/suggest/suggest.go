@@ -1,0 +1,55 @@
+// Package suggest finds the likely intended name for a misspelled one, so
+// that an error about an unknown name (a Parse variable or function, a
+// column of a record batch or a Parquet file) can say "did you mean ...?".
+// It is shared by expr and arrowio so that both answer alike.
+package suggest
+
+import "sort"
+
+// Nearest returns the candidate closest to name by edit distance, if it is
+// close enough to be a likely typo ("" otherwise): a distance below 3, or
+// below 2 for names of up to 3 bytes. Ties go to the first in sorted order,
+// so the message is deterministic. Names longer than 64 bytes are never
+// compared (the distance costs their product).
+func Nearest(name string, candidates []string) string {
+	if len(name) > 64 {
+		return ""
+	}
+	sorted := append([]string(nil), candidates...)
+	sort.Strings(sorted)
+	best, bestD := "", 3
+	if len(name) <= 3 {
+		bestD = 2
+	}
+	for _, c := range sorted {
+		if len(c) > 64 || c == name {
+			continue
+		}
+		if d := Distance(name, c); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// Distance is the Levenshtein distance of a and b over bytes.
+func Distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			c = min(c, prev[j]+1, cur[j-1]+1)
+			cur[j] = c
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
