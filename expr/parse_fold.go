@@ -33,6 +33,28 @@ func pyBool(b bool) pyNum      { return pyNum{kind: pyBoolK, b: b} }
 func (p pyNum) isNum() bool    { return p.kind != pyNone }
 func (p pyNum) isIntish() bool { return p.kind == pyIntK || p.kind == pyBoolK }
 
+// errTooLarge is the message of a fold whose int would exceed maxIntBits.
+const errTooLarge = "integer too large (more than 4096 bits)"
+
+// Python's OverflowError messages of folding (the others, division by zero
+// and complex results, are ValueError or ZeroDivisionError).
+const (
+	errIntToFloat  = "int too large to convert to float"
+	errDivToFloat  = "integer division result too large for a float"
+	errFloatPowBig = "float power out of range"
+)
+
+// foldSentinel is the error a fold's message wraps: ErrOverflow for a
+// result beyond a bound (Python's OverflowError, or the size bound of
+// maxIntBits), ErrArgument otherwise.
+func foldSentinel(msg string) error {
+	switch msg {
+	case errTooLarge, errIntToFloat, errDivToFloat, errFloatPowBig:
+		return ErrOverflow
+	}
+	return ErrArgument
+}
+
 // maxIntBits bounds the intermediate ints folding may build (2**10**9 would
 // otherwise take gigabytes); a result must fit int64 in the end anyway.
 const maxIntBits = 4096
@@ -55,7 +77,7 @@ func (p pyNum) asFloat() (float64, string) {
 	}
 	f, _ := new(big.Float).SetInt(p.asInt()).Float64()
 	if math.IsInf(f, 0) {
-		return 0, "int too large to convert to float"
+		return 0, errIntToFloat
 	}
 	return f, ""
 }
@@ -154,7 +176,7 @@ func foldBinary(op string, a, b pyNum) (r pyNum, ok bool, msg string) {
 	}
 	p := math.Pow(x, y)
 	if math.IsInf(p, 0) && !math.IsInf(x, 0) && !math.IsInf(y, 0) {
-		return pyNum{}, true, "float power out of range"
+		return pyNum{}, true, errFloatPowBig
 	}
 	return pyFloat(p), true, ""
 }
@@ -223,7 +245,7 @@ func foldInts(op string, a, b pyNum) (pyNum, bool, string) {
 		r.Sub(x, y)
 	case "*":
 		if x.BitLen()+y.BitLen() > maxIntBits {
-			return pyNum{}, true, "integer too large"
+			return pyNum{}, true, errTooLarge
 		}
 		r.Mul(x, y)
 	case "/":
@@ -232,7 +254,7 @@ func foldInts(op string, a, b pyNum) (pyNum, bool, string) {
 		}
 		f, _ := new(big.Rat).SetFrac(x, y).Float64()
 		if math.IsInf(f, 0) {
-			return pyNum{}, true, "integer division result too large for a float"
+			return pyNum{}, true, errDivToFloat
 		}
 		return pyFloat(f), true, ""
 	case "//", "%":
@@ -259,8 +281,19 @@ func foldInts(op string, a, b pyNum) (pyNum, bool, string) {
 			}
 			return pyNum{}, true, m
 		}
-		if x.CmpAbs(big.NewInt(1)) > 0 && (!y.IsInt64() || int64(x.BitLen()-1)*y.Int64() > maxIntBits) {
-			return pyNum{}, true, "integer too large"
+		switch {
+		case y.Sign() == 0:
+			return pyInt(big.NewInt(1)), true, "" // 0**0 is 1, as in Python
+		case x.Sign() == 0 || x.Cmp(big.NewInt(1)) == 0:
+			return pyInt(new(big.Int).Set(x)), true, ""
+		case x.Cmp(big.NewInt(-1)) == 0: // ±1 by the exponent's parity
+			return pyInt(big.NewInt(1 - 2*int64(y.Bit(0)))), true, ""
+		}
+		// |x| >= 2 has at least (bits(x)-1)*y + 1 bits; y is compared
+		// first, so that the product cannot overflow (issue 17 item 10:
+		// 4 ** 4611686018427387904 wrapped the product and ran unbounded).
+		if !y.IsInt64() || y.Int64() > maxIntBits || int64(x.BitLen()-1)*y.Int64() > maxIntBits {
+			return pyNum{}, true, errTooLarge
 		}
 		r.Exp(x, y, nil)
 	case "&", "|", "^":
@@ -285,7 +318,10 @@ func foldInts(op string, a, b pyNum) (pyNum, bool, string) {
 		if y.Sign() < 0 {
 			return pyNum{}, true, "negative shift count"
 		}
-		if !y.IsInt64() || (op == "<<" && x.Sign() != 0 && int64(x.BitLen())+y.Int64() > maxIntBits) {
+		// the count is compared before it is added, so that no sum can
+		// overflow (1 << 9223372036854775807 wrapped it and made Lsh
+		// allocate without bound)
+		if !y.IsInt64() || (op == "<<" && x.Sign() != 0 && (y.Int64() > maxIntBits || int64(x.BitLen())+y.Int64() > maxIntBits)) {
 			if op == ">>" {
 				if x.Sign() < 0 {
 					return pyInt(big.NewInt(-1)), true, ""
@@ -295,7 +331,7 @@ func foldInts(op string, a, b pyNum) (pyNum, bool, string) {
 			if x.Sign() == 0 {
 				return pyInt(new(big.Int)), true, ""
 			}
-			return pyNum{}, true, "integer too large"
+			return pyNum{}, true, errTooLarge
 		}
 		if op == "<<" {
 			r.Lsh(x, uint(y.Int64()))
@@ -308,7 +344,7 @@ func foldInts(op string, a, b pyNum) (pyNum, bool, string) {
 		return pyNum{}, false, ""
 	}
 	if r.BitLen() > maxIntBits {
-		return pyNum{}, true, "integer too large"
+		return pyNum{}, true, errTooLarge
 	}
 	return pyInt(r), true, ""
 }

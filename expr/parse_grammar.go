@@ -386,7 +386,7 @@ func (p *parser) binaryOp(t token, a, b operand) (operand, error) {
 		}
 		r, ok, msg := foldBinary(t.text, a.num, b.num)
 		if msg != "" {
-			return operand{}, &ParseError{Pos: t.pos, Token: t.text, Msg: fmt.Sprintf("%s %s %s: %s", a.num, t.text, b.num, msg), Err: ErrArgument}
+			return operand{}, &ParseError{Pos: t.pos, Token: t.text, Msg: fmt.Sprintf("%s %s %s: %s", a.num, t.text, b.num, msg), Err: foldSentinel(msg)}
 		}
 		if ok {
 			return operand{tok: a.tok, num: r}, nil
