@@ -91,7 +91,11 @@
 // name(x, axis=None, keepdims=False), axis an int (negative counts from the
 // end), a tuple of ints or None, given by keyword or second (argmin and
 // argmax with axis None read the flattened array). ParseFunctions lists the
-// names.
+// names. An operator or a function is built by the constructor of its op,
+// exactly as a Go caller would build it: a ** b, power(a, b) and pow(a, b)
+// are Power(a, b), so an integer to a negative integer power is an error at
+// evaluation, as in NumPy (2 ** i with i = [-1 0 1] fails; 2.0 ** i does
+// not); PowerTruncating has no name in Parse.
 //
 // Errors are *ParseError values whose message reads "parse error at 7:
 // unexpected ')'": Pos is the 0-based byte offset of the token at fault,

@@ -17,7 +17,8 @@ const (
 //	e, err := expr.Parse("where(x > 0, sqrt(x), -x) * s", map[string]*expr.Node{"x": x, "s": s})
 //
 // It returns the node that the builder calls would: Parse("a + 2*b") is
-// Add(a, Mul(Const(2), b)). Every error is a *ParseError naming the byte
+// Add(a, Mul(Const(2), b)), and Parse("a ** b") is Power(a, b) (not
+// PowerTruncating). Every error is a *ParseError naming the byte
 // offset (0-based) and the token, wrapping ErrSyntax for the text's faults
 // or the failing op's error (a shape mismatch, a dtype without a loop) at
 // the op that failed.

@@ -45,6 +45,55 @@ var parseElementwise = func() map[string]compute.Op {
 	return m
 }()
 
+// parseBinaryBuilders and parseUnaryBuilders are the exported constructors
+// of the table's ops: Parse builds an operator or a function call with the
+// constructor of its op, so that a ** b and power(a, b) are Power(a, b)
+// (integers to negative powers an error, as NumPy), never a node the Go
+// API would not build. An op of the table without a row here (a new one)
+// is built as its constructor would be, by the generic builder; the tests
+// require a row for every op.
+var (
+	parseBinaryBuilders = map[compute.Op]func(a, b *Node, rule ...Rule) *Node{
+		compute.Add: Add, compute.Sub: Sub, compute.Mul: Mul, compute.Div: Div,
+		compute.FloorDiv: FloorDiv, compute.TruncDiv: TruncDiv, compute.Power: Power,
+		compute.Remainder: Remainder, compute.Fmod: Fmod, compute.Maximum: Maximum,
+		compute.Minimum: Minimum, compute.Fmax: Fmax, compute.Fmin: Fmin,
+		compute.Arctan2: Arctan2, compute.Hypot: Hypot, compute.Copysign: Copysign,
+		compute.SquaredDiff: SquaredDiff, compute.Equal: Equal, compute.NotEqual: NotEqual,
+		compute.Greater: Greater, compute.GreaterEqual: GreaterEqual, compute.Less: Less,
+		compute.LessEqual: LessEqual, compute.LogicalAnd: LogicalAnd, compute.LogicalOr: LogicalOr,
+		compute.LogicalXor: LogicalXor, compute.BitwiseAnd: BitwiseAnd, compute.BitwiseOr: BitwiseOr,
+		compute.BitwiseXor: BitwiseXor, compute.LeftShift: LeftShift, compute.RightShift: RightShift,
+		compute.PRelu: func(a, b *Node, _ ...Rule) *Node { return PRelu(a, b) },
+	}
+	parseUnaryBuilders = map[compute.Op]func(*Node) *Node{
+		compute.Neg: Neg, compute.Abs: Abs, compute.Sign: Sign, compute.Square: Square,
+		compute.Reciprocal: Reciprocal, compute.Sqrt: Sqrt, compute.Exp: Exp, compute.Exp2: Exp2,
+		compute.Expm1: Expm1, compute.Log: Log, compute.Log2: Log2, compute.Log10: Log10,
+		compute.Log1p: Log1p, compute.Sin: Sin, compute.Cos: Cos, compute.Tan: Tan,
+		compute.Arcsin: Arcsin, compute.Arccos: Arccos, compute.Arctan: Arctan, compute.Sinh: Sinh,
+		compute.Cosh: Cosh, compute.Tanh: Tanh, compute.Floor: Floor, compute.Ceil: Ceil,
+		compute.Trunc: Trunc, compute.Rint: Rint, compute.IsNaN: IsNaN, compute.IsInf: IsInf,
+		compute.IsFinite: IsFinite, compute.LogicalNot: LogicalNot, compute.Invert: Invert,
+	}
+)
+
+// buildBinary builds the binary op as its constructor does.
+func buildBinary(op compute.Op, a, b *Node) *Node {
+	if f, ok := parseBinaryBuilders[op]; ok {
+		return f(a, b)
+	}
+	return binary(op, a, b, nil)
+}
+
+// buildUnary builds the unary op as its constructor does.
+func buildUnary(op compute.Op, x *Node) *Node {
+	if f, ok := parseUnaryBuilders[op]; ok {
+		return f(x)
+	}
+	return unary(op, x)
+}
+
 // parseSpecial are the elementwise functions with their own argument lists:
 // numpy.where(cond, x, y), numpy.clip(a, a_min, a_max) (None for no bound),
 // numpy.round(a, decimals=0) and its alias around.

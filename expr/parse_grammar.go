@@ -400,7 +400,7 @@ func (p *parser) binaryOp(t token, a, b operand) (operand, error) {
 	if err != nil {
 		return operand{}, err
 	}
-	n := binary(parseBinary[t.text], x, y, nil)
+	n := buildBinary(parseBinary[t.text], x, y)
 	return p.built(t, fmt.Sprintf("operator %q", t.text), n, max(a.height, b.height)+1, a.tok)
 }
 
@@ -421,7 +421,7 @@ func (p *parser) unaryOp(t token, x operand) (operand, error) {
 	if t.text == "+" { // numpy.positive: the operand itself
 		return operand{tok: t, node: n, height: x.height}, nil
 	}
-	return p.built(t, fmt.Sprintf("operator %q", t.text), unary(parseUnary[t.text], n), x.height+1, t)
+	return p.built(t, fmt.Sprintf("operator %q", t.text), buildUnary(parseUnary[t.text], n), x.height+1, t)
 }
 
 // String formats a number in messages.
@@ -504,9 +504,9 @@ func (p *parser) apply(t token, args []operand, kws []kwArg) (operand, error) {
 		}
 		var n *Node
 		if arity == 1 {
-			n = unary(op, nodes[0])
+			n = buildUnary(op, nodes[0])
 		} else {
-			n = binary(op, nodes[0], nodes[1], nil)
+			n = buildBinary(op, nodes[0], nodes[1])
 		}
 		return p.built(t, name+"()", n, h+1, t)
 	}
