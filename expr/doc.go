@@ -84,8 +84,11 @@
 // arctan2, maximum, fmax, power, isnan, floor, logical_xor, left_shift...;
 // a new op is callable as soon as it is in the table) and NumPy's aliases
 // (abs, divide, mod, pow, asin, acos, atan, atan2, bitwise_not...), all
-// with their operands only; where(cond, x, y); clip(x, lo, hi) with None
-// for no bound; round(x, decimals=0) (also around); and the reductions
+// with their operands only; where(cond, x, y); clip(x, lo, hi), which is
+// Clip, with None for no bound (nil) and, on an integer x, an int bound
+// beyond x's range on its own side (lo at or below the minimum, hi at or
+// above the maximum, even beyond int64: clip(u8, -2, 2**70)) dropped as
+// NumPy 2.1 and later do; round(x, decimals=0) (also around); and the reductions
 // sum, prod, min, max, mean, std, var (these two also with ddof=0), any,
 // all, argmin, argmax, count_nonzero, nansum, nanmean, nanmin and nanmax as
 // name(x, axis=None, keepdims=False), axis an int (negative counts from the
@@ -149,7 +152,11 @@
 // Arctan2(u16, Const(-2)) computes in float32 and is fine. A comparison
 // with a weak int out of the operand's range compares the exact values
 // (Less(u8, Const(300)) is true). Weakness belongs to the constant as a
-// direct operand of an elementwise op, Where or Clip; under Broadcast,
+// direct operand of an elementwise op, Where or Clip (Clip drops a weak
+// int bound beyond an integer x's range on its own side and keeps x's
+// dtype, as numpy.clip since NumPy 2.1: Clip(u8, Const(-2), Const(12)) is
+// uint8; a bound beyond the range on the other side, Clip(u8, Const(300),
+// nil), is ErrOverflow); under Broadcast,
 // Cast or a reduction it is its default dtype. Scalar(v, dt) and strong
 // constants reject a value dt cannot hold (Scalar(300, Int8), NaN to an
 // integer: ErrOverflow); a fraction converted to an integer truncates

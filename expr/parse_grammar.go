@@ -3,8 +3,10 @@ package expr
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"slices"
 
+	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/compute"
 	"github.com/stride0/stride0/internal/suggest"
 )
@@ -589,6 +591,25 @@ func intArg(t token, what string, v operand) (int, error) {
 	return int(v.num.i.Int64()), nil
 }
 
+// clipDrops reports whether a Python int bound beyond int64 bounds nothing
+// for an operand of dtype dt, as Clip decides for the weak ints it can
+// hold (numpy/numpy#26892): on an integer dtype, a lower bound at or below
+// the dtype's minimum or an upper bound at or above its maximum. Other
+// bounds beyond int64 stay, and are then errors (ErrOverflow).
+func clipDrops(dt array.DType, v pyNum, lower bool) bool {
+	if v.kind != pyIntK || v.i.IsInt64() || !dt.IsInteger() {
+		return false
+	}
+	if lower {
+		return v.i.Sign() < 0 // below MinInt64, so below every minimum
+	}
+	limit := new(big.Int).Lsh(big.NewInt(1), uint(8*dt.Size()))
+	if dt.IsSigned() {
+		limit.Rsh(limit, 1)
+	}
+	return v.i.Cmp(limit.Sub(limit, big.NewInt(1))) >= 0
+}
+
 // special calls where, clip, round and around.
 func (p *parser) special(t token, args []operand, kws []kwArg) (operand, error) {
 	switch t.text {
@@ -605,25 +626,20 @@ func (p *parser) special(t token, args []operand, kws []kwArg) (operand, error) 
 		if err := p.checkArgs(t, args, kws, 3, 3); err != nil {
 			return operand{}, err
 		}
-		switch {
-		case args[1].none && args[2].none:
-			return operand{}, syntaxErr(t, "clip() needs a bound: both are None")
-		case args[1].none || args[2].none:
-			bound, op := args[2], compute.Minimum
-			if args[2].none {
-				bound, op = args[1], compute.Maximum
-			}
-			nodes, h, err := p.nodes([]operand{args[0], bound})
-			if err != nil {
-				return operand{}, err
-			}
-			return p.built(t, "clip()", binary(op, nodes[0], nodes[1], nil), h+1, t)
-		}
-		nodes, h, err := p.nodes(args)
+		x, err := p.toNode(args[0])
 		if err != nil {
 			return operand{}, err
 		}
-		return p.built(t, "clip()", Clip(nodes[0], nodes[1], nodes[2]), h+1, t)
+		bounds := [2]*Node{}
+		for i, b := range args[1:] {
+			if b.none || clipDrops(x.DType(), b.num, i == 0) {
+				continue // no bound
+			}
+			if bounds[i], err = p.toNode(b); err != nil {
+				return operand{}, err
+			}
+		}
+		return p.built(t, "clip()", Clip(x, bounds[0], bounds[1]), max(args[0].height, args[1].height, args[2].height)+1, t)
 	}
 	// round, around
 	if err := p.checkArgs(t, args, kws, 1, 2, "decimals"); err != nil {

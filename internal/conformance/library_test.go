@@ -330,3 +330,15 @@ func TestNumpyEdgeCases(t *testing.T) {
 	assert.Zero(t, tl.skip, "%v", tl.lines)
 	assert.Greater(t, tl.pass, 800)
 }
+
+// numpy.clip with Python ints beyond the dtype's range (NumPy 2.1 and
+// later): all pass, none skipped (issue 17 item 5).
+func TestNumpyClipCases(t *testing.T) {
+	lib := checked(t)
+	f, err := conformance.Load("testdata/numpy_clip_cases.json")
+	require.NoError(t, err)
+	tl := run(t, f, lib)
+	assert.Zero(t, tl.fail, "%v", tl.lines)
+	assert.Zero(t, tl.skip, "%v", tl.lines)
+	assert.Equal(t, 18, tl.pass, "%v", tl.lines)
+}

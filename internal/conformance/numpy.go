@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -137,6 +138,33 @@ var unaryByOp = map[compute.Op]func(*expr.Node) *expr.Node{
 	compute.IsFinite: expr.IsFinite, compute.LogicalNot: expr.LogicalNot, compute.Invert: expr.Invert,
 }
 
+// clipNoBound reports whether the Python int bound in, beyond Go's int,
+// bounds nothing in numpy.clip of the integer array x (NumPy 2.1 and later,
+// numpy/numpy#26892): a lower bound at or below x's dtype's minimum, an
+// upper one at or above its maximum. expr.Clip decides so itself for the
+// weak ints a Const holds; the others can only be passed as nil (None).
+func clipNoBound(x, in Input, lower bool) bool {
+	dt, err := array.ParseDType(x.DType)
+	if x.Weak || err != nil || !dt.IsInteger() || in.DType != "int" {
+		return false
+	}
+	v, ok := new(big.Int).SetString(string(bytes.TrimSpace(in.Value)), 10)
+	if !ok {
+		return false
+	}
+	bits := uint(8 * dt.Size())
+	lo, hi := new(big.Int), new(big.Int).Lsh(big.NewInt(1), bits)
+	if dt.IsSigned() {
+		hi.Rsh(hi, 1)
+		lo.Neg(hi)
+	}
+	hi.Sub(hi, big.NewInt(1))
+	if lower {
+		return v.Cmp(lo) <= 0
+	}
+	return v.Cmp(hi) >= 0
+}
+
 // weakNode is a Python scalar input as a weak constant.
 func weakNode(in Input) (*expr.Node, string) {
 	raw := bytes.TrimSpace(in.Value)
@@ -198,6 +226,9 @@ func (l *Library) numpyCase(c Case) Result {
 	for k, in := range c.Inputs {
 		if in.Weak {
 			n, why := weakNode(in)
+			if why != "" && strings.EqualFold(c.Op, "clip") && k > 0 && clipNoBound(c.Inputs[0], in, k == 1) {
+				continue // None: Clip's nil bound
+			}
 			if why != "" {
 				if strings.HasPrefix(why, "malformed: ") {
 					return malformed("inputs[%d]: %s", k, strings.TrimPrefix(why, "malformed: "))
