@@ -23,6 +23,25 @@ var (
 		"==": expr.Equal, "!=": expr.NotEqual, "and": expr.LogicalAnd, "or": expr.LogicalOr,
 	}
 	parseUnaryOps = map[string]unaryFn{"-": expr.Neg, "~": expr.Invert, "not ": expr.LogicalNot}
+	// the reductions, as name(x, axis, keepdims[, ddof])
+	parseReductionFns = map[string]func(x *expr.Node, axes []int, ddof int, keep bool) *expr.Node{
+		"sum":           func(x *expr.Node, ax []int, _ int, k bool) *expr.Node { return expr.ReduceSum(x, ax, k) },
+		"prod":          func(x *expr.Node, ax []int, _ int, k bool) *expr.Node { return expr.ReduceProd(x, ax, k) },
+		"min":           func(x *expr.Node, ax []int, _ int, k bool) *expr.Node { return expr.ReduceMin(x, ax, k) },
+		"max":           func(x *expr.Node, ax []int, _ int, k bool) *expr.Node { return expr.ReduceMax(x, ax, k) },
+		"mean":          func(x *expr.Node, ax []int, _ int, k bool) *expr.Node { return expr.ReduceMean(x, ax, k) },
+		"var":           expr.ReduceVar,
+		"std":           expr.ReduceStd,
+		"any":           func(x *expr.Node, ax []int, _ int, k bool) *expr.Node { return expr.Any(x, ax, k) },
+		"all":           func(x *expr.Node, ax []int, _ int, k bool) *expr.Node { return expr.All(x, ax, k) },
+		"argmin":        func(x *expr.Node, ax []int, _ int, k bool) *expr.Node { return expr.Argmin(x, ax, k) },
+		"argmax":        func(x *expr.Node, ax []int, _ int, k bool) *expr.Node { return expr.Argmax(x, ax, k) },
+		"count_nonzero": func(x *expr.Node, ax []int, _ int, k bool) *expr.Node { return expr.CountNonzero(x, ax, k) },
+		"nansum":        func(x *expr.Node, ax []int, _ int, k bool) *expr.Node { return expr.Nansum(x, ax, k) },
+		"nanmean":       func(x *expr.Node, ax []int, _ int, k bool) *expr.Node { return expr.Nanmean(x, ax, k) },
+		"nanmin":        func(x *expr.Node, ax []int, _ int, k bool) *expr.Node { return expr.Nanmin(x, ax, k) },
+		"nanmax":        func(x *expr.Node, ax []int, _ int, k bool) *expr.Node { return expr.Nanmax(x, ax, k) },
+	}
 )
 
 // randomOf is a [3 4] array of dt with small values, negatives included
@@ -141,6 +160,27 @@ func TestParseBuildsConstructors(t *testing.T) {
 			check(op+"a", f(a))
 			check(op+"(a + b)", f(expr.Add(a, b)))
 		}
+		// the functions with their own argument lists
+		check("where(a > 0, a, b)", expr.Where(expr.Greater(a, expr.Const(0)), a, b))
+		check("where(b, -1, 2.5)", expr.Where(b, expr.Const(-1), expr.Const(2.5)))
+		check("clip(a, -2, 3)", expr.Clip(a, expr.Const(-2), expr.Const(3)))
+		check("clip(a, -1000, 1000)", expr.Clip(a, expr.Const(-1000), expr.Const(1000)))
+		check("clip(a, b, None)", expr.Clip(a, b, nil))
+		check("clip(a, None, 0.5)", expr.Clip(a, nil, expr.Const(0.5)))
+		check("clip(a, None, None)", expr.Clip(a, nil, nil))
+		check("clip(a, 3, -2)", expr.Clip(a, expr.Const(3), expr.Const(-2)))
+		check("round(a)", expr.Round(a, 0))
+		check("round(a, 1)", expr.Round(a, 1))
+		check("around(a, decimals=-1)", expr.Round(a, -1))
+		for name, f := range parseReductionFns {
+			require.True(t, names[name], name)
+			check(name+"(a)", f(a, nil, 0, false))
+			check(name+"(a, 1)", f(a, []int{1}, 0, false))
+			check(name+"(a, axis=(0, -1), keepdims=True)", f(a, []int{0, -1}, 0, true))
+			if name == "std" || name == "var" {
+				check(name+"(a, axis=0, ddof=1)", f(a, []int{0}, 1, false))
+			}
+		}
 		da.Release()
 		db.Release()
 	}
@@ -148,18 +188,11 @@ func TestParseBuildsConstructors(t *testing.T) {
 	for n := range names {
 		_, bin := parseBinaryFns[n]
 		_, un := parseUnaryFns[n]
-		require.True(t, bin || un || containsStr(parseOtherFns, n), "%s: no constructor row", n)
+		_, red := parseReductionFns[n]
+		special := n == "where" || n == "clip" || n == "round" || n == "around"
+		require.True(t, bin || un || red || special, "%s: no constructor row", n)
 	}
 	t.Logf("%d parses compared with their constructors", checked)
-}
-
-func containsStr(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // TestParsePowerIsNumpys: the cases. 2 ** i and i ** -1 with i an
