@@ -77,7 +77,10 @@
 // int / int a correctly rounded float, 2**-1 = 0.5, 1/0 an error; a float
 // ** by Go's math.Pow, within an ulp of Python's); the result is one weak
 // scalar: f32 * (1/3) is float32, x * -2**63 holds
-// MinInt64. An int that ends up beyond int64 is an error (ErrOverflow).
+// MinInt64. An int that ends up beyond int64 is an error (ErrOverflow),
+// except a clip bound that bounds nothing (below); folding stops with
+// ErrOverflow before any int passes 4096 bits (2**10**10, 1 << 2**63-1),
+// so no text makes Parse compute for long.
 //
 // A name is env's node of that name; a name followed by "(" is a function:
 // every elementwise op of compute's op table under NumPy's name (sqrt, exp,

@@ -80,6 +80,8 @@ func TestParseFoldBombs(t *testing.T) {
 		{"(2**4000) / 3 ** -1", 10, "int too large to convert to float"},
 		{"1 + 2**4096", 5, "integer too large"},
 		{"~(2**4095) - 2**4095", 11, "integer too large"},
+		{"~0x" + strings.Repeat("f", 1024), 0, "integer too large"},
+		{"-~0x" + strings.Repeat("f", 1024), 1, "integer too large"},
 	} {
 		n, err := parseBounded(t, c.src)
 		require.Error(t, err, "%s", c.src)

@@ -413,6 +413,9 @@ func (p *parser) unaryOp(t token, x operand) (operand, error) {
 			return operand{tok: t, num: pyBool(!truthy(x.num))}, nil
 		}
 		if r, ok := foldUnary(t.text, x.num); ok {
+			if r.kind == pyIntK && r.i.BitLen() > maxIntBits { // ~(2**4096 - 1)
+				return operand{}, &ParseError{Pos: t.pos, Token: t.text, Msg: fmt.Sprintf("%s%s: %s", t.text, x.num, errTooLarge), Err: ErrOverflow}
+			}
 			return operand{tok: t, num: r}, nil
 		}
 	}
