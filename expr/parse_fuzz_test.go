@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -33,6 +34,9 @@ func FuzzParse(f *testing.F) {
 		"1e999999999 * x", "x ** -1", "2 ** i", "i ** -1", "power(i, -2)", "pow(2, i)",
 		"clip(u, -2, 300)", "clip(i, -2**40, 2**40)", "clip(u, 300, None)", "clip(x, 1e999*0, 1)",
 		"clip(b, 0, 1)", "clip(u, -1.5, 2**70)",
+		// size bombs: a huge literal, deep nesting, a long chain of folds
+		"1" + strings.Repeat("0", 60000), strings.Repeat("(", 20000) + "x" + strings.Repeat(")", 20000),
+		"1" + strings.Repeat(" << 4000", 5000), strings.Repeat("2**", 10000) + "2", strings.Repeat("-~", 20000) + "1",
 	} {
 		f.Add(s)
 	}
