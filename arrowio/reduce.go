@@ -437,6 +437,9 @@ func (s *streamReduce) batch(rec arrow.Record) error {
 	if n == 0 {
 		return nil
 	}
+	if s.rows > math.MaxInt64-int64(n) {
+		return fmt.Errorf("arrowio.Reduce: %w: %d + %d rows overflow int64", expr.ErrOverflow, s.rows, n)
+	}
 	b := expr.Bindings{}
 	defer func() {
 		for _, a := range b {
