@@ -44,8 +44,13 @@ func checkCMetadata(read func(off, n int) []byte, present int) error {
 	if err != nil {
 		return err
 	}
-	if n < 0 || n > maxCMetadataPairs || n > (present-off)/8 {
-		return fmt.Errorf("%w: schema metadata: a count of %d key/value pairs (at most %d, and %d bytes hold at most %d)", ErrInvalid, n, maxCMetadataPairs, present, (present-off)/8)
+	switch {
+	case n < 0:
+		return fmt.Errorf("%w: schema metadata: a negative count of key/value pairs (%d)", ErrInvalid, n)
+	case n > maxCMetadataPairs:
+		return fmt.Errorf("%w: schema metadata: a count of %d key/value pairs, more than the %d allowed", ErrInvalid, n, maxCMetadataPairs)
+	case n > (present-off)/8:
+		return fmt.Errorf("%w: schema metadata: a count of %d key/value pairs (8 bytes each at least) in %d bytes", ErrInvalid, n, present)
 	}
 	for i := 0; i < n; i++ {
 		for _, what := range [2]string{"key", "value"} {
@@ -60,7 +65,7 @@ func checkCMetadata(read func(off, n int) []byte, present int) error {
 				rest += 4
 			}
 			if l < 0 || l > present-off-rest {
-				return fmt.Errorf("%w: schema metadata: %s %d of %d bytes at byte %d, with %d bytes for it and %d pairs after it", ErrInvalid, what, i, l, off, max(0, present-off-rest), n-1-i)
+				return fmt.Errorf("%w: schema metadata: %s %d claims %d bytes at byte %d, where at most %d can be (%d bytes in all, %d pairs after it)", ErrInvalid, what, i, l, off, max(0, present-off-rest), present, n-1-i)
 			}
 			off += l
 		}
