@@ -116,6 +116,19 @@ func TestReducerUnmarshalImpossible(t *testing.T) {
 		require.NoError(t, r.UnmarshalBinary(b), name)
 	}
 
+	// A sum of bools is a count too.
+	bs := arrow.NewSchema([]arrow.Field{{Name: "b", Type: arrow.FixedWidthTypes.Boolean}}, nil)
+	bv, err := SchemaVar(bs, "b")
+	require.NoError(t, err)
+	br, err := NewReducer(mem, bs, Reduction{Name: "hits", Expr: bv, Op: Sum})
+	require.NoError(t, err)
+	defer br.Release()
+	require.Equal(t, accI64, br.s.reds[0].kind)
+	sum := func(rows, v uint64) []byte { return encodeState(br, rows, func(int, int) []uint64 { return []uint64{v} }) }
+	require.NoError(t, br.UnmarshalBinary(sum(2, 2)))
+	require.ErrorIs(t, br.UnmarshalBinary(sum(2, 3)), ErrInvalid)
+	require.ErrorIs(t, br.UnmarshalBinary(sum(2, math.MaxUint64)), ErrInvalid)
+
 	// Merge: rows and counts near the top of int64.
 	half := uint64(math.MaxInt64 / 2)
 	big := state(r, half, [3]uint64{half, f64(1), 0}, int64(half))
