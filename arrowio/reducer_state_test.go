@@ -124,7 +124,9 @@ func TestReducerUnmarshalImpossible(t *testing.T) {
 	require.NoError(t, err)
 	defer br.Release()
 	require.Equal(t, accI64, br.s.reds[0].kind)
-	sum := func(rows, v uint64) []byte { return encodeState(br, rows, func(int, int) []uint64 { return []uint64{v} }) }
+	sum := func(rows, v uint64) []byte {
+		return encodeState(br, rows, func(int, int) []uint64 { return []uint64{v} })
+	}
 	require.NoError(t, br.UnmarshalBinary(sum(2, 2)))
 	require.ErrorIs(t, br.UnmarshalBinary(sum(2, 3)), ErrInvalid)
 	require.ErrorIs(t, br.UnmarshalBinary(sum(2, math.MaxUint64)), ErrInvalid)

@@ -1,6 +1,8 @@
 package arrowio
 
 import (
+	"encoding/json"
+
 	"github.com/apache/arrow/go/v15/arrow"
 	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
 )
@@ -143,21 +145,36 @@ func (a *FixedShapeTensorArray) IsValid(i int) bool {
 	return a.live() && a.ExtensionArrayBase.IsValid(i)
 }
 
-// GetOneForMarshal returns row i as arrow-go's JSON encoding holds it (nil
-// for a nil or zero array).
+// GetOneForMarshal returns row i for encoding/json: its elements as a
+// []any of the value array's GetOneForMarshal, nil for a null row or a nil
+// or zero array. (arrow-go's FixedSizeList marshals the row itself and
+// panics on NaN; here json.Marshal returns its error instead.)
 func (a *FixedShapeTensorArray) GetOneForMarshal(i int) any {
-	if !a.live() {
+	s := a.storage()
+	if !a.live() || s == nil || s.IsNull(i) {
 		return nil
 	}
-	return a.ExtensionArrayBase.GetOneForMarshal(i)
+	start, end := s.ValueOffsets(i)
+	vals := s.ListValues()
+	row := make([]any, 0, end-start)
+	for j := start; j < end; j++ {
+		row = append(row, vals.GetOneForMarshal(int(j)))
+	}
+	return row
 }
 
-// MarshalJSON encodes the rows as JSON ("null" for a nil or zero array).
+// MarshalJSON encodes the rows as a JSON array of GetOneForMarshal's rows
+// ("null" for a nil or zero array); NaN or infinite elements are an error,
+// as encoding/json makes them.
 func (a *FixedShapeTensorArray) MarshalJSON() ([]byte, error) {
 	if !a.live() {
 		return []byte("null"), nil
 	}
-	return a.ExtensionArrayBase.MarshalJSON()
+	rows := make([]any, a.Len())
+	for i := range rows {
+		rows[i] = a.GetOneForMarshal(i)
+	}
+	return json.Marshal(rows)
 }
 
 // Retain adds a reference (nothing for a nil or zero array).

@@ -3,12 +3,15 @@ package arrowio
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/stride0/stride0/array"
 )
 
 // callAll calls every exported method of v with zero arguments (row 0,
@@ -77,4 +80,33 @@ func TestNilAndZeroValues(t *testing.T) {
 	assert.Equal(t, tt.ExtensionBase.Layout(), tt.Layout(), "a live type's layout is its storage's")
 	assert.Equal(t, 1, tt.NumFields())
 	assert.Equal(t, "ReduceOp(255)", ReduceOp(255).String())
+}
+
+// A tensor column with NaN and infinite elements prints (arrow-go's
+// FixedSizeList.ValueStr, which the extension array used to return,
+// panics on them) and fails to marshal as JSON with an error, not a panic.
+func TestTensorValueStrNaN(t *testing.T) {
+	mem := newMem(t)
+	x, err := array.FromSlice(mem, []float32{float32(math.NaN()), 1, float32(math.Inf(-1)), 2.5}, 2, 2)
+	require.NoError(t, err)
+	defer x.Release()
+	col, err := ToTensorColumn(mem, x)
+	require.NoError(t, err)
+	defer col.Release()
+	tc := col
+	require.NotPanics(t, func() {
+		assert.Equal(t, "[NaN,1]", tc.ValueStr(0))
+		assert.Equal(t, "[-Inf,2.5]", tc.ValueStr(1))
+		_, err = json.Marshal(tc)
+	})
+	assert.Error(t, err)
+	y, err := array.FromSlice(mem, []float32{1, 2, 3, 4}, 2, 2)
+	require.NoError(t, err)
+	defer y.Release()
+	col2, err := ToTensorColumn(mem, y)
+	require.NoError(t, err)
+	defer col2.Release()
+	j, err := json.Marshal(col2)
+	require.NoError(t, err)
+	assert.Equal(t, "[[1,2],[3,4]]", string(j))
 }
