@@ -24,7 +24,8 @@ import (
 // by counts it does not compare with the type. What can be checked without
 // knowing the sizes of the producer's memory is checked here: released
 // structs (release == NULL), NULL pointers, negative or absurd counts and
-// lengths, the format string's grammar and its number of children, and
+// lengths (those of the metadata blob included, checkCMetadata), the
+// format string's grammar and its number of children, and
 // every array's buffer and child counts against the type imported from its
 // schema. Pointers that are not NULL are trusted to point at what the
 // specification says (a buffer of the size its type and length imply,
@@ -35,6 +36,7 @@ const (
 	maxCChildren  = 1 << 16 // children of one struct
 	maxCBuffers   = 1 << 16 // buffers of one array (binary views have many)
 	maxCFormatLen = 1 << 12 // format string length
+	maxCNameLen   = 1 << 20 // name string length
 	maxCLength    = 1 << 40 // length + offset, elements
 	maxCBytes     = 1 << 46 // bytes of one buffer, as its type and length imply
 )
@@ -58,6 +60,16 @@ func checkCSchema(s *C.struct_ArrowSchema, depth int) error {
 		return fmt.Errorf("%w: schema format longer than %d bytes", ErrInvalid, maxCFormatLen)
 	}
 	format := C.GoStringN(s.format, C.int(n))
+	if s.name != nil && C.strnlen(s.name, maxCNameLen+1) > maxCNameLen {
+		return fmt.Errorf("%w: schema %q: name longer than %d bytes (or not NUL-terminated)", ErrInvalid, format, maxCNameLen)
+	}
+	if s.metadata != nil {
+		md := unsafe.Pointer(s.metadata)
+		read := func(off, n int) []byte { return unsafe.Slice((*byte)(unsafe.Add(md, off)), n) }
+		if err := checkCMetadata(read, maxCMetadataBytes); err != nil {
+			return fmt.Errorf("schema %q: %w", format, err)
+		}
+	}
 	if s.n_children < 0 || s.n_children > maxCChildren {
 		return fmt.Errorf("%w: schema %q has %d children", ErrInvalid, format, int64(s.n_children))
 	}

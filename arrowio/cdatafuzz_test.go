@@ -3,6 +3,8 @@
 package arrowio
 
 import (
+	"encoding/binary"
+	"math"
 	"strconv"
 	"strings"
 	"testing"
@@ -81,8 +83,35 @@ func fuzzSchema(f *fuzzBytes, depth int) *cabi.HSchema {
 	if f.chance(6) {
 		metas := []string{`{"shape":[2]}`, `{"shape":[1,2],"permutation":[1,0]}`, `{"shape":[3]}`, `{}`, `x`, ``}
 		h.Metadata = [][2]string{{"ARROW:extension:name", ExtensionName}, {"ARROW:extension:metadata", metas[f.in(0, len(metas)-1)]}}
+	} else if f.chance(5) {
+		h.RawMetadata = fuzzMetadata(f)
 	}
 	return h
+}
+
+// fuzzMetadata builds a metadata blob whose counts and lengths may lie
+// (negative, 2^31-1, past the bounds) but, short of a lie the walk refuses,
+// stay within the blob: no consumer can tell how long a C blob is, so a
+// count or length that points past it into other memory is not fuzzed. The
+// blob ends in zeros enough for the pairs its count claims.
+func fuzzMetadata(f *fuzzBytes) []byte {
+	counts := []int32{0, 1, 2, 3, 4, -1, math.MinInt32, math.MaxInt32, maxCMetadataPairs + 1}
+	lies := []int32{-1, math.MinInt32, math.MaxInt32, maxCMetadataBytes + 1}
+	n := counts[f.in(0, len(counts)-1)]
+	b := binary.LittleEndian.AppendUint32(nil, uint32(n))
+	pairs := f.in(0, 4)
+	for i := 0; i < pairs; i++ {
+		for j := 0; j < 2; j++ {
+			s := strings.Repeat("k", f.in(0, 9))
+			l := int32(len(s))
+			if f.chance(6) {
+				l = lies[f.in(0, len(lies)-1)]
+			}
+			b = binary.LittleEndian.AppendUint32(b, uint32(l))
+			b = append(b, s...)
+		}
+	}
+	return append(b, make([]byte, 8*4)...)
 }
 
 // fuzzArray builds an array tree description, shaped like s most of the
@@ -152,7 +181,8 @@ func fuzzArray(f *fuzzBytes, s *cabi.HSchema, depth int) *cabi.HArray {
 // once and nothing stays allocated.
 //
 // What is fuzzed: format strings (every kind, malformed ones, raw bytes),
-// extension metadata, flags, released (release NULL) structs at any level,
+// extension metadata, metadata blobs whose counts and lengths lie (see
+// fuzzMetadata), flags, released (release NULL) structs at any level,
 // NULL format, children and buffers pointers, NULL children and buffers,
 // counts that disagree with the type or with the children actually there
 // (including negative), lengths, offsets and null counts (including
@@ -170,6 +200,11 @@ func FuzzCDataImport(f *testing.F) {
 		f.Add([]byte{byte(i), 1, 1, 0, 1, 0, 7, 3, 0, 1, 2, 1, 1})
 		f.Add([]byte{byte(i), 1, 1, 0, 2, byte(i), 1, 1, 0, 0, byte(i + 1), 1, 1, 0, 0, 5, 0, 0, 2, 1, 1, 1})
 	}
+	// Hostile metadata at the top: a count of 2^31-1, -1, a key of 2^31-1.
+	for _, c := range []byte{7, 5} {
+		f.Add([]byte{12, 1, 1, 0, 0, 1, 1, 1, 1, 0, c, 1, 1, 1, 1, 1})
+	}
+	f.Add([]byte{12, 1, 1, 0, 0, 1, 1, 1, 1, 0, 1, 1, 1, 0, 2, 1, 1})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		defer cabi.FreeAll()
 		mem := newMem(t)

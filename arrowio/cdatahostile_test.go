@@ -231,3 +231,42 @@ func TestIPCCorruptBatchesExport(t *testing.T) {
 		}
 	}
 }
+
+// TestCDataImportHostileMetadata (issue 17 item 11): schema metadata whose
+// pair count or lengths go beyond the bytes (a count of 2^31-1 over an
+// 8-byte blob made arrow-go allocate 2^32 strings, a fatal out-of-memory)
+// is refused by every importer, at the top and in a child, with the
+// structs released once; good metadata still imports.
+func TestCDataImportHostileMetadata(t *testing.T) {
+	defer cabi.FreeAll()
+	bad := [][]byte{
+		metadataBlob(1<<31-1, 0, ""),
+		metadataBlob(-1),
+		metadataBlob(maxCMetadataPairs + 1),
+		metadataBlob(1, -2, "", 0, ""),
+		metadataBlob(1, 1<<31-1, "k", 0, ""),
+		metadataBlob(1, -1, "k", -9, "v"),
+	}
+	leaf := &cabi.HArray{Length: 1, NBuffers: 2, Buffers: []bool{false, true}}
+	st := &cabi.HArray{Length: 1, NBuffers: 1, Buffers: []bool{false}, NChildren: 1, Children: []*cabi.HArray{leaf}}
+	n := 0
+	for i, md := range bad {
+		top := &cabi.HSchema{Format: "+s", RawMetadata: md, NChildren: 1, Children: []*cabi.HSchema{{Format: "g", Name: "x"}}}
+		child := &cabi.HSchema{Format: "+s", NChildren: 1, Children: []*cabi.HSchema{{Format: "g", Name: "x", RawMetadata: md}}}
+		for _, hs := range []*cabi.HSchema{top, child} {
+			for name, err := range importAll(t, hs, st) {
+				require.ErrorIs(t, err, ErrInvalid, "case %d %s", i, name)
+				assert.ErrorContains(t, err, "metadata", "case %d %s", i, name)
+			}
+			n++
+		}
+	}
+	good := &cabi.HSchema{Format: "+s", NChildren: 1, Children: []*cabi.HSchema{{Format: "g", Name: "x", RawMetadata: metadataBlob(1, -1, "k", -1, "v")}}}
+	rec, err := ImportCRecordBatch(cabi.BuildArray(st), cabi.BuildSchema(good))
+	require.NoError(t, err)
+	v, ok := rec.Schema().Field(0).Metadata.GetValue("k")
+	assert.True(t, ok)
+	assert.Equal(t, "v", v)
+	rec.Release()
+	assert.Equal(t, 2*3*n+2, cabi.Releases(), "every schema and array released once")
+}

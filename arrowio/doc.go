@@ -46,7 +46,11 @@
 // unknown; Evaluate plans expressions once against a schema and evaluates
 // them batch by batch over any array.RecordReader (an IPC stream or file, on
 // disk or in memory, a C stream), yielding the input columns plus the
-// computed ones while holding one batch at a time. Reduce reads a whole
+// computed ones while holding one batch at a time. Each batch is bound
+// to the schema by name, not position: a batch whose columns come in
+// another order evaluates as the schema says, and one that lacks a column,
+// has one more, or has a column of another type is refused with an error
+// naming the column (Reduce and Reducer.Add do the same). Reduce reads a whole
 // stream once and returns reductions over its rows (sum, prod, mean,
 // var/std, min, max, count, any, all of row-wise expressions, see
 // Reduction), merging per-batch partials so that memory stays bounded by a
@@ -58,6 +62,9 @@
 // (WithMaxBuffer, WithMaxTotal; ErrLimit), and every batch they return has
 // passed ValidateRecord, so a corrupt batch is an error rather than a batch
 // that panics when used (see ReadStream and the fuzz targets).
+// Input that is not what a reader takes (nothing, text, Parquet, the other
+// IPC format, compressed bytes, a file cut short) is refused with an error
+// that says what the bytes look like and which reader takes them.
 // ReadParquet and WriteParquet do the same for Parquet files (below).
 //
 // # Parquet
@@ -114,5 +121,33 @@
 // non-ListLike extension arrays on export). The importers refuse released
 // (release NULL) and malformed structs before reading them and validate
 // what they import; they trust only that non-NULL pointers point where the
-// specification says.
+// specification says. Every count and length arrow-go's importer would
+// trust is checked first: children, buffers and dictionaries against the
+// type, format and name lengths, and the schema metadata blob, whose pair
+// count and key and value lengths are walked within a bound before
+// arrow-go allocates anything of their size.
+//
+// # Errors
+//
+// Every error wraps a sentinel, for errors.Is, and its message names what
+// was wrong (the column, the reduction, the verb):
+//
+//	ErrNoColumn     a name (a variable, a column of a batch) that is not in the schema; the
+//	                message lists the columns there are and suggests the nearest
+//	ErrInvalid      malformed Arrow data: a buffer too short, a batch that does not fit its
+//	                stream's schema, input that is not an IPC stream or file (the message says
+//	                what it looks like), a C struct or Reducer state no producer could make
+//	ErrLimit        a reader limit (WithMaxBuffer, WithMaxTotal); also ErrInvalid
+//	ErrUnsupported  a type, dtype or layout with no counterpart
+//	ErrMetadata     bad arrow.fixed_shape_tensor metadata
+//	ErrNulls        nulls where the destination has none (arrow/tensor)
+//	ErrMismatch     Reducers (or a Reducer state) of other schemas or reductions
+//	ErrEmpty        Min or Max over no rows
+//	ErrCData        the C Data Interface producer's own error
+//
+// and errors of package array (array.ErrNil for nil arguments, array.ErrShape,
+// array.ErrAlloc) or expr (expr.ErrOverflow for a Reducer whose row count
+// or counts would pass 2^63-1, which Merge and Add refuse rather than wrap).
+// Every method of the exported types answers on a nil or zero value (zero
+// answers, or an error wrapping array.ErrNil) rather than panicking.
 package arrowio

@@ -89,9 +89,7 @@ func useIPC(t *testing.T, mem memory.Allocator, data []byte, file bool) {
 			touchNulls(c, 0)
 			head := arrowarray.NewSlice(c, 0, int64(min(c.Len(), 64)))
 			printArray(head)
-			for i := 0; i < head.Len(); i++ {
-				_ = head.ValueStr(i)
-			}
+			valueStrs(head)
 			head.Release()
 			if a, err := FromArrow(mem, c); err == nil {
 				_, _ = array.ToSlice[float64](a)
@@ -102,6 +100,21 @@ func useIPC(t *testing.T, mem memory.Allocator, data []byte, file bool) {
 	}
 	if err := rr.Err(); err != nil && !errors.Is(err, ErrInvalid) {
 		t.Fatalf("error does not wrap ErrInvalid: %v", err)
+	}
+}
+
+// valueStrs calls a.ValueStr for each row, except for arrow-go's own list
+// arrays (not our fixed_shape_tensor arrays, whose ValueStr is ours):
+// arrow-go v15's FixedSizeList and List render a row through
+// encoding/json and panic on a NaN or infinite element, arrow-go's bug
+// (valid data), not the readers'.
+func valueStrs(a arrow.Array) {
+	switch a.(type) {
+	case *arrowarray.FixedSizeList, *arrowarray.List, *arrowarray.LargeList:
+		return
+	}
+	for i := 0; i < a.Len(); i++ {
+		_ = a.ValueStr(i)
 	}
 }
 

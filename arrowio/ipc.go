@@ -275,7 +275,9 @@ func (l *limitAllocator) abandon(memo *dictMemo) {
 // ReadStream returns a RecordReader over the IPC stream r. Each batch is
 // valid until the next call to Next (Retain it to keep it). Release the
 // reader when done. A bad schema (bad fixed_shape_tensor metadata included)
-// fails here; a bad batch makes Next return false and Err report it
+// fails here, and so does input that is not an IPC stream, with an error
+// that says what it looks like (empty, text, Parquet, an IPC file, ...) and
+// which reader takes it; a bad batch makes Next return false and Err report it
 // (wrapping ErrInvalid, and ErrLimit when a limit was reached). Every batch
 // returned has passed ValidateRecord. Memory: a message body is read as its
 // bytes arrive (a length that lies costs at most about twice the bytes
@@ -298,6 +300,9 @@ func ReadStream(r io.Reader, opts ...ReadOption) (rr arrowarray.RecordReader, er
 	if err != nil {
 		lim.abandon(nil) // the reader is dropped: nothing it allocated is live
 		mr.Release()     // nor is the last message (kept out of the abandon)
+		if d := mr.diagnose(err); d != "" {
+			return nil, fmt.Errorf("arrowio.ReadStream: %w: not an Arrow IPC stream: %s", ErrInvalid, d)
+		}
 		if errors.Is(err, ErrInvalid) {
 			return nil, err
 		}
@@ -398,7 +403,8 @@ func (g *guardedReader) Next() (ok bool) {
 // order. Each batch is valid until the next call to Next. Release the
 // reader when done (it does not close r); that releases the file's
 // dictionaries too. Errors, validation and limits are as for ReadStream,
-// the input being the whole file.
+// the input being the whole file; input that is not an IPC file (an IPC
+// stream, Parquet, text, a file cut short) says what it looks like.
 func ReadFile(r ipc.ReadAtSeeker, opts ...ReadOption) (rr arrowarray.RecordReader, err error) {
 	if r == nil {
 		return nil, fmt.Errorf("arrowio.ReadFile: %w: nil reader", array.ErrNil)
@@ -418,6 +424,9 @@ func ReadFile(r ipc.ReadAtSeeker, opts ...ReadOption) (rr arrowarray.RecordReade
 	defer guard(&err, "arrowio.ReadFile")
 	size, dicts, recs, err := checkFile(r, lim.max)
 	if err != nil {
+		if d := describeFile(r); d != "" {
+			return nil, fmt.Errorf("arrowio.ReadFile: %w: %s", ErrInvalid, d)
+		}
 		return nil, fmt.Errorf("arrowio.ReadFile: %w: %w", ErrInvalid, err)
 	}
 	lim.input.Store(size) // a file's bytes are all present
@@ -635,6 +644,9 @@ type messageReader struct {
 	refs   atomic.Int64
 	r      io.Reader
 	mem    *limitAllocator
+	head   []byte // the first bytes read (up to sniffLen), to say what a non-stream is
+	read   int64  // bytes read before the first message was whole
+	msgs   int    // messages read whole
 	msg    *ipc.Message
 	memo   *dictMemo     // the reader's dictionaries, checked before each message
 	schema *arrow.Schema // once known, batches are checked against it
@@ -656,7 +668,9 @@ func (m *messageReader) Message() (*ipc.Message, error) {
 		return nil, err
 	}
 	var hdr [4]byte
-	if _, err := io.ReadFull(m.r, hdr[:]); err != nil {
+	k0, err := io.ReadFull(m.r, hdr[:])
+	m.note(hdr[:k0])
+	if err != nil {
 		return nil, fmt.Errorf("arrowio: reading a message: %w", err)
 	}
 	n := binary.LittleEndian.Uint32(hdr[:])
@@ -664,7 +678,9 @@ func (m *messageReader) Message() (*ipc.Message, error) {
 	case 0:
 		return nil, io.EOF
 	case 0xFFFFFFFF: // continuation marker, then the length
-		if _, err := io.ReadFull(m.r, hdr[:]); err != nil {
+		k1, err := io.ReadFull(m.r, hdr[:])
+		m.note(hdr[:k1])
+		if err != nil {
 			return nil, fmt.Errorf("arrowio: reading a message length: %w", err)
 		}
 		n = binary.LittleEndian.Uint32(hdr[:])
@@ -679,6 +695,7 @@ func (m *messageReader) Message() (*ipc.Message, error) {
 	var meta bytes.Buffer
 	k, err := io.CopyN(&meta, m.r, int64(n)) // grows as the bytes arrive
 	m.mem.input.Add(k)
+	m.note(meta.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("arrowio: reading message metadata: %w", err)
 	}
@@ -707,7 +724,36 @@ func (m *messageReader) Message() (*ipc.Message, error) {
 		m.msg.Release()
 	}
 	m.msg = ipc.NewMessage(mb, body)
+	m.msgs++
 	return m.msg, nil
+}
+
+// note records bytes read before the first message was whole.
+func (m *messageReader) note(b []byte) {
+	if m.msgs > 0 {
+		return
+	}
+	m.read += int64(len(b))
+	if k := sniffLen - len(m.head); k > 0 {
+		m.head = append(m.head, b[:min(k, len(b))]...)
+	}
+}
+
+// diagnose says, when err ended a stream before its first message was
+// whole and the bytes do not start like a message, what they look like
+// (describeInput); "" otherwise.
+func (m *messageReader) diagnose(err error) string {
+	if m.msgs > 0 || (looksLikeStream(m.head) && magicOf(m.head) == "") {
+		return ""
+	}
+	total := int64(-1)
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		total = m.read // all there was
+	}
+	if len(m.head) == 0 && total < 0 {
+		return ""
+	}
+	return describeInput(m.head, total, "stream")
 }
 
 // bodyChunk is the first allocation for a message body whose length cannot
@@ -790,6 +836,32 @@ func checkFile(r ipc.ReadAtSeeker, max int) (int64, []fileBlock, []fileBlock, er
 	}
 	dicts, recs, err := checkFooter(footer)
 	return size, dicts, recs, err
+}
+
+// describeFile says, for input whose footer is not an IPC file's, what
+// it is: a truncated IPC file (it starts with "ARROW1" but does not end
+// with it), or not an IPC file at all and what it looks like
+// (describeInput). "" when it cannot tell (the input cannot be read, or
+// starts and ends like an IPC file whose footer is broken).
+func describeFile(r ipc.ReadAtSeeker) string {
+	size, err := r.Seek(0, io.SeekEnd)
+	if err != nil || size < 0 {
+		return ""
+	}
+	head := make([]byte, min(size, sniffLen))
+	if n, err := r.ReadAt(head, 0); n < len(head) && err != nil {
+		return ""
+	}
+	if bytes.HasPrefix(head, []byte("ARROW1")) {
+		var end [6]byte
+		if size >= 6 {
+			if _, err := r.ReadAt(end[:], size-6); err == nil && string(end[:]) == "ARROW1" && size > 12 {
+				return ""
+			}
+		}
+		return fmt.Sprintf("the input of %d bytes starts like an Arrow IPC file but does not end like one (truncated, or its writer was not closed)", size)
+	}
+	return "not an Arrow IPC file: " + describeInput(head, size, "file")
 }
 
 // checkBlock checks that a file block lies inside the file and that its

@@ -54,7 +54,7 @@ func SchemaVar(s *arrow.Schema, name string) (*expr.Node, error) {
 	}
 	idx := s.FieldIndices(name)
 	if len(idx) == 0 {
-		return nil, fmt.Errorf("arrowio.SchemaVar: %w: no column %q", ErrUnsupported, name)
+		return nil, noColumn("arrowio.SchemaVar", name, names(s.Fields()))
 	}
 	dt, row, err := ColumnShape(s.Field(idx[0]).Type)
 	if err != nil {
@@ -85,8 +85,13 @@ type Output struct {
 // more column per output. The plans are made once, from rr's schema, before
 // any batch is read: every variable must name a column of a type with a
 // dtype, and every output's type is known then (so the output schema is
-// fixed); a batch whose columns do not fit the plan makes Next return false
-// and Err report why.
+// fixed). Each batch is bound to the schema by name, not position: its
+// columns may come in another order (the output keeps the schema's), but a
+// batch that lacks a column of the schema (ErrNoColumn, listing the batch's
+// columns), has one more, or has a column of another type (ErrInvalid), or
+// whose columns do not fit the plan, makes Next return false and Err name
+// the column. A variable that names no column of the schema is
+// ErrNoColumn, with the columns listed and the nearest suggested.
 //
 // Memory stays bounded whatever the stream's length: Evaluate reads one
 // batch at a time, converts the columns the expressions use without copying
@@ -103,7 +108,7 @@ func Evaluate(mem memory.Allocator, rr arrowarray.RecordReader, outputs ...Outpu
 	}
 	in := rr.Schema()
 	fields := in.Fields()
-	e := &evaluator{rr: rr, mem: mem, vars: map[string]int{}}
+	e := &evaluator{rr: rr, mem: mem, in: in, vars: map[string]int{}}
 	for _, o := range outputs {
 		if err := o.Expr.Err(); err != nil {
 			return nil, fmt.Errorf("arrowio.Evaluate %q: %w", o.Name, err)
@@ -111,7 +116,7 @@ func Evaluate(mem memory.Allocator, rr arrowarray.RecordReader, outputs ...Outpu
 		for _, v := range o.Expr.Vars() {
 			idx := in.FieldIndices(v)
 			if len(idx) == 0 {
-				return nil, fmt.Errorf("arrowio.Evaluate %q: %w: variable %q names no column of %v", o.Name, ErrUnsupported, v, in)
+				return nil, noColumn(fmt.Sprintf("arrowio.Evaluate %q", o.Name), v, names(in.Fields()))
 			}
 			if _, _, err := ColumnShape(in.Field(idx[0]).Type); err != nil {
 				return nil, fmt.Errorf("arrowio.Evaluate %q: column %q: %w", o.Name, v, err)
@@ -163,9 +168,10 @@ type evaluator struct {
 	rr     arrowarray.RecordReader
 	mem    memory.Allocator
 	schema *arrow.Schema
+	in     *arrow.Schema // rr's: each batch is bound to it by name
 	outs   []Output
 	plans  []*expr.Plan
-	vars   map[string]int // variable name -> column index
+	vars   map[string]int // variable name -> column index in the schema
 	cur    arrow.Record
 	err    error
 }
@@ -211,8 +217,9 @@ func (e *evaluator) Next() bool {
 // evaluate computes the outputs for one batch.
 func (e *evaluator) evaluate(rec arrow.Record) (arrow.Record, error) {
 	n := int(rec.NumRows())
-	if len(rec.Columns()) != len(e.schema.Fields())-len(e.outs) {
-		return nil, fmt.Errorf("arrowio.Evaluate: %w: batch schema %v differs from the reader's", array.ErrShape, rec.Schema())
+	in, err := batchColumns("arrowio.Evaluate", e.in, rec)
+	if err != nil {
+		return nil, err
 	}
 	b := expr.Bindings{}
 	defer func() {
@@ -221,16 +228,13 @@ func (e *evaluator) evaluate(rec arrow.Record) (arrow.Record, error) {
 		}
 	}()
 	for name, i := range e.vars {
-		if i >= int(rec.NumCols()) {
-			return nil, fmt.Errorf("arrowio.Evaluate: %w: batch has %d columns, variable %q is column %d", array.ErrShape, rec.NumCols(), name, i)
-		}
-		a, err := FromArrow(e.mem, rec.Column(i))
+		a, err := FromArrow(e.mem, in[i])
 		if err != nil {
 			return nil, fmt.Errorf("arrowio.Evaluate: column %q: %w", name, err)
 		}
 		b[name] = a
 	}
-	cols := append([]arrow.Array{}, rec.Columns()...)
+	cols := append([]arrow.Array{}, in...)
 	var made []arrow.Array
 	defer func() {
 		for _, c := range made {
@@ -262,7 +266,7 @@ func (e *evaluator) evaluate(rec arrow.Record) (arrow.Record, error) {
 			return nil, fmt.Errorf("arrowio.Evaluate %q: %w", o.Name, err)
 		}
 		made = append(made, col)
-		want := e.schema.Field(len(rec.Columns()) + k).Type
+		want := e.schema.Field(len(in) + k).Type
 		if !arrow.TypeEqual(col.DataType(), want) {
 			return nil, fmt.Errorf("arrowio.Evaluate %q: %w: result type %v, planned %v", o.Name, array.ErrShape, col.DataType(), want)
 		}

@@ -207,13 +207,13 @@ func TestEvaluateErrors(t *testing.T) {
 	_, err := Evaluate(mem, nil)
 	assert.ErrorIs(t, err, array.ErrNil)
 	_, err = SchemaVar(g.Schema(), "nope")
-	assert.ErrorIs(t, err, ErrUnsupported)
+	assert.ErrorIs(t, err, ErrNoColumn)
 	_, err = SchemaVar(nil, "x")
 	assert.ErrorIs(t, err, array.ErrNil)
 
 	other := expr.Var("nope", array.Float32, broadcast.Shape{Dims: []broadcast.Dim{broadcast.UnknownDim(), broadcast.StaticDim(4)}, RankKnown: true})
 	_, err = Evaluate(mem, g, Output{Name: "o", Expr: other})
-	assert.ErrorIs(t, err, ErrUnsupported)
+	assert.ErrorIs(t, err, ErrNoColumn)
 
 	x, err := SchemaVar(g.Schema(), "x")
 	require.NoError(t, err)

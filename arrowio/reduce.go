@@ -84,9 +84,11 @@ type Reduction struct {
 // (ErrEmpty), as NumPy.
 //
 // Errors: a nil reader, an unknown Op, a variable that names no column of
-// rr's schema, an expression that is not computed row by row
+// rr's schema (ErrNoColumn), an expression that is not computed row by row
 // (expr.ErrArgument), a dtype or ddof the reduction cannot take, a batch
-// whose columns do not fit the schema, rr's own error mid-stream (rr.Err),
+// whose columns do not fit the schema (batches bind to it by name, as in
+// Evaluate: another order is fine, a missing, extra or retyped column is
+// an error naming it), rr's own error mid-stream (rr.Err),
 // and a result over no rows of more than 2^26 elements (its size then comes
 // from the schema alone; ErrUnsupported) all return an error and no arrays,
 // with everything released. The
@@ -225,7 +227,7 @@ func (s *streamReduce) plan(schema *arrow.Schema, reductions []Reduction) error 
 		for _, v := range r.Expr.Vars() {
 			idx := schema.FieldIndices(v)
 			if len(idx) == 0 {
-				return fmt.Errorf("%s: %w: variable %q names no column of %v", where, ErrUnsupported, v, schema)
+				return noColumn(where, v, names(schema.Fields()))
 			}
 			if _, _, err := ColumnShape(schema.Field(idx[0]).Type); err != nil {
 				return fmt.Errorf("%s: column %q: %w", where, v, err)
@@ -427,9 +429,16 @@ func (s *streamReduce) batch(rec arrow.Record) error {
 	if rec == nil {
 		return fmt.Errorf("arrowio.Reduce: %w: the reader returned a nil batch", ErrInvalid)
 	}
+	cols, err := batchColumns("arrowio.Reduce", s.schema, rec)
+	if err != nil {
+		return err
+	}
 	n := int(rec.NumRows())
 	if n == 0 {
 		return nil
+	}
+	if s.rows > math.MaxInt64-int64(n) {
+		return fmt.Errorf("arrowio.Reduce: %w: %d + %d rows overflow int64", expr.ErrOverflow, s.rows, n)
 	}
 	b := expr.Bindings{}
 	defer func() {
@@ -441,13 +450,7 @@ func (s *streamReduce) batch(rec arrow.Record) error {
 		}
 	}()
 	for name, i := range s.vars {
-		if i >= int(rec.NumCols()) {
-			return fmt.Errorf("arrowio.Reduce: %w: batch has %d columns, variable %q is column %d", array.ErrShape, rec.NumCols(), name, i)
-		}
-		if got := rec.Schema().Field(i).Name; got != name {
-			return fmt.Errorf("arrowio.Reduce: %w: column %d of the batch is %q, the schema's is %q", ErrInvalid, i, got, name)
-		}
-		a, err := FromArrow(s.mem, rec.Column(i))
+		a, err := FromArrow(s.mem, cols[i])
 		if err != nil {
 			return fmt.Errorf("arrowio.Reduce: column %q: %w", name, err)
 		}

@@ -482,7 +482,7 @@ func TestReduceErrors(t *testing.T) {
 	assert.ErrorIs(t, err, expr.ErrArgument)
 	other := expr.Var("nope", array.Float32, broadcast.Shape{Dims: []broadcast.Dim{broadcast.UnknownDim()}, RankKnown: true})
 	_, err = Reduce(mem, rr, Reduction{Name: "no column", Expr: other, Op: Sum})
-	assert.ErrorIs(t, err, ErrUnsupported)
+	assert.ErrorIs(t, err, ErrNoColumn)
 	assert.ErrorContains(t, err, `"nope"`)
 
 	// A column of a type with no dtype.

@@ -3,6 +3,7 @@ package arrowio
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -119,8 +120,11 @@ func (r *Reducer) Add(rec arrow.Record) error {
 // other was given; other is unchanged. Both must have been made from
 // schemas of the same column names and types (nullability and metadata
 // may differ) and the same reductions (names, ops, ddofs and printed
-// expressions), else the error wraps ErrMismatch and r is unchanged. A Reducer that has
-// seen no rows is the identity, on either side.
+// expressions), else the error wraps ErrMismatch and r is unchanged. A
+// Reducer that has seen no rows is the identity, on either side. Row
+// counts and counts are checked, not wrapped: a merge whose rows (or a
+// Count's or a Mean's count) would pass 2^63-1 returns an error wrapping
+// expr.ErrOverflow, with r unchanged; so does Add.
 func (r *Reducer) Merge(other *Reducer) error {
 	if err := r.check("Merge"); err != nil {
 		return err
@@ -133,6 +137,26 @@ func (r *Reducer) Merge(other *Reducer) error {
 	}
 	if other.s.rows == 0 {
 		return nil
+	}
+	if r.s.rows > math.MaxInt64-other.s.rows {
+		return fmt.Errorf("arrowio.Reducer.Merge: %w: %d + %d rows overflow int64", expr.ErrOverflow, r.s.rows, other.s.rows)
+	}
+	for i, red := range r.s.reds { // counts are at most the rows, but check
+		o := other.s.reds[i]
+		if red.kind == accI64 && red.r.Op == Count && len(red.i64) == len(o.i64) {
+			for k, v := range o.i64 {
+				if red.i64[k] > math.MaxInt64-v {
+					return fmt.Errorf("arrowio.Reducer.Merge %q (%v): %w: %d + %d overflow int64", red.r.Name, red.r.Op, expr.ErrOverflow, red.i64[k], v)
+				}
+			}
+		}
+		if red.kind == accMom && len(red.mom) == len(o.mom) {
+			for k, m := range o.mom {
+				if red.mom[k].Count > math.MaxInt64-m.Count {
+					return fmt.Errorf("arrowio.Reducer.Merge %q (%v): %w: %d + %d values overflow int64", red.r.Name, red.r.Op, expr.ErrOverflow, red.mom[k].Count, m.Count)
+				}
+			}
+		}
 	}
 	// Min and Max first: the only step that can fail (an evaluation), so
 	// that a failure leaves r unchanged.
@@ -242,8 +266,22 @@ func (s *streamReduce) reset() {
 	s.rows = 0
 }
 
-// momentsOK reports whether m is a state Merge could have built from at
-// most rows values.
+// momentsOK reports whether m is a state Add and Merge could have built
+// from at most rows values: a count in [0, rows]; for no values, mean and
+// M2 zero; M2 (a sum of squared deviations, clamped at 0 against rounding)
+// never negative, and for one value zero, or NaN when that value was
+// infinite or NaN. A NaN or infinite mean is possible (NaN or infinite
+// values, or a sum that overflowed), so it is not refused.
 func momentsOK(m compute.Moments, rows int64) bool {
-	return m.Count >= 0 && m.Count <= rows && (m.Count > 0 || (m.Mean == 0 && m.M2 == 0))
+	switch {
+	case m.Count < 0 || m.Count > rows:
+		return false
+	case m.Count == 0:
+		return m.Mean == 0 && m.M2 == 0
+	case m.M2 < 0:
+		return false
+	case m.Count == 1:
+		return m.M2 == 0 || math.IsNaN(m.M2)
+	}
+	return true
 }

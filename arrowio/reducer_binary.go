@@ -135,9 +135,15 @@ type decoded struct {
 // UnmarshalBinary replaces the Reducer's state by one MarshalBinary
 // encoded, which must come from a Reducer of the same schema and
 // reductions (else the error wraps ErrMismatch). Malformed bytes (short,
-// trailing, out of range: a count above the rows, a bool other than 0 or
-// 1) return an error wrapping ErrInvalid and leave the Reducer unchanged;
-// nothing is allocated beyond what the bytes hold.
+// trailing, out of range) and states no Add or Merge could build return an
+// error wrapping ErrInvalid and leave the Reducer unchanged: a row count
+// above 2^62-1, a count (or a sum of bools) above the rows or negative, a
+// bool other than 0 or 1, moments whose count is outside [0, rows], whose
+// M2 is negative, or which have a mean or M2 for no values or an M2 other
+// than 0 (or NaN, for an infinite or NaN value) for one value (see
+// momentsOK). Lengths are
+// those of the Reducer's own reductions, and a payload must be present in
+// full before anything of its size is allocated.
 func (r *Reducer) UnmarshalBinary(data []byte) (err error) {
 	if err := r.check("UnmarshalBinary"); err != nil {
 		return err
@@ -218,6 +224,9 @@ func (r *Reducer) UnmarshalBinary(data []byte) (err error) {
 				d.i64[k] = int64(binary.LittleEndian.Uint64(body[8*k:]))
 				if red.r.Op == Count && (d.i64[k] < 0 || d.i64[k] > int64(rows)) {
 					return bad("reduction %d (%q): count %d of %d rows", i, red.r.Name, d.i64[k], rows)
+				}
+				if red.r.Op == Sum && red.src.node.DType() == array.Bool && (d.i64[k] < 0 || d.i64[k] > int64(rows)) {
+					return bad("reduction %d (%q): a sum of bools of %d over %d rows", i, red.r.Name, d.i64[k], rows)
 				}
 			}
 		case accU64:

@@ -416,13 +416,30 @@ func (a *FixedShapeTensorArray) TensorType() *FixedShapeTensorType {
 	return tt
 }
 
-// ValueStr returns row i as text (the storage's rendering; "" for a nil or
-// zero array).
+// ValueStr returns row i as text: its elements in storage order as
+// [e0,e1,...] (each as the value array's ValueStr writes it, so NaN and
+// infinities print, where arrow-go's FixedSizeList.ValueStr panics), "(null)"
+// for a null row, "" for a nil or zero array.
 func (a *FixedShapeTensorArray) ValueStr(i int) string {
-	if a.storage() == nil {
+	s := a.storage()
+	if s == nil {
 		return ""
 	}
-	return a.Storage().ValueStr(i)
+	if s.IsNull(i) {
+		return arrowarray.NullValueStr
+	}
+	start, end := s.ValueOffsets(i)
+	vals := s.ListValues()
+	var b strings.Builder
+	b.WriteByte('[')
+	for j := start; j < end; j++ {
+		if j > start {
+			b.WriteByte(',')
+		}
+		b.WriteString(vals.ValueStr(int(j)))
+	}
+	b.WriteByte(']')
+	return b.String()
 }
 
 // ListValues returns the storage's child array (all rows' elements; nil for

@@ -97,16 +97,19 @@ const BufSize = 1 << 16
 // HSchema describes an ArrowSchema to build in C memory with arbitrary
 // contents and valid pointers.
 type HSchema struct {
-	Format     string
-	NoFormat   bool // format pointer NULL
-	Name       string
-	Metadata   [][2]string // encoded as the specification says; nil: NULL
-	Flags      int64
-	NChildren  int64 // as written; the children array has max(NChildren, len(Children)) slots
-	Children   []*HSchema
-	NoChildren bool // children pointer NULL
-	Dictionary *HSchema
-	Released   bool // release NULL
+	Format   string
+	NoFormat bool // format pointer NULL
+	Name     string
+	Metadata [][2]string // encoded as the specification says; nil: NULL
+	// RawMetadata, when not nil, is the metadata blob as given (Metadata
+	// is then ignored): hostile counts and lengths.
+	RawMetadata []byte
+	Flags       int64
+	NChildren   int64 // as written; the children array has max(NChildren, len(Children)) slots
+	Children    []*HSchema
+	NoChildren  bool // children pointer NULL
+	Dictionary  *HSchema
+	Released    bool // release NULL
 }
 
 // HArray describes an ArrowArray to build in C memory: every buffer is a
@@ -167,7 +170,11 @@ func buildSchema(h *HSchema, top bool) *C.struct_ArrowSchema {
 		s.format = cstr(h.Format)
 	}
 	s.name = cstr(h.Name)
-	if h.Metadata != nil {
+	if h.RawMetadata != nil {
+		p := (*C.char)(C.s0_h_calloc(C.size_t(max(len(h.RawMetadata), 1))))
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(p)), len(h.RawMetadata)), h.RawMetadata)
+		s.metadata = p
+	} else if h.Metadata != nil {
 		s.metadata = encodeMetadata(h.Metadata)
 	}
 	s.flags = C.int64_t(h.Flags)
