@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/stride0/stride0/arrowio"
+	"github.com/stride0/stride0/expr"
 	"github.com/stride0/stride0/internal/suggest"
 )
 
@@ -26,6 +27,9 @@ var (
 	// ErrSource: a source cannot be read (again): a RecordReader that a
 	// previous run consumed, a batch whose schema differs from the source's.
 	ErrSource = errors.New("source")
+	// ErrOverflow: an exact integer sum does not fit its type. It is expr's
+	// sentinel.
+	ErrOverflow = expr.ErrOverflow
 )
 
 // noColumn is ErrNoColumn for name, listing have and the nearest.

@@ -71,6 +71,12 @@ func (r *runner) stream(n *node) (batches, error) {
 			return nil, err
 		}
 		return &limitBatches{in: in, left: n.limit}, nil
+	case n.kind == stepGroup:
+		in, err := r.stream(n.in)
+		if err != nil {
+			return nil, err
+		}
+		return &groupBatches{r: r, n: n, in: in}, nil
 	case n.whole:
 		in, err := r.stream(n.in)
 		if err != nil {
@@ -81,7 +87,7 @@ func (r *runner) stream(n *node) (batches, error) {
 	// a chain of per-batch steps, run together on each batch
 	var fns []batchFn
 	m := n
-	for ; m.kind != stepSource && m.kind != stepLimit && !m.whole && m.err == nil; m = m.in {
+	for ; m.kind != stepSource && m.kind != stepLimit && m.kind != stepGroup && !m.whole && m.err == nil; m = m.in {
 		fns = append(fns, m.batchFn())
 	}
 	in, err := r.stream(m)

@@ -26,6 +26,7 @@ const (
 	stepCompute                 // add or replace computed columns (WithColumns)
 	stepFilter                  // keep the rows where a predicate holds
 	stepLimit                   // the first n rows
+	stepGroup                   // one row per group (GroupBy.Agg)
 )
 
 // node is one step of a plan. Its schema is what the step outputs.
@@ -35,12 +36,14 @@ type node struct {
 	schema *arrow.Schema
 	err    error
 
-	src   source    // stepSource
-	pick  []int     // stepProject: input column of each output column
-	defs  []binding // stepCompute: the computed columns
-	whole bool      // stepCompute: some expression reduces over the rows
-	pred  *binding  // stepFilter
-	limit int64     // stepLimit
+	src   source     // stepSource
+	pick  []int      // stepProject: input column of each output column
+	defs  []binding  // stepCompute: the computed columns
+	whole bool       // stepCompute: some expression reduces over the rows
+	pred  *binding   // stepFilter
+	limit int64      // stepLimit
+	keys  []int      // stepGroup: key columns of the input
+	aggs  []*aggPlan // stepGroup
 }
 
 var emptySchema = arrow.NewSchema(nil, nil)
@@ -249,6 +252,8 @@ func (n *node) describe() string {
 		return "filter " + n.pred.text()
 	case stepLimit:
 		return fmt.Sprintf("limit %d", n.limit)
+	case stepGroup:
+		return describeGroup(n)
 	}
 	return "?"
 }
