@@ -71,6 +71,14 @@ func (r *runner) stream(n *node) (batches, error) {
 			return nil, err
 		}
 		return &limitBatches{in: in, left: n.limit}, nil
+	case n.kind == stepSort:
+		in, err := r.stream(n.in)
+		if err != nil {
+			return nil, err
+		}
+		return &sortBatches{r: r, n: n, in: in}, nil
+	case n.kind == stepConcat:
+		return &concatBatches{r: r, parts: n.parts}, nil
 	case n.kind == stepGroup:
 		in, err := r.stream(n.in)
 		if err != nil {
@@ -86,13 +94,36 @@ func (r *runner) stream(n *node) (batches, error) {
 	}
 	// a chain of per-batch steps, run together on each batch
 	var fns []batchFn
+	var joins []*joinTable
 	m := n
-	for ; m.kind != stepSource && m.kind != stepLimit && m.kind != stepGroup && !m.whole && m.err == nil; m = m.in {
+	for ; m.kind != stepSource && m.kind != stepLimit && m.kind != stepGroup && m.kind != stepSort && m.kind != stepConcat && !m.whole && m.err == nil; m = m.in {
+		if m.kind == stepJoin {
+			jt, err := r.buildJoin(m)
+			if err != nil {
+				for _, j := range joins {
+					j.release()
+				}
+				return nil, err
+			}
+			joins = append(joins, jt)
+			fns = append(fns, jt.probe)
+			continue
+		}
 		fns = append(fns, m.batchFn())
 	}
 	in, err := r.stream(m)
 	if err != nil {
+		for _, j := range joins {
+			j.release()
+		}
 		return nil, err
+	}
+	if len(joins) > 0 {
+		in = &withCleanup{batches: in, cleanup: func() {
+			for _, j := range joins {
+				j.release()
+			}
+		}}
 	}
 	chain := func(w *worker, rec arrow.Record) (arrow.Record, error) {
 		rec.Retain()
@@ -305,3 +336,20 @@ func (l *limitBatches) next() (arrow.Record, error) {
 }
 
 func (l *limitBatches) close() { l.in.close() }
+
+// withCleanup runs cleanup after closing its batches (a join's built side
+// lives as long as the stream that probes it).
+type withCleanup struct {
+	batches
+	cleanup func()
+}
+
+func (w *withCleanup) close() {
+	w.batches.close()
+	w.cleanup()
+}
+
+// contextOf is the context for arrow-go's compute calls inside a step:
+// cancellation is checked between batches, so a step's calls run to their
+// end.
+func contextOf(*worker) context.Context { return context.Background() }

@@ -27,6 +27,9 @@ const (
 	stepFilter                  // keep the rows where a predicate holds
 	stepLimit                   // the first n rows
 	stepGroup                   // one row per group (GroupBy.Agg)
+	stepSort                    // order the rows (Sort, TopK: limit >= 0)
+	stepJoin                    // a hash join (Join)
+	stepConcat                  // one frame after another (Concat)
 )
 
 // node is one step of a plan. Its schema is what the step outputs.
@@ -36,14 +39,17 @@ type node struct {
 	schema *arrow.Schema
 	err    error
 
-	src   source     // stepSource
-	pick  []int      // stepProject: input column of each output column
-	defs  []binding  // stepCompute: the computed columns
-	whole bool       // stepCompute: some expression reduces over the rows
-	pred  *binding   // stepFilter
-	limit int64      // stepLimit
-	keys  []int      // stepGroup: key columns of the input
-	aggs  []*aggPlan // stepGroup
+	src      source     // stepSource
+	pick     []int      // stepProject: input column of each output column
+	defs     []binding  // stepCompute: the computed columns
+	whole    bool       // stepCompute: some expression reduces over the rows
+	pred     *binding   // stepFilter
+	limit    int64      // stepLimit
+	keys     []int      // stepGroup: key columns of the input
+	aggs     []*aggPlan // stepGroup
+	sortKeys []SortKey  // stepSort
+	join     *joinPlan  // stepJoin
+	parts    []*node    // stepConcat
 }
 
 var emptySchema = arrow.NewSchema(nil, nil)
@@ -254,6 +260,12 @@ func (n *node) describe() string {
 		return fmt.Sprintf("limit %d", n.limit)
 	case stepGroup:
 		return describeGroup(n)
+	case stepSort:
+		return describeSort(n)
+	case stepJoin:
+		return describeJoin(n)
+	case stepConcat:
+		return fmt.Sprintf("concat of %d frames", len(n.parts))
 	}
 	return "?"
 }
