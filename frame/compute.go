@@ -49,8 +49,11 @@ func (f Frame) WithColumns(defs ...Binding) Frame {
 }
 
 // Filter keeps the rows where the predicate src (expr.Parse's syntax over
-// the column names, e.g. "y > 0 & site_id != 3") is true. A null predicate
-// drops the row, as SQL's WHERE does. The predicate must be boolean with
+// the column names, e.g. "(y > 0) & (site_id != 3)") is true. Nulls follow
+// SQL: a comparison with a null is null, and/or/not use three-valued logic
+// (null | true is true, null & false is false), and a row whose predicate
+// is null is dropped, as SQL's WHERE drops it. NaN compares as IEEE 754 and
+// NumPy say (NaN > 1 is false; DuckDB orders NaN above every number). The predicate must be boolean with
 // one value per row; one that reduces over the rows ("y > mean(y)") makes
 // the step hold its whole input.
 func (f Frame) Filter(src string) Frame { return f.filter(Binding{name: "filter", src: src}) }
@@ -70,6 +73,10 @@ func (f Frame) filter(p Binding) Frame {
 		if sh := b.node.Shape(); !sh.RankKnown || len(sh.Dims) != 1 {
 			return nil, fmt.Errorf("frame.Filter %v: %w: the predicate has shape %v; it needs one value per row", b.node, array.ErrShape, sh)
 		}
-		return &node{kind: stepFilter, schema: in.schema, pred: b, whole: !b.rowWise}, nil
+		tree, err := splitPred(b, in.schema)
+		if err != nil {
+			return nil, err
+		}
+		return &node{kind: stepFilter, schema: in.schema, pred: b, tree: tree, whole: !b.rowWise}, nil
 	})
 }

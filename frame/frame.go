@@ -44,6 +44,7 @@ type node struct {
 	defs     []binding  // stepCompute: the computed columns
 	whole    bool       // stepCompute: some expression reduces over the rows
 	pred     *binding   // stepFilter
+	tree     *pred      // stepFilter: pred split at its connectives
 	limit    int64      // stepLimit
 	keys     []int      // stepGroup: key columns of the input
 	aggs     []*aggPlan // stepGroup

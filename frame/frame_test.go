@@ -469,3 +469,79 @@ func mustReshape(t *testing.T, a *array.Array, shape ...int) *array.Array {
 }
 
 var _ = errors.Is
+
+// TestFilterThreeValued checks SQL's truth tables: a row is kept where the
+// predicate is true, and null | true is true, null & false is false.
+func TestFilterThreeValued(t *testing.T) {
+	mem := checked(t)
+	s := arrow.NewSchema([]arrow.Field{{Name: "a", Type: arrow.PrimitiveTypes.Int32, Nullable: true}, {Name: "b", Type: arrow.PrimitiveTypes.Int32, Nullable: true}}, nil)
+	b := arrowarray.NewRecordBuilder(mem, s)
+	vals := []*int32{nil, ptr(0), ptr(1)} // null, false (a > 0 is false), true
+	for _, x := range vals {
+		for _, y := range vals {
+			for k, v := range []*int32{x, y} {
+				if v == nil {
+					b.Field(k).(*arrowarray.Int32Builder).AppendNull()
+				} else {
+					b.Field(k).(*arrowarray.Int32Builder).Append(*v)
+				}
+			}
+		}
+	}
+	rec := b.NewRecord()
+	b.Release()
+	defer rec.Release()
+	// 3-valued truth of "v > 0": -1 null, 0 false, 1 true
+	truth := func(v *int32) int {
+		if v == nil {
+			return -1
+		}
+		return int(*v)
+	}
+	and := func(p, q int) int {
+		switch {
+		case p == 0 || q == 0:
+			return 0
+		case p == 1 && q == 1:
+			return 1
+		}
+		return -1
+	}
+	or := func(p, q int) int {
+		switch {
+		case p == 1 || q == 1:
+			return 1
+		case p == 0 && q == 0:
+			return 0
+		}
+		return -1
+	}
+	not := func(p int) int {
+		if p < 0 {
+			return p
+		}
+		return 1 - p
+	}
+	for src, fn := range map[string]func(p, q int) int{
+		"(a > 0) | (b > 0)":       or,
+		"(a > 0) & (b > 0)":       and,
+		"(a > 0) or (b > 0)":      or,
+		"~((a > 0) & (b > 0))":    func(p, q int) int { return not(and(p, q)) },
+		"not ((a > 0) | (b > 0))": func(p, q int) int { return not(or(p, q)) },
+		"(a > 0) | ~(b > 0)":      func(p, q int) int { return or(p, not(q)) },
+	} {
+		tb := collect(t, frame.FromRecords(rec).WithColumns(frame.Let("row", "a * 0")).Filter(src), frame.WithAllocator(mem))
+		var want int64
+		for _, x := range vals {
+			for _, y := range vals {
+				if fn(truth(x), truth(y)) == 1 {
+					want++
+				}
+			}
+		}
+		assert.Equal(t, want, tb.NumRows(), src)
+		tb.Release()
+	}
+}
+
+func ptr(v int32) *int32 { return &v }

@@ -202,13 +202,34 @@ func takeRows(ctx context.Context, mem memory.Allocator, rec arrow.Record, idx [
 		}
 	}()
 	for i := range cols {
-		c, err := compute.TakeArray(cctx, rec.Column(i), ix)
+		c, err := takeColumn(cctx, mem, rec.Column(i), ix)
 		if err != nil {
 			return nil, fmt.Errorf("frame: taking rows of column %q: %w", rec.ColumnName(i), err)
 		}
 		cols[i] = c
 	}
 	return arrowarray.NewRecord(rec.Schema(), cols, int64(len(idx))), nil
+}
+
+// takeColumn is arrow-go's Take, plus dictionary columns (whose indices
+// are taken, the dictionary kept), which arrow-go v15 has no kernel for.
+func takeColumn(ctx context.Context, mem memory.Allocator, c arrow.Array, ix arrow.Array) (arrow.Array, error) {
+	d, ok := c.(*arrowarray.Dictionary)
+	if !ok {
+		return compute.TakeArray(ctx, c, ix)
+	}
+	dt := d.DataType().(*arrow.DictionaryType)
+	data := d.Data()
+	idxData := arrowarray.NewData(dt.IndexType, data.Len(), data.Buffers(), nil, data.NullN(), data.Offset())
+	defer idxData.Release()
+	indices := arrowarray.MakeFromData(idxData)
+	defer indices.Release()
+	taken, err := compute.TakeArray(ctx, indices, ix)
+	if err != nil {
+		return nil, err
+	}
+	defer taken.Release()
+	return arrowarray.NewDictionaryArray(dt, taken, d.Dictionary()), nil
 }
 
 // comparator orders rows i and j of c by key k: nulls last (or first),

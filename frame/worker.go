@@ -1,14 +1,13 @@
 package frame
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
-	"github.com/apache/arrow/go/v15/arrow/compute"
+	"github.com/apache/arrow/go/v15/arrow/bitutil"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/stride0/stride0/array"
@@ -56,9 +55,63 @@ func (w *worker) eval(b *binding, rec arrow.Record) (*array.Array, error) {
 	return p.Eval(bind)
 }
 
-// column evaluates b over rec and returns it as a column of rec's length.
-// A rank-0 result (a column-wide step's scalar) is repeated on every row.
+// column evaluates b over rec and returns it as a column of rec's length,
+// null on every row where an input column's row is null (as SQL's
+// list_sum(NULL) is NULL: a reduction over a null tensor row's elements
+// would otherwise give the identity). A rank-0 result (a column-wide
+// step's scalar) is repeated on every row.
 func (w *worker) column(b *binding, rec arrow.Record) (arrow.Array, error) {
+	c, err := w.columnValues(b, rec)
+	if err != nil || !b.rowWise {
+		return c, err
+	}
+	return maskRows(w.mem, c, rec, b.vars)
+}
+
+// maskRows nulls the rows of c where a column vars names has a null row.
+func maskRows(mem memory.Allocator, c arrow.Array, rec arrow.Record, vars map[string]int) (arrow.Array, error) {
+	n := c.Len()
+	var mask []byte // row validity, 1 = valid
+	for _, i := range vars {
+		in := rec.Column(i)
+		if in.NullN() == 0 {
+			continue
+		}
+		if mask == nil {
+			mask = make([]byte, bitutil.BytesForBits(int64(n)))
+			bitutil.SetBitsTo(mask, 0, int64(n), true)
+		}
+		for r := 0; r < n; r++ {
+			if in.IsNull(r) {
+				bitutil.ClearBit(mask, r)
+			}
+		}
+	}
+	if mask == nil {
+		return c, nil
+	}
+	defer c.Release()
+	d := c.Data()
+	buf := memory.NewResizableBuffer(mem)
+	buf.Resize(len(mask))
+	out := buf.Bytes()
+	copy(out, mask)
+	if old := d.Buffers()[0]; old != nil && d.NullN() > 0 {
+		bitutil.BitmapAnd(mask, old.Bytes(), 0, int64(d.Offset()), out, 0, int64(n))
+	}
+	nulls := n - bitutil.CountSetBits(out, 0, n)
+	bufs := append([]*memory.Buffer{buf}, d.Buffers()[1:]...)
+	if d.Offset() != 0 {
+		// keep it simple: the values of a fresh result start at 0
+		return nil, fmt.Errorf("frame: internal error: a result with offset %d", d.Offset())
+	}
+	nd := arrowarray.NewData(d.DataType(), n, bufs, d.Children(), nulls, 0)
+	buf.Release()
+	defer nd.Release()
+	return arrowarray.MakeFromData(nd), nil
+}
+
+func (w *worker) columnValues(b *binding, rec arrow.Record) (arrow.Array, error) {
 	res, err := w.eval(b, rec)
 	if err != nil {
 		return nil, err
@@ -136,27 +189,27 @@ func (n *node) compute(w *worker, rec arrow.Record) (arrow.Record, error) {
 
 // filter keeps the rows of rec where the predicate is true.
 func (n *node) filter(w *worker, rec arrow.Record) (arrow.Record, error) {
-	mask, err := w.column(n.pred, rec)
+	known, val, err := n.tree.eval(w, rec)
 	if err != nil {
 		return nil, fmt.Errorf("frame.Filter %v: %w", n.pred.node, err)
 	}
-	defer mask.Release()
-	m := mask.(*arrowarray.Boolean)
 	kept := 0
-	for i := 0; i < m.Len(); i++ {
-		if m.IsValid(i) && m.Value(i) {
+	for i := range val {
+		if known[i] && val[i] {
 			kept++
 		}
 	}
-	switch kept {
-	case int(rec.NumRows()):
+	if kept == int(rec.NumRows()) {
 		rec.Retain()
 		return rec, nil
-	case 0:
-		return rec.NewSlice(0, 0), nil
 	}
-	ctx := compute.WithAllocator(context.Background(), w.mem)
-	out, err := compute.FilterRecordBatch(ctx, rec, m, compute.DefaultFilterOptions())
+	idx := make([]int64, 0, kept)
+	for i := range val {
+		if known[i] && val[i] {
+			idx = append(idx, int64(i))
+		}
+	}
+	out, err := takeRows(contextOf(w), w.mem, rec, idx)
 	if err != nil {
 		return nil, fmt.Errorf("frame.Filter %v: %w", n.pred.node, err)
 	}
