@@ -139,23 +139,10 @@ func writeParquetFile(t *testing.T, path string, recs []arrow.Record, rowGroup i
 	require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
 }
 
-// scan is the frame over a Parquet file's batches, read into memory.
+// scan is the frame over a Parquet file, read anew by each run.
 func scan(t *testing.T, mem memory.Allocator, path string) frame.Frame {
 	t.Helper()
-	f, err := os.Open(path)
-	require.NoError(t, err)
-	defer f.Close()
-	rr, err := arrowio.ReadParquet(f, arrowio.WithAllocator(mem))
-	require.NoError(t, err)
-	defer rr.Release()
-	var recs []arrow.Record
-	for rr.Next() {
-		rr.Record().Retain()
-		recs = append(recs, rr.Record())
-	}
-	require.NoError(t, rr.Err())
-	t.Cleanup(func() { release(recs) })
-	return frame.FromRecords(recs...)
+	return frame.ScanParquet(path, arrowio.WithAllocator(mem))
 }
 
 // duckCase is one query in both forms.

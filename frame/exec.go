@@ -10,6 +10,8 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/stride0/stride0/arrowio"
 )
 
 // Option configures a run of a Frame (a sink).
@@ -18,6 +20,12 @@ type Option func(*runConfig)
 type runConfig struct {
 	workers int
 	mem     memory.Allocator
+	parquet []arrowio.WriteOption
+}
+
+// WithParquetWrite passes options to arrowio.WriteParquet (WriteParquet).
+func WithParquetWrite(opts ...arrowio.WriteOption) Option {
+	return func(c *runConfig) { c.parquet = append(c.parquet, opts...) }
 }
 
 // WithWorkers sets how many batches are processed at once (default
@@ -49,8 +57,9 @@ func makeConfig(opts []Option) runConfig {
 
 // runner turns a plan into a stream of batches.
 type runner struct {
-	ctx context.Context
-	cfg runConfig
+	ctx  context.Context
+	cfg  runConfig
+	need map[*node][]bool // columns each source must read (needs)
 }
 
 // batchFn is one per-batch step: it returns the step's output for rec
@@ -64,6 +73,9 @@ func (r *runner) stream(n *node) (batches, error) {
 	}
 	switch {
 	case n.kind == stepSource:
+		if p, ok := n.src.(*parquetSource); ok {
+			return p.openColumns(r.ctx, r.cfg.mem, n.schema, r.need[n])
+		}
 		return n.src.open(r.ctx, r.cfg.mem)
 	case n.kind == stepLimit:
 		in, err := r.stream(n.in)
