@@ -18,6 +18,8 @@ type Binding struct {
 	name string
 	src  string
 	node *expr.Node
+	// tests frame computes (a part of a predicate, see splitPred)
+	specials map[string]*special
 }
 
 // Let is the column name computed by src, an expression in expr.Parse's
@@ -48,6 +50,7 @@ type binding struct {
 	name     string
 	node     *expr.Node
 	vars     map[string]int // variable -> column index
+	specials map[string]*special
 	out      arrow.DataType // the column type it makes
 	rowWise  bool           // row i depends on row i only
 	dimNames []string
@@ -73,14 +76,22 @@ func (b Binding) resolve(where string, s *arrow.Schema) (*binding, error) {
 		if b.src == "" {
 			return nil, fmt.Errorf("%s: %w: no expression", where, ErrArgument)
 		}
+		src, specs, err := rewrite(where, b.src, s)
+		if err != nil {
+			return nil, err
+		}
 		env := map[string]*expr.Node{}
 		for _, f := range s.Fields() {
 			if v, err := arrowio.SchemaVar(s, f.Name); err == nil {
 				env[f.Name] = v
 			}
 		}
-		var err error
-		n, err = expr.Parse(b.src, env)
+		b.specials = map[string]*special{}
+		for _, sp := range specs {
+			env[sp.name] = expr.Var(sp.name, array.Bool, broadcast.Shape{Dims: []broadcast.Dim{broadcast.UnknownDim()}, RankKnown: true})
+			b.specials[sp.name] = sp
+		}
+		n, err = expr.Parse(src, env)
 		if err != nil {
 			var pe *expr.ParseError
 			if errors.As(err, &pe) && pe.Token != "" {
@@ -94,9 +105,13 @@ func (b Binding) resolve(where string, s *arrow.Schema) (*binding, error) {
 	if err := n.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", where, err)
 	}
-	r := &binding{name: b.name, node: n, vars: map[string]int{}}
+	r := &binding{name: b.name, node: n, vars: map[string]int{}, specials: map[string]*special{}}
 	for _, vn := range n.Variables() {
 		v := vn.VarName()
+		if sp := b.specials[v]; sp != nil {
+			r.specials[v] = sp
+			continue
+		}
 		i, err := columnIndex(s, where, v)
 		if err != nil {
 			return nil, err
@@ -111,7 +126,7 @@ func (b Binding) resolve(where string, s *arrow.Schema) (*binding, error) {
 		r.vars[v] = i
 	}
 	sh := n.Shape()
-	r.rowWise = len(r.vars) > 0 && n.RowWise() == nil
+	r.rowWise = len(r.vars)+len(r.specials) > 0 && n.RowWise() == nil
 	if !sh.RankKnown {
 		return nil, fmt.Errorf("%s: %w: result shape %v has no known rank", where, array.ErrShape, sh)
 	}

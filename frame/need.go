@@ -58,12 +58,18 @@ func need(n *node, out []bool, m map[*node][]bool) {
 			for _, i := range d.vars {
 				x[i] = true
 			}
+			for _, sp := range d.specials {
+				x[sp.col] = true
+			}
 		}
 		need(n.in, x, m)
 	case stepFilter:
 		x := append([]bool(nil), out...)
 		for _, i := range n.pred.vars {
 			x[i] = true
+		}
+		for _, sp := range n.pred.specials {
+			x[sp.col] = true
 		}
 		need(n.in, x, m)
 	case stepLimit:

@@ -25,7 +25,7 @@ func splitPred(b *binding, s *arrow.Schema) (*pred, error) {
 	}
 	p := &pred{op: op}
 	for _, a := range args {
-		lb, err := Binding{name: "filter", node: a}.resolve("frame.Filter", s)
+		lb, err := Binding{name: "filter", node: a, specials: b.specials}.resolve("frame.Filter", s)
 		if err != nil {
 			return nil, err
 		}

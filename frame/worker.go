@@ -52,6 +52,13 @@ func (w *worker) eval(b *binding, rec arrow.Record) (*array.Array, error) {
 		}
 		bind[name] = a
 	}
+	for name, sp := range b.specials {
+		a, err := sp.eval(w.mem, rec.Column(sp.col))
+		if err != nil {
+			return nil, fmt.Errorf("column %q: %w", sp.cn, err)
+		}
+		bind[name] = a
+	}
 	return p.Eval(bind)
 }
 
