@@ -48,6 +48,7 @@ type node struct {
 	limit    int64      // stepLimit
 	keys     []int      // stepGroup: key columns of the input
 	aggs     []*aggPlan // stepGroup
+	cast     *castPlan  // stepCompute: an AsTensor cast instead of defs
 	sortKeys []SortKey  // stepSort
 	join     *joinPlan  // stepJoin
 	parts    []*node    // stepConcat
@@ -246,6 +247,9 @@ func (n *node) describe() string {
 	case stepProject:
 		return "project " + schemaLine(n.schema)
 	case stepCompute:
+		if n.cast != nil {
+			return fmt.Sprintf("as tensor %s: %s", n.schema.Field(n.cast.col).Name, typeName(n.cast.to))
+		}
 		var parts []string
 		for _, d := range n.defs {
 			parts = append(parts, d.name+" = "+d.text())

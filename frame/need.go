@@ -49,6 +49,9 @@ func need(n *node, out []bool, m map[*node][]bool) {
 		for i := range x {
 			x[i] = i < len(out) && out[i]
 		}
+		if n.cast != nil {
+			x[n.cast.col] = true
+		}
 		for _, d := range n.defs { // a replaced column is not read
 			if idx := n.in.schema.FieldIndices(d.name); len(idx) == 1 {
 				x[idx[0]] = false

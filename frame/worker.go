@@ -171,6 +171,9 @@ func (n *node) batchFn() batchFn {
 
 // compute adds the step's columns to rec.
 func (n *node) compute(w *worker, rec arrow.Record) (arrow.Record, error) {
+	if n.cast != nil {
+		return n.cast.toTensor(w.mem, rec, n.schema)
+	}
 	cols := append([]arrow.Array(nil), rec.Columns()...)
 	var made []arrow.Array
 	defer func() {
