@@ -202,7 +202,14 @@ func takeRows(ctx context.Context, mem memory.Allocator, rec arrow.Record, idx [
 		}
 	}()
 	for i := range cols {
-		c, err := takeColumn(cctx, mem, rec.Column(i), ix)
+		var c arrow.Array
+		var err error
+		switch rec.Column(i).(type) {
+		case *arrowarray.String, *arrowarray.Binary:
+			c = takeStrings(mem, rec.Column(i), idx)
+		default:
+			c, err = takeColumn(cctx, mem, rec.Column(i), ix)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("frame: taking rows of column %q: %w", rec.ColumnName(i), err)
 		}
