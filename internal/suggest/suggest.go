@@ -4,7 +4,11 @@
 // It is shared by expr and arrowio so that both answer alike.
 package suggest
 
-import "sort"
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
 
 // Nearest returns the candidate closest to name by edit distance, if it is
 // close enough to be a likely typo ("" otherwise): a distance below 3, or
@@ -52,4 +56,30 @@ func Distance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// Missing formats the message for a name that is not among have: "<where>:
+// <what> "<name>" (did you mean "<nearest>"?); the columns are "a", "b"
+// and 3 more". It lists the first 20 names.
+func Missing(where, what, name string, have []string) string {
+	msg := fmt.Sprintf("%s: %s %q", where, what, name)
+	if s := Nearest(name, have); s != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	if len(have) == 0 {
+		return msg + "; there are no columns"
+	}
+	shown := have
+	if len(shown) > 20 {
+		shown = shown[:20]
+	}
+	q := make([]string, len(shown))
+	for i, h := range shown {
+		q[i] = fmt.Sprintf("%q", h)
+	}
+	msg += "; the columns are " + strings.Join(q, ", ")
+	if len(have) > len(shown) {
+		msg += fmt.Sprintf(" and %d more", len(have)-len(shown))
+	}
+	return msg
 }

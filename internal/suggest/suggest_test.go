@@ -1,6 +1,9 @@
 package suggest
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestNearest(t *testing.T) {
 	cands := []string{"mean", "max", "min", "temperature", "site"}
@@ -30,5 +33,23 @@ func TestDistance(t *testing.T) {
 		if got := Distance(c.a, c.b); got != c.d || Distance(c.b, c.a) != c.d {
 			t.Errorf("Distance(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
 		}
+	}
+}
+
+func TestMissing(t *testing.T) {
+	got := Missing("frame.Select", "no such column", "sitee", []string{"site", "y"})
+	want := `frame.Select: no such column "sitee" (did you mean "site"?); the columns are "site", "y"`
+	if got != want {
+		t.Errorf("got %s\nwant %s", got, want)
+	}
+	if got := Missing("w", "no such column", "a", nil); got != `w: no such column "a"; there are no columns` {
+		t.Errorf("no columns: %s", got)
+	}
+	many := make([]string, 25)
+	for i := range many {
+		many[i] = string(rune('A' + i))
+	}
+	if got := Missing("w", "x", "zz", many); !strings.HasSuffix(got, `"T" and 5 more`) {
+		t.Errorf("many: %s", got)
 	}
 }

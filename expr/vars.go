@@ -1,0 +1,57 @@
+package expr
+
+import (
+	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/compute"
+)
+
+// Variables returns the variable nodes of n, one per name (the first met),
+// in the order of Vars, so that a caller binding them (a table layer
+// matching them to columns) can check each one's dtype and shape before
+// evaluating.
+func (n *Node) Variables() []*Node {
+	var vs []*Node
+	seen := map[string]bool{}
+	n.walk(func(m *Node) {
+		if m.kind == kVar && !seen[m.name] {
+			seen[m.name] = true
+			vs = append(vs, m)
+		}
+	})
+	return vs
+}
+
+// VarName returns the name of a variable node, and "" for any other node
+// (and for nil).
+func (n *Node) VarName() string {
+	if n == nil || n.kind != kVar {
+		return ""
+	}
+	return n.name
+}
+
+// Connective reports whether n is a boolean connective and returns its
+// name and operands: "and" (logical_and, or bitwise_and of bools), "or"
+// (logical_or, or bitwise_or of bools) or "not" (logical_not, or invert of
+// a bool); "" and nil for any other node. expr propagates nulls through
+// them (null or true is null, Arrow's default); a table layer that
+// evaluates predicates with SQL's three-valued logic (null or true is
+// true) evaluates the operands itself and combines them.
+func (n *Node) Connective() (string, []*Node) {
+	if n == nil || n.err != nil {
+		return "", nil
+	}
+	bools := true
+	for _, a := range n.args {
+		bools = bools && a.dtype == array.Bool
+	}
+	switch {
+	case n.kind == kBinary && (n.op == compute.LogicalAnd || (n.op == compute.BitwiseAnd && bools)):
+		return "and", n.args
+	case n.kind == kBinary && (n.op == compute.LogicalOr || (n.op == compute.BitwiseOr && bools)):
+		return "or", n.args
+	case n.kind == kUnary && (n.op == compute.LogicalNot || (n.op == compute.Invert && bools)):
+		return "not", n.args
+	}
+	return "", nil
+}

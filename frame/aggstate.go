@@ -1,0 +1,831 @@
+package frame
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"slices"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/arrowio"
+	"github.com/stride0/stride0/compute"
+)
+
+// aggState holds one aggregate's partial results for every group of a
+// table, width elements a group.
+type aggState interface {
+	// grow makes room for n groups.
+	grow(n int)
+	// update folds a batch in: row i belongs to group gids[i]; pos is the
+	// position of row 0 in the whole input (for First and Last).
+	update(gids []int32, c *colData, pos int64) error
+	// merge folds o (a state of the same kind) in: o's group g is m[g].
+	merge(o aggState, m []int32) error
+	// finish returns the results of the groups in order, as a column.
+	finish(mem memory.Allocator, order []int32) (arrow.Array, error)
+}
+
+// out is what a numeric state knows to build its column: the element
+// dtype and shape (nil for a primitive column).
+type out struct {
+	dt    array.DType
+	shape []int
+}
+
+// column builds the output column from values (groups × width, in order)
+// and their validity.
+func (o out) column(mem memory.Allocator, vals []float64, ints []int64, uints []uint64, valid []bool, groups int) (arrow.Array, error) {
+	shape := append([]int{groups}, o.shape...)
+	var a *array.Array
+	var err error
+	switch {
+	case ints != nil:
+		a, err = array.FromSliceValid(mem, ints, valid, shape...)
+	case uints != nil:
+		a, err = array.FromSliceValid(mem, uints, valid, shape...)
+	default:
+		a, err = array.FromSliceValid(mem, vals, valid, shape...)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer a.Release()
+	if a.DType() != o.dt {
+		c, err := castArray(mem, a, o.dt)
+		if err != nil {
+			return nil, err
+		}
+		defer c.Release()
+		a = c
+	}
+	if len(o.shape) == 0 {
+		return arrowio.ToArrow(mem, a)
+	}
+	return arrowio.ToTensorColumn(mem, a)
+}
+
+// castArray converts a to dtype dt (NumPy's cast, rounding to nearest).
+func castArray(mem memory.Allocator, a *array.Array, dt array.DType) (*array.Array, error) {
+	c, err := array.Empty(mem, dt, a.Shape()...)
+	if err != nil {
+		return nil, err
+	}
+	f, err := compute.LookupCast(compute.Type(a.DType()), compute.Type(dt))
+	if err != nil {
+		c.Release()
+		return nil, err
+	}
+	if a.Len() > 0 {
+		f(c.DataPointer(), a.DataPointer(), a.Len())
+	}
+	if a.HasNulls() {
+		if err := c.EnsureValidity(); err != nil {
+			c.Release()
+			return nil, err
+		}
+		copy(c.Validity().Bytes(), a.Validity().Bytes()[:a.Len()])
+	}
+	return c, nil
+}
+
+// ---- count ----
+
+type countState struct {
+	n    []int64
+	rows bool // count rows, not valid values
+}
+
+func (s *countState) grow(n int) { s.n = growTo(s.n, n) }
+
+func (s *countState) update(gids []int32, c *colData, _ int64) error {
+	for i, g := range gids {
+		if s.rows || c.rowValid(i) {
+			s.n[g]++
+		}
+	}
+	return nil
+}
+
+func (s *countState) merge(o aggState, m []int32) error {
+	for g, v := range o.(*countState).n {
+		s.n[m[g]] += v
+	}
+	return nil
+}
+
+func (s *countState) finish(mem memory.Allocator, order []int32) (arrow.Array, error) {
+	b := arrowarray.NewInt64Builder(mem)
+	defer b.Release()
+	for _, g := range order {
+		b.Append(s.n[g])
+	}
+	return b.NewArray(), nil
+}
+
+func growTo[T any](s []T, n int) []T {
+	if n > len(s) {
+		s = append(s, make([]T, n-len(s))...)
+	}
+	return s
+}
+
+// ---- exact integer sums ----
+
+type intSumState[T number] struct {
+	out   out
+	width int
+	s     []int64
+	has   []bool
+	err   error
+}
+
+func (s *intSumState[T]) grow(n int) {
+	s.s = growTo(s.s, n*s.width)
+	s.has = growTo(s.has, n*s.width)
+}
+
+func (s *intSumState[T]) update(gids []int32, c *colData, _ int64) error {
+	v := typed[T](c)
+	w := s.width
+	for i, g := range gids {
+		if !c.rowValid(i) {
+			continue
+		}
+		for e := 0; e < w; e++ {
+			if !c.elemValid(i*w + e) {
+				continue
+			}
+			k := int(g)*w + e
+			x := int64(v[i*w+e])
+			r := s.s[k] + x
+			if (x > 0 && r < s.s[k]) || (x < 0 && r > s.s[k]) {
+				return fmt.Errorf("%w: the sum overflows int64", ErrOverflow)
+			}
+			s.s[k] = r
+			s.has[k] = true
+		}
+	}
+	return nil
+}
+
+func (s *intSumState[T]) merge(o aggState, m []int32) error {
+	os := o.(*intSumState[T])
+	w := s.width
+	for g := range len(os.s) / w {
+		for e := 0; e < w; e++ {
+			k, ok := int(m[g])*w+e, g*w+e
+			x := os.s[ok]
+			r := s.s[k] + x
+			if (x > 0 && r < s.s[k]) || (x < 0 && r > s.s[k]) {
+				return fmt.Errorf("%w: the sum overflows int64", ErrOverflow)
+			}
+			s.s[k] = r
+			s.has[k] = s.has[k] || os.has[ok]
+		}
+	}
+	return nil
+}
+
+func (s *intSumState[T]) finish(mem memory.Allocator, order []int32) (arrow.Array, error) {
+	v, valid := gather(s.s, s.has, order, s.width)
+	return s.out.column(mem, nil, v, nil, valid, len(order))
+}
+
+type uintSumState[T number] struct {
+	out   out
+	width int
+	s     []uint64
+	has   []bool
+}
+
+func (s *uintSumState[T]) grow(n int) {
+	s.s = growTo(s.s, n*s.width)
+	s.has = growTo(s.has, n*s.width)
+}
+
+func (s *uintSumState[T]) update(gids []int32, c *colData, _ int64) error {
+	v := typed[T](c)
+	w := s.width
+	for i, g := range gids {
+		if !c.rowValid(i) {
+			continue
+		}
+		for e := 0; e < w; e++ {
+			if !c.elemValid(i*w + e) {
+				continue
+			}
+			k := int(g)*w + e
+			r, carry := bits.Add64(s.s[k], uint64(v[i*w+e]), 0)
+			if carry != 0 {
+				return fmt.Errorf("%w: the sum overflows uint64", ErrOverflow)
+			}
+			s.s[k] = r
+			s.has[k] = true
+		}
+	}
+	return nil
+}
+
+func (s *uintSumState[T]) merge(o aggState, m []int32) error {
+	os := o.(*uintSumState[T])
+	w := s.width
+	for g := range len(os.s) / w {
+		for e := 0; e < w; e++ {
+			k, ok := int(m[g])*w+e, g*w+e
+			r, carry := bits.Add64(s.s[k], os.s[ok], 0)
+			if carry != 0 {
+				return fmt.Errorf("%w: the sum overflows uint64", ErrOverflow)
+			}
+			s.s[k] = r
+			s.has[k] = s.has[k] || os.has[ok]
+		}
+	}
+	return nil
+}
+
+func (s *uintSumState[T]) finish(mem memory.Allocator, order []int32) (arrow.Array, error) {
+	v, valid := gather(s.s, s.has, order, s.width)
+	return s.out.column(mem, nil, nil, v, valid, len(order))
+}
+
+// gather picks the groups of order from per-group values.
+func gather[T any](v []T, has []bool, order []int32, w int) ([]T, []bool) {
+	ov := make([]T, 0, len(order)*w)
+	valid := make([]bool, 0, len(order)*w)
+	for _, g := range order {
+		ov = append(ov, v[int(g)*w:int(g+1)*w]...)
+		valid = append(valid, has[int(g)*w:int(g+1)*w]...)
+	}
+	return ov, valid
+}
+
+// ---- float sums, means and moments ----
+
+// momentState keeps, per element, the count, the compensated sum (Sum,
+// Mean) or the mean and squared deviations (Var, Std: Welford's update,
+// Chan's merge).
+type momentState[T number] struct {
+	op    aggOp
+	ddof  int
+	out   out
+	width int
+	n     []int64
+	s, c  []float64 // sum and Neumaier compensation (Sum, Mean)
+	mean  []float64 // Var, Std
+	m2    []float64
+}
+
+func (s *momentState[T]) grow(n int) {
+	k := n * s.width
+	s.n = growTo(s.n, k)
+	if s.op == aggVar || s.op == aggStd {
+		s.mean, s.m2 = growTo(s.mean, k), growTo(s.m2, k)
+	} else {
+		s.s, s.c = growTo(s.s, k), growTo(s.c, k)
+	}
+}
+
+// neumaier adds x to the compensated sum (s, c).
+func neumaier(s, c *float64, x float64) {
+	t := *s + x
+	if math.Abs(*s) >= math.Abs(x) {
+		*c += (*s - t) + x
+	} else {
+		*c += (x - t) + *s
+	}
+	*s = t
+}
+
+func (s *momentState[T]) update(gids []int32, c *colData, _ int64) error {
+	v := typed[T](c)
+	w := s.width
+	moments := s.op == aggVar || s.op == aggStd
+	for i, g := range gids {
+		if !c.rowValid(i) {
+			continue
+		}
+		for e := 0; e < w; e++ {
+			if !c.elemValid(i*w + e) {
+				continue
+			}
+			k := int(g)*w + e
+			x := float64(v[i*w+e])
+			s.n[k]++
+			if moments {
+				d := x - s.mean[k]
+				s.mean[k] += d / float64(s.n[k])
+				s.m2[k] += d * (x - s.mean[k])
+			} else {
+				neumaier(&s.s[k], &s.c[k], x)
+			}
+		}
+	}
+	return nil
+}
+
+func (s *momentState[T]) merge(o aggState, m []int32) error {
+	os := o.(*momentState[T])
+	w := s.width
+	moments := s.op == aggVar || s.op == aggStd
+	for g := range len(os.n) / w {
+		for e := 0; e < w; e++ {
+			k, ok := int(m[g])*w+e, g*w+e
+			nb := os.n[ok]
+			if nb == 0 {
+				continue
+			}
+			na := s.n[k]
+			n := na + nb
+			if moments {
+				d := os.mean[ok] - s.mean[k]
+				s.mean[k] += d * float64(nb) / float64(n)
+				s.m2[k] += os.m2[ok] + d*d*float64(na)*float64(nb)/float64(n)
+			} else {
+				neumaier(&s.s[k], &s.c[k], os.s[ok])
+				neumaier(&s.s[k], &s.c[k], os.c[ok])
+			}
+			s.n[k] = n
+		}
+	}
+	return nil
+}
+
+func (s *momentState[T]) finish(mem memory.Allocator, order []int32) (arrow.Array, error) {
+	w := s.width
+	vals := make([]float64, 0, len(order)*w)
+	valid := make([]bool, 0, len(order)*w)
+	for _, g := range order {
+		for e := 0; e < w; e++ {
+			k := int(g)*w + e
+			n := s.n[k]
+			var v float64
+			ok := n > 0
+			switch s.op {
+			case aggSum:
+				v = s.s[k] + s.c[k]
+			case aggMean:
+				v = (s.s[k] + s.c[k]) / float64(n)
+			case aggVar, aggStd:
+				ok = n > int64(s.ddof)
+				if ok {
+					v = max(s.m2[k], 0) / float64(n-int64(s.ddof))
+					if s.op == aggStd {
+						v = math.Sqrt(v)
+					}
+				}
+			}
+			vals = append(vals, v)
+			valid = append(valid, ok)
+		}
+	}
+	return s.out.column(mem, vals, nil, nil, valid, len(order))
+}
+
+// ---- min and max ----
+
+type extremeState[T number] struct {
+	out   out
+	width int
+	max   bool
+	v     []T
+	has   []bool
+}
+
+func (s *extremeState[T]) grow(n int) {
+	s.v = growTo(s.v, n*s.width)
+	s.has = growTo(s.has, n*s.width)
+}
+
+// better reports whether x replaces the current extreme b: NaN is above
+// every number.
+func better[T number](x, b T, isMax bool) bool {
+	xn, bn := x != x, b != b
+	if isMax {
+		return (xn && !bn) || (!bn && x > b)
+	}
+	return (bn && !xn) || (!xn && x < b)
+}
+
+func (s *extremeState[T]) put(k int, x T) {
+	if !s.has[k] || better(x, s.v[k], s.max) {
+		s.v[k] = x
+		s.has[k] = true
+	}
+}
+
+func (s *extremeState[T]) update(gids []int32, c *colData, _ int64) error {
+	v := typed[T](c)
+	w := s.width
+	for i, g := range gids {
+		if !c.rowValid(i) {
+			continue
+		}
+		for e := 0; e < w; e++ {
+			if c.elemValid(i*w + e) {
+				s.put(int(g)*w+e, v[i*w+e])
+			}
+		}
+	}
+	return nil
+}
+
+func (s *extremeState[T]) merge(o aggState, m []int32) error {
+	os := o.(*extremeState[T])
+	w := s.width
+	for g := range len(os.v) / w {
+		for e := 0; e < w; e++ {
+			if os.has[g*w+e] {
+				s.put(int(m[g])*w+e, os.v[g*w+e])
+			}
+		}
+	}
+	return nil
+}
+
+func (s *extremeState[T]) finish(mem memory.Allocator, order []int32) (arrow.Array, error) {
+	v, valid := gather(s.v, s.has, order, s.width)
+	return typedColumn(mem, s.out, v, valid, len(order))
+}
+
+// typedColumn builds an output column from values of the element type
+// (widened to int64, uint64 or float64 exactly, then cast back).
+func typedColumn[T number](mem memory.Allocator, o out, v []T, valid []bool, groups int) (arrow.Array, error) {
+	switch o.dt {
+	case array.Int8, array.Int16, array.Int32, array.Int64:
+		w := make([]int64, len(v))
+		for i, x := range v {
+			w[i] = int64(x)
+		}
+		return o.column(mem, nil, w, nil, valid, groups)
+	case array.Uint8, array.Uint16, array.Uint32, array.Uint64, array.Bool:
+		w := make([]uint64, len(v))
+		for i, x := range v {
+			w[i] = uint64(x)
+		}
+		return o.column(mem, nil, nil, w, valid, groups)
+	}
+	w := make([]float64, len(v))
+	for i, x := range v {
+		w[i] = float64(x)
+	}
+	return o.column(mem, w, nil, nil, valid, groups)
+}
+
+// ---- first and last ----
+
+type firstState[T number] struct {
+	out   out
+	width int
+	last  bool
+	pos   []int64 // -1: no row yet
+	v     []T
+	ok    []bool // element validity of the chosen row
+}
+
+func (s *firstState[T]) grow(n int) {
+	old := len(s.pos)
+	s.pos = growTo(s.pos, n)
+	for i := old; i < n; i++ {
+		s.pos[i] = -1
+	}
+	s.v = growTo(s.v, n*s.width)
+	s.ok = growTo(s.ok, n*s.width)
+}
+
+func (s *firstState[T]) takes(g int, p int64) bool {
+	return s.pos[g] < 0 || (s.last && p > s.pos[g]) || (!s.last && p < s.pos[g])
+}
+
+func (s *firstState[T]) update(gids []int32, c *colData, pos int64) error {
+	v := typed[T](c)
+	w := s.width
+	for i, g := range gids {
+		p := pos + int64(i)
+		if !s.takes(int(g), p) {
+			continue
+		}
+		s.pos[g] = p
+		rv := c.rowValid(i)
+		for e := 0; e < w; e++ {
+			k := int(g)*w + e
+			s.ok[k] = rv && c.elemValid(i*w+e)
+			s.v[k] = v[i*w+e]
+		}
+	}
+	return nil
+}
+
+func (s *firstState[T]) merge(o aggState, m []int32) error {
+	os := o.(*firstState[T])
+	w := s.width
+	for g, p := range os.pos {
+		if p < 0 || !s.takes(int(m[g]), p) {
+			continue
+		}
+		d := int(m[g])
+		s.pos[d] = p
+		copy(s.v[d*w:(d+1)*w], os.v[g*w:(g+1)*w])
+		copy(s.ok[d*w:(d+1)*w], os.ok[g*w:(g+1)*w])
+	}
+	return nil
+}
+
+func (s *firstState[T]) finish(mem memory.Allocator, order []int32) (arrow.Array, error) {
+	v, valid := gather(s.v, s.ok, order, s.width)
+	return typedColumn(mem, s.out, v, valid, len(order))
+}
+
+// ---- any and all ----
+
+type boolState[T number] struct {
+	width int
+	shape []int
+	all   bool
+	v     []bool
+	has   []bool
+}
+
+func (s *boolState[T]) grow(n int) {
+	s.v = growTo(s.v, n*s.width)
+	s.has = growTo(s.has, n*s.width)
+}
+
+func (s *boolState[T]) put(k int, x bool) {
+	if !s.has[k] {
+		s.v[k], s.has[k] = x, true
+	} else if s.all {
+		s.v[k] = s.v[k] && x
+	} else {
+		s.v[k] = s.v[k] || x
+	}
+}
+
+func (s *boolState[T]) update(gids []int32, c *colData, _ int64) error {
+	v := typed[T](c)
+	w := s.width
+	for i, g := range gids {
+		if !c.rowValid(i) {
+			continue
+		}
+		for e := 0; e < w; e++ {
+			if c.elemValid(i*w + e) {
+				s.put(int(g)*w+e, v[i*w+e] != 0)
+			}
+		}
+	}
+	return nil
+}
+
+func (s *boolState[T]) merge(o aggState, m []int32) error {
+	os := o.(*boolState[T])
+	w := s.width
+	for g := range len(os.v) / w {
+		for e := 0; e < w; e++ {
+			if os.has[g*w+e] {
+				s.put(int(m[g])*w+e, os.v[g*w+e])
+			}
+		}
+	}
+	return nil
+}
+
+func (s *boolState[T]) finish(mem memory.Allocator, order []int32) (arrow.Array, error) {
+	v, valid := gather(s.v, s.has, order, s.width)
+	u := make([]uint8, len(v))
+	for i, x := range v {
+		if x {
+			u[i] = 1
+		}
+	}
+	return typedColumn(mem, out{dt: array.Bool, shape: s.shape}, u, valid, len(order))
+}
+
+// ---- quantiles (held in memory) ----
+
+type quantileState[T number] struct {
+	out   out
+	width int
+	q     float64
+	v     [][]float64 // per group and element
+}
+
+func (s *quantileState[T]) grow(n int) { s.v = growTo(s.v, n*s.width) }
+
+func (s *quantileState[T]) update(gids []int32, c *colData, _ int64) error {
+	v := typed[T](c)
+	w := s.width
+	for i, g := range gids {
+		if !c.rowValid(i) {
+			continue
+		}
+		for e := 0; e < w; e++ {
+			if c.elemValid(i*w + e) {
+				k := int(g)*w + e
+				s.v[k] = append(s.v[k], float64(v[i*w+e]))
+			}
+		}
+	}
+	return nil
+}
+
+func (s *quantileState[T]) merge(o aggState, m []int32) error {
+	os := o.(*quantileState[T])
+	w := s.width
+	for g := range len(os.v) / w {
+		for e := 0; e < w; e++ {
+			k := int(m[g])*w + e
+			s.v[k] = append(s.v[k], os.v[g*w+e]...)
+		}
+	}
+	return nil
+}
+
+func (s *quantileState[T]) finish(mem memory.Allocator, order []int32) (arrow.Array, error) {
+	w := s.width
+	vals := make([]float64, 0, len(order)*w)
+	valid := make([]bool, 0, len(order)*w)
+	for _, g := range order {
+		for e := 0; e < w; e++ {
+			x := s.v[int(g)*w+e]
+			if len(x) == 0 {
+				vals, valid = append(vals, 0), append(valid, false)
+				continue
+			}
+			vals, valid = append(vals, quantileOf(x, s.q)), append(valid, true)
+		}
+	}
+	return s.out.column(mem, vals, nil, nil, valid, len(order))
+}
+
+// quantileOf sorts x (NaN last) and interpolates linearly at q, as
+// numpy.quantile's default method: position q*(n-1).
+func quantileOf(x []float64, q float64) float64 {
+	slices.SortFunc(x, func(a, b float64) int {
+		switch {
+		case a != a:
+			if b != b {
+				return 0
+			}
+			return 1
+		case b != b:
+			return -1
+		case a < b:
+			return -1
+		case a > b:
+			return 1
+		}
+		return 0
+	})
+	p := q * float64(len(x)-1)
+	lo := int(math.Floor(p))
+	hi := min(lo+1, len(x)-1)
+	f := p - float64(lo)
+	if f == 0 || x[lo] == x[hi] {
+		return x[lo]
+	}
+	return x[lo] + (x[hi]-x[lo])*f
+}
+
+// ---- distinct values and string extremes (any key-able type) ----
+
+// distinctState counts distinct valid values by their key encoding.
+type distinctState struct {
+	sets []map[string]struct{}
+	buf  []byte
+}
+
+func (s *distinctState) grow(n int) { s.sets = growTo(s.sets, n) }
+
+func (s *distinctState) update(gids []int32, c *colData, _ int64) error {
+	for i, g := range gids {
+		if !c.col.IsValid(i) {
+			continue
+		}
+		s.buf = appendKey(s.buf[:0], c.col, i)
+		if s.sets[g] == nil {
+			s.sets[g] = map[string]struct{}{}
+		}
+		s.sets[g][string(s.buf)] = struct{}{}
+	}
+	return nil
+}
+
+func (s *distinctState) merge(o aggState, m []int32) error {
+	for g, set := range o.(*distinctState).sets {
+		d := m[g]
+		if s.sets[d] == nil && len(set) > 0 {
+			s.sets[d] = map[string]struct{}{}
+		}
+		for k := range set {
+			s.sets[d][k] = struct{}{}
+		}
+	}
+	return nil
+}
+
+func (s *distinctState) finish(mem memory.Allocator, order []int32) (arrow.Array, error) {
+	b := arrowarray.NewInt64Builder(mem)
+	defer b.Release()
+	for _, g := range order {
+		b.Append(int64(len(s.sets[g])))
+	}
+	return b.NewArray(), nil
+}
+
+// strState is Min, Max, First or Last of a string column.
+type strState struct {
+	op   aggOp
+	t    arrow.DataType
+	v    []string
+	has  []bool // a value (Min, Max) or a row (First, Last) was seen
+	null []bool // First, Last: the chosen row's value is null
+	pos  []int64
+}
+
+func (s *strState) grow(n int) {
+	s.v, s.has, s.null, s.pos = growTo(s.v, n), growTo(s.has, n), growTo(s.null, n), growTo(s.pos, n)
+}
+
+func (s *strState) put(g int, v string, null bool, p int64) {
+	switch s.op {
+	case aggMin, aggMax:
+		if null {
+			return
+		}
+		if !s.has[g] || (s.op == aggMin && v < s.v[g]) || (s.op == aggMax && v > s.v[g]) {
+			s.v[g], s.has[g] = v, true
+		}
+	case aggFirst, aggLast:
+		if !s.has[g] || (s.op == aggFirst && p < s.pos[g]) || (s.op == aggLast && p > s.pos[g]) {
+			s.v[g], s.has[g], s.null[g], s.pos[g] = v, true, null, p
+		}
+	}
+}
+
+func (s *strState) update(gids []int32, c *colData, pos int64) error {
+	for i, g := range gids {
+		null := c.col.IsNull(i)
+		v := ""
+		if !null {
+			v = strValue(c.col, i)
+		}
+		s.put(int(g), v, null, pos+int64(i))
+	}
+	return nil
+}
+
+func strValue(c arrow.Array, i int) string {
+	switch a := c.(type) {
+	case *arrowarray.String:
+		return a.Value(i)
+	case *arrowarray.LargeString:
+		return a.Value(i)
+	case *arrowarray.Binary:
+		return string(a.Value(i))
+	case *arrowarray.LargeBinary:
+		return string(a.Value(i))
+	case *arrowarray.Dictionary:
+		return strValue(a.Dictionary(), a.GetValueIndex(i))
+	}
+	return ""
+}
+
+func (s *strState) merge(o aggState, m []int32) error {
+	os := o.(*strState)
+	for g := range os.v {
+		if os.has[g] {
+			s.put(int(m[g]), os.v[g], os.null[g], os.pos[g])
+		}
+	}
+	return nil
+}
+
+func (s *strState) finish(mem memory.Allocator, order []int32) (arrow.Array, error) {
+	b := arrowarray.NewBuilder(mem, s.t)
+	defer b.Release()
+	for _, g := range order {
+		if !s.has[g] || s.null[g] {
+			b.AppendNull()
+			continue
+		}
+		switch bb := b.(type) {
+		case *arrowarray.StringBuilder:
+			bb.Append(s.v[g])
+		case *arrowarray.LargeStringBuilder:
+			bb.Append(s.v[g])
+		case *arrowarray.BinaryBuilder:
+			bb.Append([]byte(s.v[g]))
+		case *arrowarray.BinaryDictionaryBuilder:
+			if err := bb.AppendString(s.v[g]); err != nil {
+				return nil, err
+			}
+		default:
+			return nil, fmt.Errorf("frame: internal error: builder %T for a string aggregate", b)
+		}
+	}
+	return b.NewArray(), nil
+}

@@ -1,0 +1,80 @@
+package frame_test
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/frame"
+)
+
+// listRecord holds rows of a list<float32> column: nil is a null row.
+func listRecord(mem memory.Allocator, rows [][]float32) arrow.Record {
+	s := arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.ListOf(arrow.PrimitiveTypes.Float32), Nullable: true}}, nil)
+	b := arrowarray.NewRecordBuilder(mem, s)
+	defer b.Release()
+	lb := b.Field(0).(*arrowarray.ListBuilder)
+	vb := lb.ValueBuilder().(*arrowarray.Float32Builder)
+	for _, r := range rows {
+		if r == nil {
+			lb.AppendNull() // a null row without values: gathered, not sliced
+			continue
+		}
+		lb.Append(true)
+		vb.AppendValues(r, nil)
+	}
+	return b.NewRecord()
+}
+
+func TestAsTensor(t *testing.T) {
+	mem := checked(t)
+	rec := listRecord(mem, [][]float32{{1, 2, 3, 4}, nil, {5, 6, 7, 8}, {9, 10, 11, 12}})
+	defer rec.Release()
+	f := frame.FromRecords(rec).AsTensor("x", 2, 2)
+	require.NoError(t, f.Err())
+	tb := collect(t, f.WithColumns(frame.Let("s", "sum(x, axis=(1, 2))")), frame.WithAllocator(mem))
+	x, err := tb.Column("x")
+	require.NoError(t, err)
+	assert.Equal(t, []int{4, 2, 2}, x.Shape())
+	v, err := array.ToSlice[float32](x)
+	require.NoError(t, err)
+	assert.Equal(t, []float32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, append(v[:4:4], v[8:]...))
+	assert.False(t, x.IsValid(1, 0, 0))
+	x.Release()
+	sc, _ := tb.Arrow("s")
+	assert.True(t, sc.IsNull(1), "the sum of a null row is null")
+	assert.Equal(t, float32(10), sc.(*arrowarray.Float32).Value(0))
+	tb.Release()
+	g := collect(t, f.GroupBy().Agg(frame.Mean("x")), frame.WithAllocator(mem))
+	m, err := g.Column("x")
+	require.NoError(t, err)
+	mv, _ := array.ToSlice[float32](m)
+	assert.Equal(t, []float32{5, 6, 7, 8}, mv)
+	m.Release()
+	g.Release()
+
+	// rows back to back: the values are sliced, not copied
+	whole := listRecord(mem, [][]float32{{1, 2}, {3, 4}, {5, 6}})
+	defer whole.Release()
+	w := collect(t, frame.FromRecords(whole).Limit(2).AsTensor("x", 2), frame.WithAllocator(mem))
+	assert.Equal(t, []float32{1, 2, 3, 4}, values[float32](t, w, "x"))
+	w.Release()
+
+	bad := listRecord(mem, [][]float32{{1, 2, 3, 4}, {1, 2, 3}})
+	defer bad.Release()
+	_, err = frame.FromRecords(bad).AsTensor("x", 4).Collect(context.Background(), frame.WithAllocator(mem))
+	assert.ErrorIs(t, err, array.ErrShape)
+	assert.Contains(t, err.Error(), "row 1 holds 3 values, not 4")
+	assert.ErrorIs(t, frame.FromRecords(bad).AsTensor("y", 4).Err(), frame.ErrNoColumn)
+	d := makeData(rand.New(rand.NewPCG(71, 72)), 3)
+	recs := d.records(t, mem)
+	defer release(recs)
+	assert.ErrorIs(t, frame.FromRecords(recs...).AsTensor("site", 4).Err(), frame.ErrType)
+}

@@ -1,0 +1,55 @@
+// Package frame is the table layer of stride0: lazy queries over streams of
+// Arrow record batches whose columns may be tensors.
+//
+// A Frame is a plan, not data. A source (in-memory records, a
+// RecordReader, named stride0 arrays) starts it; each verb (Select, Drop,
+// Rename, WithColumns, Filter, Limit) returns a new Frame with one more
+// step; nothing is read until a sink runs it (Collect, Reader). Each verb
+// checks its arguments against the schema it receives, at once, so a
+// misspelled column is an error of the verb that named it, with the columns
+// there are and the nearest one; a Frame that holds an error carries it
+// to its sink (Err reports it early), as Polars' LazyFrame does.
+//
+//	f := frame.FromRecords(recs...).
+//		Filter("y > 0").
+//		WithColumns(frame.Let("z", "(x - mean(x, axis=0)) / std(x, axis=0)")).
+//		Select("site", "y", "z")
+//	t, err := f.Collect(ctx)
+//
+// # Expressions
+//
+// Computed columns and filters are stride0 expressions (package expr) over
+// the columns' names: Let and Filter take expr.Parse's syntax, LetExpr and
+// FilterExpr a *expr.Node built with Col, which stands for a column as an
+// expression variable of shape [rows, element shape...]. A fixed_shape_tensor
+// column is a variable of rank 1 + its tensor's rank, so expressions
+// broadcast over its element axes exactly as they do in expr: "x * w" with x
+// a [4,4] tensor column and w a [4] column multiplies each row's matrix by
+// that row's vector, broadcast over the matrix's rows.
+//
+// An expression whose row i depends on row i only (elementwise ops, casts,
+// where, reductions over element axes) is evaluated batch by batch. One that
+// reduces over the rows (mean(x, axis=0)) needs the whole column: the step
+// holds its input (all batches) and evaluates once; its memory is the
+// input's columns.
+//
+// Columns the array engine does not compute on (strings, dates, timestamps,
+// dictionaries, nested types) pass through every verb unchanged; naming one
+// in an expression is an error that says which column and why.
+//
+// # Nulls
+//
+// Nulls follow Arrow's and SQL's rules: an expression of a null is null
+// (validity masks propagate through expr), and Filter keeps a row only where
+// its predicate is true, not where it is false or null.
+//
+// # Execution
+//
+// A sink runs the plan as a pipeline of batches: the source is read one
+// batch at a time and each batch goes through the per-batch steps (project,
+// compute, filter) on one of runtime.GOMAXPROCS workers (WithWorkers sets
+// another count); results come out in the source's order. Memory is bounded
+// by a batch per worker plus what the caller keeps, except for a step that
+// holds its input (a column-wide expression) and for Collect, which holds
+// its result. The context passed to a sink cancels the run.
+package frame

@@ -1,0 +1,330 @@
+package frame
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+	"github.com/apache/arrow/go/v15/parquet"
+
+	"github.com/stride0/stride0/arrowio"
+)
+
+// ScanParquet returns a Frame over Parquet files: path names one file, or
+// is a glob pattern (filepath.Match's syntax: "data/*.parquet") whose
+// files, in lexical order, must share one schema. Each run opens the files
+// anew and reads only the columns the query uses (the others are not
+// decoded). opts are arrowio's read options (limits, allocator, batch
+// rows); WithColumns is the query's to decide and is ignored.
+func ScanParquet(path string, opts ...arrowio.ReadOption) Frame {
+	files, err := expand(path)
+	if err != nil {
+		return failed(fmt.Errorf("frame.ScanParquet: %w", err))
+	}
+	var schema *arrow.Schema
+	for _, name := range files {
+		s, err := parquetSchema(name, opts)
+		if err != nil {
+			return failed(fmt.Errorf("frame.ScanParquet %s: %w", name, err))
+		}
+		if schema == nil {
+			schema = s
+		} else if err := sameSchema(schema, s); err != nil {
+			return failed(fmt.Errorf("frame.ScanParquet %s: %w (against %s)", name, err, files[0]))
+		}
+	}
+	src := &parquetSource{files: files, opts: opts}
+	return Frame{&node{kind: stepSource, schema: schema, src: src}}
+}
+
+// ScanParquetReaderAt returns a Frame over the Parquet file of size bytes
+// that r reads (an in-memory file, an object in a store). r stays the
+// caller's, and must outlive the Frame's runs.
+func ScanParquetReaderAt(r io.ReaderAt, size int64, opts ...arrowio.ReadOption) Frame {
+	if r == nil {
+		return failed(fmt.Errorf("frame.ScanParquetReaderAt: %w: nil reader", ErrArgument))
+	}
+	info, err := arrowio.ParquetInfo(io.NewSectionReader(r, 0, size), opts...)
+	if err != nil {
+		return failed(fmt.Errorf("frame.ScanParquetReaderAt: %w", err))
+	}
+	src := &parquetSource{at: r, size: size, opts: opts}
+	return Frame{&node{kind: stepSource, schema: info.Schema, src: src}}
+}
+
+// expand resolves a path or a glob to files.
+func expand(path string) ([]string, error) {
+	if !strings.ContainsAny(path, "*?[") {
+		if _, err := os.Stat(path); err != nil {
+			return nil, err
+		}
+		return []string{path}, nil
+	}
+	files, err := filepath.Glob(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: pattern %q: %v", ErrArgument, path, err)
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%w: no file matches %q", ErrSource, path)
+	}
+	sort.Strings(files)
+	return files, nil
+}
+
+func parquetSchema(name string, opts []arrowio.ReadOption) (*arrow.Schema, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := arrowio.ParquetInfo(f, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return info.Schema, nil
+}
+
+// parquetSource reads Parquet files (or one io.ReaderAt).
+type parquetSource struct {
+	files []string
+	at    io.ReaderAt
+	size  int64
+	opts  []arrowio.ReadOption
+}
+
+func (s *parquetSource) describe() string {
+	if s.at != nil {
+		return "a Parquet reader"
+	}
+	if len(s.files) == 1 {
+		return "Parquet " + s.files[0]
+	}
+	return fmt.Sprintf("%d Parquet files", len(s.files))
+}
+
+func (s *parquetSource) open(ctx context.Context, mem memory.Allocator) (batches, error) {
+	return nil, fmt.Errorf("frame: internal error: a Parquet source opened without its columns")
+}
+
+// openColumns opens the source reading the columns need marks.
+func (s *parquetSource) openColumns(ctx context.Context, mem memory.Allocator, schema *arrow.Schema, need []bool) (batches, error) {
+	var cols []string
+	for i, f := range schema.Fields() {
+		if need == nil || need[i] {
+			cols = append(cols, f.Name)
+		}
+	}
+	return &parquetBatches{s: s, ctx: ctx, mem: mem, schema: schema, need: need, cols: cols}, nil
+}
+
+type parquetBatches struct {
+	s        *parquetSource
+	ctx      context.Context
+	mem      memory.Allocator
+	schema   *arrow.Schema
+	need     []bool
+	cols     []string
+	nextFile int // next file
+	file     *os.File
+	rr       arrowarray.RecordReader
+	nulls    map[int]arrow.Array // a column of nulls per unread column
+}
+
+func (b *parquetBatches) openNext() error {
+	b.closeFile()
+	var r parquet.ReaderAtSeeker
+	if b.s.at != nil {
+		if b.nextFile > 0 {
+			return io.EOF
+		}
+		r = io.NewSectionReader(b.s.at, 0, b.s.size)
+	} else {
+		if b.nextFile >= len(b.s.files) {
+			return io.EOF
+		}
+		f, err := os.Open(b.s.files[b.nextFile])
+		if err != nil {
+			return err
+		}
+		b.file, r = f, f
+	}
+	b.nextFile++
+	opts := append(append([]arrowio.ReadOption{arrowio.WithAllocator(b.mem)}, b.s.opts...), arrowio.WithColumns(b.cols...))
+	if len(b.cols) == 0 {
+		// no column is read (count(*)): read the first, for the row counts
+		opts = append(opts[:len(opts)-1], arrowio.WithColumns(b.schema.Field(0).Name))
+	}
+	rr, err := arrowio.ReadParquet(r, opts...)
+	if err != nil {
+		return err
+	}
+	b.rr = rr
+	return nil
+}
+
+func (b *parquetBatches) next() (arrow.Record, error) {
+	for {
+		if err := b.ctx.Err(); err != nil {
+			return nil, err
+		}
+		if b.rr == nil {
+			if err := b.openNext(); err != nil {
+				return nil, err
+			}
+		}
+		if b.rr.Next() {
+			return b.widen(b.rr.Record())
+		}
+		if err := b.rr.Err(); err != nil && !errors.Is(err, io.EOF) {
+			return nil, err
+		}
+		b.rr.Release()
+		b.rr = nil
+	}
+}
+
+// widen gives a batch of the read columns the full schema, unread columns
+// as nulls.
+func (b *parquetBatches) widen(rec arrow.Record) (arrow.Record, error) {
+	rows := rec.NumRows()
+	cols := make([]arrow.Array, b.schema.NumFields())
+	var made []arrow.Array
+	defer func() {
+		for _, c := range made {
+			c.Release()
+		}
+	}()
+	for i, f := range b.schema.Fields() {
+		if idx := rec.Schema().FieldIndices(f.Name); len(idx) == 1 && (b.need == nil || b.need[i]) {
+			cols[i] = rec.Column(idx[0])
+			continue
+		}
+		c := arrowarray.MakeArrayOfNull(b.mem, f.Type, int(rows))
+		made = append(made, c)
+		cols[i] = c
+	}
+	return arrowarray.NewRecord(b.schema, cols, rows), nil
+}
+
+func (b *parquetBatches) closeFile() {
+	if b.rr != nil {
+		b.rr.Release()
+		b.rr = nil
+	}
+	if b.file != nil {
+		b.file.Close()
+		b.file = nil
+	}
+}
+
+func (b *parquetBatches) close() { b.closeFile() }
+
+// ScanIPC returns a Frame over an Arrow IPC file (the file format, also
+// called Feather v2), read anew by each run. opts are arrowio's read
+// options.
+func ScanIPC(path string, opts ...arrowio.ReadOption) Frame {
+	f, err := os.Open(path)
+	if err != nil {
+		return failed(fmt.Errorf("frame.ScanIPC: %w", err))
+	}
+	defer f.Close()
+	rr, err := arrowio.ReadFile(f, opts...)
+	if err != nil {
+		return failed(fmt.Errorf("frame.ScanIPC %s: %w", path, err))
+	}
+	s := rr.Schema()
+	rr.Release()
+	return Frame{&node{kind: stepSource, schema: s, src: &ipcSource{path: path, opts: opts}}}
+}
+
+type ipcSource struct {
+	path string
+	opts []arrowio.ReadOption
+}
+
+func (s *ipcSource) describe() string { return "IPC " + s.path }
+
+func (s *ipcSource) open(_ context.Context, mem memory.Allocator) (batches, error) {
+	f, err := os.Open(s.path)
+	if err != nil {
+		return nil, err
+	}
+	rr, err := arrowio.ReadFile(f, append([]arrowio.ReadOption{arrowio.WithAllocator(mem)}, s.opts...)...)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("frame.ScanIPC %s: %w", s.path, err)
+	}
+	return &ipcBatches{f: f, rr: rr}, nil
+}
+
+type ipcBatches struct {
+	f  *os.File
+	rr arrowarray.RecordReader
+}
+
+func (b *ipcBatches) next() (arrow.Record, error) {
+	if b.rr.Next() {
+		r := b.rr.Record()
+		r.Retain()
+		return r, nil
+	}
+	if err := b.rr.Err(); err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return nil, io.EOF
+}
+
+func (b *ipcBatches) close() {
+	b.rr.Release()
+	b.f.Close()
+}
+
+// WriteParquet runs f and writes its rows to w as a Parquet file (with
+// arrowio.WriteParquet's options, given by WithParquetWrite). It does not
+// close w.
+func (f Frame) WriteParquet(ctx context.Context, w io.Writer, opts ...Option) error {
+	rr, err := f.Reader(ctx, opts...)
+	if err != nil {
+		return err
+	}
+	defer rr.Release()
+	if err := arrowio.WriteParquet(w, rr, makeConfig(opts).parquet...); err != nil {
+		return fmt.Errorf("frame.WriteParquet: %w", err)
+	}
+	return nil
+}
+
+// WriteIPC runs f and writes its rows to w as an Arrow IPC file (the
+// file format, with its footer). It does not close w.
+func (f Frame) WriteIPC(ctx context.Context, w io.Writer, opts ...Option) error {
+	rr, err := f.Reader(ctx, opts...)
+	if err != nil {
+		return err
+	}
+	defer rr.Release()
+	if _, err := arrowio.WriteFile(w, rr); err != nil {
+		return fmt.Errorf("frame.WriteIPC: %w", err)
+	}
+	return nil
+}
+
+// WriteIPCStream runs f and writes its rows to w as an Arrow IPC stream.
+func (f Frame) WriteIPCStream(ctx context.Context, w io.Writer, opts ...Option) error {
+	rr, err := f.Reader(ctx, opts...)
+	if err != nil {
+		return err
+	}
+	defer rr.Release()
+	if _, err := arrowio.WriteStream(w, rr); err != nil {
+		return fmt.Errorf("frame.WriteIPCStream: %w", err)
+	}
+	return nil
+}

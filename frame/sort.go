@@ -1,0 +1,316 @@
+package frame
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/compute"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/stride0/stride0/internal/half"
+)
+
+// SortKey is one key of Sort: a column, its direction, and where its
+// nulls go (last by default, in either direction, as DuckDB's default).
+type SortKey struct {
+	Col        string
+	Desc       bool
+	NullsFirst bool
+}
+
+// Asc sorts by col, ascending, nulls last.
+func Asc(col string) SortKey { return SortKey{Col: col} }
+
+// Desc sorts by col, descending, nulls last.
+func Desc(col string) SortKey { return SortKey{Col: col, Desc: true} }
+
+// Sort orders the rows by the keys, the first deciding, the next breaking
+// its ties, and so on; rows that tie on every key keep their input order
+// (the sort is stable). Keys are numbers, bools, strings, string
+// dictionaries, dates and times; NaN sorts above every number. The step
+// holds its whole input.
+func (f Frame) Sort(keys ...SortKey) Frame { return f.sortBy("frame.Sort", -1, keys) }
+
+// TopK is Sort then Limit(k): the first k rows in the keys' order. It
+// holds its input, like Sort.
+func (f Frame) TopK(k int64, keys ...SortKey) Frame {
+	if k < 0 {
+		return failed(fmt.Errorf("frame.TopK: %w: k = %d", ErrArgument, k))
+	}
+	return f.sortBy("frame.TopK", k, keys)
+}
+
+func (f Frame) sortBy(where string, k int64, keys []SortKey) Frame {
+	return f.then(func(in *node) (*node, error) {
+		if len(keys) == 0 {
+			return nil, fmt.Errorf("%s: %w: no sort key", where, ErrArgument)
+		}
+		n := &node{kind: stepSort, schema: in.schema, limit: k, sortKeys: keys}
+		for _, sk := range keys {
+			i, err := columnIndex(in.schema, where, sk.Col)
+			if err != nil {
+				return nil, err
+			}
+			if _, err := keyable(in.schema.Field(i).Type); err != nil {
+				return nil, fmt.Errorf("%s %q: %w", where, sk.Col, err)
+			}
+			n.keys = append(n.keys, i)
+		}
+		return n, nil
+	})
+}
+
+func describeSort(n *node) string {
+	var parts []string
+	for _, k := range n.sortKeys {
+		s := k.Col
+		if k.Desc {
+			s += " desc"
+		}
+		if k.NullsFirst {
+			s += " nulls first"
+		}
+		parts = append(parts, s)
+	}
+	if n.limit >= 0 {
+		return fmt.Sprintf("top %d by %s", n.limit, strings.Join(parts, ", "))
+	}
+	return "sort by " + strings.Join(parts, ", ")
+}
+
+// sortBatches runs a Sort step: it reads its input, concatenates it, sorts
+// a permutation and takes the rows in that order.
+type sortBatches struct {
+	r    *runner
+	n    *node
+	in   batches
+	out  arrow.Record
+	at   int64
+	done bool
+}
+
+// sortChunk is the length of the batches a sort hands on.
+const sortChunk = 64 << 10
+
+func (b *sortBatches) next() (arrow.Record, error) {
+	if !b.done {
+		b.done = true
+		rec, err := b.run()
+		if err != nil {
+			return nil, err
+		}
+		b.out = rec
+	}
+	if b.out == nil || b.at >= b.out.NumRows() {
+		return nil, io.EOF
+	}
+	end := min(b.at+sortChunk, b.out.NumRows())
+	s := b.out.NewSlice(b.at, end)
+	b.at = end
+	return s, nil
+}
+
+func (b *sortBatches) close() {
+	if b.out != nil {
+		b.out.Release()
+		b.out = nil
+	}
+	b.in.close()
+}
+
+func (b *sortBatches) run() (arrow.Record, error) {
+	all, err := readAll(b.r, b.in, b.n.in.schema)
+	if err != nil {
+		return nil, err
+	}
+	defer all.Release()
+	rows := int(all.NumRows())
+	perm := make([]int64, rows)
+	for i := range perm {
+		perm[i] = int64(i)
+	}
+	cmps := make([]func(i, j int) int, len(b.n.keys))
+	for k, c := range b.n.keys {
+		cmps[k] = comparator(all.Column(c), b.n.sortKeys[k])
+	}
+	slices.SortStableFunc(perm, func(x, y int64) int {
+		for _, c := range cmps {
+			if r := c(int(x), int(y)); r != 0 {
+				return r
+			}
+		}
+		return 0
+	})
+	if b.n.limit >= 0 && int64(len(perm)) > b.n.limit {
+		perm = perm[:b.n.limit]
+	}
+	return takeRows(b.r.ctx, b.r.cfg.mem, all, perm)
+}
+
+// readAll reads every batch of in into one record.
+func readAll(r *runner, in batches, s *arrow.Schema) (arrow.Record, error) {
+	var recs []arrow.Record
+	defer func() {
+		for _, rec := range recs {
+			rec.Release()
+		}
+	}()
+	for {
+		if err := r.ctx.Err(); err != nil {
+			return nil, err
+		}
+		rec, err := in.next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		recs = append(recs, rec)
+	}
+	return concatRecords(r.cfg.mem, s, recs)
+}
+
+// takeRows returns the rows idx of rec (an index of -1 gives a null row).
+func takeRows(ctx context.Context, mem memory.Allocator, rec arrow.Record, idx []int64) (arrow.Record, error) {
+	ib := arrowarray.NewInt64Builder(mem)
+	defer ib.Release()
+	for _, i := range idx {
+		if i < 0 {
+			ib.AppendNull()
+		} else {
+			ib.Append(i)
+		}
+	}
+	ix := ib.NewArray()
+	defer ix.Release()
+	cctx := compute.WithAllocator(ctx, mem)
+	cols := make([]arrow.Array, rec.NumCols())
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	for i := range cols {
+		var c arrow.Array
+		var err error
+		switch rec.Column(i).(type) {
+		case *arrowarray.String, *arrowarray.Binary:
+			c = takeStrings(mem, rec.Column(i), idx)
+		default:
+			c, err = takeColumn(cctx, mem, rec.Column(i), ix)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("frame: taking rows of column %q: %w", rec.ColumnName(i), err)
+		}
+		cols[i] = c
+	}
+	return arrowarray.NewRecord(rec.Schema(), cols, int64(len(idx))), nil
+}
+
+// takeColumn is arrow-go's Take, plus dictionary columns (whose indices
+// are taken, the dictionary kept), which arrow-go v15 has no kernel for.
+func takeColumn(ctx context.Context, mem memory.Allocator, c arrow.Array, ix arrow.Array) (arrow.Array, error) {
+	d, ok := c.(*arrowarray.Dictionary)
+	if !ok {
+		return compute.TakeArray(ctx, c, ix)
+	}
+	dt := d.DataType().(*arrow.DictionaryType)
+	data := d.Data()
+	idxData := arrowarray.NewData(dt.IndexType, data.Len(), data.Buffers(), nil, data.NullN(), data.Offset())
+	defer idxData.Release()
+	indices := arrowarray.MakeFromData(idxData)
+	defer indices.Release()
+	taken, err := compute.TakeArray(ctx, indices, ix)
+	if err != nil {
+		return nil, err
+	}
+	defer taken.Release()
+	return arrowarray.NewDictionaryArray(dt, taken, d.Dictionary()), nil
+}
+
+// comparator orders rows i and j of c by key k: nulls last (or first),
+// NaN above every number, the direction applied to non-null values.
+func comparator(c arrow.Array, k SortKey) func(i, j int) int {
+	var val func(i, j int) int
+	switch a := c.(type) {
+	case *arrowarray.Dictionary:
+		d := comparator(a.Dictionary(), SortKey{})
+		val = func(i, j int) int { return d(a.GetValueIndex(i), a.GetValueIndex(j)) }
+	case *arrowarray.String:
+		val = func(i, j int) int { return strings.Compare(a.Value(i), a.Value(j)) }
+	case *arrowarray.LargeString:
+		val = func(i, j int) int { return strings.Compare(a.Value(i), a.Value(j)) }
+	case *arrowarray.Binary:
+		val = func(i, j int) int { return strings.Compare(string(a.Value(i)), string(a.Value(j))) }
+	case *arrowarray.LargeBinary:
+		val = func(i, j int) int { return strings.Compare(string(a.Value(i)), string(a.Value(j))) }
+	case *arrowarray.Boolean:
+		val = func(i, j int) int { return cmp.Compare(b2i(a.Value(i)), b2i(a.Value(j))) }
+	case *arrowarray.Float16:
+		val = func(i, j int) int {
+			return floatCmp(half.ToFloat64(a.Value(i).Uint16()), half.ToFloat64(a.Value(j).Uint16()))
+		}
+	case *arrowarray.Float32:
+		v := a.Float32Values()
+		val = func(i, j int) int { return floatCmp(float64(v[i]), float64(v[j])) }
+	case *arrowarray.Float64:
+		v := a.Float64Values()
+		val = func(i, j int) int { return floatCmp(v[i], v[j]) }
+	case *arrowarray.Uint8, *arrowarray.Uint16, *arrowarray.Uint32, *arrowarray.Uint64:
+		val = func(i, j int) int { return cmp.Compare(intBits(c, i), intBits(c, j)) }
+	default:
+		val = func(i, j int) int { return cmp.Compare(int64(intBits(c, i)), int64(intBits(c, j))) }
+	}
+	nullRank := 1
+	if k.NullsFirst {
+		nullRank = -1
+	}
+	return func(i, j int) int {
+		ni, nj := c.IsNull(i), c.IsNull(j)
+		switch {
+		case ni && nj:
+			return 0
+		case ni:
+			return nullRank
+		case nj:
+			return -nullRank
+		}
+		r := val(i, j)
+		if k.Desc {
+			return -r
+		}
+		return r
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// floatCmp orders floats with NaN above +Inf (and NaNs equal).
+func floatCmp(a, b float64) int {
+	an, bn := math.IsNaN(a), math.IsNaN(b)
+	switch {
+	case an && bn:
+		return 0
+	case an:
+		return 1
+	case bn:
+		return -1
+	}
+	return cmp.Compare(a, b)
+}
