@@ -2,8 +2,6 @@ package arrowio
 
 import (
 	"errors"
-	"fmt"
-	"strings"
 
 	"github.com/stride0/stride0/internal/suggest"
 )
@@ -38,31 +36,5 @@ var (
 // noColumn is the error for a name that is not among have: it names what
 // was asked, lists what exists (the first 20) and suggests the nearest.
 func noColumn(where, name string, have []string) error {
-	msg := fmt.Sprintf("%s: %v %q", where, ErrNoColumn, name)
-	if s := suggest.Nearest(name, have); s != "" {
-		msg += fmt.Sprintf(" (did you mean %q?)", s)
-	}
-	if len(have) == 0 {
-		msg += "; there are no columns"
-	} else {
-		shown := have
-		if len(shown) > 20 {
-			shown = shown[:20]
-		}
-		q := make([]string, len(shown))
-		for i, h := range shown {
-			q[i] = fmt.Sprintf("%q", h)
-		}
-		msg += "; the columns are " + strings.Join(q, ", ")
-		if len(have) > len(shown) {
-			msg += fmt.Sprintf(" and %d more", len(have)-len(shown))
-		}
-	}
-	return &columnError{msg: msg}
+	return suggest.MissingError(where, ErrNoColumn, name, have)
 }
-
-// columnError wraps ErrNoColumn with its own message.
-type columnError struct{ msg string }
-
-func (e *columnError) Error() string { return e.msg }
-func (e *columnError) Unwrap() error { return ErrNoColumn }

@@ -34,10 +34,5 @@ var (
 
 // noColumn is ErrNoColumn for name, listing have and the nearest.
 func noColumn(where, name string, have []string) error {
-	return &columnError{suggest.Missing(where, ErrNoColumn.Error(), name, have)}
+	return suggest.MissingError(where, ErrNoColumn, name, have)
 }
-
-type columnError struct{ msg string }
-
-func (e *columnError) Error() string { return e.msg }
-func (e *columnError) Unwrap() error { return ErrNoColumn }

@@ -83,3 +83,17 @@ func Missing(where, what, name string, have []string) string {
 	}
 	return msg
 }
+
+// MissingError is an error with Missing's message that wraps sentinel (a
+// package's "no such column" error), so that errors.Is finds it.
+func MissingError(where string, sentinel error, name string, have []string) error {
+	return &missing{msg: Missing(where, sentinel.Error(), name, have), sentinel: sentinel}
+}
+
+type missing struct {
+	msg      string
+	sentinel error
+}
+
+func (e *missing) Error() string { return e.msg }
+func (e *missing) Unwrap() error { return e.sentinel }
