@@ -47,7 +47,8 @@ const DefaultParquetBatchRows = 64 << 10
 
 // WithColumns makes ReadParquet read only the named top-level columns, in
 // the order given (the other columns' bytes are not read). A name the file
-// does not have fails with ErrInvalid. ReadStream and ReadFile ignore it.
+// does not have fails with ErrNoColumn (the message lists the file's
+// columns and suggests the nearest). ReadStream and ReadFile ignore it.
 func WithColumns(names ...string) ReadOption {
 	names = append([]string{}, names...)
 	return func(c *readConfig) { c.columns = names }
@@ -358,7 +359,11 @@ func ReadParquet(r parquet.ReaderAtSeeker, opts ...ReadOption) (rr arrowarray.Re
 				}
 			}
 			if j < 0 {
-				return nil, fmt.Errorf("%s: %w: no column %q in the file", what, ErrInvalid, name)
+				have := make([]string, len(m.Fields))
+				for i := range m.Fields {
+					have[i] = m.Fields[i].Field.Name
+				}
+				return nil, noColumn(what, name, have)
 			}
 			idx = append(idx, j)
 		}
@@ -432,13 +437,18 @@ func openParquet(what string, r parquet.ReaderAtSeeker, c *readConfig, opts []Re
 		return nil, fmt.Errorf("%s: %w: seeking to the start: %w", what, ErrInvalid, err)
 	}
 	lim.input.Store(size)
+	if err := pqMagic(r, size); err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
 	// Pages are decoded into buffers from Go's heap, under the same limits:
 	// arrow-go v15 releases a version 2 page only when it reads the next
 	// one, so the last page of a column chunk would otherwise stay counted
 	// against the caller's allocator. The batches' buffers come from lim.
 	pages := &limitAllocator{mem: memory.NewGoAllocator(), max: lim.max, total: lim.total}
 	pages.input.Store(size)
-	pf, err := file.NewParquetReader(r, file.WithReadProps(parquet.NewReaderProperties(pages)))
+	// pqNoClose hides r's Close: file.Reader.Close closes an io.Closer, and
+	// r is the caller's.
+	pf, err := file.NewParquetReader(pqNoClose{r}, file.WithReadProps(parquet.NewReaderProperties(pages)))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w: %w", what, ErrInvalid, err)
 	}
@@ -462,6 +472,35 @@ func openParquet(what string, r parquet.ReaderAtSeeker, c *readConfig, opts []Re
 		o.orig = nil // not this file's: ignore it
 	}
 	return o, nil
+}
+
+// pqNoClose is the caller's reader without its Close method (if it has
+// one), so that closing arrow-go's file.Reader leaves it open.
+type pqNoClose struct{ parquet.ReaderAtSeeker }
+
+// pqMagic refuses r (of size bytes) unless it starts and ends with
+// Parquet's magic "PAR1": a text file, an Arrow file or an empty file is
+// not a Parquet file (ErrInvalid), an encrypted footer ("PARE") is
+// ErrUnsupported.
+func pqMagic(r io.ReaderAt, size int64) error {
+	const magic = "PAR1"
+	if size < 12 {
+		return fmt.Errorf("%w: not a Parquet file (%d bytes, fewer than the 12 of the smallest)", ErrInvalid, size)
+	}
+	var head, tail [4]byte
+	if _, err := r.ReadAt(head[:], 0); err != nil {
+		return fmt.Errorf("%w: reading the first 4 bytes: %w", ErrInvalid, err)
+	}
+	if _, err := r.ReadAt(tail[:], size-4); err != nil {
+		return fmt.Errorf("%w: reading the last 4 bytes: %w", ErrInvalid, err)
+	}
+	switch {
+	case string(tail[:]) == "PARE":
+		return fmt.Errorf("%w: an encrypted Parquet file (footer magic PARE)", ErrUnsupported)
+	case string(head[:]) != magic || string(tail[:]) != magic:
+		return fmt.Errorf("%w: not a Parquet file (it does not start and end with %q: %q ... %q)", ErrInvalid, magic, head[:], tail[:])
+	}
+	return nil
 }
 
 // storedSchema decodes the schema stored in the file's metadata under key

@@ -34,7 +34,8 @@ type ParquetRowGroup struct {
 // takes ReadParquet's options (the allocator and the limits apply; the
 // others are ignored) and is hardened as ReadParquet is: a malformed
 // footer, negative row counts or row groups whose rows do not add up to
-// the file's fail with an error wrapping ErrInvalid, never a panic.
+// the file's fail with an error wrapping ErrInvalid, never a panic. It does
+// not close r, so the same *os.File can then go to ReadParquet.
 func ParquetInfo(r parquet.ReaderAtSeeker, opts ...ReadOption) (info ParquetFileInfo, err error) {
 	const what = "arrowio.ParquetInfo"
 	c := applyReadOptions(opts)
