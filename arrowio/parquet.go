@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -20,6 +21,7 @@ import (
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
 
 	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/arrowio/internal/pqscan"
 )
 
 // Parquet goes through arrow-go v15's own parquet/pqarrow, with two
@@ -368,6 +370,19 @@ func ReadParquet(r parquet.ReaderAtSeeker, opts ...ReadOption) (rr arrowarray.Re
 			idx = append(idx, j)
 		}
 	}
+	// Every page of the chunks to be read is checked before pqarrow reads
+	// one (pqscan: the sizes arrow-go would allocate).
+	var leafList []int
+	for _, i := range idx {
+		leaves := map[int]bool{}
+		pqLeaves(&m.Fields[i], leaves)
+		for l := range leaves {
+			leafList = append(leafList, l)
+		}
+	}
+	if err := o.scan.CheckPages(o.r, groups, leafList, pqLimits(o.lim)); err != nil {
+		return nil, pqScanErr(what, err)
+	}
 	p := &pqReader{pf: pf, lim: o.lim, parallel: c.parallel, batch: int64(c.batch)}
 	p.refs.Store(1)
 	fields := make([]arrow.Field, len(idx))
@@ -415,6 +430,9 @@ type pqOpen struct {
 	pf  *file.Reader
 	fr  *pqarrow.FileReader
 	lim *limitAllocator
+	// scan is the footer as pqscan read it; r the caller's reader.
+	scan *pqscan.File
+	r    parquet.ReaderAtSeeker
 	// orig is the schema WriteParquet was given when it wrote some columns
 	// more nullable than they were (stride0:schema), else nil.
 	orig *arrow.Schema
@@ -440,6 +458,12 @@ func openParquet(what string, r parquet.ReaderAtSeeker, c *readConfig, opts []Re
 	if err := pqMagic(r, size); err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
+	// Our own bounded reading of the footer first: arrow-go's allocates what
+	// the footer claims, and builds deep schemas in quadratic time.
+	scan, err := pqscan.ReadFooter(r, size, pqLimits(lim))
+	if err != nil {
+		return nil, pqScanErr(what, err)
+	}
 	// Pages are decoded into buffers from Go's heap, under the same limits:
 	// arrow-go v15 releases a version 2 page only when it reads the next
 	// one, so the last page of a column chunk would otherwise stay counted
@@ -463,7 +487,7 @@ func openParquet(what string, r parquet.ReaderAtSeeker, c *readConfig, opts []Re
 		pf.Close()
 		return nil, fmt.Errorf("%s: %w: %w", what, ErrInvalid, err)
 	}
-	o := &pqOpen{pf: pf, fr: fr, lim: lim}
+	o := &pqOpen{pf: pf, fr: fr, lim: lim, scan: scan, r: r}
 	if o.orig, err = storedSchema(pf, pqSchemaKey, pqSchemaKey, opts); err != nil {
 		pf.Close()
 		return nil, fmt.Errorf("%s: %w", what, err)
@@ -472,6 +496,25 @@ func openParquet(what string, r parquet.ReaderAtSeeker, c *readConfig, opts []Re
 		o.orig = nil // not this file's: ignore it
 	}
 	return o, nil
+}
+
+// pqMaxDepth is the deepest nesting of groups a Parquet schema may have.
+const pqMaxDepth = pqscan.MaxSchemaDepth
+
+// pqLimits is the limits of lim as pqscan takes them.
+func pqLimits(lim *limitAllocator) pqscan.Limits {
+	return pqscan.Limits{MaxBuffer: int64(lim.max), MaxTotal: lim.limit()}
+}
+
+// pqScanErr wraps an error of pqscan in this package's sentinels.
+func pqScanErr(what string, err error) error {
+	switch {
+	case errors.Is(err, pqscan.ErrLimit):
+		return fmt.Errorf("%s: %w: %w: %w", what, ErrInvalid, ErrLimit, err)
+	case errors.Is(err, pqscan.ErrUnsupported):
+		return fmt.Errorf("%s: %w: %w", what, ErrUnsupported, err)
+	}
+	return fmt.Errorf("%s: %w: %w", what, ErrInvalid, err)
 }
 
 // pqNoClose is the caller's reader without its Close method (if it has
