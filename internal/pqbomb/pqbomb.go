@@ -250,3 +250,19 @@ func deltaHeader(block, minis, total uint64) []byte {
 	b = binary.AppendUvarint(b, total)
 	return append(b, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 }
+
+// Valid returns small well-formed files written by hand (the shapes of the
+// bombs, with honest sizes), for fuzz seeds.
+func Valid() [][]byte {
+	ints := []byte{1, 0, 0, 0, 2, 0, 0, 0}
+	return [][]byte{
+		File(1, codecNone, 2, Page{Type: pageData, Uncompressed: -1, Compressed: -1, NumValues: 2, Body: ints}),
+		File(1, codecNone, 2,
+			Page{Type: pageDict, Uncompressed: -1, Compressed: -1, NumValues: 2, Encoding: encPlain, Body: ints},
+			Page{Type: pageData, Uncompressed: -1, Compressed: -1, NumValues: 2, Encoding: encRLEDict, Body: []byte{1, 3, 0b10}}),
+		File(1, codecNone, 2, Page{Type: pageDataV2, Uncompressed: -1, Compressed: -1, NumValues: 2, Body: ints}),
+		File(1, codecZstd, 2, Page{Type: pageData, Uncompressed: 8, Compressed: -1, NumValues: 2, Body: zstdFrame(8, 8)}),
+		File(1, codecGzip, 2, Page{Type: pageData, Uncompressed: 8, Compressed: -1, NumValues: 2, Body: gzipZeros(8)}),
+		Deep(3),
+	}
+}

@@ -86,6 +86,12 @@ func (f *File) checkChunk(r io.ReaderAt, g, l int, lim Limits, buf []byte) ([]by
 	// 100 bytes of padding past Len (PARQUET-816), still inside the file.
 	end := c.Start + c.Len
 	end += min(100, f.Size-8-f.FooterLen-end)
+	if c.Len > lim.MaxBuffer {
+		return buf, fmt.Errorf("%w: %w: a column chunk of %d bytes exceeds the limit of %d (WithMaxBuffer; arrow-go reads a chunk whole)", ErrInvalid, ErrLimit, c.Len, lim.MaxBuffer)
+	}
+	if el.Physical == typeFixed && int64(el.TypeLength) > lim.MaxBuffer {
+		return buf, fmt.Errorf("%w: %w: FIXED_LEN_BYTE_ARRAY values of %d bytes exceed the limit of %d (WithMaxBuffer)", ErrInvalid, ErrLimit, el.TypeLength, lim.MaxBuffer)
+	}
 	if leaf.MaxRep == 0 && c.NumValues > rows {
 		return buf, fmt.Errorf("%w: %d values in a row group of %d rows (the column does not repeat)", ErrInvalid, c.NumValues, rows)
 	}
