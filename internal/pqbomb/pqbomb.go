@@ -187,10 +187,11 @@ func Deep(levels int) []byte {
 	return footer([]byte("PAR1"), t.b)
 }
 
-// zstdFrame is a zstd frame header claiming fcs bytes (single segment,
-// 8-byte content size) and one last RLE block of n bytes of 0.
+// zstdFrame is a zstd frame header claiming fcs bytes (an 8-byte content
+// size, a 1 KiB window: a decoder that checks the window alone lets it
+// through) and one last RLE block of n bytes of 0.
 func zstdFrame(fcs uint64, n uint32) []byte {
-	b := []byte{0x28, 0xb5, 0x2f, 0xfd, 0xe0}
+	b := []byte{0x28, 0xb5, 0x2f, 0xfd, 0xc0, 0x00}
 	b = binary.LittleEndian.AppendUint64(b, fcs)
 	h := n<<3 | 1<<1 | 1 // RLE, last
 	return append(b, byte(h), byte(h>>8), byte(h>>16), 0)
