@@ -138,7 +138,7 @@ func (f *File) parse(b []byte) error {
 		switch id {
 		case 2:
 			haveSchema = true
-			return r.list("schema", tStruct, func(int) error { return f.element(r) })
+			return r.list("schema", typ, tStruct, func(int) error { return f.element(r) })
 		case 3:
 			haveRows = true
 			if err := want("FileMetaData", id, typ, tI64); err != nil {
@@ -149,7 +149,7 @@ func (f *File) parse(b []byte) error {
 			return err
 		case 4:
 			haveGroups = true
-			return r.list("row_groups", tStruct, func(i int) error { return f.rowGroup(r, i) })
+			return r.list("row_groups", typ, tStruct, func(i int) error { return f.rowGroup(r, i) })
 		case 8, 9:
 			return fmt.Errorf("%w: an encrypted file (FileMetaData field %d)", ErrUnsupported, id)
 		}
@@ -214,7 +214,7 @@ func (f *File) rowGroup(r *tReader, i int) error {
 		switch id {
 		case 1:
 			cols = true
-			return r.list("columns", tStruct, func(j int) error {
+			return r.list("columns", typ, tStruct, func(j int) error {
 				c, err := chunk(r)
 				if err != nil {
 					return fmt.Errorf("row group %d, column chunk %d: %w", i, j, err)

@@ -100,14 +100,13 @@ func (f *File) checkChunk(r io.ReaderAt, g, l int, lim Limits, buf []byte) ([]by
 	}
 	pos := c.Start
 	var values int64
+	var w window
 	for page := 0; values < c.NumValues; page++ {
 		if pos >= end {
 			return buf, fmt.Errorf("%w: its pages end at byte %d with %d of the %d values the footer claims", ErrInvalid, pos, values, c.NumValues)
 		}
-		var h pageHeader
-		var hlen int
-		var err error
-		if h, hlen, buf, err = readHeader(r, pos, end, buf); err != nil {
+		h, hlen, err := readHeader(r, pos, end, &w)
+		if err != nil {
 			return buf, fmt.Errorf("page %d at byte %d: %w", page, pos, err)
 		}
 		where := fmt.Sprintf("page %d at byte %d", page, pos)
@@ -176,26 +175,41 @@ func (f *File) checkChunk(r io.ReaderAt, g, l int, lim Limits, buf []byte) ([]by
 	return buf, nil
 }
 
-// readHeader reads the page header at pos (it ends before end), first
-// reading 16 KiB, then more as needed up to 4 MiB.
-func readHeader(r io.ReaderAt, pos, end int64, buf []byte) (pageHeader, int, []byte, error) {
+// window holds bytes [at, at+len(b)) of the file, read for page headers:
+// a chunk of many small pages is read once, not 16 KiB a page.
+type window struct {
+	at int64
+	b  []byte
+}
+
+// readHeader reads the page header at pos (it ends before end), from the
+// bytes w holds when they reach far enough, else reading 16 KiB, then more
+// as needed up to 4 MiB.
+func readHeader(r io.ReaderAt, pos, end int64, w *window) (pageHeader, int, error) {
 	for n := int64(firstHeaderRead); ; n *= 2 {
 		n = min(n, end-pos, maxHeaderSize)
-		if int64(cap(buf)) < n {
-			buf = make([]byte, n)
+		if pos < w.at || pos+n > w.at+int64(len(w.b)) {
+			if int64(cap(w.b)) < n {
+				w.b = make([]byte, n)
+			}
+			w.b = w.b[:n]
+			if m, err := r.ReadAt(w.b, pos); m < len(w.b) {
+				w.b = w.b[:0]
+				return pageHeader{}, 0, fmt.Errorf("%w: reading %d bytes: %w", ErrInvalid, n, err)
+			}
+			w.at = pos
 		}
-		b := buf[:n]
-		if m, err := r.ReadAt(b, pos); m < len(b) {
-			return pageHeader{}, 0, buf, fmt.Errorf("%w: reading %d bytes: %w", ErrInvalid, n, err)
-		}
+		b := w.b[pos-w.at:]
+		b = b[:min(int64(len(b)), end-pos, maxHeaderSize)]
 		h, hlen, err := parseHeader(b)
 		var short *errShort
 		if !errors.As(err, &short) {
-			return h, hlen, buf, err
+			return h, hlen, err
 		}
-		if n == end-pos || n == maxHeaderSize {
-			return h, 0, buf, fmt.Errorf("%w: the page header runs past the %d bytes left in the column chunk (or 4 MiB): %w", ErrInvalid, end-pos, err)
+		if int64(len(b)) == end-pos || len(b) >= maxHeaderSize {
+			return h, 0, fmt.Errorf("%w: the page header runs past the %d bytes left in the column chunk (or 4 MiB): %w", ErrInvalid, end-pos, err)
 		}
+		n = max(n, int64(len(b)))
 	}
 }
 

@@ -234,8 +234,12 @@ func want(what string, id int16, typ, want byte) error {
 	return nil
 }
 
-// list reads a list whose elements have type et, calling fn for each.
-func (r *tReader) list(what string, et byte, fn func(i int) error) error {
+// list reads a list (the field's type typ must say so) whose elements
+// have type et, calling fn for each.
+func (r *tReader) list(what string, typ, et byte, fn func(i int) error) error {
+	if typ != tList {
+		return fmt.Errorf("%w: %s has Thrift type %d, not a list", ErrInvalid, what, typ)
+	}
 	t, n, err := r.listHeader()
 	if err != nil {
 		return err
