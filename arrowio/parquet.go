@@ -306,7 +306,13 @@ func fslNoRowNulls(mem memory.Allocator, d arrow.ArrayData, k int) (*arrowarray.
 // WriteParquet writes null rows, and what ToTensorColumn does with a mask.
 // Memory: for each column read, its compressed column chunk in the current
 // row group (pqarrow reads a chunk whole) and a batch. Malformed input returns
-// an error wrapping ErrInvalid, never a panic.
+// an error wrapping ErrInvalid, never a panic. Before arrow-go reads
+// anything, the footer, and the page headers and codec frames of the
+// chunks to be read, are checked against the file's real bytes and the
+// limits (see the package documentation): a size that lies fails here,
+// naming the row group, column, page and sizes, instead of being
+// allocated. A file that is not Parquet fails with ErrInvalid ("not a
+// Parquet file"), a column of WithColumns the file lacks with ErrNoColumn.
 //
 // Each batch is valid until the next call to Next. Release the reader when
 // done (it does not close r).
