@@ -197,7 +197,8 @@ func zstdFrame(fcs uint64, n uint32) []byte {
 	return append(b, byte(h), byte(h>>8), byte(h>>16), 0)
 }
 
-// Bombs returns the hostile files of issue 17 item 9 and their siblings.
+// Bombs returns the hostile files of issue 17 item 9 and their siblings
+// (new ones go at the end: cmd/probe numbers them in this order).
 func Bombs() []Bomb {
 	ints := make([]byte, 8) // two INT32 values
 	return []Bomb{
@@ -229,6 +230,8 @@ func Bombs() []Bomb {
 				Page{Type: pageData, Uncompressed: 8, Compressed: -1, NumValues: 2, Body: gzipZeros(8)})},
 		{"deep-schema", "a schema of 20,000 nested groups",
 			Deep(20000)},
+		{"snappy-ratio", "a snappy page of 512 MiB from a 6-byte body (within the default limits)",
+			File(1, codecSnappy, 2, Page{Type: pageData, Uncompressed: 1 << 29, Compressed: -1, NumValues: 2, Encoding: encDeltaBinary, Body: []byte{0x80, 0x80, 0x80, 0x80, 0x02, 0}})},
 	}
 }
 

@@ -31,6 +31,11 @@ func checkFrame(r io.ReaderAt, codec int32, off, zlen, out int64, nilDst bool, b
 		if k <= 0 || v != uint64(out) {
 			return buf, fmt.Errorf("%w: a snappy block claims %d bytes for a page of %d", ErrInvalid, v, out)
 		}
+		// A snappy element of 3 bytes copies at most 64: no body inflates
+		// more than 64/3 times.
+		if out > (zlen-int64(k))*64/3 {
+			return buf, fmt.Errorf("%w: a snappy block of %d bytes cannot inflate to the %d it claims", ErrInvalid, zlen, out)
+		}
 	case codecZstd:
 		return buf, checkZstd(&span{r: r, base: off, n: zlen}, out)
 	case codecGzip:
@@ -187,6 +192,9 @@ func checkZstd(s *span, out int64) error {
 		}
 		if fhd&0x04 != 0 {
 			p += 4 // checksum
+		}
+		if fcs > blocks {
+			return fmt.Errorf("%w: a zstd frame claims %d bytes but its blocks can regenerate at most %d", ErrInvalid, fcs, blocks)
 		}
 		if fcs >= 0 {
 			claimed += fcs

@@ -119,14 +119,18 @@ func inflate(r io.ReaderAt, codec int32, off, zlen, out int64) ([]byte, error) {
 	case codecNone:
 		return z, nil
 	case codecSnappy:
+		// out is at most 64/3 times the body (checkFrame)
 		d, err = snappy.Decode(make([]byte, out), z)
 	case codecZstd:
+		// What DecodeAll allocates is bounded by what the frames' blocks
+		// can regenerate (checkZstd), not by what they claim.
 		var dec *zstd.Decoder
-		if dec, err = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(uint64(out)+zstdMaxBlock)); err == nil {
-			d, err = dec.DecodeAll(z, make([]byte, 0, out))
+		if dec, err = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxMemory(uint64(out)+zstdMaxBlock)); err == nil {
+			d, err = dec.DecodeAll(z, nil)
 			dec.Close()
 		}
 	case codecGzip, codecBrotli:
+		// Read as it inflates: memory follows the bytes produced.
 		var zr io.Reader
 		if codec == codecGzip {
 			zr, err = gzip.NewReader(bytes.NewReader(z))
@@ -134,10 +138,9 @@ func inflate(r io.ReaderAt, codec int32, off, zlen, out int64) ([]byte, error) {
 			zr = brotli.NewReader(bytes.NewReader(z))
 		}
 		if err == nil {
-			d = make([]byte, out)
-			var k int
-			k, err = io.ReadFull(zr, d)
-			d = d[:k]
+			var ob bytes.Buffer
+			_, err = io.CopyN(&ob, zr, out)
+			d = ob.Bytes()
 		}
 	default:
 		return nil, fmt.Errorf("%w: codec %d", ErrUnsupported, codec)
