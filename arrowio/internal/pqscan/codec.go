@@ -39,6 +39,10 @@ func checkFrame(r io.ReaderAt, codec int32, off, zlen, out int64, nilDst bool, b
 	case codecZstd:
 		return buf, checkZstd(&span{r: r, base: off, n: zlen}, out)
 	case codecGzip:
+		// deflate codes a 258-byte match in 2 bits at best
+		if out > zlen*1032 {
+			return buf, fmt.Errorf("%w: a gzip body of %d bytes cannot inflate to the %d it claims", ErrInvalid, zlen, out)
+		}
 		if !nilDst {
 			return buf, nil // arrow-go inflates into the page's buffer
 		}
