@@ -20,8 +20,16 @@ import "errors"
 
 // Sentinel errors (see the package comment).
 var (
-	ErrInvalid     = errors.New("malformed Parquet")
-	ErrLimit       = errors.New("over a reader limit")
+	// ErrInvalid: the file is malformed (a size that does not fit the
+	// bytes, a count that does not fit the schema or the rows).
+	ErrInvalid = errors.New("malformed Parquet")
+	// ErrLimit: the file is well formed as far as checked, but reading it
+	// would take a buffer or a total over Limits. Such errors also wrap
+	// ErrInvalid.
+	ErrLimit = errors.New("over a reader limit")
+	// ErrUnsupported: a valid feature that arrow-go v15 (or the scan)
+	// does not read: encryption, a column chunk in another file, an index
+	// page, LZO or LZ4 compression.
 	ErrUnsupported = errors.New("unsupported Parquet feature")
 )
 
