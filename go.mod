@@ -3,7 +3,10 @@ module github.com/stride0/stride0
 go 1.24
 
 require (
+	github.com/andybalholm/brotli v1.0.5
 	github.com/apache/arrow/go/v15 v15.0.2
+	github.com/golang/snappy v0.0.4
+	github.com/klauspost/compress v1.16.7
 	github.com/stretchr/testify v1.12.1
 	github.com/viterin/vek v0.4.3
 	golang.org/x/sys v0.13.0
@@ -12,15 +15,12 @@ require (
 
 require (
 	github.com/JohnCGriffin/overflow v0.0.0-20211019200055-46fa312c352c // indirect
-	github.com/andybalholm/brotli v1.0.5 // indirect
 	github.com/apache/thrift v0.17.0 // indirect
 	github.com/chewxy/math32 v1.10.1 // indirect
 	github.com/goccy/go-json v0.10.2 // indirect
 	github.com/golang/protobuf v1.5.3 // indirect
-	github.com/golang/snappy v0.0.4 // indirect
 	github.com/google/flatbuffers v23.5.26+incompatible // indirect
 	github.com/klauspost/asmfmt v1.3.2 // indirect
-	github.com/klauspost/compress v1.16.7 // indirect
 	github.com/klauspost/cpuid/v2 v2.2.5 // indirect
 	github.com/minio/asm2plan9s v0.0.0-20200509001527-cdd76441f9d8 // indirect
 	github.com/minio/c2goasm v0.0.0-20190812172519-36a3d3bbc4f3 // indirect

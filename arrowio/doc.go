@@ -96,6 +96,36 @@
 // checked as ReadStream checks IPC metadata, buffers are capped by
 // WithMaxBuffer, and decoding runs under a recover (FuzzReadParquet).
 //
+// arrow-go v15 believes the sizes a Parquet file claims and allocates
+// them, often on the Go heap where no allocator can refuse (a zstd frame
+// claiming 60 GiB, a snappy length of 4 GiB, a dictionary of 2^31 values
+// over 8 bytes, a compressed_page_size of 2 GiB: "fatal error: out of
+// memory" from files of about 120 bytes). So before arrow-go touches a
+// file, ReadParquet and ParquetInfo check it with a reader of their own
+// (internal package pqscan, a bounded Thrift compact-protocol reader):
+// the PAR1 magic at both ends (else "not a Parquet file"); the footer's
+// length against the file and WithMaxBuffer; every list and string of the
+// footer against the bytes left; the schema (at most 64 nested groups, as
+// ReadStream bounds nesting; children counts that add up); each column
+// chunk's codec, value count, offset and length against the file. Then,
+// for the row groups and columns to be read, every page header: its size
+// (at most 4 MiB, bounded by the chunk), compressed_page_size against the
+// bytes left in the chunk, both page sizes against WithMaxBuffer and
+// WithMaxTotal, a version 2 page's level lengths against its sizes, the
+// codec frame against uncompressed_page_size (zstd frame content sizes and
+// what its blocks can regenerate, snappy's length, an empty page's gzip or
+// brotli body), a dictionary's num_values against its body for its
+// physical type, a data page's num_values against the row group's rows (a
+// column that does not repeat) or WithMaxTotal (one that does), and the
+// block and value counts of delta-encoded pages. Failures wrap ErrInvalid
+// (and ErrLimit when a limit was the reason, ErrUnsupported for encryption
+// or pages arrow-go cannot skip), name the row group, column, page and
+// byte offset, and give the claimed and the real sizes. The checks read
+// the page headers once more (and the body of zstd and delta-encoded
+// pages); what arrow-go then allocates is bounded by the file and the
+// limits. ReadParquet and ParquetInfo never close the reader they are
+// given, and a projected column the file lacks is ErrNoColumn.
+//
 // # Handing a column to another language
 //
 // Python (pyarrow ≥ 12 knows the extension type):

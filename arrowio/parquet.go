@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -20,6 +21,7 @@ import (
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
 
 	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/arrowio/internal/pqscan"
 )
 
 // Parquet goes through arrow-go v15's own parquet/pqarrow, with two
@@ -47,7 +49,8 @@ const DefaultParquetBatchRows = 64 << 10
 
 // WithColumns makes ReadParquet read only the named top-level columns, in
 // the order given (the other columns' bytes are not read). A name the file
-// does not have fails with ErrInvalid. ReadStream and ReadFile ignore it.
+// does not have fails with ErrNoColumn (the message lists the file's
+// columns and suggests the nearest). ReadStream and ReadFile ignore it.
 func WithColumns(names ...string) ReadOption {
 	names = append([]string{}, names...)
 	return func(c *readConfig) { c.columns = names }
@@ -303,7 +306,13 @@ func fslNoRowNulls(mem memory.Allocator, d arrow.ArrayData, k int) (*arrowarray.
 // WriteParquet writes null rows, and what ToTensorColumn does with a mask.
 // Memory: for each column read, its compressed column chunk in the current
 // row group (pqarrow reads a chunk whole) and a batch. Malformed input returns
-// an error wrapping ErrInvalid, never a panic.
+// an error wrapping ErrInvalid, never a panic. Before arrow-go reads
+// anything, the footer, and the page headers and codec frames of the
+// chunks to be read, are checked against the file's real bytes and the
+// limits (see the package documentation): a size that lies fails here,
+// naming the row group, column, page and sizes, instead of being
+// allocated. A file that is not Parquet fails with ErrInvalid ("not a
+// Parquet file"), a column of WithColumns the file lacks with ErrNoColumn.
 //
 // Each batch is valid until the next call to Next. Release the reader when
 // done (it does not close r).
@@ -358,10 +367,27 @@ func ReadParquet(r parquet.ReaderAtSeeker, opts ...ReadOption) (rr arrowarray.Re
 				}
 			}
 			if j < 0 {
-				return nil, fmt.Errorf("%s: %w: no column %q in the file", what, ErrInvalid, name)
+				have := make([]string, len(m.Fields))
+				for i := range m.Fields {
+					have[i] = m.Fields[i].Field.Name
+				}
+				return nil, noColumn(what, name, have)
 			}
 			idx = append(idx, j)
 		}
+	}
+	// Every page of the chunks to be read is checked before pqarrow reads
+	// one (pqscan: the sizes arrow-go would allocate).
+	var leafList []int
+	for _, i := range idx {
+		leaves := map[int]bool{}
+		pqLeaves(&m.Fields[i], leaves)
+		for l := range leaves {
+			leafList = append(leafList, l)
+		}
+	}
+	if err := o.scan.CheckPages(o.r, groups, leafList, pqLimits(o.lim)); err != nil {
+		return nil, pqScanErr(what, err)
 	}
 	p := &pqReader{pf: pf, lim: o.lim, parallel: c.parallel, batch: int64(c.batch)}
 	p.refs.Store(1)
@@ -410,6 +436,9 @@ type pqOpen struct {
 	pf  *file.Reader
 	fr  *pqarrow.FileReader
 	lim *limitAllocator
+	// scan is the footer as pqscan read it; r the caller's reader.
+	scan *pqscan.File
+	r    parquet.ReaderAtSeeker
 	// orig is the schema WriteParquet was given when it wrote some columns
 	// more nullable than they were (stride0:schema), else nil.
 	orig *arrow.Schema
@@ -432,13 +461,24 @@ func openParquet(what string, r parquet.ReaderAtSeeker, c *readConfig, opts []Re
 		return nil, fmt.Errorf("%s: %w: seeking to the start: %w", what, ErrInvalid, err)
 	}
 	lim.input.Store(size)
+	if err := pqMagic(r, size); err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	// Our own bounded reading of the footer first: arrow-go's allocates what
+	// the footer claims, and builds deep schemas in quadratic time.
+	scan, err := pqscan.ReadFooter(r, size, pqLimits(lim))
+	if err != nil {
+		return nil, pqScanErr(what, err)
+	}
 	// Pages are decoded into buffers from Go's heap, under the same limits:
 	// arrow-go v15 releases a version 2 page only when it reads the next
 	// one, so the last page of a column chunk would otherwise stay counted
 	// against the caller's allocator. The batches' buffers come from lim.
 	pages := &limitAllocator{mem: memory.NewGoAllocator(), max: lim.max, total: lim.total}
 	pages.input.Store(size)
-	pf, err := file.NewParquetReader(r, file.WithReadProps(parquet.NewReaderProperties(pages)))
+	// pqNoClose hides r's Close: file.Reader.Close closes an io.Closer, and
+	// r is the caller's.
+	pf, err := file.NewParquetReader(pqNoClose{r}, file.WithReadProps(parquet.NewReaderProperties(pages)))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w: %w", what, ErrInvalid, err)
 	}
@@ -453,7 +493,7 @@ func openParquet(what string, r parquet.ReaderAtSeeker, c *readConfig, opts []Re
 		pf.Close()
 		return nil, fmt.Errorf("%s: %w: %w", what, ErrInvalid, err)
 	}
-	o := &pqOpen{pf: pf, fr: fr, lim: lim}
+	o := &pqOpen{pf: pf, fr: fr, lim: lim, scan: scan, r: r}
 	if o.orig, err = storedSchema(pf, pqSchemaKey, pqSchemaKey, opts); err != nil {
 		pf.Close()
 		return nil, fmt.Errorf("%s: %w", what, err)
@@ -462,6 +502,54 @@ func openParquet(what string, r parquet.ReaderAtSeeker, c *readConfig, opts []Re
 		o.orig = nil // not this file's: ignore it
 	}
 	return o, nil
+}
+
+// pqMaxDepth is the deepest nesting of groups a Parquet schema may have.
+const pqMaxDepth = pqscan.MaxSchemaDepth
+
+// pqLimits is the limits of lim as pqscan takes them.
+func pqLimits(lim *limitAllocator) pqscan.Limits {
+	return pqscan.Limits{MaxBuffer: int64(lim.max), MaxTotal: lim.limit()}
+}
+
+// pqScanErr wraps an error of pqscan in this package's sentinels.
+func pqScanErr(what string, err error) error {
+	switch {
+	case errors.Is(err, pqscan.ErrLimit):
+		return fmt.Errorf("%s: %w: %w: %w", what, ErrInvalid, ErrLimit, err)
+	case errors.Is(err, pqscan.ErrUnsupported):
+		return fmt.Errorf("%s: %w: %w", what, ErrUnsupported, err)
+	}
+	return fmt.Errorf("%s: %w: %w", what, ErrInvalid, err)
+}
+
+// pqNoClose is the caller's reader without its Close method (if it has
+// one), so that closing arrow-go's file.Reader leaves it open.
+type pqNoClose struct{ parquet.ReaderAtSeeker }
+
+// pqMagic refuses r (of size bytes) unless it starts and ends with
+// Parquet's magic "PAR1": a text file, an Arrow file or an empty file is
+// not a Parquet file (ErrInvalid), an encrypted footer ("PARE") is
+// ErrUnsupported.
+func pqMagic(r io.ReaderAt, size int64) error {
+	const magic = "PAR1"
+	if size < 12 {
+		return fmt.Errorf("%w: not a Parquet file (%d bytes, fewer than the 12 of the smallest)", ErrInvalid, size)
+	}
+	var head, tail [4]byte
+	if _, err := r.ReadAt(head[:], 0); err != nil {
+		return fmt.Errorf("%w: reading the first 4 bytes: %w", ErrInvalid, err)
+	}
+	if _, err := r.ReadAt(tail[:], size-4); err != nil {
+		return fmt.Errorf("%w: reading the last 4 bytes: %w", ErrInvalid, err)
+	}
+	switch {
+	case string(tail[:]) == "PARE":
+		return fmt.Errorf("%w: an encrypted Parquet file (footer magic PARE)", ErrUnsupported)
+	case string(head[:]) != magic || string(tail[:]) != magic:
+		return fmt.Errorf("%w: not a Parquet file (it does not start and end with %q: %q ... %q)", ErrInvalid, magic, head[:], tail[:])
+	}
+	return nil
 }
 
 // storedSchema decodes the schema stored in the file's metadata under key

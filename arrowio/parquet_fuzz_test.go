@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow/go/v15/parquet/compress"
 
 	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/internal/pqbomb"
 )
 
 // FuzzReadParquet feeds arbitrary bytes to ParquetInfo and ReadParquet
@@ -20,7 +21,10 @@ import (
 // gets: errors wrapping ErrInvalid are expected; panics and allocations
 // beyond the WithMaxBuffer limit are not. Seeds: small valid files (tensor
 // columns with null rows and a permutation, every dtype, plain and snappy,
-// one and several row groups, empty) and corruptions of them. The checked
+// one and several row groups, empty) and corruptions of them, and the
+// hostile files of package pqbomb (issue 17 item 9). Every read runs under
+// small limits (1 MiB buffers, 64 MiB in all), which bound the memory an
+// input may take, so a bomb the checks miss fails the run. The checked
 // allocator must end at zero when the file decodes (a failed decode may
 // leave pqarrow's own page buffers to the garbage collector).
 func FuzzReadParquet(f *testing.F) {
@@ -37,21 +41,24 @@ func FuzzReadParquet(f *testing.F) {
 		f.Add(bad)
 	}
 	mem.AssertSize(f, 0)
+	for _, b := range pqbomb.Bombs() {
+		f.Add(b.Data)
+	}
 	f.Add([]byte{})
 	f.Add([]byte("PAR1"))
 	f.Add([]byte("PAR1\x08\x00\x00\x00PAR1"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		info, err := ParquetInfo(bytes.NewReader(data), WithMaxBuffer(1<<20))
+		info, err := ParquetInfo(bytes.NewReader(data), WithMaxBuffer(1<<20), WithMaxTotal(64<<20))
 		if err != nil {
-			if !errors.Is(err, ErrInvalid) && !errors.Is(err, ErrMetadata) && !errors.Is(err, ErrUnsupported) {
+			if !pqExpected(err) {
 				t.Fatalf("ParquetInfo: error wraps no sentinel: %v", err)
 			}
 		} else if len(info.RowGroups) > 0 {
 			// the last row group, then the first
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-			opts := []ReadOption{WithAllocator(mem), WithMaxBuffer(1 << 20), WithRowGroups(len(info.RowGroups)-1, 0)}
+			opts := []ReadOption{WithAllocator(mem), WithMaxBuffer(1 << 20), WithMaxTotal(64 << 20), WithRowGroups(len(info.RowGroups)-1, 0)}
 			if err := drainParquet(mem, data, opts); err != nil {
-				if !errors.Is(err, ErrInvalid) && !errors.Is(err, ErrMetadata) && !errors.Is(err, ErrUnsupported) {
+				if !pqExpected(err) {
 					t.Fatalf("row groups: error wraps no sentinel: %v", err)
 				}
 			} else {
@@ -60,9 +67,9 @@ func FuzzReadParquet(f *testing.F) {
 		}
 		for i, opts := range [][]ReadOption{nil, {WithParallel(true), WithBatchRows(3)}, {WithColumns("p")}} {
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-			opts = append(opts, WithAllocator(mem), WithMaxBuffer(1<<20))
+			opts = append(opts, WithAllocator(mem), WithMaxBuffer(1<<20), WithMaxTotal(64<<20))
 			if err := drainParquet(mem, data, opts); err != nil {
-				if !errors.Is(err, ErrInvalid) && !errors.Is(err, ErrMetadata) && !errors.Is(err, ErrUnsupported) {
+				if !pqExpected(err) {
 					t.Fatalf("options %d: error wraps no sentinel: %v", i, err)
 				}
 				continue
@@ -70,6 +77,12 @@ func FuzzReadParquet(f *testing.F) {
 			mem.AssertSize(t, 0)
 		}
 	})
+}
+
+// pqExpected reports whether err wraps one of the sentinels a malformed
+// file may give.
+func pqExpected(err error) bool {
+	return errors.Is(err, ErrInvalid) || errors.Is(err, ErrMetadata) || errors.Is(err, ErrUnsupported) || errors.Is(err, ErrNoColumn)
 }
 
 // drainParquet reads every batch of data and converts every column.

@@ -188,7 +188,7 @@ func TestParquetProjectionAndEmpty(t *testing.T) {
 	require.True(t, s.Field(0).Metadata.Equal(rec.Schema().Field(1).Metadata))
 
 	_, err := ReadParquet(bytes.NewReader(data), WithAllocator(mem), WithColumns("nope"))
-	require.ErrorIs(t, err, ErrInvalid)
+	require.ErrorIs(t, err, ErrNoColumn)
 	require.ErrorContains(t, err, `"nope"`)
 
 	// no batches at all

@@ -33,8 +33,11 @@ type ParquetRowGroup struct {
 // and the Arrow schema stored in it) and nothing else: no page is read. It
 // takes ReadParquet's options (the allocator and the limits apply; the
 // others are ignored) and is hardened as ReadParquet is: a malformed
-// footer, negative row counts or row groups whose rows do not add up to
-// the file's fail with an error wrapping ErrInvalid, never a panic.
+// footer (its Thrift read by a bounded reader of this package's first;
+// a schema nested deeper than 64 groups), negative row counts or row
+// groups whose rows do not add up to the file's fail with an error
+// wrapping ErrInvalid, never a panic. It does
+// not close r, so the same *os.File can then go to ReadParquet.
 func ParquetInfo(r parquet.ReaderAtSeeker, opts ...ReadOption) (info ParquetFileInfo, err error) {
 	const what = "arrowio.ParquetInfo"
 	c := applyReadOptions(opts)
