@@ -9,6 +9,9 @@ import (
 	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	abeam "github.com/apache/beam/sdks/v2/go/pkg/beam"
+
+	"github.com/stride0/stride0/arrowio"
+	"github.com/stride0/stride0/internal/suggest"
 )
 
 func init() {
@@ -56,7 +59,11 @@ func (f *keyByColumnFn) ProcessElement(b Batch, emit func(string, Batch)) error 
 func splitByKey(mem memory.Allocator, rec arrow.Record, column string, emit func(string, Batch)) error {
 	idx := rec.Schema().FieldIndices(column)
 	if len(idx) == 0 {
-		return fmt.Errorf("beam.KeyByColumn: %w: no column %q in %v", ErrBatch, column, rec.Schema())
+		names := make([]string, rec.Schema().NumFields())
+		for i, f := range rec.Schema().Fields() {
+			names[i] = f.Name
+		}
+		return fmt.Errorf("%w: %w", ErrBatch, suggest.MissingError("beam.KeyByColumn", arrowio.ErrNoColumn, column, names))
 	}
 	key, err := keyFunc(rec.Column(idx[0]))
 	if err != nil {

@@ -132,7 +132,7 @@ func TestSplitByKey(t *testing.T) {
 	if err := splitByKey(mem, rec, "f", func(string, Batch) {}); !errors.Is(err, ErrBatch) || !strings.Contains(err.Error(), "float64") {
 		t.Fatalf("float key: err = %v", err)
 	}
-	if err := splitByKey(mem, rec, "nope", func(string, Batch) {}); !errors.Is(err, ErrBatch) || !strings.Contains(err.Error(), `"nope"`) {
+	if err := splitByKey(mem, rec, "nope", func(string, Batch) {}); !errors.Is(err, ErrBatch) || !errors.Is(err, arrowio.ErrNoColumn) || !strings.Contains(err.Error(), `"nope"`) || !strings.Contains(err.Error(), "the columns are") {
 		t.Fatalf("no column: err = %v", err)
 	}
 }
