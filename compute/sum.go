@@ -194,4 +194,5 @@ func rowsSum64Go(acc, comp, x unsafe.Pointer, n, rows, stride int) {
 func registerSums() {
 	sumTable[Float32] = SumKernels{Fold: foldSum32Go, Accum: accSum32Go, Rows: rowsSum32Go}
 	sumTable[Float64] = SumKernels{Fold: foldSum64Go, Accum: accSum64Go, Rows: rowsSum64Go}
+	sumAsm()
 }
