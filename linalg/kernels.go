@@ -15,16 +15,17 @@ func dgemm(tA, tB blas.Transpose, m, n, k int, a []float64, lda int, b []float64
 	gonum.Implementation{}.Dgemm(tA, tB, m, n, k, 1, a, lda, b, ldb, 0, c, ldc)
 }
 
-// sgemm is C = A·B for float32 with the accuracy of a blocked BLAS: gonum's
-// Sgemm accumulates in float32 along the whole of k (a [1, 2^25] by
-// [2^25, 1] product of ones stopped at 2^24), so k is cut into blocks of
-// sgemmBlock, each block's product computed by Sgemm in float32 and the
-// blocks summed in float64, rounded once. The error is that of a float32
-// sum of sgemmBlock terms plus a float64 one of k/sgemmBlock, no more than
-// OpenBLAS's, whose kernels accumulate blocks of k in float32 registers
-// and add them into C in float32.
+// sgemm is C = A·B for float32 with the accuracy of a blocked BLAS. gonum's
+// Sgemm splits a C of at least 4 blocks of 64×64 between goroutines and
+// sums each block's k in blocks of 64 added into C in float32, as OpenBLAS
+// does with its blocks of k; a smaller C goes to its serial kernel, which
+// accumulates the whole of k in float32 (a [1, 2^25] by [2^25, 1] product
+// of ones stopped at 2^24). There k is cut into blocks of sgemmBlock, each
+// block's product computed by Sgemm in float32 and the blocks summed in
+// float64, rounded once: the error of a float32 sum of sgemmBlock terms,
+// no more than OpenBLAS's.
 func sgemm(tA, tB blas.Transpose, m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
-	if k <= sgemmBlock {
+	if k <= sgemmBlock || blocks64(m)*blocks64(n) >= 4 {
 		gonum.Implementation{}.Sgemm(tA, tB, m, n, k, 1, a, lda, b, ldb, 0, c, ldc)
 		return
 	}
@@ -57,6 +58,11 @@ func sgemm(tA, tB blas.Transpose, m, n, k int, a []float32, lda int, b []float32
 // sgemmBlock is the length of the blocks of k that sgemm sums in float32
 // (OpenBLAS's float32 kernels block k by a few hundred too).
 const sgemmBlock = 256
+
+// blocks64 is the number of 64-long blocks gonum cuts a dimension of C
+// into (its blockSize); with 4 blocks of C or more gonum goes parallel,
+// blocking k.
+func blocks64(d int) int { return (d + 63) / 64 }
 
 // blasForm reports how BLAS can read a rows×cols matrix with strides rs, cs
 // in place: row-major (trans false) or column-major, i.e. the transpose of a
