@@ -402,11 +402,16 @@ func TestAccurateSumPaths(t *testing.T) {
 		vals := accuracyData(rng, dt, size, kind, false)
 		base := makeArray(t, mem, vals, dt, shape)
 		a := base
-		var held []*array.Array
+		held := []*array.Array{base}
 		hold := func(v *array.Array, err error) *array.Array {
 			require.NoError(t, err)
 			held = append(held, v)
 			return v
+		}
+		release := func() {
+			for _, h := range held {
+				h.Release()
+			}
 		}
 		if rank > 1 && rng.IntN(2) == 0 {
 			a = hold(view.Transpose(a, rng.Perm(rank)...))
@@ -473,19 +478,20 @@ func TestAccurateSumPaths(t *testing.T) {
 		what := fmt.Sprintf("case %d: %s(%v%v strides %v %s, axes %v)", c, op, dt, a.Shape(), a.Strides(), kind, axes)
 		for _, opts := range [][]expr.Option{{expr.WithWorkers(1), expr.WithTileSize(16)}, {expr.WithWorkers(3)}, {expr.WithWorkers(8)}} {
 			out, err := expr.Eval(e, append(opts, expr.WithAllocator(mem))...)
-			require.NoError(t, err, what)
+			if err != nil {
+				release()
+				t.Fatalf("%s: %v", what, err)
+			}
 			got, err := array.ToSlice[float64](out)
 			out.Release()
 			require.NoError(t, err)
 			for i, c := range cs {
 				if !(math.Abs(got[i]-c.want) <= c.bound || got[i] == c.want || math.IsNaN(c.want) && math.IsNaN(got[i])) {
+					release()
 					t.Fatalf("%s %v: element %d = %.10g, truth %.10g: error %.3g > bound %.3g", what, opts, i, got[i], c.want, math.Abs(got[i]-c.want), c.bound)
 				}
 			}
 		}
-		for _, h := range held {
-			h.Release()
-		}
-		base.Release()
+		release()
 	}
 }
