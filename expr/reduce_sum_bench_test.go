@@ -12,13 +12,24 @@ import (
 // preallocated result: the cost of the accurate (float64) accumulation.
 // Bytes per op are the input read once.
 // Run: go test -run '^$' -bench SumF32 -benchtime 20x ./expr/
-func BenchmarkSumF32(b *testing.B) {
+func BenchmarkSumF32(b *testing.B) { benchSum(b, array.Float32) }
+
+// BenchmarkSumF64 is BenchmarkSumF32 for float64 (128 MiB; TwoSum
+// accumulation).
+func BenchmarkSumF64(b *testing.B) { benchSum(b, array.Float64) }
+
+func benchSum(b *testing.B, dt array.DType) {
 	const R, C = 4096, 4096
-	vals := make([]float32, R*C)
+	vals := make([]float64, R*C)
 	for i := range vals {
-		vals[i] = float32(i%997)*0.25 - 100
+		vals[i] = float64(i%997)*0.25 - 100
 	}
-	x, err := array.FromSlice(nil, vals, R, C)
+	x64, err := array.FromSlice(nil, vals, R, C)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer x64.Release()
+	x, err := expr.Eval(expr.Cast(expr.Leaf(x64), dt))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -33,12 +44,12 @@ func BenchmarkSumF32(b *testing.B) {
 			b.Fatal(err)
 		}
 		shape, _ := e.StaticShape()
-		out, err := array.Empty(nil, array.Float32, shape...)
+		out, err := array.Empty(nil, dt, shape...)
 		if err != nil {
 			b.Fatal(err)
 		}
 		b.Run(c.name, func(b *testing.B) {
-			b.SetBytes(R * C * 4)
+			b.SetBytes(int64(R * C * dt.Size()))
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
 				if err := p.EvalInto(out, nil); err != nil {
