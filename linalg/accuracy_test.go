@@ -148,3 +148,20 @@ func TestMatmulFloat32Accuracy(t *testing.T) {
 		}
 	}
 }
+
+// TestMatmulFloat32LongKEmpty: empty results with k past the block length.
+func TestMatmulFloat32LongKEmpty(t *testing.T) {
+	mem := checkedMem(t)
+	for _, c := range [][2][]int{{{0, 300}, {300, 2}}, {{2, 300}, {300, 0}}, {{3, 0, 700}, {700, 4}}} {
+		a, err := array.Full(mem, float32(1), c[0]...)
+		require.NoError(t, err)
+		b, err := array.Full(mem, float32(1), c[1]...)
+		require.NoError(t, err)
+		got, err := linalg.Matmul(mem, a, b)
+		require.NoError(t, err, "%v", c)
+		require.Equal(t, 0, got.Len())
+		got.Release()
+		a.Release()
+		b.Release()
+	}
+}

@@ -25,6 +25,9 @@ func dgemm(tA, tB blas.Transpose, m, n, k int, a []float64, lda int, b []float64
 // float64, rounded once: the error of a float32 sum of sgemmBlock terms,
 // no more than OpenBLAS's.
 func sgemm(tA, tB blas.Transpose, m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+	if m == 0 || n == 0 {
+		return // nothing to write (and A or B may hold no element to slice)
+	}
 	if k <= sgemmBlock || blocks64(m)*blocks64(n) >= 4 {
 		gonum.Implementation{}.Sgemm(tA, tB, m, n, k, 1, a, lda, b, ldb, 0, c, ldc)
 		return
