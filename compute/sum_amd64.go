@@ -35,7 +35,9 @@ func foldSum32AVX2(acc, comp, x unsafe.Pointer, n int) {
 		return
 	}
 	addInto(acc, comp, sumF32F64AVX2(x, m))
-	foldSum32Go(acc, comp, unsafe.Add(x, m*4), n-m)
+	if m < n { // (a pointer past the end would fail checkptr)
+		foldSum32Go(acc, comp, unsafe.Add(x, m*4), n-m)
+	}
 }
 
 // rowsLanes is how many lanes the float64 multi-row kernel takes at a
@@ -72,7 +74,9 @@ func foldSum64AVX2(acc, comp, x unsafe.Pointer, n int) {
 	s2, e2 := twoSum(out[2], out[6])
 	s3, e3 := twoSum(out[3], out[7])
 	combine4(acc, comp, [4]float64{s0, s1, s2, s3}, c+((e0+e1)+(e2+e3)))
-	foldSum64Go(acc, comp, unsafe.Add(x, m*8), n-m)
+	if m < n {
+		foldSum64Go(acc, comp, unsafe.Add(x, m*8), n-m)
+	}
 }
 
 func rowsSum64AVX2(acc, comp, x unsafe.Pointer, n, rows, stride int) {
