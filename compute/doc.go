@@ -23,6 +23,14 @@
 // arithmetic kernels: the engine computes half-precision in float32 and
 // rounds each result back, which for +, -, *, / and sqrt gives the correctly
 // rounded half result.
+//
+// Float sums have kernels of their own (LookupSum, sum.go): float32 values
+// are widened and added into float64 accumulators, float64 values by
+// TwoSum into an accumulator and its compensation, so that a sum's
+// rounding error does not grow with the number of values or depend on
+// how the values were split; MergeSums and FinishSums combine and end
+// them. The variance partials (Moments, LaneMoments) keep their means and
+// M2 compensated in the same way.
 package compute
 
 //go:generate go run gen.go

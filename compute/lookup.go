@@ -158,6 +158,7 @@ func init() {
 	registerGenerated()
 	registerVek()
 	registerReductions() // before the assembly: accumulations alias acc and x, which the NT and vek paths must not see
+	registerSums()
 	registerAsm()
 	registerCasts()
 }

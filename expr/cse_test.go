@@ -172,7 +172,7 @@ func TestStandardizeValues(t *testing.T) {
 }
 
 // TestReduceFinishCast: a reduction whose accumulator type differs from
-// its result (float16 sums accumulate in float32) converts in its finish,
+// its result (float16 sums accumulate in float64) converts in its finish,
 // without a separate pass, into new arrays and contiguous outputs alike.
 func TestReduceFinishCast(t *testing.T) {
 	v := make([]float32, 24)
@@ -185,7 +185,7 @@ func TestReduceFinishCast(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(out, "\npass "); n != 1 || !strings.Contains(out, "finish: cast float32->float16") {
+	if n := strings.Count(out, "\npass "); n != 1 || !strings.Contains(out, "finish: cast float64->float16") {
 		t.Fatalf("want one pass with a finishing cast:\n%s", out)
 	}
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())

@@ -19,7 +19,15 @@ type target struct {
 	fold  compute.FoldFunc
 	accum compute.AccumulateFunc
 	ident unsafe.Pointer // reductions: the identity that null elements become
+	// accurate float sums (fold and accum unused): float64 accumulators at
+	// base with their compensations at comp, element i of the accumulator
+	// (offset off+i) having its compensation at comp+8i.
+	sum  *compute.SumKernels
+	comp unsafe.Pointer
 }
+
+// compAt returns the compensation of the accumulator element at offset e.
+func (t *target) compAt(e int) unsafe.Pointer { return unsafe.Add(t.comp, (e-t.off)*8) }
 
 // worker holds one goroutine's registers and scratch buffers.
 type worker struct {
@@ -145,10 +153,14 @@ func (g *group) runRange(w *worker, t *target, lo, hi int) {
 				continue
 			}
 		}
-		if g.rows != nil && col == 0 {
+		if g.rowsOK && col == 0 {
 			if k := min(rowsPerCall, g.cshape[r-2]-w.idx[r-2], (hi-pos)/inner); k >= 2 {
 				p := unsafe.Add(w.base[0], w.off[0]*w.size[0])
-				g.rows(unsafe.Add(t.base, w.off[nl]*t.size), p, inner, k, g.leaves[0].cs[r-2])
+				if t.sum != nil {
+					t.sum.Rows(unsafe.Add(t.base, w.off[nl]*t.size), t.compAt(w.off[nl]), p, inner, k, g.leaves[0].cs[r-2])
+				} else {
+					g.rows(unsafe.Add(t.base, w.off[nl]*t.size), p, inner, k, g.leaves[0].cs[r-2])
+				}
 				pos += k * inner
 				if pos < hi {
 					g.advance(w, k)
@@ -392,6 +404,14 @@ func (g *group) reduceTile(w *worker, t *target, val unsafe.Pointer, vstep, de, 
 		val = w.valTmp
 	}
 	ap := unsafe.Add(t.base, de*t.size)
+	if t.sum != nil {
+		if ds == 0 {
+			t.sum.Fold(ap, t.compAt(de), val, n)
+		} else {
+			t.sum.Accum(ap, t.compAt(de), val, n)
+		}
+		return
+	}
 	if ds == 0 {
 		t.fold(ap, val, n)
 	} else {

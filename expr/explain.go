@@ -62,7 +62,7 @@ func (ev *evaluation) describe(g *group, r *rnode, what string, dst *array.Array
 	switch {
 	case g.batch > 1:
 		fmt.Fprintf(b, ", %d rows per tile", g.batch)
-	case g.rows != nil:
+	case g.rowsOK:
 		fmt.Fprintf(b, ", %d rows per call", rowsPerCall)
 	}
 	fmt.Fprintln(b)
@@ -95,7 +95,7 @@ func (ev *evaluation) describe(g *group, r *rnode, what string, dst *array.Array
 	for _, note := range g.notes {
 		fmt.Fprintf(b, "  kernel: %s\n", note)
 	}
-	if len(g.prog) == 0 && g.rows == nil {
+	if len(g.prog) == 0 && !g.rowsOK {
 		fmt.Fprintf(b, "  kernel: copy\n")
 	}
 	store := "stored from scratch"

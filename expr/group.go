@@ -26,6 +26,7 @@ type group struct {
 	nt     bool             // the output is streamed with non-temporal stores
 	batch  int              // rows per tile when the inner axis is short (0: one row at a time)
 	rows   compute.RowsFunc // sums of one leaf over the row axis: several rows per call
+	rowsOK bool             // rows applies (an accurate sum calls its target's Rows instead)
 	count  bool             // a counting pass: fold 1 for each valid element instead of the values
 	k2d    compute.Binary2D // one binary kernel over whole rows (see plan2D)
 	k2dNT  compute.Binary2D // its streaming variant, for rows that are 32-byte aligned

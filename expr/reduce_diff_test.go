@@ -432,9 +432,7 @@ func reference(op string, in redInput, axes []int, keep bool, ddof int) redWant 
 				continue
 			}
 			w.dt = floatDType(in.dt)
-			if in.dt.IsFloat() {
-				s = roundTo(w.dt, s) // the sum is in the dtype, then divided
-			} else {
+			if !in.dt.IsFloat() { // floats: the float64 sum is divided, then rounded
 				c = len(ok) // integers: ReduceMean
 			}
 			w.vals[o] = roundTo(w.dt, s/float64(c))

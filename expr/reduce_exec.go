@@ -108,6 +108,17 @@ func (ev *evaluation) reduce(r *rnode, dst *array.Array) (*array.Array, error) {
 		}
 	}
 	at := kernelType(r.ctype) // accumulator type
+	// xt: the type the fused pass delivers its values in. Float sums and
+	// means accumulate in float64 with compensation (accurateSum), float
+	// products of float16 and float32 in float64.
+	xt := at
+	sumK, accurate := accurateSum(r.n.red, at)
+	if accurate || (r.n.red == redProd && at == array.Float32) {
+		at = array.Float64
+	}
+	if !accurate {
+		xt = at
+	}
 	keep := slices.Clone(arg.shape)
 	for _, a := range r.axes {
 		keep[a] = 1
@@ -156,9 +167,19 @@ func (ev *evaluation) reduce(r *rnode, dst *array.Array) (*array.Array, error) {
 		}
 		return nil, err
 	}
-	g, err := ev.buildGroup(arg, arg.shape, accStrides, at, false, false)
+	g, err := ev.buildGroup(arg, arg.shape, accStrides, xt, false, false)
 	if err != nil {
 		return fail(err)
+	}
+	var comp *array.Array // accurate sums: the compensations, like acc
+	if accurate {
+		if comp, err = ev.newOutput(array.Float64, keep); err != nil {
+			return fail(err)
+		}
+		defer comp.Release()
+		if comp.Len() > 0 {
+			fill(comp.DataPointer(), unsafe.Pointer(&ident), comp.Len(), 0)
+		}
 	}
 	op := r.n.red.op()
 	if !at.IsFloat() && op == compute.Fmax {
@@ -175,8 +196,12 @@ func (ev *evaluation) reduce(r *rnode, dst *array.Array) (*array.Array, error) {
 	if err != nil {
 		return fail(err)
 	}
-	if k, ok := compute.LookupAccumulateRows(compute.Type(at)); ok && op == compute.Add {
+	if k, ok := compute.LookupAccumulateRows(compute.Type(at)); ok && op == compute.Add && !accurate {
 		g.useRows(k)
+	}
+	if accurate {
+		g.useRows(nil)
+		g.notes = append(g.notes, fmt.Sprintf("accurate sum: %v values into float64 accumulators with compensation", xt))
 	}
 	finish := finishCast(r, at, dst, direct)
 	if finish != nil {
@@ -189,10 +214,13 @@ func (ev *evaluation) reduce(r *rnode, dst *array.Array) (*array.Array, error) {
 		return nil, nil
 	}
 	t := target{base: acc.DataPointer(), off: acc.Offset(), size: at.Size(), fold: fold, accum: accum, ident: unsafe.Pointer(&ident)}
+	if accurate {
+		t.sum, t.comp = &sumK, comp.DataPointer()
+	}
 
 	workers := ev.o.workers
 	outerOnly := g.dstCS[0] != 0
-	var privates []*array.Array
+	var privates, pcomps []*array.Array
 	var private func(i int) target
 	if !outerOnly && workers > 1 {
 		// every worker folds into its own accumulator, summed at the end;
@@ -200,26 +228,46 @@ func (ev *evaluation) reduce(r *rnode, dst *array.Array) (*array.Array, error) {
 		if acc.Len()*workers*4 > size(arg.shape) {
 			workers = 1
 		} else {
-			privates = make([]*array.Array, workers)
+			privates, pcomps = make([]*array.Array, workers), make([]*array.Array, workers)
 			private = func(i int) target {
 				p, err := ev.newOutput(at, keep)
 				if err != nil {
 					return t // fall back: cannot happen with a Go allocator
 				}
+				var pc *array.Array
+				if accurate {
+					if pc, err = ev.newOutput(array.Float64, keep); err != nil {
+						p.Release()
+						return t
+					}
+					fill(pc.DataPointer(), unsafe.Pointer(&ident), pc.Len(), 0)
+				}
 				fill(p.DataPointer(), unsafe.Pointer(&ident), p.Len(), 0)
-				privates[i] = p
+				privates[i], pcomps[i] = p, pc
 				tt := t
 				tt.base, tt.off = p.DataPointer(), 0
+				if accurate {
+					tt.comp = pc.DataPointer()
+				}
 				return tt
 			}
 		}
 	}
 	g.execute(t, g.arrays(), workers, outerOnly, private)
-	for _, p := range privates {
-		if p != nil {
-			accum(accPtr, unsafe.Add(p.DataPointer(), p.Offset()*at.Size()), acc.Len())
-			p.Release()
+	for i, p := range privates { // in worker order: the merge order is fixed
+		if p == nil {
+			continue
 		}
+		if accurate {
+			compute.MergeSums(accPtr, comp.DataPointer(), p.DataPointer(), pcomps[i].DataPointer(), acc.Len())
+			pcomps[i].Release()
+		} else {
+			accum(accPtr, unsafe.Add(p.DataPointer(), p.Offset()*at.Size()), acc.Len())
+		}
+		p.Release()
+	}
+	if accurate && acc.Len() > 0 {
+		compute.FinishSums(accPtr, comp.DataPointer(), acc.Len())
 	}
 	if r.n.red == redMean {
 		if err := ev.mean(g, arg, accStrides, keep, at, accPtr, acc.Len(), workers, outerOnly); err != nil {
@@ -251,10 +299,23 @@ func (ev *evaluation) reduce(r *rnode, dst *array.Array) (*array.Array, error) {
 	return ev.elementwise(cp, dst)
 }
 
+// accurateSum reports whether a reduction r computed in type at (float32
+// for float16) is a float sum (ReduceSum, ReduceMean, and so Nansum and
+// Nanmean), which accumulates at's values into float64 accumulators with a
+// compensation each (compute.LookupSum), and returns its kernels.
+func accurateSum(r reduction, at array.DType) (compute.SumKernels, bool) {
+	if (r != redSum && r != redMean) || !at.IsFloat() {
+		return compute.SumKernels{}, false
+	}
+	return compute.LookupSum(compute.Type(at))
+}
+
 // useRows switches a sum to the multi-row kernel when it applies: the
 // argument is one leaf read in place (no instructions, unit inner stride,
 // no nulls) of the accumulator's type, and the accumulator runs along the
 // inner axis and repeats along the row axis.
+// A nil k (an accurate sum, whose target carries its own Rows kernel)
+// only marks the group (g.rowsOK).
 func (g *group) useRows(k compute.RowsFunc) {
 	r := len(g.cshape)
 	if r < 2 || len(g.prog) != 0 || len(g.leaves) != 1 || g.masked || g.root != 0 {
@@ -264,7 +325,7 @@ func (g *group) useRows(k compute.RowsFunc) {
 	if l.inner() != 1 || l.dt != g.rootT || g.dstCS[r-2] != 0 || g.dstCS[r-1] != 1 {
 		return
 	}
-	g.rows = k
+	g.rows, g.rowsOK = k, true
 	g.notes = append(g.notes, "sum rows: multi-row kernel")
 }
 

@@ -292,7 +292,7 @@ func (c *columnWalker) run(o, l0, n, j0, j1 int, out []compute.Moments) {
 		flush()
 	}
 	for i := range out {
-		out[i] = compute.Moments{Count: lm.Count, Mean: lm.Mean[i], M2: lm.M2[i]}
+		out[i] = lm.Lane(i)
 	}
 	lm.Mean, lm.M2 = lm.Mean[:cap(lm.Mean)], lm.M2[:cap(lm.M2)]
 }

@@ -14,16 +14,21 @@ func Nansum(x *Node, axes []int, keepDims bool) *Node {
 }
 
 // Nanmean averages x over axes leaving NaNs out of both the sum and the
-// count (numpy.nanmean): floats keep their dtype (the sum in that dtype,
-// divided by the count in float64 and rounded once more, as NumPy's
-// _divide_by_count), bool and integers give float64 as ReduceMean. A slice
-// of NaNs, nulls or nothing gives NaN. Lazy: two reductions (sum and
+// count (numpy.nanmean): floats keep their dtype, bool and integers give
+// float64 as ReduceMean. The sum is the accurate float sum (see the
+// package doc) kept in float64, divided by the count in float64 and
+// rounded once to the dtype: as NumPy's _divide_by_count, but a float16
+// or float32 sum is not rounded (nor overflows) before the division. A
+// slice of NaNs, nulls or nothing gives NaN. Lazy: two reductions (sum and
 // count) and a division.
 func Nanmean(x *Node, axes []int, keepDims bool) *Node {
 	if x == nil || !x.dtype.IsFloat() {
 		return ReduceMean(x, axes, keepDims)
 	}
 	sum := ReduceSum(Where(IsNaN(x), Const(0), x), axes, keepDims)
+	if sum.err == nil {
+		sum.dtype = array.Float64 // the accumulator itself: the values stay x's (ctype)
+	}
 	cnt := ReduceSum(LogicalNot(IsNaN(x)), axes, keepDims) // int64: nulls are not counted
 	return Cast(Div(sum, cnt), x.dtype)
 }

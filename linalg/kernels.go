@@ -15,9 +15,57 @@ func dgemm(tA, tB blas.Transpose, m, n, k int, a []float64, lda int, b []float64
 	gonum.Implementation{}.Dgemm(tA, tB, m, n, k, 1, a, lda, b, ldb, 0, c, ldc)
 }
 
+// sgemm is C = A·B for float32 with the accuracy of a blocked BLAS. gonum's
+// Sgemm splits a C of at least 4 blocks of 64×64 between goroutines and
+// sums each block's k in blocks of 64 added into C in float32, as OpenBLAS
+// does with its blocks of k; a smaller C goes to its serial kernel, which
+// accumulates the whole of k in float32 (a [1, 2^25] by [2^25, 1] product
+// of ones stopped at 2^24). There k is cut into blocks of sgemmBlock, each
+// block's product computed by Sgemm in float32 and the blocks summed in
+// float64, rounded once: the error of a float32 sum of sgemmBlock terms,
+// no more than OpenBLAS's.
 func sgemm(tA, tB blas.Transpose, m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
-	gonum.Implementation{}.Sgemm(tA, tB, m, n, k, 1, a, lda, b, ldb, 0, c, ldc)
+	if m == 0 || n == 0 {
+		return // nothing to write (and A or B may hold no element to slice)
+	}
+	if k <= sgemmBlock || blocks64(m)*blocks64(n) >= 4 {
+		gonum.Implementation{}.Sgemm(tA, tB, m, n, k, 1, a, lda, b, ldb, 0, c, ldc)
+		return
+	}
+	acc := make([]float64, m*n)
+	tmp := make([]float32, m*n)
+	for k0 := 0; k0 < k; k0 += sgemmBlock {
+		kc := min(sgemmBlock, k-k0)
+		// the block's columns of op(A) and rows of op(B)
+		ao, bo := k0, k0*ldb
+		if tA == blas.Trans {
+			ao = k0 * lda
+		}
+		if tB == blas.Trans {
+			bo = k0
+		}
+		as, bs := a[ao:], b[bo:]
+		gonum.Implementation{}.Sgemm(tA, tB, m, n, kc, 1, as, lda, bs, ldb, 0, tmp, max(n, 1))
+		for i, v := range tmp {
+			acc[i] += float64(v)
+		}
+	}
+	for i := 0; i < m; i++ {
+		row := c[i*ldc : i*ldc+n]
+		for j := range row {
+			row[j] = float32(acc[i*n+j])
+		}
+	}
 }
+
+// sgemmBlock is the length of the blocks of k that sgemm sums in float32
+// (OpenBLAS's float32 kernels block k by a few hundred too).
+const sgemmBlock = 256
+
+// blocks64 is the number of 64-long blocks gonum cuts a dimension of C
+// into (its blockSize); with 4 blocks of C or more gonum goes parallel,
+// blocking k.
+func blocks64(d int) int { return (d + 63) / 64 }
 
 // blasForm reports how BLAS can read a rows×cols matrix with strides rs, cs
 // in place: row-major (trans false) or column-major, i.e. the transpose of a
@@ -134,16 +182,22 @@ func finite[T float32 | float64](buf []T, c core, off int) bool {
 }
 
 // loopFloat is C = A·B by the definition, every term included, for the
-// products gemm would get wrong (see finite). C is zero on entry.
+// products gemm would get wrong (see finite), accumulated in float64 (for
+// float32, as accurate as sgemm's blocks). C is zero on entry.
 func loopFloat[T float32 | float64](abuf, bbuf, cbuf []T, ca, cb core, aoff, boff, n, k, m int) {
+	acc := make([]float64, m)
 	for i := 0; i < n; i++ {
-		crow := cbuf[i*m : (i+1)*m]
+		clear(acc)
 		for q := 0; q < k; q++ {
-			av := abuf[aoff+i*ca.rs+q*ca.cs]
+			av := float64(abuf[aoff+i*ca.rs+q*ca.cs])
 			e := boff + q*cb.rs
-			for j := range crow {
-				crow[j] += av * bbuf[e+j*cb.cs]
+			for j := range acc {
+				acc[j] += av * float64(bbuf[e+j*cb.cs])
 			}
+		}
+		crow := cbuf[i*m : (i+1)*m]
+		for j, v := range acc {
+			crow[j] = T(v)
 		}
 	}
 }

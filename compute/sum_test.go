@@ -1,0 +1,173 @@
+package compute
+
+import (
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"testing"
+	"unsafe"
+)
+
+// exactSum is the sum of x rounded once to float64 (math/big is exact for
+// sums of float64 values at this precision).
+func exactSum(x []float64) float64 {
+	s := new(big.Float).SetPrec(4096)
+	for _, v := range x {
+		s.Add(s, new(big.Float).SetPrec(4096).SetFloat64(v))
+	}
+	f, _ := s.Float64()
+	return f
+}
+
+func absSum(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += math.Abs(v)
+	}
+	return s
+}
+
+const u64 = 0x1p-53 // float64's unit roundoff
+
+// sumBound is the error the kernels allow for n values of type t summing
+// to s with magnitudes summing to a: float64 values by TwoSum (2u|S| plus
+// a second-order term), float32 values in plain float64 (n u Σ|x|).
+func sumBound(t Type, n int, s, a float64) float64 {
+	if t == Float32 {
+		return 2*u64*math.Abs(s) + float64(n)*u64*a
+	}
+	return 2*u64*math.Abs(s) + 4*float64(n)*u64*u64*a + 1e-300
+}
+
+// sumData returns n values of type t (as float64, and in t's memory) of
+// kind k: constant 0.1, large mean with noise, alternating signs of
+// spread magnitudes.
+func sumData(rng *rand.Rand, t Type, n, k int) ([]float64, unsafe.Pointer, any) {
+	v := make([]float64, n)
+	for i := range v {
+		switch k {
+		case 0:
+			v[i] = 0.1
+		case 1:
+			v[i] = 1000 + rng.NormFloat64()
+		default:
+			v[i] = math.Ldexp(1+rng.Float64(), rng.IntN(40)-20)
+			if i%2 == 1 {
+				v[i] = -v[i]
+			}
+		}
+	}
+	if t == Float32 {
+		f := make([]float32, n+1)
+		for i, x := range v {
+			f[i] = float32(x)
+			v[i] = float64(f[i])
+		}
+		return v, unsafe.Pointer(&f[0]), f
+	}
+	f := make([]float64, n+1)
+	copy(f, v)
+	return v, unsafe.Pointer(&f[0]), f
+}
+
+// kernelSets are the registered kernels and the Go loops (which the noasm
+// build registers, and the assembly's heads and tails use).
+func kernelSets(t Type) map[string]SumKernels {
+	k, _ := LookupSum(t)
+	g := SumKernels{Fold: foldSum32Go, Accum: accSum32Go, Rows: rowsSum32Go}
+	if t == Float64 {
+		g = SumKernels{Fold: foldSum64Go, Accum: accSum64Go, Rows: rowsSum64Go}
+	}
+	return map[string]SumKernels{"registered": k, "go": g}
+}
+
+// TestSumKernels checks Fold, Accum, Rows, MergeSums and FinishSums on
+// random lengths (vector bodies, heads and tails) against exact sums.
+func TestSumKernels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 1))
+	for _, typ := range []Type{Float32, Float64} {
+		for name, k := range kernelSets(typ) {
+			for it := 0; it < 300; it++ {
+				n := rng.IntN(3000)
+				if it < 40 {
+					n = it
+				}
+				kind := it % 3
+				v, p, keep := sumData(rng, typ, n, kind)
+				// Fold, in two calls, then a merge of a second accumulator
+				var acc, comp, acc2, comp2 float64
+				h := n / 3
+				k.Fold(unsafe.Pointer(&acc), unsafe.Pointer(&comp), p, h)
+				k.Fold(unsafe.Pointer(&acc2), unsafe.Pointer(&comp2), unsafe.Add(p, h*typ.Size()), n-h)
+				MergeSums(unsafe.Pointer(&acc), unsafe.Pointer(&comp), unsafe.Pointer(&acc2), unsafe.Pointer(&comp2), 1)
+				FinishSums(unsafe.Pointer(&acc), unsafe.Pointer(&comp), 1)
+				want := exactSum(v)
+				if d := math.Abs(acc - want); d > sumBound(typ, n, want, absSum(v)) {
+					t.Fatalf("%v %s fold n=%d kind %d: %v, exact %v (error %g)", typ, name, n, kind, acc, want, d)
+				}
+				// Rows and Accum: lanes of cols values over rows rows
+				if n < 2 {
+					continue
+				}
+				cols := 1 + rng.IntN(min(n, 40))
+				rows := n / cols
+				a := make([]float64, cols)
+				c := make([]float64, cols)
+				half := rows / 2
+				k.Rows(unsafe.Pointer(&a[0]), unsafe.Pointer(&c[0]), p, cols, half, cols)
+				for r := half; r < rows; r++ {
+					k.Accum(unsafe.Pointer(&a[0]), unsafe.Pointer(&c[0]), unsafe.Add(p, r*cols*typ.Size()), cols)
+				}
+				FinishSums(unsafe.Pointer(&a[0]), unsafe.Pointer(&c[0]), cols)
+				for j := 0; j < cols; j++ {
+					lane := make([]float64, rows)
+					for r := range lane {
+						lane[r] = v[r*cols+j]
+					}
+					want := exactSum(lane)
+					if d := math.Abs(a[j] - want); d > sumBound(typ, rows, want, absSum(lane)) {
+						t.Fatalf("%v %s rows n=%d cols=%d lane %d: %v, exact %v", typ, name, n, cols, j, a[j], want)
+					}
+				}
+				_ = keep
+			}
+		}
+	}
+}
+
+// TestSumKernelsSpecial: infinities and NaN give the plain sum's value
+// (the compensation of an infinite sum is NaN and is dropped).
+func TestSumKernelsSpecial(t *testing.T) {
+	inf := math.Inf(1)
+	for _, c := range []struct {
+		x    []float64
+		want float64
+	}{
+		{[]float64{1, inf, 2}, inf},
+		{[]float64{1, -inf, 2}, -inf},
+		{[]float64{inf, -inf}, math.NaN()},
+		{[]float64{1, math.NaN()}, math.NaN()},
+		{[]float64{math.MaxFloat64, math.MaxFloat64}, inf},
+		{[]float64{1e308, 1, -1e308}, 1},
+	} {
+		for name, k := range kernelSets(Float64) {
+			x := make([]float64, 0, 40)
+			for len(x)+len(c.x) <= 40 { // long enough for the vector body
+				x = append(x, c.x...)
+				if c.want == 1 {
+					break
+				}
+			}
+			var acc, comp float64
+			k.Fold(unsafe.Pointer(&acc), unsafe.Pointer(&comp), unsafe.Pointer(&x[0]), len(x))
+			FinishSums(unsafe.Pointer(&acc), unsafe.Pointer(&comp), 1)
+			want := c.want
+			if c.want == 1 {
+				want = 1
+			}
+			if !(acc == want || math.IsNaN(acc) && math.IsNaN(want)) {
+				t.Errorf("%s fold %v: %v, want %v", name, c.x, acc, want)
+			}
+		}
+	}
+}
