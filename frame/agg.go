@@ -22,12 +22,13 @@ const (
 	aggAll
 	aggDistinct
 	aggQuantile // and median
+	aggCorr     // Pearson's correlation of two columns
 )
 
 var aggNames = map[aggOp]string{
 	aggCount: "count", aggSum: "sum", aggMean: "mean", aggVar: "var", aggStd: "std",
 	aggMin: "min", aggMax: "max", aggFirst: "first", aggLast: "last", aggAny: "any",
-	aggAll: "all", aggDistinct: "count_distinct", aggQuantile: "quantile",
+	aggAll: "all", aggDistinct: "count_distinct", aggQuantile: "quantile", aggCorr: "corr",
 }
 
 // Agg is one aggregate of GroupBy(...).Agg: an operation over a column's
@@ -45,6 +46,7 @@ var aggNames = map[aggOp]string{
 type Agg struct {
 	op   aggOp
 	col  string // "" for Count()
+	col2 string // Corr's second column
 	name string
 	ddof int
 	q    float64
@@ -124,6 +126,12 @@ func Quantile(col string, q float64) Agg {
 	return a
 }
 
+// Corr is Pearson's correlation coefficient of columns a and b (numbers)
+// over the rows where both are valid, as SQL's corr(a, b): float64, null
+// for a group of fewer than two such rows, NaN when a or b is constant.
+// Named "corr_a_b" by default.
+func Corr(a, b string) Agg { return Agg{op: aggCorr, col: a, col2: b, name: "corr_" + a + "_" + b} }
+
 // outName is the aggregate's column name.
 func (a Agg) outName() string {
 	if a.name != "" {
@@ -142,6 +150,8 @@ func (a Agg) String() string {
 		return fmt.Sprintf("%s(%s, ddof=%d)", aggNames[a.op], c, a.ddof)
 	case aggQuantile:
 		return fmt.Sprintf("quantile(%s, %v)", c, a.q)
+	case aggCorr:
+		return fmt.Sprintf("corr(%s, %s)", c, a.col2)
 	}
 	return fmt.Sprintf("%s(%s)", aggNames[a.op], c)
 }

@@ -201,6 +201,16 @@ var duckCases = []duckCase{
 		func(t, _ frame.Frame) frame.Frame {
 			return t.GroupBy("k2").Agg(frame.Mean("x").As("mx"), frame.Max("x").As("hx")).Sort(frame.Asc("k2"))
 		}},
+	{"corr", `SELECT k2, kd, corr(v, i) AS r FROM t GROUP BY k2, kd ORDER BY k2, kd`,
+		func(t, _ frame.Frame) frame.Frame {
+			return t.GroupBy("k2", "kd").Agg(frame.Corr("v", "i").As("r")).Sort(frame.Asc("k2"), frame.Asc("kd"))
+		}},
+	{"top two per group", `SELECT k2, id, v FROM (SELECT k2, id, v, row_number() OVER (PARTITION BY k2 ORDER BY v DESC, id) AS r
+		FROM t WHERE v IS NOT NULL) WHERE r <= 2 ORDER BY k2, v DESC, id`,
+		func(t, _ frame.Frame) frame.Frame {
+			return t.Filter("is_not_null(v)").Sort(frame.Desc("v"), frame.Asc("id")).GroupBy("k2").Head(2).
+				Select("k2", "id", "v").Sort(frame.Asc("k2"), frame.Desc("v"), frame.Asc("id"))
+		}},
 	{"global", `SELECT count(*) AS n, sum(i) AS s, avg(v) AS m FROM t`,
 		func(t, _ frame.Frame) frame.Frame {
 			return t.GroupBy().Agg(frame.Count().As("n"), frame.Sum("i").As("s"), frame.Mean("v").As("m"))

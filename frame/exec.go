@@ -91,6 +91,12 @@ func (r *runner) stream(n *node) (batches, error) {
 		return &sortBatches{r: r, n: n, in: in}, nil
 	case n.kind == stepConcat:
 		return &concatBatches{r: r, parts: n.parts}, nil
+	case n.kind == stepHead:
+		in, err := r.stream(n.in)
+		if err != nil {
+			return nil, err
+		}
+		return &headBatches{r: r, n: n, in: in}, nil
 	case n.kind == stepGroup:
 		in, err := r.stream(n.in)
 		if err != nil {
@@ -108,7 +114,7 @@ func (r *runner) stream(n *node) (batches, error) {
 	var fns []batchFn
 	var joins []*joinTable
 	m := n
-	for ; m.kind != stepSource && m.kind != stepLimit && m.kind != stepGroup && m.kind != stepSort && m.kind != stepConcat && !m.whole && m.err == nil; m = m.in {
+	for ; m.kind != stepSource && m.kind != stepLimit && m.kind != stepGroup && m.kind != stepSort && m.kind != stepConcat && m.kind != stepHead && !m.whole && m.err == nil; m = m.in {
 		if m.kind == stepJoin {
 			jt, err := r.buildJoin(m)
 			if err != nil {

@@ -30,6 +30,7 @@ const (
 	stepSort                    // order the rows (Sort, TopK: limit >= 0)
 	stepJoin                    // a hash join (Join)
 	stepConcat                  // one frame after another (Concat)
+	stepHead                    // the first rows of each group (GroupBy.Head)
 )
 
 // node is one step of a plan. Its schema is what the step outputs.
@@ -271,6 +272,8 @@ func (n *node) describe() string {
 		return describeJoin(n)
 	case stepConcat:
 		return fmt.Sprintf("concat of %d frames", len(n.parts))
+	case stepHead:
+		return describeHead(n)
 	}
 	return "?"
 }

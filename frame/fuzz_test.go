@@ -48,7 +48,7 @@ func FuzzQuery(f *testing.F) {
 		name := func(i *int) string { return names[int(next(i))%len(names)] }
 		joins := 0 // each join can multiply the rows: a few keep a query small
 		for i := 0; i < len(ops); {
-			switch next(&i) % 14 {
+			switch next(&i) % 15 {
 			case 0:
 				q = q.Filter(src)
 			case 1:
@@ -64,7 +64,7 @@ func FuzzQuery(f *testing.F) {
 			case 6:
 				aggs := []frame.Agg{frame.Count(), frame.Sum(name(&i)), frame.Mean(name(&i)).As("m"), frame.Std(name(&i), int(next(&i)%3)).As("s"),
 					frame.Quantile(name(&i), float64(next(&i))/200).As("q"), frame.First(name(&i)).As("f"), frame.CountDistinct(name(&i)).As("cd"),
-					frame.Max(name(&i)).As("mx"), frame.All(name(&i)).As("al")}
+					frame.Max(name(&i)).As("mx"), frame.All(name(&i)).As("al"), frame.Corr(name(&i), name(&i)).As("r")}
 				k := int(next(&i)) % len(aggs)
 				q = q.GroupBy(name(&i)).Agg(aggs[:k+1]...)
 			case 7:
@@ -85,6 +85,8 @@ func FuzzQuery(f *testing.F) {
 				q = q.Filter(`is_null(` + name(&i) + `)`)
 			case 13:
 				q = q.WithColumns(frame.LetExpr("e", base.Col(name(&i))))
+			case 14:
+				q = q.GroupBy(name(&i)).Head(int64(next(&i)) - 4)
 			}
 		}
 		_ = q.Explain()

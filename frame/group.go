@@ -27,6 +27,7 @@ func (f Frame) GroupBy(keys ...string) Grouped { return Grouped{f: f, keys: keys
 type aggPlan struct {
 	Agg
 	col   int // -1 for Count()
+	col2  int // Corr's second column
 	dt    array.DType
 	shape []int // element shape (nil: primitive)
 	width int
@@ -88,7 +89,7 @@ func resolveAgg(a Agg, s *arrow.Schema) (*aggPlan, error) {
 	if a.err != nil {
 		return nil, fmt.Errorf("%s: %w", where, a.err)
 	}
-	if a.op < aggCount || a.op > aggQuantile {
+	if a.op < aggCount || a.op > aggCorr {
 		return nil, fmt.Errorf("frame.Agg: %w: the zero Agg (use Count, Sum, Mean...)", ErrArgument)
 	}
 	p := &aggPlan{Agg: a, col: -1, width: 1}
@@ -103,6 +104,21 @@ func resolveAgg(a Agg, s *arrow.Schema) (*aggPlan, error) {
 	p.col = i
 	t := s.Field(i).Type
 	name := a.outName()
+	if a.op == aggCorr {
+		j, err := columnIndex(s, where, a.col2)
+		if err != nil {
+			return nil, err
+		}
+		p.col2 = j
+		for _, k := range []int{i, j} {
+			_, shape, err := numericShape(s.Field(k).Type)
+			if err != nil || len(shape) > 0 {
+				return nil, fmt.Errorf("%s: %w: corr takes two numeric columns; %q is %s", where, ErrType, s.Field(k).Name, typeName(s.Field(k).Type))
+			}
+		}
+		p.field = arrow.Field{Name: name, Type: arrow.PrimitiveTypes.Float64, Nullable: true}
+		return p, nil
+	}
 	switch a.op {
 	case aggCount, aggDistinct:
 		if a.op == aggDistinct {

@@ -182,6 +182,10 @@ func TestGroupByErrors(t *testing.T) {
 		{f.GroupBy("site").Agg(frame.Quantile("y", 1.5)), frame.ErrArgument, "quantile"},
 		{f.GroupBy("site").Agg(frame.CountDistinct("x")), frame.ErrType, "cannot be a key"},
 		{f.GroupBy("site").Agg(frame.Agg{}), frame.ErrArgument, "zero Agg"},
+		{f.GroupBy("site").Agg(frame.Corr("y", "x")), frame.ErrType, "two numeric columns"},
+		{f.GroupBy("site").Agg(frame.Corr("y", "nope")), frame.ErrNoColumn, `"nope"`},
+		{f.GroupBy("site").Head(-1), frame.ErrArgument, "-1"},
+		{f.GroupBy("x").Head(1), frame.ErrType, "cannot be a key"},
 	} {
 		err := c.f.Err()
 		require.Error(t, err)

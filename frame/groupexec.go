@@ -76,6 +76,11 @@ func (t *gtable) add(rec arrow.Record, pos int64) error {
 		case p.col < 0:
 		case p.str || p.op == aggCount || p.op == aggDistinct:
 			c = &colData{col: rec.Column(p.col), elems: rec.Column(p.col)}
+		case p.op == aggCorr:
+			cs := t.states[a].(*corrState)
+			if err := cs.read(rec.Column(p.col), rec.Column(p.col2)); err != nil {
+				return fmt.Errorf("frame.Agg %v: %w", p.Agg, err)
+			}
 		default:
 			var err error
 			if c, err = readColumn(rec.Column(p.col), p.width); err != nil {
@@ -187,6 +192,8 @@ func newState(p *aggPlan) aggState {
 	switch {
 	case p.op == aggCount:
 		return &countState{}
+	case p.op == aggCorr:
+		return &corrState{}
 	case p.op == aggDistinct:
 		return &distinctState{}
 	case p.str:

@@ -77,7 +77,7 @@ func need(n *node, out []bool, m map[*node][]bool) {
 		need(n.in, x, m)
 	case stepLimit:
 		need(n.in, out, m)
-	case stepSort:
+	case stepSort, stepHead:
 		x := append([]bool(nil), out...)
 		for _, i := range n.keys {
 			x[i] = true
@@ -91,6 +91,9 @@ func need(n *node, out []bool, m map[*node][]bool) {
 		for _, a := range n.aggs {
 			if a.col >= 0 {
 				x[a.col] = true
+			}
+			if a.op == aggCorr {
+				x[a.col2] = true
 			}
 		}
 		need(n.in, x, m)
