@@ -51,6 +51,10 @@
 // batches; each of their columns is a constant of the expressions, named
 // after the column.
 //
+// Filter keeps the rows of each batch where a predicate holds, with
+// package frame's Filter (the same text and SQL's null rule), so a query's
+// filter reads the same in one process and on Beam.
+//
 // # Reductions
 //
 // Reduce computes arrowio.Reduce's reductions (sum, mean, var, std, min,
