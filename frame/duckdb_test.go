@@ -22,6 +22,7 @@ import (
 	"github.com/stride0/stride0/arrowio"
 	"github.com/stride0/stride0/frame"
 	"github.com/stride0/stride0/internal/npmtest"
+	"github.com/stride0/stride0/parquetio"
 )
 
 func TestMain(m *testing.M) {
@@ -135,14 +136,14 @@ func writeParquetFile(t *testing.T, path string, recs []arrow.Record, rowGroup i
 	require.NoError(t, err)
 	defer rr.Release()
 	var buf bytes.Buffer
-	require.NoError(t, arrowio.WriteParquet(&buf, rr, arrowio.WithRowGroupRows(rowGroup)))
+	require.NoError(t, parquetio.Write(&buf, rr, parquetio.WithRowGroupRows(rowGroup)))
 	require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
 }
 
 // scan is the frame over a Parquet file, read anew by each run.
 func scan(t *testing.T, mem memory.Allocator, path string) frame.Frame {
 	t.Helper()
-	return frame.ScanParquet(path, arrowio.WithAllocator(mem))
+	return frame.ScanParquet(path, parquetio.WithAllocator(mem))
 }
 
 // duckCase is one query in both forms.
