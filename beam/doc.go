@@ -77,6 +77,6 @@
 // Parquet files: ReadParquet (only the column) into Reduce for its mean and
 // standard deviation, then ReadParquet again into Evaluate with them as a
 // side input, then WriteParquet, on prism by default and on any runner by
-// Beam's flags. Its --local flag runs the same two passes with arrowio
-// alone, the baseline the pipeline is measured against.
+// Beam's flags. Its --local flag runs the same two passes with arrowio and
+// parquetio alone, the baseline the pipeline is measured against.
 package beam

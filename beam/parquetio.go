@@ -66,7 +66,7 @@ func WithRowGroupsPerSplit(n int) ParquetReadOption {
 // footer is read (parquetio.Info) to split the file into work items of
 // WithRowGroupsPerSplit consecutive row groups; the work items are
 // redistributed (Reshuffle), and each is read by one DoFn call that emits
-// one Batch per arrowio batch (WithBatchRows rows at most). So a pipeline
+// one Batch per parquetio.Read batch (WithBatchRows rows at most). So a pipeline
 // is split by file and row group, and no data is embedded in the pipeline
 // graph.
 //

@@ -167,7 +167,7 @@ var duckCases = []duckCase{
 			return t.Filter(`d >= '2022-01-20' & ts < "2023-11-14 22:20:00"`).Select("id")
 		}},
 	// a null tensor row reads in DuckDB as a list of NULL elements, not NULL:
-	// list_count finds those rows (see arrowio's Parquet interop test)
+	// list_count finds those rows (see parquetio's Parquet interop test)
 	{"is null", `SELECT id FROM t WHERE v IS NULL OR (k1 IS NOT NULL AND list_count(x) = 0) ORDER BY id`,
 		func(t, _ frame.Frame) frame.Frame {
 			return t.Filter(`is_null(v) | (is_not_null(k1) & is_null(x))`).Select("id")

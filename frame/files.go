@@ -23,7 +23,7 @@ import (
 // is a glob pattern (filepath.Match's syntax: "data/*.parquet") whose
 // files, in lexical order, must share one schema. Each run opens the files
 // anew and reads only the columns the query uses (the others are not
-// decoded). opts are arrowio's read options (limits, allocator, batch
+// decoded). opts are parquetio's read options (limits, allocator, batch
 // rows); WithColumns is the query's to decide and is ignored.
 func ScanParquet(path string, opts ...parquetio.ReadOption) Frame {
 	files, err := expand(path)

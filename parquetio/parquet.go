@@ -38,7 +38,7 @@ import (
 //     wraps it again as the extension (no copy).
 //   - pqarrow cannot write a FixedSizeList with a null row ("lists with
 //     non-zero length null components are not supported"). The rule (the one
-//     this package's tensor columns follow everywhere): a null row is written
+//     arrowio's tensor columns follow everywhere): a null row is written
 //     as a valid row whose elements are all null, and on read a
 //     FixedSizeList row whose elements are all null is a null row.
 
@@ -123,8 +123,7 @@ func WithBatchRows(n int) ReadOption {
 // WithRowGroups makes Read read only the row groups of these indices
 // (0-based), in the order given; an index may appear more than once. An
 // index outside the file's row groups fails with ErrInvalid. No index at
-// all reads no rows. ReadStream and ReadFile ignore it; without it every
-// row group is read.
+// all reads no rows. Without it every row group is read.
 func WithRowGroups(idx ...int) ReadOption {
 	idx = append([]int{}, idx...)
 	return func(c *readConfig) { c.rowGroups = idx }
@@ -347,15 +346,17 @@ func fslNoRowNulls(mem memory.Allocator, d arrow.ArrayData, k int) (*arrowarray.
 }
 
 // Read returns a RecordReader over the Parquet file r (pqarrow
-// needs random access: an *os.File, a *bytes.Reader). Options: those of
-// ReadStream (WithAllocator; WithMaxBuffer caps every single buffer the
-// decoder allocates, so a corrupt length fails with ErrInvalid instead of
-// allocating it), plus WithColumns, WithParallel and WithBatchRows.
+// needs random access: an *os.File, a *bytes.Reader). Options:
+// WithAllocator, WithMaxBuffer (it caps every single buffer the decoder
+// allocates, so a corrupt length fails with ErrInvalid instead of
+// allocating it), WithMaxTotal, WithColumns, WithParallel, WithBatchRows
+// and WithRowGroups.
 //
-// arrow.fixed_shape_tensor columns come back as *FixedShapeTensorArray
-// with their metadata, ready for FromArrow without a copy. A FixedSizeList
-// row (tensor row) whose elements are all null is a null row: that is how
-// Write writes null rows, and what ToTensorColumn does with a mask.
+// arrow.fixed_shape_tensor columns come back as
+// *arrowio.FixedShapeTensorArray with their metadata, ready for
+// arrowio.FromArrow without a copy. A FixedSizeList row (tensor row) whose
+// elements are all null is a null row: that is how Write writes null rows,
+// and what arrowio.ToTensorColumn does with a mask.
 // Memory: for each column read, its compressed column chunk in the current
 // row group (pqarrow reads a chunk whole) and a batch. Malformed input returns
 // an error wrapping ErrInvalid, never a panic. Before arrow-go reads
@@ -606,7 +607,7 @@ func pqMagic(r io.ReaderAt, size int64) error {
 
 // storedSchema decodes the schema stored in the file's metadata under key
 // (ARROW:schema or stride0:schema: an IPC stream holding a schema message,
-// base64) with ReadStream's checks; nil when the file has none. what names
+// base64) with arrowio.ReadStream's checks; nil when the file has none. what names
 // it in errors.
 func storedSchema(pf *file.Reader, key, what string, opts []arrowio.ReadOption) (*arrow.Schema, error) {
 	kv := pf.MetaData().KeyValueMetadata()
