@@ -22,9 +22,9 @@ import (
 // files of item 9, one probe each.
 func init() {
 	probes = append(probes,
-		probe{"17.6a", "ParquetInfo(f) then ReadParquet(f, WithRowGroups(0)) on one *os.File", pqSameFile},
+		probe{"17.6a", "parquetio.Info(f) then parquetio.Read(f, WithRowGroups(0)) on one *os.File", pqSameFile},
 		probe{"17.7a", "a text file, an IPC file, an empty file read as Parquet", pqNotParquet},
-		probe{"17.7b", "ReadParquet(WithColumns(\"yy\")) of a file with x and y", pqMissingColumn},
+		probe{"17.7b", "parquetio.Read(WithColumns(\"yy\")) of a file with x and y", pqMissingColumn},
 	)
 	for i, b := range pqbomb.Bombs() {
 		b := b
