@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/internal/arrowtest"
 )
 
 // tensorAt reads element idx of an arrow-go tensor through its own Value
@@ -53,7 +54,7 @@ func TestArrowTensorRoundTrip(t *testing.T) {
 			continue
 		}
 		t.Run(dt.String(), func(t *testing.T) {
-			mem := newMem(t)
+			mem := arrowtest.NewMem(t)
 			base, err := array.Arange(mem, dt, 0, 30, 1)
 			require.NoError(t, err)
 			defer base.Release()
@@ -79,7 +80,7 @@ func TestArrowTensorRoundTrip(t *testing.T) {
 			defer back.Release()
 			assert.Equal(t, v.Shape(), back.Shape())
 			assert.Equal(t, v.Strides(), back.Strides())
-			assert.Equal(t, addr(v, v.Offset()), addr(back, back.Offset()), "no copy either way")
+			assert.Equal(t, arrowtest.Addr(v, v.Offset()), arrowtest.Addr(back, back.Offset()), "no copy either way")
 		})
 	}
 }
@@ -87,7 +88,7 @@ func TestArrowTensorRoundTrip(t *testing.T) {
 // TestFromTensorBuilt: tensors made by arrow-go itself (row-major, column-
 // major via explicit strides, with a data offset) read correctly.
 func TestFromTensorBuilt(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	b := arrowarray.NewFloat64Builder(mem)
 	for i := 0; i < 8; i++ {
 		b.Append(float64(i))
@@ -110,7 +111,7 @@ func TestFromTensorBuilt(t *testing.T) {
 			a, err := FromTensor(tn)
 			require.NoError(t, err)
 			defer a.Release()
-			got, _ := elems(t, a)
+			got, _ := arrowtest.Elems(t, a)
 			assert.Equal(t, c.want, got)
 		})
 	}
@@ -121,13 +122,13 @@ func TestFromTensorBuilt(t *testing.T) {
 	a, err := FromTensor(tn)
 	require.NoError(t, err)
 	defer a.Release()
-	got, _ := elems(t, a)
+	got, _ := arrowtest.Elems(t, a)
 	assert.Equal(t, []float64{2, 3, 4, 5, 6, 7}, got)
-	assert.Equal(t, uintptr(unsafe.Pointer(&tn.(*tensor.Float64).Float64Values()[0])), addr(a, a.Offset()))
+	assert.Equal(t, uintptr(unsafe.Pointer(&tn.(*tensor.Float64).Float64Values()[0])), arrowtest.Addr(a, a.Offset()))
 }
 
 func TestArrowTensorCopiesAndErrors(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	base, err := array.FromSlice(mem, []int32{1, 2, 3})
 	require.NoError(t, err)
 	defer base.Release()

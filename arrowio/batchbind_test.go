@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/stride0/stride0/expr"
+	"github.com/stride0/stride0/internal/arrowtest"
 )
 
 // listReader yields given batches under a schema of its own, whatever
@@ -66,7 +67,7 @@ func bindBatch(t *testing.T, mem memory.Allocator, cols ...any) arrow.Record {
 // or has one more is refused with an error naming the column, never a
 // panic, and nothing leaks.
 func TestEvaluateBindsByName(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	first := bindBatch(t, mem, "a", []float64{10, 20}, "b", []float64{1, 2})
 	defer first.Release()
 	swapped := bindBatch(t, mem, "b", []float64{3, 4}, "a", []float64{30, 40})
@@ -83,8 +84,8 @@ func TestEvaluateBindsByName(t *testing.T) {
 	for out.Next() {
 		rec := out.Record()
 		require.Equal(t, "a", rec.ColumnName(0), "pass-through columns in the schema's order")
-		av, _ := arrowValues(t, rec.Column(0))
-		d, _ := arrowValues(t, rec.Column(2))
+		av, _ := arrowtest.ArrowValues(t, rec.Column(0))
+		d, _ := arrowtest.ArrowValues(t, rec.Column(2))
 		got = append(got, av, d)
 	}
 	require.NoError(t, out.Err())
@@ -130,7 +131,7 @@ func TestEvaluateBindsByName(t *testing.T) {
 	// Reduce over the swapped stream gives the sum of a - b.
 	res, err := Reduce(mem, &listReader{schema: schema, recs: []arrow.Record{first, swapped}}, Reduction{Name: "s", Expr: expr.Sub(a, b), Op: Sum})
 	require.NoError(t, err)
-	v, _ := elems(t, res[0])
+	v, _ := arrowtest.Elems(t, res[0])
 	assert.Equal(t, []float64{9 + 18 + 27 + 36}, v)
 	res[0].Release()
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/arrowio/internal/cabi"
+	"github.com/stride0/stride0/internal/arrowtest"
 )
 
 // cStructs allocates a zeroed ArrowArray and ArrowSchema in C memory, freed
@@ -32,7 +33,7 @@ func cStructs(t *testing.T) (*cdata.CArrowArray, *cdata.CArrowSchema) {
 // Go importer gives back the extension type and, through FromArrow, the
 // original buffer and mask.
 func TestCDataTensorColumn(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	v, col := tensorFixture(t, mem)
 	defer v.Release()
 	defer col.Release()
@@ -48,7 +49,7 @@ func TestCDataTensorColumn(t *testing.T) {
 	assert.Equal(t, int64(1), info.NullCount)
 	assert.Equal(t, int64(1), info.NChildren)
 	assert.Equal(t, int64(7), info.ChildNullCount)
-	assert.Equal(t, addr(v, 0), info.ChildValues, "the C consumer reads the Go buffer")
+	assert.Equal(t, arrowtest.Addr(v, 0), info.ChildValues, "the C consumer reads the Go buffer")
 	assert.Equal(t, float64(0+1+2+3+5+6+7+8+9+10+11), info.Sum)
 
 	field, imp, err := ImportCArray(ca, cs)
@@ -63,9 +64,9 @@ func TestCDataTensorColumn(t *testing.T) {
 	back, err := FromArrow(mem, got)
 	require.NoError(t, err)
 	defer back.Release()
-	assert.Equal(t, addr(v, 0), addr(back, back.Offset()), "Go -> C -> Go without a copy")
-	wv, wok := elems(t, v)
-	gv, gok := elems(t, back)
+	assert.Equal(t, arrowtest.Addr(v, 0), arrowtest.Addr(back, back.Offset()), "Go -> C -> Go without a copy")
+	wv, wok := arrowtest.Elems(t, v)
+	gv, gok := arrowtest.Elems(t, back)
 	assert.Equal(t, wv, gv)
 	assert.Equal(t, wok, gok)
 }
@@ -92,7 +93,7 @@ func (f *foreignType) ExtensionEquals(o arrow.ExtensionType) bool {
 // array none, and importing it fails); ExportCArray exports the storage
 // instead, and *FixedShapeTensorArray is ListLike so the plain export works.
 func TestCDataExtensionChildren(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	require.NoError(t, arrow.RegisterExtensionType(&foreignType{arrow.ExtensionBase{Storage: arrow.FixedSizeListOf(2, arrow.PrimitiveTypes.Float64)}}))
 	defer arrow.UnregisterExtensionType("stride0.test.foreign")
 	b := arrowarray.NewFixedSizeListBuilder(mem, 2, arrow.PrimitiveTypes.Float64)
@@ -139,7 +140,7 @@ func TestCDataExtensionChildren(t *testing.T) {
 }
 
 func TestCDataRecordBatch(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	rec := recordFixture(t, mem, 5, 1)
 	defer rec.Release()
 	ca, cs := cStructs(t)
@@ -150,7 +151,7 @@ func TestCDataRecordBatch(t *testing.T) {
 	got, err := ImportCRecordBatch(ca, cs)
 	require.NoError(t, err)
 	defer got.Release()
-	requireSameRecord(t, rec, got)
+	arrowtest.RequireSameRecord(t, rec, got)
 }
 
 // TestCDataStream: a RecordReader exported as a C stream is read back by
@@ -158,7 +159,7 @@ func TestCDataRecordBatch(t *testing.T) {
 // cases every buffer is given back when the consumer releases the stream
 // (the checked allocator ends at zero without waiting for a GC).
 func TestCDataStream(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	recs := []arrow.Record{recordFixture(t, mem, 4, 0), recordFixture(t, mem, 0, 7), recordFixture(t, mem, 6, 2)}
 	defer func() {
 		for _, r := range recs {
@@ -177,7 +178,7 @@ func TestCDataStream(t *testing.T) {
 	assert.True(t, recs[0].Schema().Equal(in.Schema()))
 	i := 0
 	for in.Next() {
-		requireSameRecord(t, recs[i], in.Record())
+		arrowtest.RequireSameRecord(t, recs[i], in.Record())
 		i++
 	}
 	require.NoError(t, in.Err())
@@ -216,7 +217,7 @@ func (f *failingReader) Err() error {
 }
 
 func TestCDataStreamError(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	rec := recordFixture(t, mem, 3, 0)
 	defer rec.Release()
 	rr, err := arrowarray.NewRecordReader(rec.Schema(), []arrow.Record{rec, rec})
@@ -238,7 +239,7 @@ func TestCDataStreamError(t *testing.T) {
 // TestCDataArrays: stride0 arrays through ExportArray/ImportArray: 1-D
 // with nulls, bool, and a transposed N-D view (written with a permutation).
 func TestCDataArrays(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	one, err := array.FromSlice(mem, []int64{5, 6, 7, 8})
 	require.NoError(t, err)
 	defer one.Release()
@@ -259,19 +260,19 @@ func TestCDataArrays(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, a.Shape(), back.Shape())
 		assert.Equal(t, a.Strides(), back.Strides())
-		wv, wok := elems(t, a)
-		gv, gok := elems(t, back)
+		wv, wok := arrowtest.Elems(t, a)
+		gv, gok := arrowtest.Elems(t, back)
 		assert.Equal(t, wv, gv)
 		assert.Equal(t, wok, gok)
 		if a.DType() != array.Bool {
-			assert.Equal(t, addr(a, a.Offset()), addr(back, back.Offset()), "shared through C")
+			assert.Equal(t, arrowtest.Addr(a, a.Offset()), arrowtest.Addr(back, back.Offset()), "shared through C")
 		}
 		back.Release()
 	}
 }
 
 func TestCDataErrors(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	ca, cs := cStructs(t)
 	assert.ErrorIs(t, ExportCArray(nil, ca, cs), array.ErrNil)
 	assert.ErrorIs(t, ExportCRecordBatch(nil, ca, cs), array.ErrNil)

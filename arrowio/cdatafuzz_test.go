@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/stride0/stride0/arrowio/internal/cabi"
+	"github.com/stride0/stride0/internal/arrowtest"
 )
 
 // fuzzBytes hands out the fuzzer's bytes as small decisions (zeros once
@@ -207,7 +208,7 @@ func FuzzCDataImport(f *testing.F) {
 	f.Add([]byte{12, 1, 1, 0, 0, 1, 1, 1, 1, 0, 1, 1, 1, 0, 2, 1, 1})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		defer cabi.FreeAll()
-		mem := newMem(t)
+		mem := arrowtest.NewMem(t)
 		fb := &fuzzBytes{b: data}
 		hs := fuzzSchema(fb, 0)
 		ha := fuzzArray(fb, hs, 0)

@@ -15,13 +15,14 @@ import (
 
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/arrowio/internal/cabi"
+	"github.com/stride0/stride0/internal/arrowtest"
 )
 
 // importAll runs every importer on fresh copies of one hostile schema and
 // array, and reports each one's error. Successes are released at once.
 func importAll(t *testing.T, hs *cabi.HSchema, ha *cabi.HArray) map[string]error {
 	t.Helper()
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	errs := map[string]error{}
 	require.NotPanics(t, func() {
 		_, a, err := ImportCArray(cabi.BuildArray(ha), cabi.BuildSchema(hs))
@@ -179,7 +180,7 @@ func TestCDataImportBadArrays(t *testing.T) {
 // panicking, and the export releases cleanly.
 func TestIPCCorruptBatchesExport(t *testing.T) {
 	recs := dictRecords(t, memory.DefaultAllocator, 1, 8)
-	defer releaseRecords(recs)
+	defer arrowtest.ReleaseRecords(recs)
 	two := recs[0].NewSlice(0, 8)
 	defer two.Release()
 	schema := arrow.NewSchema(two.Schema().Fields()[:2], nil)

@@ -3,6 +3,7 @@ package arrowio
 import (
 	"errors"
 
+	"github.com/stride0/stride0/internal/readlimit"
 	"github.com/stride0/stride0/internal/suggest"
 )
 
@@ -16,7 +17,7 @@ var (
 	// ErrInvalid: the Arrow data is malformed (a buffer too short for the
 	// length and offset it claims, a child array too short, ...), or an IPC
 	// stream or file could not be decoded.
-	ErrInvalid = errors.New("invalid Arrow data")
+	ErrInvalid = readlimit.ErrInvalid
 	// ErrMetadata: the arrow.fixed_shape_tensor metadata is malformed or
 	// disagrees with the storage type.
 	ErrMetadata = errors.New("invalid fixed_shape_tensor metadata")
@@ -26,7 +27,7 @@ var (
 	// ErrLimit: reading an IPC stream or file would allocate more than a
 	// limit allows (WithMaxBuffer, WithMaxTotal). Such errors also wrap
 	// ErrInvalid.
-	ErrLimit = errors.New("reader limit exceeded")
+	ErrLimit = readlimit.ErrLimit
 	// ErrNoColumn: a name (an expression's variable, a projected or
 	// reduced column) names no column of the schema at hand. The message
 	// lists the columns there are and suggests the nearest.

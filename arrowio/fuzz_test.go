@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/internal/arrowtest"
 )
 
 // FuzzReadIPC feeds arbitrary bytes to ReadStream and ReadFile, with the
@@ -40,7 +41,7 @@ func FuzzReadIPC(f *testing.F) {
 				f.Add(bad)
 			}
 		}
-		releaseRecords(recs)
+		arrowtest.ReleaseRecords(recs)
 	}
 	// A stream whose second batch replaces the dictionary.
 	a, b := dictRecords(f, mem, 1, 5), dictRecords(f, mem, 1, 9)
@@ -61,7 +62,7 @@ func FuzzReadIPC(f *testing.F) {
 	f.Add([]byte("ARROW1\x00\x00"))
 	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0x10, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		mem := newMem(t)
+		mem := arrowtest.NewMem(t)
 		useIPC(t, mem, data, false)
 		useIPC(t, mem, data, true)
 	})

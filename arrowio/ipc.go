@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"sync"
 	"sync/atomic"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -16,6 +14,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/internal/readlimit"
 )
 
 // The IPC helpers below are thin: arrow-go's ipc package does the work, and
@@ -49,14 +48,14 @@ import (
 
 // DefaultMaxBuffer is the largest single buffer ReadStream and ReadFile let
 // arrow-go allocate unless WithMaxBuffer says otherwise: 4 GiB.
-const DefaultMaxBuffer = 4 << 30
+const DefaultMaxBuffer = readlimit.DefaultMaxBuffer
 
 // DefaultTotalBase and DefaultTotalRatio make the default of WithMaxTotal:
 // over its life a reader may allocate DefaultTotalBase bytes plus
 // DefaultTotalRatio times the input bytes it has read.
 const (
-	DefaultTotalBase  = 1 << 30
-	DefaultTotalRatio = 64
+	DefaultTotalBase  = readlimit.DefaultTotalBase
+	DefaultTotalRatio = readlimit.DefaultTotalRatio
 )
 
 // WithMaxTotal sets the most bytes a reader may allocate over its whole
@@ -64,36 +63,28 @@ const (
 // is that many bytes, n < 0 means no limit, 0 the default
 // (DefaultTotalBase + DefaultTotalRatio × the input bytes read so far).
 func WithMaxTotal(n int64) ReadOption {
-	return func(c *readConfig) { c.total = n }
+	return func(c *readConfig) { c.Total = n }
 }
 
-// ReadOption configures ReadStream, ReadFile and ReadParquet.
+// ReadOption configures ReadStream and ReadFile.
 type ReadOption func(*readConfig)
 
 type readConfig struct {
-	mem    memory.Allocator
-	max    int
-	total  int64
+	readlimit.Config
 	ipcOpt []ipc.Option
-
-	// Parquet only (ReadStream and ReadFile ignore them).
-	columns   []string // nil: all
-	parallel  bool
-	batch     int
-	rowGroups []int // nil: all
 }
 
 // WithAllocator sets the allocator batches are read into
 // (memory.DefaultAllocator by default).
 func WithAllocator(mem memory.Allocator) ReadOption {
-	return func(c *readConfig) { c.mem = mem }
+	return func(c *readConfig) { c.Mem = mem }
 }
 
 // WithMaxBuffer sets the largest single buffer (message, body, decompressed
 // buffer) the reader may allocate; input that asks for more fails with an
 // error wrapping ErrInvalid and ErrLimit. n <= 0 means DefaultMaxBuffer.
 func WithMaxBuffer(n int) ReadOption {
-	return func(c *readConfig) { c.max = n }
+	return func(c *readConfig) { c.Max = n }
 }
 
 // WithIPCOptions passes options to arrow-go's ipc reader (for instance
@@ -103,34 +94,14 @@ func WithIPCOptions(opts ...ipc.Option) ReadOption {
 	return func(c *readConfig) { c.ipcOpt = append(c.ipcOpt, opts...) }
 }
 
-// applyReadOptions returns the configuration opts make, defaults filled in.
-func applyReadOptions(opts []ReadOption) readConfig {
-	c := readConfig{mem: memory.DefaultAllocator, max: DefaultMaxBuffer}
+func newReadConfig(opts []ReadOption) ([]ipc.Option, *readlimit.Allocator) {
+	var c readConfig
 	for _, o := range opts {
 		if o != nil {
 			o(&c)
 		}
 	}
-	if c.mem == nil {
-		c.mem = memory.DefaultAllocator
-	}
-	if c.max <= 0 {
-		c.max = DefaultMaxBuffer
-	}
-	if c.batch <= 0 {
-		c.batch = DefaultParquetBatchRows
-	}
-	return c
-}
-
-// limiter returns the limitAllocator c's allocator and limits make.
-func (c *readConfig) limiter() *limitAllocator {
-	return &limitAllocator{mem: c.mem, max: c.max, total: c.total}
-}
-
-func newReadConfig(opts []ReadOption) ([]ipc.Option, *limitAllocator) {
-	c := applyReadOptions(opts)
-	lim := c.limiter()
+	lim := c.Limiter()
 	return append(nonNil(c.ipcOpt), ipc.WithAllocator(lim)), lim
 }
 
@@ -143,133 +114,6 @@ func nonNil(opts []ipc.Option) []ipc.Option {
 		}
 	}
 	return out
-}
-
-// limitAllocator refuses (by panicking with an error that the readers
-// recover) any single allocation larger than max, and any that would take
-// the bytes it has handed out over its life past its total limit. While a
-// decode is under way (begin .. commit/abandon) it also remembers what it
-// hands out and is not yet freed, so that when arrow-go fails half-way
-// through a batch the buffers it allocated and dropped can be given back
-// (abandon) instead of leaking from the caller's allocator.
-type limitAllocator struct {
-	mem   memory.Allocator
-	max   int
-	total int64        // WithMaxTotal: > 0 bytes, < 0 none, 0 the default
-	used  atomic.Int64 // bytes handed out so far (growth of reallocations)
-	input atomic.Int64 // input bytes read so far
-
-	mu      sync.Mutex
-	active  bool
-	pending map[*byte][]byte
-	failed  error // the last limit refused (arrow-go's stream reader loses it)
-}
-
-// takeFailed returns and forgets the last refusal.
-func (l *limitAllocator) takeFailed() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	err := l.failed
-	l.failed = nil
-	return err
-}
-
-func (l *limitAllocator) refuse(err error) {
-	l.mu.Lock()
-	l.failed = err
-	l.mu.Unlock()
-	panic(err)
-}
-
-// limit is the current total limit (-1: none).
-func (l *limitAllocator) limit() int64 {
-	switch {
-	case l.total > 0:
-		return l.total
-	case l.total < 0:
-		return -1
-	}
-	in := l.input.Load()
-	if in > (math.MaxInt64-DefaultTotalBase)/DefaultTotalRatio {
-		return -1
-	}
-	return DefaultTotalBase + DefaultTotalRatio*in
-}
-
-// check panics (with an error wrapping ErrLimit) unless a buffer of n bytes,
-// grown from old bytes, is within the limits, and counts the growth.
-func (l *limitAllocator) check(n, old int) {
-	if n < 0 || n > l.max {
-		l.refuse(fmt.Errorf("%w: a buffer of %d bytes exceeds the limit of %d (WithMaxBuffer)", ErrLimit, n, l.max))
-	}
-	grow := int64(max(n-old, 0))
-	used := l.used.Add(grow)
-	if lim := l.limit(); lim >= 0 && used > lim {
-		l.used.Add(-grow)
-		l.refuse(fmt.Errorf("%w: %d more bytes would take the reader past %d bytes allocated in total for %d input bytes (WithMaxTotal)", ErrLimit, grow, lim, l.input.Load()))
-	}
-}
-
-func (l *limitAllocator) Allocate(n int) []byte {
-	l.check(n, 0)
-	b := l.mem.Allocate(n)
-	l.note(nil, b)
-	return b
-}
-
-func (l *limitAllocator) Reallocate(n int, b []byte) []byte {
-	l.check(n, len(b))
-	nb := l.mem.Reallocate(n, b)
-	l.note(b, nb)
-	return nb
-}
-
-func (l *limitAllocator) Free(b []byte) {
-	l.note(b, nil)
-	l.mem.Free(b)
-}
-
-// note records that old was given back and nb handed out.
-func (l *limitAllocator) note(old, nb []byte) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if len(old) > 0 && l.pending != nil {
-		delete(l.pending, &old[0])
-	}
-	if len(nb) > 0 && l.active {
-		l.pending[&nb[0]] = nb
-	}
-}
-
-func (l *limitAllocator) begin() {
-	l.mu.Lock()
-	l.active, l.pending = true, map[*byte][]byte{}
-	l.mu.Unlock()
-}
-
-// keep stops tracking b (it is owned by a live object).
-func (l *limitAllocator) keep(b []byte) { l.note(b, nil) }
-
-// commit: everything handed out belongs to the decoded batch.
-func (l *limitAllocator) commit() {
-	l.mu.Lock()
-	l.active, l.pending = false, nil
-	l.mu.Unlock()
-}
-
-// abandon frees what the failed decode handed out and nobody gave back,
-// except the buffers of the dictionaries in memo (which the reader keeps).
-func (l *limitAllocator) abandon(memo *dictMemo) {
-	live := memo.buffers()
-	l.mu.Lock()
-	orphans := l.pending
-	l.active, l.pending = false, nil
-	l.mu.Unlock()
-	for p, b := range orphans {
-		if !live[p] {
-			l.mem.Free(b)
-		}
-	}
 }
 
 // ReadStream returns a RecordReader over the IPC stream r. Each batch is
@@ -291,14 +135,14 @@ func ReadStream(r io.Reader, opts ...ReadOption) (rr arrowarray.RecordReader, er
 	iopts, lim := newReadConfig(opts)
 	mr := &messageReader{r: r, mem: lim}
 	mr.refs.Store(1)
-	lim.begin()
+	lim.Begin()
 	var ir *ipc.Reader
 	func() {
-		defer guard(&err, "arrowio.ReadStream")
+		defer readlimit.Guard(&err, "arrowio.ReadStream")
 		ir, err = ipc.NewReaderFromMessageReader(mr, iopts...)
 	}()
 	if err != nil {
-		lim.abandon(nil) // the reader is dropped: nothing it allocated is live
+		lim.Abandon(nil) // the reader is dropped: nothing it allocated is live
 		mr.Release()     // nor is the last message (kept out of the abandon)
 		if d := mr.diagnose(err); d != "" {
 			return nil, fmt.Errorf("arrowio.ReadStream: %w: not an Arrow IPC stream: %s", ErrInvalid, d)
@@ -308,23 +152,11 @@ func ReadStream(r io.Reader, opts ...ReadOption) (rr arrowarray.RecordReader, er
 		}
 		return nil, fmt.Errorf("arrowio.ReadStream: %w: %w", ErrInvalid, err)
 	}
-	lim.commit()
+	lim.Commit()
 	g := &guardedReader{rr: ir, what: "arrowio.ReadStream", lim: lim, memo: memoOf(ir)}
 	mr.memo, mr.schema = g.memo, ir.Schema()
 	g.refs.Store(1)
 	return g, nil
-}
-
-// guard turns a panic of arrow-go's decoder into an error wrapping
-// ErrInvalid (and the panic's value, when it is an error).
-func guard(err *error, what string) {
-	if p := recover(); p != nil {
-		if pe, ok := p.(error); ok {
-			*err = fmt.Errorf("%s: %w: arrow-go panicked: %w", what, ErrInvalid, pe)
-		} else {
-			*err = fmt.Errorf("%s: %w: arrow-go panicked: %v", what, ErrInvalid, p)
-		}
-	}
 }
 
 // guardedReader runs Next under guard and validates each batch.
@@ -333,7 +165,7 @@ type guardedReader struct {
 	rr   *ipc.Reader
 	what string
 	err  error
-	lim  *limitAllocator
+	lim  *readlimit.Allocator
 	memo *dictMemo
 }
 
@@ -368,22 +200,22 @@ func (g *guardedReader) Next() (ok bool) {
 	if g.err != nil {
 		return false
 	}
-	g.lim.begin()
+	g.lim.Begin()
 	decoded := false // arrow-go decoded a batch (which owns what it allocated)
 	defer func() {
 		if !decoded && g.Err() != nil {
-			g.lim.abandon(g.memo)
+			g.lim.Abandon(g.memo.buffers())
 		} else {
-			g.lim.commit()
+			g.lim.Commit()
 		}
 	}()
 	func() {
-		defer guard(&g.err, g.what)
+		defer readlimit.Guard(&g.err, g.what)
 		ok = g.rr.Next()
 		decoded = ok
 	}()
 	if !ok && g.err == nil && g.rr.Err() != nil {
-		if lerr := g.lim.takeFailed(); lerr != nil { // arrow-go recovered it as text
+		if lerr := g.lim.TakeFailed(); lerr != nil { // arrow-go recovered it as text
 			g.err = fmt.Errorf("%s: %w: %w (%v)", g.what, ErrInvalid, lerr, g.rr.Err())
 		}
 	}
@@ -410,28 +242,28 @@ func ReadFile(r ipc.ReadAtSeeker, opts ...ReadOption) (rr arrowarray.RecordReade
 		return nil, fmt.Errorf("arrowio.ReadFile: %w: nil reader", array.ErrNil)
 	}
 	iopts, lim := newReadConfig(opts)
-	lim.begin()
+	lim.Begin()
 	var f *ipc.FileReader
 	defer func() { // runs after guard has turned a panic into err
 		if err != nil {
-			lim.abandon(nil) // the reader is dropped, its dictionaries too
+			lim.Abandon(nil) // the reader is dropped, its dictionaries too
 		} else {
 			// v15's NewFileReader drops the dictionary messages it reads
 			// without releasing them: all it keeps is its memo.
-			lim.abandon(memoOf(f))
+			lim.Abandon(memoOf(f).buffers())
 		}
 	}()
-	defer guard(&err, "arrowio.ReadFile")
-	size, dicts, recs, err := checkFile(r, lim.max)
+	defer readlimit.Guard(&err, "arrowio.ReadFile")
+	size, dicts, recs, err := checkFile(r, lim.Max)
 	if err != nil {
 		if d := describeFile(r); d != "" {
 			return nil, fmt.Errorf("arrowio.ReadFile: %w: %s", ErrInvalid, d)
 		}
 		return nil, fmt.Errorf("arrowio.ReadFile: %w: %w", ErrInvalid, err)
 	}
-	lim.input.Store(size) // a file's bytes are all present
+	lim.Input.Store(size) // a file's bytes are all present
 	for i, b := range dicts {
-		if _, err := checkBlock(r, size, b, lim.max); err != nil {
+		if _, err := checkBlock(r, size, b, lim.Max); err != nil {
 			return nil, fmt.Errorf("arrowio.ReadFile: dictionary %d: %w: %w", i, ErrInvalid, err)
 		}
 	}
@@ -455,7 +287,7 @@ type fileReader struct {
 	r      ipc.ReadAtSeeker
 	size   int64
 	blocks []fileBlock
-	lim    *limitAllocator
+	lim    *readlimit.Allocator
 	memo   *dictMemo
 	i      int
 	cur    arrow.Record
@@ -497,21 +329,21 @@ func (r *fileReader) Next() bool {
 }
 
 func (r *fileReader) recordAt(i int) (rec arrow.Record, err error) {
-	r.lim.begin()
+	r.lim.Begin()
 	defer func() {
 		if err != nil {
-			r.lim.abandon(r.memo)
+			r.lim.Abandon(r.memo.buffers())
 		} else {
-			r.lim.commit()
+			r.lim.Commit()
 		}
 	}()
-	defer guard(&err, "arrowio.ReadFile")
+	defer readlimit.Guard(&err, "arrowio.ReadFile")
 	b := r.blocks[i]
-	meta, err := checkBlock(r.r, r.size, b, r.lim.max)
+	meta, err := checkBlock(r.r, r.size, b, r.lim.Max)
 	if err != nil {
 		return nil, fmt.Errorf("arrowio.ReadFile: batch %d: %w: %w", i, ErrInvalid, err)
 	}
-	err = checkBatchLayout(meta, r.f.Schema(), r.lim.limit(), func(off, n int64) (int64, error) {
+	err = checkBatchLayout(meta, r.f.Schema(), r.lim.Limit(), func(off, n int64) (int64, error) {
 		var prefix [8]byte
 		if _, err := r.r.ReadAt(prefix[:], b.offset+int64(b.meta)+off); err != nil {
 			return 0, err
@@ -643,7 +475,7 @@ func (p *positionWriter) Seek(offset int64, whence int) (int64, error) {
 type messageReader struct {
 	refs   atomic.Int64
 	r      io.Reader
-	mem    *limitAllocator
+	mem    *readlimit.Allocator
 	head   []byte // the first bytes read (up to sniffLen), to say what a non-stream is
 	read   int64  // bytes read before the first message was whole
 	msgs   int    // messages read whole
@@ -688,13 +520,13 @@ func (m *messageReader) Message() (*ipc.Message, error) {
 			return nil, io.EOF
 		}
 	}
-	m.mem.input.Add(8)
-	if int64(n) > int64(m.mem.max) || int32(n) < 0 {
+	m.mem.Input.Add(8)
+	if int64(n) > int64(m.mem.Max) || int32(n) < 0 {
 		return nil, fmt.Errorf("%w: message metadata of %d bytes", errFB, n)
 	}
 	var meta bytes.Buffer
 	k, err := io.CopyN(&meta, m.r, int64(n)) // grows as the bytes arrive
-	m.mem.input.Add(k)
+	m.mem.Input.Add(k)
 	m.note(meta.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("arrowio: reading message metadata: %w", err)
@@ -703,8 +535,8 @@ func (m *messageReader) Message() (*ipc.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	if bodyLen > int64(m.mem.max) {
-		return nil, fmt.Errorf("%w: %w: message body of %d bytes exceeds the limit of %d (WithMaxBuffer)", errFB, ErrLimit, bodyLen, m.mem.max)
+	if bodyLen > int64(m.mem.Max) {
+		return nil, fmt.Errorf("%w: %w: message body of %d bytes exceeds the limit of %d (WithMaxBuffer)", errFB, ErrLimit, bodyLen, m.mem.Max)
 	}
 	body, err := m.readBody(int(bodyLen))
 	if err != nil {
@@ -712,13 +544,13 @@ func (m *messageReader) Message() (*ipc.Message, error) {
 	}
 	defer body.Release()
 	raw := body.Bytes()
-	err = checkBatchLayout(meta.Bytes(), m.schema, m.mem.limit(), func(off, n int64) (int64, error) {
+	err = checkBatchLayout(meta.Bytes(), m.schema, m.mem.Limit(), func(off, n int64) (int64, error) {
 		return compressedSize(raw[off:off+8], n), nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	m.mem.keep(body.Buf()) // owned by the message, not by a decode
+	m.mem.Keep(body.Buf()) // owned by the message, not by a decode
 	mb := memory.NewBufferBytes(meta.Bytes())
 	if m.msg != nil {
 		m.msg.Release()
@@ -787,7 +619,7 @@ func (m *messageReader) readBody(n int) (body *memory.Buffer, err error) {
 	if _, ok := m.r.(interface{ Len() int }); ok {
 		body.Resize(n)
 		k, err := io.ReadFull(m.r, body.Bytes())
-		m.mem.input.Add(int64(k))
+		m.mem.Input.Add(int64(k))
 		if err != nil {
 			return nil, fmt.Errorf("arrowio: reading a message body of %d bytes: %w", n, err)
 		}
@@ -798,7 +630,7 @@ func (m *messageReader) readBody(n int) (body *memory.Buffer, err error) {
 		next := min(n, max(2*got, bodyChunk))
 		body.Resize(next)
 		k, err := io.ReadFull(m.r, body.Bytes()[got:next])
-		m.mem.input.Add(int64(k))
+		m.mem.Input.Add(int64(k))
 		if err != nil {
 			return nil, fmt.Errorf("arrowio: reading a message body of %d bytes (%d present): %w", n, got+k, err)
 		}

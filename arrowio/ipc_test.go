@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/internal/arrowtest"
 )
 
 // ipcBatches are batches of one schema: tensor columns (transposed, with
@@ -28,12 +29,6 @@ func ipcBatches(t testing.TB, mem memory.Allocator) []arrow.Record {
 	return []arrow.Record{a, b, d}
 }
 
-func releaseRecords(recs []arrow.Record) {
-	for _, r := range recs {
-		r.Release()
-	}
-}
-
 // TestIPCRoundTrip: streams and files, plain and compressed, to a
 // bytes.Buffer (not a seeker) and to a file: every batch comes back equal,
 // with the extension type.
@@ -41,9 +36,9 @@ func TestIPCRoundTrip(t *testing.T) {
 	for _, file := range []bool{false, true} {
 		for _, zstd := range []bool{false, true} {
 			t.Run(fmt.Sprintf("file=%v/zstd=%v", file, zstd), func(t *testing.T) {
-				mem := newMem(t)
+				mem := arrowtest.NewMem(t)
 				recs := ipcBatches(t, mem)
-				defer releaseRecords(recs)
+				defer arrowtest.ReleaseRecords(recs)
 				opts := []ipc.Option{ipc.WithAllocator(mem)}
 				if zstd {
 					opts = append(opts, ipc.WithZstd())
@@ -62,7 +57,7 @@ func TestIPCRoundTrip(t *testing.T) {
 				assert.True(t, recs[0].Schema().Equal(rr.Schema()))
 				i := 0
 				for rr.Next() {
-					requireSameRecord(t, recs[i], rr.Record())
+					arrowtest.RequireSameRecord(t, recs[i], rr.Record())
 					x, err := FromArrow(mem, rr.Record().Column(0))
 					require.NoError(t, err)
 					assert.Equal(t, []int{int(recs[i].NumRows()), 2, 2}, x.Shape())
@@ -77,9 +72,9 @@ func TestIPCRoundTrip(t *testing.T) {
 }
 
 func TestIPCFileOnDisk(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	recs := ipcBatches(t, mem)
-	defer releaseRecords(recs)
+	defer arrowtest.ReleaseRecords(recs)
 	path := filepath.Join(t.TempDir(), "x.arrow")
 	f, err := os.Create(path)
 	require.NoError(t, err)
@@ -109,7 +104,7 @@ func TestIPCFileOnDisk(t *testing.T) {
 	defer in.Release()
 	i := 0
 	for in.Next() {
-		requireSameRecord(t, recs[i], in.Record())
+		arrowtest.RequireSameRecord(t, recs[i], in.Record())
 		i++
 	}
 	require.NoError(t, in.Err())
@@ -119,9 +114,9 @@ func TestIPCFileOnDisk(t *testing.T) {
 // TestIPCMalformed: truncations and corruptions of valid streams and files
 // give errors (or fewer batches), never panics, and leak nothing.
 func TestIPCMalformed(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	recs := ipcBatches(t, mem)
-	defer releaseRecords(recs)
+	defer arrowtest.ReleaseRecords(recs)
 	for _, file := range []bool{false, true} {
 		var buf bytes.Buffer
 		require.NoError(t, WriteRecords(&buf, file, recs[0].Schema(), recs))
@@ -178,7 +173,7 @@ func drainIPC(t testing.TB, mem memory.Allocator, data []byte, file bool) {
 // TestIPCBadExtensionMetadata: a stream whose field carries bad
 // fixed_shape_tensor metadata is rejected when its schema is read.
 func TestIPCBadExtensionMetadata(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	b := arrowarray.NewFixedSizeListBuilder(mem, 2, arrow.PrimitiveTypes.Float64)
 	b.Append(true)
 	b.ValueBuilder().(*arrowarray.Float64Builder).AppendValues([]float64{1, 2}, nil)
@@ -209,7 +204,7 @@ func TestIPCBadExtensionMetadata(t *testing.T) {
 // column (transposed, with nulls) of every dtype survive an IPC file and a
 // stream and convert back to the same values and masks.
 func TestIPCEveryDType(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	var fields []arrow.Field
 	var cols []arrow.Array
 	var want []*array.Array
@@ -222,7 +217,7 @@ func TestIPCEveryDType(t *testing.T) {
 		}
 	}()
 	for _, dt := range array.DTypes {
-		full := buildArrow(t, mem, dt, testValues(dt, 9), nullEvery(9, 4))
+		full := arrowtest.BuildArrow(t, mem, dt, arrowtest.TestValues(dt, 9), arrowtest.NullEvery(9, 4))
 		prim := arrowarray.NewSlice(full, 2, 9)
 		full.Release()
 		pa, err := FromArrow(mem, prim)
@@ -265,8 +260,8 @@ func TestIPCEveryDType(t *testing.T) {
 			for i, c := range rr.Record().Columns() {
 				got, err := FromArrow(mem, c)
 				require.NoError(t, err, fs[i].Name)
-				wv, wok := elems(t, ws[i])
-				gv, gok := elems(t, got)
+				wv, wok := arrowtest.Elems(t, ws[i])
+				gv, gok := arrowtest.Elems(t, got)
 				assert.Equal(t, wv, gv, fs[i].Name)
 				assert.Equal(t, wok, gok, fs[i].Name)
 				assert.Equal(t, ws[i].Strides(), got.Strides(), fs[i].Name)
@@ -284,9 +279,9 @@ func TestIPCEveryDType(t *testing.T) {
 // arrow-go's reader; here an expected schema, which a stream of another
 // schema fails.
 func TestIPCOptionsReachTheReader(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	recs := ipcBatches(t, mem)
-	defer releaseRecords(recs)
+	defer arrowtest.ReleaseRecords(recs)
 	var buf bytes.Buffer
 	require.NoError(t, WriteRecords(&buf, false, recs[0].Schema(), recs, ipc.WithAllocator(mem)))
 	data := buf.Bytes()

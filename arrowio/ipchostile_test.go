@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/stride0/stride0/internal/arrowtest"
 )
 
 // capAllocator records the largest single request and the total requested,
@@ -137,9 +138,9 @@ func readAll(t testing.TB, data []byte, file bool, opts ...ReadOption) (int, err
 // 0xFF000000 bytes, with a few hundred bytes present, fails without the
 // reader asking for more than a small multiple of what is there.
 func TestIPCStreamBodyLengthLie(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	recs := dictRecords(t, mem, 1, 5)
-	defer releaseRecords(recs)
+	defer arrowtest.ReleaseRecords(recs)
 	data := writeIPC(t, recs, false)
 	// Walk the messages: continuation, length, metadata, body.
 	var metas [][2]int // metadata start and end of each message
@@ -203,7 +204,7 @@ func zeroRecord(mem memory.Allocator, cols, rows int) arrow.Record {
 // limit, a buffer whose prefix claims 3 GiB in a stream of a few KiB is
 // refused before it is allocated.
 func TestIPCDecompressionBomb(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	rows := 1 << 18 // 1 MiB of zeros per column
 	if raceBuild {
 		rows = 1 << 15
@@ -253,10 +254,10 @@ func TestIPCDecompressionBomb(t *testing.T) {
 func TestIPCDictionaryFileNoLeak(t *testing.T) {
 	for _, file := range []bool{false, true} {
 		for _, codec := range []ipc.Option{nil, ipc.WithLZ4(), ipc.WithZstd()} {
-			mem := newMem(t)
+			mem := arrowtest.NewMem(t)
 			recs := dictRecords(t, memory.DefaultAllocator, 3, 7)
 			data := writeIPC(t, recs, file, codec)
-			releaseRecords(recs)
+			arrowtest.ReleaseRecords(recs)
 			n, err := readAll(t, data, file, WithAllocator(mem))
 			require.NoError(t, err)
 			assert.Equal(t, 3, n)
@@ -285,7 +286,7 @@ func TestIPCDictionaryFileNoLeak(t *testing.T) {
 // validate or an error, and leaves nothing allocated.
 func TestIPCDictionaryCorruptionsNoLeak(t *testing.T) {
 	recs := dictRecords(t, memory.DefaultAllocator, 2, 6)
-	defer releaseRecords(recs)
+	defer arrowtest.ReleaseRecords(recs)
 	for _, file := range []bool{false, true} {
 		data := writeIPC(t, recs, file, ipc.WithLZ4())
 		bad := make([]byte, len(data))
@@ -318,9 +319,9 @@ func TestIPCDictionaryCorruptionsNoLeak(t *testing.T) {
 // a list column yields a batch whose use panics: the readers validate every
 // batch and report corruption as ErrInvalid.
 func TestIPCCorruptBatchesRejected(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	recs := dictRecords(t, mem, 2, 6)
-	defer releaseRecords(recs)
+	defer arrowtest.ReleaseRecords(recs)
 	for _, file := range []bool{false, true} {
 		for _, codec := range []ipc.Option{nil, ipc.WithLZ4()} {
 			data := writeIPC(t, recs, file, codec)
@@ -348,9 +349,9 @@ func TestIPCCorruptBatchesRejected(t *testing.T) {
 // TestValidateArray: hand-made corrupt arrays of each layout are refused
 // with ErrInvalid naming the problem; the same arrays intact pass.
 func TestValidateArray(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	recs := dictRecords(t, mem, 1, 9)
-	defer releaseRecords(recs)
+	defer arrowtest.ReleaseRecords(recs)
 	rec := recs[0]
 	require.NoError(t, ValidateRecord(rec))
 	for _, c := range rec.Columns() {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/expr"
+	"github.com/stride0/stride0/internal/arrowtest"
 )
 
 // npmPackage is the JavaScript Arrow implementation the interop test uses.
@@ -103,9 +104,9 @@ func jsBatch(t *testing.T, mem memory.Allocator, r0 int) arrow.Record {
 			flags[i] = 1
 		}
 	}
-	id := buildArrow(t, mem, array.Int64, ids, valid)
+	id := arrowtest.BuildArrow(t, mem, array.Int64, ids, valid)
 	defer id.Release()
-	flag := buildArrow(t, mem, array.Bool, flags, nil)
+	flag := arrowtest.BuildArrow(t, mem, array.Bool, flags, nil)
 	defer flag.Release()
 	schema := arrow.NewSchema([]arrow.Field{
 		{Name: "t", Type: tcol.DataType(), Nullable: true},
@@ -129,12 +130,12 @@ func TestJavaScriptRoundTrip(t *testing.T) {
 		t.Skip("-short: skipping the JavaScript (npm apache-arrow) interop test")
 	}
 	dir := npmArrow(t)
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	var recs []arrow.Record
 	for r0 := 0; r0 < 6; r0 += 2 {
 		recs = append(recs, jsBatch(t, mem, r0))
 	}
-	defer releaseRecords(recs)
+	defer arrowtest.ReleaseRecords(recs)
 	work := t.TempDir()
 	in, out := filepath.Join(work, "from_go.arrow"), filepath.Join(work, "from_js.arrow")
 	var buf bytes.Buffer

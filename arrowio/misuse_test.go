@@ -11,6 +11,7 @@ import (
 
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/expr"
+	"github.com/stride0/stride0/internal/arrowtest"
 	"github.com/stride0/stride0/view"
 )
 
@@ -51,7 +52,7 @@ func TestNilTensorType(t *testing.T) {
 // TestWriteRecordsNilRecord: a nil record among those to write is an error
 // wrapping array.ErrNil, for streams and files.
 func TestWriteRecordsNilRecord(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	rec := recordFixture(t, mem, 3, 1)
 	defer rec.Release()
 	for _, file := range []bool{false, true} {
@@ -80,7 +81,7 @@ func (r *nilReader) Err() error            { return nil }
 // TestWriteNilBatch: a reader that yields a nil batch makes WriteStream and
 // WriteFile fail with array.ErrNil.
 func TestWriteNilBatch(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	rec := recordFixture(t, mem, 2, 1)
 	defer rec.Release()
 	for _, file := range []bool{false, true} {
@@ -101,7 +102,7 @@ func TestWriteNilBatch(t *testing.T) {
 // axis (a reduction over the rows) is refused when Evaluate plans, even for
 // a stream whose batches have as many rows as the result has elements.
 func TestEvaluateRejectsNonRowOutput(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	x, err := array.Arange(mem, array.Float64, 1, 10, 1)
 	require.NoError(t, err)
 	defer x.Release()
@@ -162,7 +163,7 @@ func isInvolution(p []int) bool {
 // inverse (a copy otherwise), and reads back to the same values; 2-D
 // transposes still share the buffer.
 func TestToTensorColumnInvolutionOnly(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	x, err := array.Arange(mem, array.Float32, 0, 2*2*3*4, 1)
 	require.NoError(t, err)
 	defer x.Release()
@@ -199,7 +200,7 @@ func TestToTensorColumnInvolutionOnly(t *testing.T) {
 	require.NoError(t, err)
 	defer col.Release()
 	assert.Equal(t, []int{1, 0}, col.TensorType().Permutation())
-	assert.Equal(t, addr(x, 0), arrowAddr(col.Storage().Data().Children()[0], 0), "a 2-D transpose shares the buffer")
+	assert.Equal(t, arrowtest.Addr(x, 0), arrowtest.ArrowAddr(col.Storage().Data().Children()[0], 0), "a 2-D transpose shares the buffer")
 }
 
 // TestNilArrays: a nil array, a typed nil and a zero *FixedShapeTensorArray

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/internal/readlimit"
 )
 
 // FromArrow returns an Array over the values of an Arrow array, without
@@ -112,10 +113,10 @@ func validityMask(mem memory.Allocator, bm *memory.Buffer, off, n int) (*memory.
 	if bm == nil || bm.Len() == 0 || n == 0 {
 		return nil, nil
 	}
-	if off > math.MaxInt-7-n || bm.Len() < bitmapBytes(off+n) {
+	if off > math.MaxInt-7-n || bm.Len() < readlimit.BitmapBytes(off+n) {
 		return nil, fmt.Errorf("%w: validity bitmap of %d bytes for offset %d, length %d", ErrInvalid, bm.Len(), off, n)
 	}
-	if countZeroBits(bm.Bytes(), off, n) == 0 {
+	if readlimit.CountZeroBits(bm.Bytes(), off, n) == 0 {
 		return nil, nil
 	}
 	m := newBuffer(mem, n)
@@ -133,7 +134,7 @@ func valuesBuffer(mem memory.Allocator, dt array.DType, vb *memory.Buffer, off, 
 		if n == 0 {
 			return newBuffer(mem, 0), 0, nil
 		}
-		if vb == nil || off > math.MaxInt-7-n || vb.Len() < bitmapBytes(off+n) {
+		if vb == nil || off > math.MaxInt-7-n || vb.Len() < readlimit.BitmapBytes(off+n) {
 			return nil, 0, fmt.Errorf("%w: boolean values buffer too short for offset %d, length %d", ErrInvalid, off, n)
 		}
 		b := newBuffer(mem, n)
@@ -200,7 +201,7 @@ func contiguousData(mem memory.Allocator, dt array.DType, t arrow.DataType, a *a
 	off := base
 	switch {
 	case dt == array.Bool:
-		vals = newBuffer(mem, bitmapBytes(n))
+		vals = newBuffer(mem, readlimit.BitmapBytes(n))
 		packBits(vals.Bytes(), a.Data().Bytes()[base:base+n])
 		off = 0
 	case bitmap != nil && base != 0:
@@ -220,7 +221,7 @@ func packedValidity(mem memory.Allocator, a *array.Array, base, n int) (*memory.
 	if !a.HasNulls() || n == 0 {
 		return nil, 0
 	}
-	bm := newBuffer(mem, bitmapBytes(n))
+	bm := newBuffer(mem, readlimit.BitmapBytes(n))
 	nulls := packBits(bm.Bytes(), a.Validity().Bytes()[base:base+n])
 	if nulls == 0 {
 		bm.Release()

@@ -12,6 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/internal/arrowtest"
+	"github.com/stride0/stride0/internal/readlimit"
 )
 
 func TestBitsPackUnpack(t *testing.T) {
@@ -23,7 +25,7 @@ func TestBitsPackUnpack(t *testing.T) {
 					src[i] = byte(1 + i%4) // any non-zero byte counts as set
 				}
 			}
-			bm := make([]byte, bitmapBytes(n)+1)
+			bm := make([]byte, readlimit.BitmapBytes(n)+1)
 			bm[len(bm)-1] = 0xAA // must stay untouched
 			zeros := packBits(bm, src)
 			want := 0
@@ -40,7 +42,7 @@ func TestBitsPackUnpack(t *testing.T) {
 				require.Zero(t, bm[n>>3]>>(n&7), "unused bits are zero")
 			}
 			// Unpack at an offset: shift the bitmap by off bits.
-			shifted := make([]byte, bitmapBytes(n+off))
+			shifted := make([]byte, readlimit.BitmapBytes(n+off))
 			for i, v := range src {
 				if v != 0 {
 					shifted[(i+off)>>3] |= 1 << ((i + off) & 7)
@@ -52,7 +54,7 @@ func TestBitsPackUnpack(t *testing.T) {
 				require.Equal(t, v != 0, dst[i] == 1, "unpack n=%d off=%d i=%d", n, off, i)
 				require.LessOrEqual(t, dst[i], byte(1))
 			}
-			require.Equal(t, want, countZeroBits(shifted, off, n))
+			require.Equal(t, want, readlimit.CountZeroBits(shifted, off, n))
 		}
 	}
 }
@@ -70,28 +72,28 @@ func TestPrimitiveRoundTrip(t *testing.T) {
 						continue
 					}
 					t.Run(fmt.Sprintf("%v/n=%d/nulls=%v/off=%d", dt, n, nulls, off), func(t *testing.T) {
-						mem := newMem(t)
-						vals := testValues(dt, n)
+						mem := arrowtest.NewMem(t)
+						vals := arrowtest.TestValues(dt, n)
 						var valid []bool
 						if nulls {
-							valid = nullEvery(n, 3)
+							valid = arrowtest.NullEvery(n, 3)
 						}
-						full := buildArrow(t, mem, dt, vals, valid)
+						full := arrowtest.BuildArrow(t, mem, dt, vals, valid)
 						defer full.Release()
 						src := arrowarray.NewSlice(full, int64(off), int64(n))
 						defer src.Release()
-						wantV, wantOK := arrowValues(t, src)
+						wantV, wantOK := arrowtest.ArrowValues(t, src)
 
 						a, err := FromArrow(mem, src)
 						require.NoError(t, err)
 						defer a.Release()
 						require.Equal(t, []int{n - off}, a.Shape())
 						require.Equal(t, dt, a.DType())
-						gotV, gotOK := elems(t, a)
-						assert.Equal(t, zeroNulls(wantV, wantOK), gotV)
+						gotV, gotOK := arrowtest.Elems(t, a)
+						assert.Equal(t, arrowtest.ZeroNulls(wantV, wantOK), gotV)
 						assert.Equal(t, wantOK, gotOK)
 						if dt != array.Bool && src.Len() > 0 {
-							assert.Equal(t, arrowAddr(src.Data(), 0), addr(a, a.Offset()), "values buffer shared")
+							assert.Equal(t, arrowtest.ArrowAddr(src.Data(), 0), arrowtest.Addr(a, a.Offset()), "values buffer shared")
 						}
 
 						back, err := ToArrow(mem, a)
@@ -100,7 +102,7 @@ func TestPrimitiveRoundTrip(t *testing.T) {
 						assert.True(t, arrowarray.Equal(src, back), "round trip: %v vs %v", src, back)
 						assert.Equal(t, src.NullN(), back.NullN())
 						if dt != array.Bool && src.Len() > 0 {
-							assert.Equal(t, arrowAddr(src.Data(), 0), arrowAddr(back.Data(), 0), "shared again")
+							assert.Equal(t, arrowtest.ArrowAddr(src.Data(), 0), arrowtest.ArrowAddr(back.Data(), 0), "shared again")
 						}
 					})
 				}
@@ -112,7 +114,7 @@ func TestPrimitiveRoundTrip(t *testing.T) {
 // TestToArrowViews: views Arrow cannot describe are materialized (broadcast,
 // reversed, strided), a contiguous offset view is not; nulls follow.
 func TestToArrowViews(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	base, err := array.FromSlice(mem, []int32{0, 1, 2, 3, 4, 5, 6, 7})
 	require.NoError(t, err)
 	defer base.Release()
@@ -147,16 +149,16 @@ func TestToArrowViews(t *testing.T) {
 				}
 			}
 			if c.shared {
-				assert.Equal(t, addr(base, c.off), arrowAddr(arr.Data(), 0))
+				assert.Equal(t, arrowtest.Addr(base, c.off), arrowtest.ArrowAddr(arr.Data(), 0))
 			} else {
-				assert.NotEqual(t, addr(base, 0), uintptr(0))
+				assert.NotEqual(t, arrowtest.Addr(base, 0), uintptr(0))
 			}
 		})
 	}
 }
 
 func TestToArrowErrors(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	_, err := ToArrow(mem, nil)
 	assert.ErrorIs(t, err, array.ErrNil)
 	a, err := array.New(mem, array.Float32, 2, 3)
@@ -174,7 +176,7 @@ func TestToArrowErrors(t *testing.T) {
 }
 
 func TestFromArrowErrors(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	_, err := FromArrow(mem, nil)
 	assert.ErrorIs(t, err, array.ErrNil)
 
@@ -224,8 +226,8 @@ func TestFromArrowErrors(t *testing.T) {
 // TestFromArrowMaskIndependentOfNullCount: the mask comes from the bitmap
 // bits; an all-set bitmap makes no mask.
 func TestFromArrowAllValidBitmap(t *testing.T) {
-	mem := newMem(t)
-	arr := buildArrow(t, mem, array.Int16, []float64{1, 2, 3}, []bool{true, true, true})
+	mem := arrowtest.NewMem(t)
+	arr := arrowtest.BuildArrow(t, mem, array.Int16, []float64{1, 2, 3}, []bool{true, true, true})
 	defer arr.Release()
 	a, err := FromArrow(mem, arr)
 	require.NoError(t, err)
@@ -234,10 +236,10 @@ func TestFromArrowAllValidBitmap(t *testing.T) {
 }
 
 func TestChunked(t *testing.T) {
-	mem := newMem(t)
-	c1 := buildArrow(t, mem, array.Float64, []float64{1, 2, 3}, nil)
-	c2 := buildArrow(t, mem, array.Float64, []float64{4, 5}, []bool{false, true})
-	c3 := buildArrow(t, mem, array.Float64, nil, nil)
+	mem := arrowtest.NewMem(t)
+	c1 := arrowtest.BuildArrow(t, mem, array.Float64, []float64{1, 2, 3}, nil)
+	c2 := arrowtest.BuildArrow(t, mem, array.Float64, []float64{4, 5}, []bool{false, true})
+	c3 := arrowtest.BuildArrow(t, mem, array.Float64, nil, nil)
 	ch := arrow.NewChunked(arrow.PrimitiveTypes.Float64, []arrow.Array{c1, c2, c3})
 	c1.Release()
 	c2.Release()
@@ -247,13 +249,13 @@ func TestChunked(t *testing.T) {
 	parts, err := FromChunked(mem, ch)
 	require.NoError(t, err)
 	require.Len(t, parts, 3)
-	assert.Equal(t, arrowAddr(ch.Chunk(0).Data(), 0), addr(parts[0], parts[0].Offset()), "chunks are not copied")
+	assert.Equal(t, arrowtest.ArrowAddr(ch.Chunk(0).Data(), 0), arrowtest.Addr(parts[0], parts[0].Offset()), "chunks are not copied")
 	releaseAll(parts)
 
 	all, err := ConcatChunked(mem, ch)
 	require.NoError(t, err)
 	defer all.Release()
-	v, ok := elems(t, all)
+	v, ok := arrowtest.Elems(t, all)
 	assert.Equal(t, []float64{1, 2, 3, 0, 5}, v)
 	assert.Equal(t, []bool{true, true, true, false, true}, ok)
 
@@ -261,7 +263,7 @@ func TestChunked(t *testing.T) {
 	defer one.Release()
 	a1, err := ConcatChunked(mem, one)
 	require.NoError(t, err)
-	assert.Equal(t, arrowAddr(one.Chunk(0).Data(), 0), addr(a1, a1.Offset()), "one chunk: no copy")
+	assert.Equal(t, arrowtest.ArrowAddr(one.Chunk(0).Data(), 0), arrowtest.Addr(a1, a1.Offset()), "one chunk: no copy")
 	a1.Release()
 
 	none := arrow.NewChunked(arrow.PrimitiveTypes.Int8, nil)

@@ -15,6 +15,7 @@ import (
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/broadcast"
 	"github.com/stride0/stride0/expr"
+	"github.com/stride0/stride0/internal/arrowtest"
 )
 
 // peakAllocator tracks the bytes outstanding and their maximum.
@@ -147,7 +148,7 @@ func normalizeOutputs(t testing.TB, mem memory.Allocator, s *arrow.Schema) ([]Ou
 // TestEvaluate: three outputs over a stream of batches (one empty): values,
 // nulls, output schema fixed before the first batch.
 func TestEvaluate(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	for _, rows := range []int{7, 0} {
 		t.Run(fmt.Sprint("rows=", rows), func(t *testing.T) {
 			g := newGenReader(t, mem, 3, rows)
@@ -201,7 +202,7 @@ func TestEvaluate(t *testing.T) {
 }
 
 func TestEvaluateErrors(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	g := newGenReader(t, mem, 2, 3)
 	defer g.Release()
 	_, err := Evaluate(mem, nil)
@@ -239,7 +240,7 @@ func TestEvaluateStreamingBounded(t *testing.T) {
 	const rows = 512
 	batchBytes := int64(rows * (4*4 + 8 + 4*4 + 4 + 8)) // inputs and outputs of one batch
 	peak := func(batches int, viaIPC bool) int64 {
-		checked := newMem(t)
+		checked := arrowtest.NewMem(t)
 		mem := &peakAllocator{mem: checked}
 		g := newGenReader(t, mem, batches, rows)
 		outs, done := normalizeOutputs(t, mem, g.Schema())

@@ -16,6 +16,7 @@ import (
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/broadcast"
 	"github.com/stride0/stride0/expr"
+	"github.com/stride0/stride0/internal/arrowtest"
 )
 
 // randStream is a stream of random batches (sizes 0..maxRows, some empty)
@@ -286,7 +287,7 @@ func checkAgree(t testing.TB, mem memory.Allocator, s *randStream, cases []agree
 // var and std. The
 // results have the in-memory reductions' dtypes and shapes.
 func TestReduceAgrees(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	s := newRandStream(t, mem, 12, 3000, 24)
 	defer s.release()
 	cases, scale := agreeCases(t, mem, s)
@@ -305,7 +306,7 @@ func TestReduceAgrees(t *testing.T) {
 // TestReduceEmpty: a stream of no rows (no batches, or empty batches)
 // gives NumPy's values of empty reductions, and an error for min and max.
 func TestReduceEmpty(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	for _, batches := range []int{0, 3} {
 		t.Run(fmt.Sprint("batches=", batches), func(t *testing.T) {
 			s := newRandStream(t, mem, 1, batches, 0)
@@ -403,7 +404,7 @@ func streamOf(t testing.TB, mem memory.Allocator, batches [][]float64, valid [][
 // lane whose values are all null gives the in-memory result (identity,
 // NaN).
 func TestReduceSpecialValues(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	nanv := math.NaN()
 	b1 := []float64{1, nanv, 3, 4, 0, 6}
 	b2 := []float64{7, 8, 9, -1, 11, 12}
@@ -461,7 +462,7 @@ func (f *brokenReader) Err() error { return f.err }
 // TestReduceErrors: every error is typed, names what was wrong, and leaves
 // nothing allocated (the checked allocator is empty at the end).
 func TestReduceErrors(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	s := newRandStream(t, mem, 3, 20, 10)
 	defer s.release()
 	x, err := SchemaVar(s.schema, "f")
@@ -510,7 +511,7 @@ func TestReduceErrors(t *testing.T) {
 	}
 
 	// A batch whose column does not have the schema's type.
-	i32 := buildArrow(t, mem, array.Int32, []float64{1, 2}, nil)
+	i32 := arrowtest.BuildArrow(t, mem, array.Int32, []float64{1, 2}, nil)
 	badSchema := arrow.NewSchema([]arrow.Field{{Name: "f", Type: arrow.PrimitiveTypes.Float64}}, nil)
 	badRec := arrowarray.NewRecord(arrow.NewSchema([]arrow.Field{{Name: "f", Type: arrow.PrimitiveTypes.Int32}}, nil), []arrow.Array{i32}, 2)
 	i32.Release()
@@ -566,7 +567,7 @@ func TestReduceStreamingBounded(t *testing.T) {
 	const rows = 512
 	batchBytes := int64(rows * (4*4 + 8 + 1 + 4*8 + 8)) // inputs and the evaluated expressions of one batch
 	peak := func(batches int) int64 {
-		checked := newMem(t)
+		checked := arrowtest.NewMem(t)
 		mem := &peakAllocator{mem: checked}
 		g := newGenReader(t, mem, batches, rows)
 		defer g.Release()
@@ -632,7 +633,7 @@ func BenchmarkReduce(b *testing.B) {
 // nothing is allocated for them before a batch shows the data exists, and a
 // result of that size over no rows is refused rather than allocated.
 func TestReduceHugeRowShape(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	schema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.FixedSizeListOf(1<<27, arrow.PrimitiveTypes.Float64)}}, nil)
 	x, err := SchemaVar(schema, "x")
 	require.NoError(t, err)

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/stride0/stride0/expr"
+	"github.com/stride0/stride0/internal/arrowtest"
 )
 
 // encodeState writes a Reducer state for r's reductions by hand: rows, and
@@ -73,14 +74,14 @@ func state(r *Reducer, rows uint64, m [3]uint64, c int64) []byte {
 // count or counts overflow int64 is an error that leaves the Reducer as it
 // was (it wrapped to negative counts).
 func TestReducerUnmarshalImpossible(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	r := stateReducer(t, mem)
 	defer r.Release()
 	good := state(r, 3, [3]uint64{3, f64(2), f64(2)}, 3)
 	require.NoError(t, r.UnmarshalBinary(good))
 	res, err := r.Result(nil)
 	require.NoError(t, err)
-	v, _ := elems(t, res[0])
+	v, _ := arrowtest.Elems(t, res[0])
 	assert.InDelta(t, 2.0/3, v[0], 1e-15)
 	for _, a := range res {
 		a.Release()
@@ -151,7 +152,7 @@ func TestReducerUnmarshalImpossible(t *testing.T) {
 	assert.Equal(t, before, after, "a failed Merge changes nothing")
 	res, err = a.Result(nil)
 	require.NoError(t, err)
-	c, _ := elems(t, res[1])
+	c, _ := arrowtest.Elems(t, res[1])
 	assert.Equal(t, float64(2*half), c[0], "counts never wrap")
 	for _, x := range res {
 		x.Release()

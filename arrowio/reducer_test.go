@@ -15,6 +15,7 @@ import (
 
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/expr"
+	"github.com/stride0/stride0/internal/arrowtest"
 )
 
 func caseReductions(cases []agreeCase) []Reduction {
@@ -76,7 +77,7 @@ func mergeSplit(t testing.TB, mem memory.Allocator, rng *rand.Rand, s *randStrea
 // TestReduceAgrees's tolerances (exact for integers, bools, min, max,
 // count and exact float sums), and Reduce's results within them too.
 func TestReducerMergeAgrees(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	s := newRandStream(t, mem, 21, 600, 24)
 	defer s.release()
 	cases, scale := agreeCases(t, mem, s)
@@ -106,7 +107,7 @@ func TestReducerMergeAgrees(t *testing.T) {
 // sides, encodes to a header only, and gives Reduce's results over no rows
 // (Min and Max: ErrEmpty).
 func TestReducerEmpty(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	s := newRandStream(t, mem, 4, 30, 10)
 	defer s.release()
 	cases, scale := agreeCases(t, mem, s)
@@ -174,7 +175,7 @@ func TestReducerEmpty(t *testing.T) {
 // TestReducerMisuse: nil, zero and released Reducers, mismatched merges and
 // states: typed errors, the receiver unchanged, nothing leaked.
 func TestReducerMisuse(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	s := newRandStream(t, mem, 7, 20, 10)
 	defer s.release()
 	f, err := SchemaVar(s.schema, "f")
@@ -241,8 +242,8 @@ func TestReducerMisuse(t *testing.T) {
 
 	// A batch whose columns are in another order than the schema's binds
 	// by name.
-	fa := buildArrow(t, mem, array.Float64, []float64{1, 2}, nil)
-	fb := buildArrow(t, mem, array.Float64, []float64{3, 4}, nil)
+	fa := arrowtest.BuildArrow(t, mem, array.Float64, []float64{1, 2}, nil)
+	fb := arrowtest.BuildArrow(t, mem, array.Float64, []float64{3, 4}, nil)
 	ab := arrow.NewSchema([]arrow.Field{{Name: "a", Type: fa.DataType()}, {Name: "b", Type: fb.DataType()}}, nil)
 	ba := arrow.NewSchema([]arrow.Field{{Name: "b", Type: fa.DataType()}, {Name: "a", Type: fb.DataType()}}, nil)
 	swapped := arrowarray.NewRecord(ba, []arrow.Array{fb, fa}, 2)
@@ -255,7 +256,7 @@ func TestReducerMisuse(t *testing.T) {
 	require.NoError(t, sw.Add(swapped))
 	sums, err := sw.Result(mem)
 	require.NoError(t, err)
-	v, _ := elems(t, sums[0])
+	v, _ := arrowtest.Elems(t, sums[0])
 	assert.Equal(t, []float64{3}, v, "the sum of a, not of b")
 	sums[0].Release()
 	sw.Release()
@@ -276,7 +277,7 @@ func TestReducerMisuse(t *testing.T) {
 // well-formed, a state that encodes back to the same bytes), never a
 // panic; a failed decode leaves the Reducer's state unchanged.
 func TestReducerUnmarshalHostile(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	s := newRandStream(t, mem, 8, 12, 6)
 	defer s.release()
 	f, _ := SchemaVar(s.schema, "f")
@@ -460,7 +461,7 @@ func checkStateResults(t *testing.T, r *Reducer, res []*array.Array) {
 		if red.r.Op != Var && red.r.Op != Std && red.r.Op != Count {
 			continue
 		}
-		v, _ := elems(t, res[i])
+		v, _ := arrowtest.Elems(t, res[i])
 		for _, x := range v {
 			if x < 0 || (red.r.Op == Count && x > float64(r.Rows())) {
 				t.Fatalf("%s gives %v after %d rows", red.r.Name, v, r.Rows())

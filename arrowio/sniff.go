@@ -44,7 +44,7 @@ func describeInput(head []byte, total int64, want string) string {
 // those an IPC reader is likely to be handed by mistake; "" for none.
 func magicOf(head []byte) string {
 	for _, m := range []struct{ magic, what string }{
-		{"PAR1", "a Parquet file (it starts with \"PAR1\"): read it with ReadParquet"},
+		{"PAR1", "a Parquet file (it starts with \"PAR1\"): read it with parquetio.Read"},
 		{"FEA1", "a Feather version 1 file (it starts with \"FEA1\"), which arrow-go cannot read"},
 		{"\x1f\x8b", "gzip-compressed data"},
 		{"\x28\xb5\x2f\xfd", "zstd-compressed data"},

@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/internal/readlimit"
 )
 
 // fromFixedSizeList converts a FixedSizeList column (extension or storage
@@ -221,7 +222,7 @@ func rowValidity(mem memory.Allocator, mask []byte, n, l int) (*memory.Buffer, i
 			}
 		}
 	}
-	bm := newBuffer(mem, bitmapBytes(n))
+	bm := newBuffer(mem, readlimit.BitmapBytes(n))
 	nulls := packBits(bm.Bytes(), rows)
 	if nulls == 0 {
 		bm.Release()

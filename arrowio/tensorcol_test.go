@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/internal/arrowtest"
 )
 
 // childOf returns the list values of a tensor column.
@@ -25,7 +26,7 @@ func TestTensorColumnEveryDType(t *testing.T) {
 	for _, dt := range array.DTypes {
 		for _, nulls := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%v/nulls=%v", dt, nulls), func(t *testing.T) {
-				mem := newMem(t)
+				mem := arrowtest.NewMem(t)
 				a, err := array.Arange(mem, dt, 0, 24, 1)
 				require.NoError(t, err)
 				defer a.Release()
@@ -55,15 +56,15 @@ func TestTensorColumnEveryDType(t *testing.T) {
 					assert.Zero(t, col.NullN())
 				}
 				if dt != array.Bool {
-					assert.Equal(t, addr(v, 0), arrowAddr(childOf(col).Data(), 0), "buffer shared")
+					assert.Equal(t, arrowtest.Addr(v, 0), arrowtest.ArrowAddr(childOf(col).Data(), 0), "buffer shared")
 				}
 				back, err := FromArrow(mem, col)
 				require.NoError(t, err)
 				defer back.Release()
 				assert.Equal(t, v.Shape(), back.Shape())
 				assert.Equal(t, v.Strides(), back.Strides())
-				wv, wok := elems(t, v)
-				gv, gok := elems(t, back)
+				wv, wok := arrowtest.Elems(t, v)
+				gv, gok := arrowtest.Elems(t, back)
 				assert.Equal(t, wv, gv)
 				assert.Equal(t, wok, gok)
 			})
@@ -76,7 +77,7 @@ func TestTensorColumnEveryDType(t *testing.T) {
 // [4,2,3] tensors where logical (i,j,k) is physical (j,k,i), as the
 // specification defines (logical dim i is physical dim permutation[i]).
 func TestTensorPermutationRead(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	tt, err := NewFixedShapeTensorType(arrow.PrimitiveTypes.Int32, []int{2, 3, 4}, []string{"a", "b", "c"}, []int{2, 0, 1})
 	require.NoError(t, err)
 	assert.Equal(t, []int{4, 2, 3}, tt.LogicalShape())
@@ -119,12 +120,12 @@ func TestTensorPermutationRead(t *testing.T) {
 	assert.Nil(t, at.Permutation())
 	assert.Equal(t, []int{4, 2, 3}, at.LogicalShape())
 	assert.Equal(t, []string{"c", "a", "b"}, at.LogicalDimNames())
-	assert.NotEqual(t, arrowAddr(childOf(col).Data(), 0), arrowAddr(childOf(again).Data(), 0))
+	assert.NotEqual(t, arrowtest.ArrowAddr(childOf(col).Data(), 0), arrowtest.ArrowAddr(childOf(again).Data(), 0))
 	back, err := FromArrow(mem, again)
 	require.NoError(t, err)
 	defer back.Release()
-	wv, _ := elems(t, a)
-	gv, _ := elems(t, back)
+	wv, _ := arrowtest.Elems(t, a)
+	gv, _ := arrowtest.Elems(t, back)
 	assert.Equal(t, wv, gv)
 }
 
@@ -133,7 +134,7 @@ func TestTensorPermutationRead(t *testing.T) {
 // that is its own inverse (reading gives back the same strides); the other
 // orders are copied and written row-major without a permutation.
 func TestTensorTransposedWrite(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	base, err := array.Arange(mem, array.Float64, 0, 3*2*3*4, 1)
 	require.NoError(t, err)
 	defer base.Release()
@@ -162,16 +163,16 @@ func TestTensorTransposedWrite(t *testing.T) {
 				} else {
 					assert.Equal(t, p, tt.Permutation())
 				}
-				assert.Equal(t, addr(base, 0), arrowAddr(childOf(col).Data(), 0), "no copy")
+				assert.Equal(t, arrowtest.Addr(base, 0), arrowtest.ArrowAddr(childOf(col).Data(), 0), "no copy")
 				assert.Equal(t, strides, back.Strides())
 			} else {
 				assert.Equal(t, shape[1:], tt.Shape())
 				assert.Nil(t, tt.Permutation())
-				assert.NotEqual(t, addr(base, 0), arrowAddr(childOf(col).Data(), 0), "copied")
+				assert.NotEqual(t, arrowtest.Addr(base, 0), arrowtest.ArrowAddr(childOf(col).Data(), 0), "copied")
 				assert.True(t, back.IsContiguous())
 			}
-			want, _ := elems(t, v)
-			got, _ := elems(t, back)
+			want, _ := arrowtest.Elems(t, v)
+			got, _ := arrowtest.Elems(t, back)
 			assert.Equal(t, want, got)
 		})
 	}
@@ -179,7 +180,7 @@ func TestTensorTransposedWrite(t *testing.T) {
 
 // TestTensorViewsCopied: layouts Arrow cannot describe are materialized.
 func TestTensorViewsCopied(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	base, err := array.Arange(mem, array.Int64, 0, 12, 1)
 	require.NoError(t, err)
 	defer base.Release()
@@ -206,17 +207,17 @@ func TestTensorViewsCopied(t *testing.T) {
 			require.NoError(t, err)
 			defer col.Release()
 			if c.shared {
-				assert.Equal(t, addr(base, c.off), arrowAddr(childOf(col).Data(), 0))
+				assert.Equal(t, arrowtest.Addr(base, c.off), arrowtest.ArrowAddr(childOf(col).Data(), 0))
 				assert.Nil(t, col.TensorType().Permutation())
 			} else {
-				assert.NotEqual(t, addr(base, c.off), arrowAddr(childOf(col).Data(), 0))
+				assert.NotEqual(t, arrowtest.Addr(base, c.off), arrowtest.ArrowAddr(childOf(col).Data(), 0))
 			}
 			back, err := FromArrow(mem, col)
 			require.NoError(t, err)
 			defer back.Release()
 			assert.Equal(t, v.Shape(), back.Shape())
-			want, _ := elems(t, v)
-			got, _ := elems(t, back)
+			want, _ := arrowtest.Elems(t, v)
+			got, _ := arrowtest.Elems(t, back)
 			assert.Equal(t, want, got)
 		})
 	}
@@ -225,7 +226,7 @@ func TestTensorViewsCopied(t *testing.T) {
 // TestTensorRank0AndEmpty: rank-0 tensors (a 1-D Array), zero rows, and
 // Arrow row offsets (a sliced column) with row nulls.
 func TestTensorRank0AndEmpty(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	a, err := array.FromSlice(mem, []float32{1, 2, 3, 4, 5})
 	require.NoError(t, err)
 	defer a.Release()
@@ -240,7 +241,7 @@ func TestTensorRank0AndEmpty(t *testing.T) {
 	require.NoError(t, err)
 	defer back.Release()
 	assert.Equal(t, []int{5}, back.Shape())
-	v, ok := elems(t, back)
+	v, ok := arrowtest.Elems(t, back)
 	assert.Equal(t, []float64{1, 2, 0, 4, 5}, v)
 	assert.Equal(t, []bool{true, true, false, true, true}, ok)
 
@@ -250,7 +251,7 @@ func TestTensorRank0AndEmpty(t *testing.T) {
 	s, err := FromArrow(mem, sl)
 	require.NoError(t, err)
 	defer s.Release()
-	v, ok = elems(t, s)
+	v, ok = arrowtest.Elems(t, s)
 	assert.Equal(t, []float64{2, 0, 4}, v)
 	assert.Equal(t, []bool{true, false, true}, ok)
 
@@ -290,7 +291,7 @@ func TestTensorRank0AndEmpty(t *testing.T) {
 // are valid in the child reads as all-null elements; writing back gives a
 // null row whose elements are null in the child too.
 func TestTensorRowNullsFromArrow(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	b := arrowarray.NewFixedSizeListBuilder(mem, 2, arrow.PrimitiveTypes.Float64)
 	defer b.Release()
 	vb := b.ValueBuilder().(*arrowarray.Float64Builder)
@@ -305,7 +306,7 @@ func TestTensorRowNullsFromArrow(t *testing.T) {
 	require.NoError(t, err)
 	defer a.Release()
 	assert.Equal(t, []int{3, 2}, a.Shape())
-	_, ok := elems(t, a)
+	_, ok := arrowtest.Elems(t, a)
 	assert.Equal(t, []bool{true, true, false, false, true, false}, ok)
 	col, err := ToTensorColumn(mem, a)
 	require.NoError(t, err)
@@ -318,7 +319,7 @@ func TestTensorRowNullsFromArrow(t *testing.T) {
 // TestTensorFromArrowMalformed: children too short, wrong types, foreign
 // implementations of the extension name.
 func TestTensorFromArrowMalformed(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	tt, err := NewFixedShapeTensorType(arrow.PrimitiveTypes.Float32, []int{2, 2}, nil, nil)
 	require.NoError(t, err)
 	vals := memory.NewResizableBuffer(mem)
@@ -349,7 +350,7 @@ func TestTensorFromArrowMalformed(t *testing.T) {
 // gets the same type (permutation) as a full batch of the same view, so a
 // stream's batches share one schema.
 func TestTensorEmptyBatchSameType(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	base, err := array.Arange(mem, array.Float32, 0, 12, 1)
 	require.NoError(t, err)
 	defer base.Release()

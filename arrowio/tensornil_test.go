@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/internal/arrowtest"
 )
 
 // callAll calls every exported method of v with zero arguments (row 0,
@@ -42,7 +43,7 @@ func callAll(v any) []string {
 // answers on a nil pointer, a zero value and a released value without
 // panicking (a nil *FixedShapeTensorArray's String panicked).
 func TestNilAndZeroValues(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	src, live := tensorFixture(t, mem)
 	src.Release()
 	released := live
@@ -86,7 +87,7 @@ func TestNilAndZeroValues(t *testing.T) {
 // FixedSizeList.ValueStr, which the extension array used to return,
 // panics on them) and fails to marshal as JSON with an error, not a panic.
 func TestTensorValueStrNaN(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	x, err := array.FromSlice(mem, []float32{float32(math.NaN()), 1, float32(math.Inf(-1)), 2.5}, 2, 2)
 	require.NoError(t, err)
 	defer x.Release()

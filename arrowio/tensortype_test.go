@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/internal/arrowtest"
 )
 
 func TestTensorMetadata(t *testing.T) {
@@ -122,7 +123,7 @@ func TestRegistered(t *testing.T) {
 // TestTensorColumnIPCRoundTrip: the registered type survives an IPC stream:
 // the reader returns *FixedShapeTensorArray with the same type and values.
 func TestTensorColumnIPCRoundTrip(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	a, err := array.Arange(mem, array.Float32, 0, 24, 1)
 	require.NoError(t, err)
 	defer a.Release()
@@ -155,8 +156,8 @@ func TestTensorColumnIPCRoundTrip(t *testing.T) {
 	defer back.Release()
 	assert.Equal(t, v.Shape(), back.Shape())
 	assert.Equal(t, v.Strides(), back.Strides())
-	want, _ := elems(t, v)
-	have, _ := elems(t, back)
+	want, _ := arrowtest.Elems(t, v)
+	have, _ := arrowtest.Elems(t, back)
 	assert.Equal(t, want, have)
 	assert.False(t, r.Next())
 	require.NoError(t, r.Err())

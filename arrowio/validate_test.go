@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/stride0/stride0/internal/arrowtest"
 )
 
 // BenchmarkValidateRecord: full validation of a batch of 1<<16 rows of a
@@ -17,7 +18,7 @@ import (
 // columns' buffers).
 func BenchmarkValidateRecord(b *testing.B) {
 	recs := dictRecords(b, memory.DefaultAllocator, 1, 1<<16)
-	defer releaseRecords(recs)
+	defer arrowtest.ReleaseRecords(recs)
 	rec := recs[0]
 	size := 0
 	for _, c := range rec.Columns() {
@@ -135,7 +136,7 @@ func useArray(a arrow.Array) {
 // every element, dictionary lookups, null counts): validation never
 // accepts an array that then panics.
 func TestValidateArrayRandom(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	rng := rand.New(rand.NewSource(9))
 	refused, accepted := 0, 0
 	for iter := 0; iter < 300; iter++ {

@@ -30,16 +30,16 @@
 // data is embedded in the pipeline graph. WriteIPC writes a PCollection of
 // Batch as IPC files, one per shard.
 //
-// ReadParquet does the same for Parquet files (arrowio.ReadParquet, so
+// ReadParquet does the same for Parquet files (parquetio.Read, so
 // arrow.fixed_shape_tensor columns arrive intact), split by file and row
 // group: each local file's footer is read inside the pipeline
-// (arrowio.ParquetInfo) to cut it into work items of a few row groups,
+// (parquetio.Info) to cut it into work items of a few row groups,
 // which are redistributed and read in a DoFn; WithColumns reads only some
 // columns. Files of filesystems without random access (gs://, s3://) are
 // one work item each, read whole into memory. WriteParquet writes a
 // PCollection of Batch as Parquet files, one per shard (grouped by shard),
 // or with WithFilePerBundle one per bundle as the batches arrive
-// (arrowio.ParquetWriter; nothing grouped, so memory stays bounded on
+// (parquetio.Writer; nothing grouped, so memory stays bounded on
 // runners such as prism that hold grouped data in memory).
 //
 // # Expressions
@@ -81,6 +81,6 @@
 // Parquet files: ReadParquet (only the column) into Reduce for its mean and
 // standard deviation, then ReadParquet again into Evaluate with them as a
 // side input, then WriteParquet, on prism by default and on any runner by
-// Beam's flags. Its --local flag runs the same two passes with arrowio
-// alone, the baseline the pipeline is measured against.
+// Beam's flags. Its --local flag runs the same two passes with arrowio and
+// parquetio alone, the baseline the pipeline is measured against.
 package beam

@@ -11,8 +11,7 @@ import (
 	"github.com/apache/arrow/go/v15/parquet"
 	abeam "github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
-
-	"github.com/stride0/stride0/arrowio"
+	"github.com/stride0/stride0/parquetio"
 )
 
 func init() {
@@ -38,7 +37,7 @@ type parquetReadConfig struct {
 }
 
 // WithColumns makes ReadParquet read only the named top-level columns, in
-// that order (arrowio.WithColumns); the other columns' bytes are not read.
+// that order (parquetio.WithColumns); the other columns' bytes are not read.
 // A name a file does not have fails the pipeline. No names means every
 // column.
 func WithColumns(names ...string) ParquetReadOption {
@@ -47,7 +46,7 @@ func WithColumns(names ...string) ParquetReadOption {
 }
 
 // WithBatchRows sets the most rows of a Batch ReadParquet emits (n <= 0:
-// arrowio.DefaultParquetBatchRows). A batch never spans two work items.
+// parquetio.DefaultBatchRows). A batch never spans two work items.
 func WithBatchRows(n int) ParquetReadOption {
 	return func(c *parquetReadConfig) { c.batchRows = n }
 }
@@ -59,15 +58,15 @@ func WithRowGroupsPerSplit(n int) ParquetReadOption {
 }
 
 // ReadParquet returns the rows of the Parquet files whose names match glob
-// as a PCollection of Batch, read with arrowio.ReadParquet
+// as a PCollection of Batch, read with parquetio.Read
 // (arrow.fixed_shape_tensor columns intact, null tensor rows by its rule).
 //
 // The glob is expanded inside the pipeline, when it runs, by Beam's
 // filesystem of its scheme (a plain path is local). Each local file's
-// footer is read (arrowio.ParquetInfo) to split the file into work items of
+// footer is read (parquetio.Info) to split the file into work items of
 // WithRowGroupsPerSplit consecutive row groups; the work items are
 // redistributed (Reshuffle), and each is read by one DoFn call that emits
-// one Batch per arrowio batch (WithBatchRows rows at most). So a pipeline
+// one Batch per parquetio.Read batch (WithBatchRows rows at most). So a pipeline
 // is split by file and row group, and no data is embedded in the pipeline
 // graph.
 //
@@ -146,7 +145,7 @@ func splitParquet(ctx context.Context, mem memory.Allocator, name string, per in
 	if !ok { // no random access: the reading step reads the file whole
 		return []pqSplit{{Name: name, Count: -1}}, nil
 	}
-	info, err := arrowio.ParquetInfo(ra, arrowio.WithAllocator(mem))
+	info, err := parquetio.Info(ra, parquetio.WithAllocator(mem))
 	if err != nil {
 		return nil, fmt.Errorf("beam.ReadParquet %q: %w", name, err)
 	}
@@ -184,18 +183,18 @@ func readParquet(ctx context.Context, mem memory.Allocator, sp pqSplit, cols []s
 			return fmt.Errorf("beam.ReadParquet %v: %w", sp, err)
 		}
 	}
-	opts := []arrowio.ReadOption{arrowio.WithAllocator(mem), arrowio.WithBatchRows(batchRows)}
+	opts := []parquetio.ReadOption{parquetio.WithAllocator(mem), parquetio.WithBatchRows(batchRows)}
 	if cols != nil {
-		opts = append(opts, arrowio.WithColumns(cols...))
+		opts = append(opts, parquetio.WithColumns(cols...))
 	}
 	if sp.Count >= 0 {
 		groups := make([]int, sp.Count)
 		for i := range groups {
 			groups[i] = sp.First + i
 		}
-		opts = append(opts, arrowio.WithRowGroups(groups...))
+		opts = append(opts, parquetio.WithRowGroups(groups...))
 	}
-	rr, err := arrowio.ReadParquet(ra, opts...)
+	rr, err := parquetio.Read(ra, opts...)
 	if err != nil {
 		return fmt.Errorf("beam.ReadParquet %v: %w", sp, err)
 	}
@@ -222,7 +221,7 @@ type parquetWriteConfig struct {
 }
 
 // WithRowGroupRows sets the most rows of a row group WriteParquet writes
-// (arrowio.WithRowGroupRows; n <= 0: arrowio.DefaultRowGroupRows).
+// (parquetio.WithRowGroupRows; n <= 0: parquetio.DefaultRowGroupRows).
 func WithRowGroupRows(n int) WriteParquetOption {
 	return func(c *parquetWriteConfig) { c.rowGroupRows = n }
 }
@@ -241,7 +240,7 @@ func WithFilePerBundle() WriteParquetOption {
 
 // WriteParquet writes the batches of col (a PCollection of Batch, all of
 // one schema) as shards Parquet files named prefix-SSSSS-of-NNNNN.parquet
-// (fewer when there are fewer batches) with arrowio.WriteParquet, through
+// (fewer when there are fewer batches) with parquetio.Write, through
 // Beam's filesystem of the prefix's scheme, and returns the PCollection of
 // the names written. As in WriteIPC, batches are spread over the shards
 // round robin from a random start, the order of rows within a file is not
@@ -275,7 +274,7 @@ type writeBundleFn struct {
 	bundle int
 	name   string
 	file   *outFile
-	pw     *arrowio.ParquetWriter
+	pw     *parquetio.Writer
 }
 
 func (f *writeBundleFn) Setup() { f.token = rand.Uint64() }
@@ -294,7 +293,7 @@ func (f *writeBundleFn) ProcessElement(ctx context.Context, b Batch, _ func(stri
 		if f.file, err = createFile(ctx, f.name); err != nil {
 			return fmt.Errorf("beam.WriteParquet %q: %w", f.name, err)
 		}
-		f.pw, err = arrowio.NewParquetWriter(f.file, rec.Schema(), arrowio.WithRowGroupRows(f.RowGroupRows))
+		f.pw, err = parquetio.NewWriter(f.file, rec.Schema(), parquetio.WithRowGroupRows(f.RowGroupRows))
 		if err != nil {
 			f.abort()
 			return fmt.Errorf("beam.WriteParquet %q: %w", f.name, err)
@@ -357,6 +356,6 @@ func writeParquet(ctx context.Context, mem memory.Allocator, name string, rowGro
 	}
 	defer rr.Release()
 	return writeFile(ctx, "beam.WriteParquet", name, func(w io.Writer) error {
-		return arrowio.WriteParquet(w, rr, arrowio.WithWriteAllocator(mem), arrowio.WithRowGroupRows(rowGroupRows))
+		return parquetio.Write(w, rr, parquetio.WithWriteAllocator(mem), parquetio.WithRowGroupRows(rowGroupRows))
 	})
 }

@@ -16,7 +16,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/stats"
 
 	"github.com/stride0/stride0/array"
-	"github.com/stride0/stride0/arrowio"
+	"github.com/stride0/stride0/parquetio"
 )
 
 func init() {
@@ -74,7 +74,7 @@ func benchParquetFiles(b *testing.B, dir string, files, rows int) (names []strin
 
 // BenchmarkReadParquet reads ~100 MB of Parquet (8 files of 96,000 rows,
 // 2 row groups each) with beam.ReadParquet on prism (each batch re-encoded as IPC,
-// moved between steps and decoded) and with arrowio.ReadParquet in this
+// moved between steps and decoded) and with parquetio.Read in this
 // process. Not run in CI: go test -run X -bench ReadParquet -benchtime 1x.
 func BenchmarkReadParquet(b *testing.B) {
 	const files, rows = 8, 96_000 // 136 bytes a row: 104 MB
@@ -91,7 +91,7 @@ func BenchmarkReadParquet(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				rr, err := arrowio.ReadParquet(f)
+				rr, err := parquetio.Read(f)
 				if err != nil {
 					b.Fatal(err)
 				}

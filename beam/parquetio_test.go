@@ -22,6 +22,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"github.com/stride0/stride0/arrowio"
+	"github.com/stride0/stride0/parquetio"
 )
 
 func init() {
@@ -136,7 +137,7 @@ func pqTestRecord(t testing.TB, rng *rand.Rand, id0, n int) arrow.Record {
 	return arrowarray.NewRecord(s, []arrow.Array{ids, tc, ns}, int64(n))
 }
 
-// writePQFiles writes files Parquet files (with arrowio.WriteParquet) of
+// writePQFiles writes files Parquet files (with parquetio.Write) of
 // batches of random sizes, in row groups of rowGroup rows, and returns
 // their names and the rows written (rowStrings).
 func writePQFiles(t testing.TB, dir string, seed uint64, files, rowGroup int) ([]string, []string) {
@@ -177,15 +178,15 @@ func pqBytes(t testing.TB, recs []arrow.Record, rowGroup int) []byte {
 	}
 	defer rr.Release()
 	var buf bytes.Buffer
-	if err := arrowio.WriteParquet(&buf, rr, arrowio.WithRowGroupRows(rowGroup)); err != nil {
+	if err := parquetio.Write(&buf, rr, parquetio.WithRowGroupRows(rowGroup)); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
 }
 
-// pqRows reads the files in one process with arrowio.ReadParquet and
+// pqRows reads the files in one process with parquetio.Read and
 // returns their rows (rowStrings) and schema.
-func pqRows(t testing.TB, names []string, opts ...arrowio.ReadOption) ([]string, *arrow.Schema) {
+func pqRows(t testing.TB, names []string, opts ...parquetio.ReadOption) ([]string, *arrow.Schema) {
 	t.Helper()
 	var rows []string
 	var schema *arrow.Schema
@@ -194,7 +195,7 @@ func pqRows(t testing.TB, names []string, opts ...arrowio.ReadOption) ([]string,
 		if err != nil {
 			t.Fatal(err)
 		}
-		rr, err := arrowio.ReadParquet(f, opts...)
+		rr, err := parquetio.Read(f, opts...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -248,9 +249,9 @@ func TestReadParquetPipeline(t *testing.T) {
 	names, written := writePQFiles(t, dir, 11, 4, 8)
 	all, _ := pqRows(t, names)
 	if !reflect.DeepEqual(sortedStrings(all), sortedStrings(written)) {
-		t.Fatalf("arrowio.ReadParquet gives other rows than were written")
+		t.Fatalf("parquetio.Read gives other rows than were written")
 	}
-	proj, ps := pqRows(t, names, arrowio.WithColumns("t", "id"))
+	proj, ps := pqRows(t, names, parquetio.WithColumns("t", "id"))
 	if ps.NumFields() != 2 || ps.Field(0).Name != "t" {
 		t.Fatalf("projected schema %v", ps)
 	}
@@ -491,15 +492,15 @@ func TestReadParquetBadFile(t *testing.T) {
 	}
 }
 
-// pqInfo is arrowio.ParquetInfo of the local file name.
-func pqInfo(t testing.TB, name string) arrowio.ParquetFileInfo {
+// pqInfo is parquetio.Info of the local file name.
+func pqInfo(t testing.TB, name string) parquetio.FileInfo {
 	t.Helper()
 	f, err := os.Open(name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	info, err := arrowio.ParquetInfo(f)
+	info, err := parquetio.Info(f)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/stride0/stride0/arrowio"
 	"github.com/stride0/stride0/frame"
 	"github.com/stride0/stride0/internal/npmtest"
+	"github.com/stride0/stride0/parquetio"
 )
 
 func TestMain(m *testing.M) {
@@ -135,14 +136,14 @@ func writeParquetFile(t *testing.T, path string, recs []arrow.Record, rowGroup i
 	require.NoError(t, err)
 	defer rr.Release()
 	var buf bytes.Buffer
-	require.NoError(t, arrowio.WriteParquet(&buf, rr, arrowio.WithRowGroupRows(rowGroup)))
+	require.NoError(t, parquetio.Write(&buf, rr, parquetio.WithRowGroupRows(rowGroup)))
 	require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
 }
 
 // scan is the frame over a Parquet file, read anew by each run.
 func scan(t *testing.T, mem memory.Allocator, path string) frame.Frame {
 	t.Helper()
-	return frame.ScanParquet(path, arrowio.WithAllocator(mem))
+	return frame.ScanParquet(path, parquetio.WithAllocator(mem))
 }
 
 // duckCase is one query in both forms.
@@ -166,7 +167,7 @@ var duckCases = []duckCase{
 			return t.Filter(`d >= '2022-01-20' & ts < "2023-11-14 22:20:00"`).Select("id")
 		}},
 	// a null tensor row reads in DuckDB as a list of NULL elements, not NULL:
-	// list_count finds those rows (see arrowio's Parquet interop test)
+	// list_count finds those rows (see parquetio's Parquet interop test)
 	{"is null", `SELECT id FROM t WHERE v IS NULL OR (k1 IS NOT NULL AND list_count(x) = 0) ORDER BY id`,
 		func(t, _ frame.Frame) frame.Frame {
 			return t.Filter(`is_null(v) | (is_not_null(k1) & is_null(x))`).Select("id")

@@ -10,8 +10,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/memory"
-
-	"github.com/stride0/stride0/arrowio"
+	"github.com/stride0/stride0/parquetio"
 )
 
 // Option configures a run of a Frame (a sink).
@@ -20,11 +19,11 @@ type Option func(*runConfig)
 type runConfig struct {
 	workers int
 	mem     memory.Allocator
-	parquet []arrowio.WriteOption
+	parquet []parquetio.WriteOption
 }
 
-// WithParquetWrite passes options to arrowio.WriteParquet (WriteParquet).
-func WithParquetWrite(opts ...arrowio.WriteOption) Option {
+// WithParquetWrite passes options to parquetio.Write (WriteParquet).
+func WithParquetWrite(opts ...parquetio.WriteOption) Option {
 	return func(c *runConfig) { c.parquet = append(c.parquet, opts...) }
 }
 

@@ -16,15 +16,16 @@ import (
 	"github.com/apache/arrow/go/v15/parquet"
 
 	"github.com/stride0/stride0/arrowio"
+	"github.com/stride0/stride0/parquetio"
 )
 
 // ScanParquet returns a Frame over Parquet files: path names one file, or
 // is a glob pattern (filepath.Match's syntax: "data/*.parquet") whose
 // files, in lexical order, must share one schema. Each run opens the files
 // anew and reads only the columns the query uses (the others are not
-// decoded). opts are arrowio's read options (limits, allocator, batch
+// decoded). opts are parquetio's read options (limits, allocator, batch
 // rows); WithColumns is the query's to decide and is ignored.
-func ScanParquet(path string, opts ...arrowio.ReadOption) Frame {
+func ScanParquet(path string, opts ...parquetio.ReadOption) Frame {
 	files, err := expand(path)
 	if err != nil {
 		return failed(fmt.Errorf("frame.ScanParquet: %w", err))
@@ -48,11 +49,11 @@ func ScanParquet(path string, opts ...arrowio.ReadOption) Frame {
 // ScanParquetReaderAt returns a Frame over the Parquet file of size bytes
 // that r reads (an in-memory file, an object in a store). r stays the
 // caller's, and must outlive the Frame's runs.
-func ScanParquetReaderAt(r io.ReaderAt, size int64, opts ...arrowio.ReadOption) Frame {
+func ScanParquetReaderAt(r io.ReaderAt, size int64, opts ...parquetio.ReadOption) Frame {
 	if r == nil {
 		return failed(fmt.Errorf("frame.ScanParquetReaderAt: %w: nil reader", ErrArgument))
 	}
-	info, err := arrowio.ParquetInfo(io.NewSectionReader(r, 0, size), opts...)
+	info, err := parquetio.Info(io.NewSectionReader(r, 0, size), opts...)
 	if err != nil {
 		return failed(fmt.Errorf("frame.ScanParquetReaderAt: %w", err))
 	}
@@ -79,13 +80,13 @@ func expand(path string) ([]string, error) {
 	return files, nil
 }
 
-func parquetSchema(name string, opts []arrowio.ReadOption) (*arrow.Schema, error) {
+func parquetSchema(name string, opts []parquetio.ReadOption) (*arrow.Schema, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	info, err := arrowio.ParquetInfo(f, opts...)
+	info, err := parquetio.Info(f, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +98,7 @@ type parquetSource struct {
 	files []string
 	at    io.ReaderAt
 	size  int64
-	opts  []arrowio.ReadOption
+	opts  []parquetio.ReadOption
 }
 
 func (s *parquetSource) describe() string {
@@ -157,12 +158,12 @@ func (b *parquetBatches) openNext() error {
 		b.file, r = f, f
 	}
 	b.nextFile++
-	opts := append(append([]arrowio.ReadOption{arrowio.WithAllocator(b.mem)}, b.s.opts...), arrowio.WithColumns(b.cols...))
+	opts := append(append([]parquetio.ReadOption{parquetio.WithAllocator(b.mem)}, b.s.opts...), parquetio.WithColumns(b.cols...))
 	if len(b.cols) == 0 {
 		// no column is read (count(*)): read the first, for the row counts
-		opts = append(opts[:len(opts)-1], arrowio.WithColumns(b.schema.Field(0).Name))
+		opts = append(opts[:len(opts)-1], parquetio.WithColumns(b.schema.Field(0).Name))
 	}
-	rr, err := arrowio.ReadParquet(r, opts...)
+	rr, err := parquetio.Read(r, opts...)
 	if err != nil {
 		return err
 	}
@@ -288,7 +289,7 @@ func (b *ipcBatches) close() {
 }
 
 // WriteParquet runs f and writes its rows to w as a Parquet file (with
-// arrowio.WriteParquet's options, given by WithParquetWrite). It does not
+// parquetio.Write's options, given by WithParquetWrite). It does not
 // close w.
 func (f Frame) WriteParquet(ctx context.Context, w io.Writer, opts ...Option) error {
 	rr, err := f.Reader(ctx, opts...)
@@ -296,7 +297,7 @@ func (f Frame) WriteParquet(ctx context.Context, w io.Writer, opts ...Option) er
 		return err
 	}
 	defer rr.Release()
-	if err := arrowio.WriteParquet(w, rr, makeConfig(opts).parquet...); err != nil {
+	if err := parquetio.Write(w, rr, makeConfig(opts).parquet...); err != nil {
 		return fmt.Errorf("frame.WriteParquet: %w", err)
 	}
 	return nil

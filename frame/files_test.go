@@ -13,6 +13,7 @@ import (
 
 	"github.com/stride0/stride0/arrowio"
 	"github.com/stride0/stride0/frame"
+	"github.com/stride0/stride0/parquetio"
 )
 
 func TestFilesRoundTrip(t *testing.T) {
@@ -28,7 +29,7 @@ func TestFilesRoundTrip(t *testing.T) {
 	defer want.Release()
 
 	q := func(f frame.Frame) frame.Frame { return f.Filter("v > 0.3").Select("id", "k1", "x", "ts") }
-	got := collect(t, q(frame.ScanParquet(filepath.Join(dir, "part-*.parquet"), arrowio.WithAllocator(mem))), frame.WithAllocator(mem), frame.WithWorkers(3))
+	got := collect(t, q(frame.ScanParquet(filepath.Join(dir, "part-*.parquet"), parquetio.WithAllocator(mem))), frame.WithAllocator(mem), frame.WithWorkers(3))
 	assert.True(t, want.Record().Schema().Equal(got.Record().Schema()), "%v\n%v", want.Schema(), got.Schema())
 	assert.Equal(t, want.String(), got.String())
 	assert.Equal(t, values[int64](t, want, "id"), values[int64](t, got, "id"))
@@ -37,7 +38,7 @@ func TestFilesRoundTrip(t *testing.T) {
 	// a Parquet sink, read back from an io.ReaderAt
 	var pq bytes.Buffer
 	require.NoError(t, q(frame.ScanParquet(filepath.Join(dir, "*.parquet"))).WriteParquet(context.Background(), &pq, frame.WithAllocator(mem)))
-	back := collect(t, frame.ScanParquetReaderAt(bytes.NewReader(pq.Bytes()), int64(pq.Len()), arrowio.WithAllocator(mem)), frame.WithAllocator(mem))
+	back := collect(t, frame.ScanParquetReaderAt(bytes.NewReader(pq.Bytes()), int64(pq.Len()), parquetio.WithAllocator(mem)), frame.WithAllocator(mem))
 	assert.Equal(t, values[int64](t, want, "id"), values[int64](t, back, "id"))
 	assert.Equal(t, values[float32](t, want, "x"), values[float32](t, back, "x"))
 	back.Release()

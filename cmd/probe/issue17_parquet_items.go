@@ -14,6 +14,7 @@ import (
 
 	"github.com/stride0/stride0/arrowio"
 	"github.com/stride0/stride0/internal/pqbomb"
+	"github.com/stride0/stride0/parquetio"
 )
 
 // Issue 17's Parquet items: the caller's file left open (6), the errors
@@ -21,9 +22,9 @@ import (
 // files of item 9, one probe each.
 func init() {
 	probes = append(probes,
-		probe{"17.6a", "ParquetInfo(f) then ReadParquet(f, WithRowGroups(0)) on one *os.File", pqSameFile},
+		probe{"17.6a", "parquetio.Info(f) then parquetio.Read(f, WithRowGroups(0)) on one *os.File", pqSameFile},
 		probe{"17.7a", "a text file, an IPC file, an empty file read as Parquet", pqNotParquet},
-		probe{"17.7b", "ReadParquet(WithColumns(\"yy\")) of a file with x and y", pqMissingColumn},
+		probe{"17.7b", "parquetio.Read(WithColumns(\"yy\")) of a file with x and y", pqMissingColumn},
 	)
 	for i, b := range pqbomb.Bombs() {
 		b := b
@@ -50,7 +51,7 @@ func pqFile(rows int) ([]byte, error) {
 	}
 	defer rr.Release()
 	var buf bytes.Buffer
-	err = arrowio.WriteParquet(&buf, rr, arrowio.WithRowGroupRows(2))
+	err = parquetio.Write(&buf, rr, parquetio.WithRowGroupRows(2))
 	return buf.Bytes(), err
 }
 
@@ -73,11 +74,11 @@ func pqSameFile() (string, string) {
 		return vFailed, fmt.Sprintf("setup: %v", err)
 	}
 	defer f.Close()
-	info, err := arrowio.ParquetInfo(f)
+	info, err := parquetio.Info(f)
 	if err != nil {
 		return vFailed, fmt.Sprintf("ParquetInfo: %v", err)
 	}
-	rr, err := arrowio.ReadParquet(f, arrowio.WithRowGroups(0))
+	rr, err := parquetio.Read(f, parquetio.WithRowGroups(0))
 	if err != nil {
 		return vFailed, fmt.Sprintf("ReadParquet after ParquetInfo: %v", err)
 	}
@@ -102,7 +103,7 @@ func pqNotParquet() (string, string) {
 	if err != nil {
 		return vFailed, fmt.Sprintf("setup: %v", err)
 	}
-	rr, err := arrowio.ReadParquet(bytes.NewReader(data))
+	rr, err := parquetio.Read(bytes.NewReader(data))
 	if err != nil {
 		return vFailed, fmt.Sprintf("setup: %v", err)
 	}
@@ -114,7 +115,7 @@ func pqNotParquet() (string, string) {
 	}
 	var msgs []string
 	for name, in := range map[string][]byte{"text": []byte("x,y\n1,2\n3,4\n"), "IPC": ipcFile.Bytes(), "empty": nil} {
-		_, err := arrowio.ReadParquet(bytes.NewReader(in))
+		_, err := parquetio.Read(bytes.NewReader(in))
 		if err == nil || !errors.Is(err, arrowio.ErrInvalid) || !strings.Contains(err.Error(), "not a Parquet file") {
 			return vFailed, fmt.Sprintf("%s file: %v", name, err)
 		}
@@ -128,7 +129,7 @@ func pqMissingColumn() (string, string) {
 	if err != nil {
 		return vFailed, fmt.Sprintf("setup: %v", err)
 	}
-	_, err = arrowio.ReadParquet(bytes.NewReader(data), arrowio.WithColumns("yy"))
+	_, err = parquetio.Read(bytes.NewReader(data), parquetio.WithColumns("yy"))
 	if !errors.Is(err, arrowio.ErrNoColumn) || !strings.Contains(err.Error(), `did you mean "y"?`) || !strings.Contains(err.Error(), `"x", "y"`) {
 		return vFailed, fmt.Sprintf("%v", err)
 	}
@@ -141,11 +142,11 @@ func pqBomb(b pqbomb.Bomb) (string, string) {
 	mem := newTracker()
 	var err error
 	used := heap(func() {
-		if _, err = arrowio.ParquetInfo(bytes.NewReader(b.Data), arrowio.WithAllocator(mem)); err != nil && !errors.Is(err, arrowio.ErrInvalid) {
+		if _, err = parquetio.Info(bytes.NewReader(b.Data), parquetio.WithAllocator(mem)); err != nil && !errors.Is(err, arrowio.ErrInvalid) {
 			return
 		}
 		var rr arrowarray.RecordReader
-		if rr, err = arrowio.ReadParquet(bytes.NewReader(b.Data), arrowio.WithAllocator(mem)); err != nil {
+		if rr, err = parquetio.Read(bytes.NewReader(b.Data), parquetio.WithAllocator(mem)); err != nil {
 			return
 		}
 		defer rr.Release()

@@ -27,6 +27,7 @@ import (
 
 	"github.com/stride0/stride0/arrowio"
 	"github.com/stride0/stride0/frame"
+	"github.com/stride0/stride0/parquetio"
 )
 
 func main() {
@@ -129,7 +130,7 @@ func generate(path string, rows int) error {
 	}
 	defer rr.Release()
 	var buf bytes.Buffer
-	if err := arrowio.WriteParquet(&buf, rr); err != nil {
+	if err := parquetio.Write(&buf, rr); err != nil {
 		return err
 	}
 	return os.WriteFile(path, buf.Bytes(), 0o644)

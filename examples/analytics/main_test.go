@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/stride0/stride0/arrowio"
 	"github.com/stride0/stride0/frame"
+	"github.com/stride0/stride0/parquetio"
 )
 
 // TestAnalytics runs the job on generated data and checks the top sites,
@@ -30,7 +30,7 @@ func TestAnalytics(t *testing.T) {
 	f, err := os.Open(in)
 	require.NoError(t, err)
 	defer f.Close()
-	rr, err := arrowio.ReadParquet(f)
+	rr, err := parquetio.Read(f)
 	require.NoError(t, err)
 	defer rr.Release()
 	sum, count := map[string]float64{}, map[string]int64{}

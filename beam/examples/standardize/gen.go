@@ -12,6 +12,7 @@ import (
 
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/arrowio"
+	"github.com/stride0/stride0/parquetio"
 )
 
 // genBatchRows is the number of rows generate makes at a time.
@@ -67,7 +68,7 @@ func genFile(name string, f, rows int, shape []int, rowGroup int, seed uint64) (
 	if err != nil {
 		return err
 	}
-	if err := arrowio.WriteParquet(w, rr, arrowio.WithRowGroupRows(rowGroup)); err != nil {
+	if err := parquetio.Write(w, rr, parquetio.WithRowGroupRows(rowGroup)); err != nil {
 		w.Close()
 		return fmt.Errorf("generate %s: %w", name, err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/arrowio"
 	"github.com/stride0/stride0/expr"
+	"github.com/stride0/stride0/parquetio"
 )
 
 // runLocal is the single-process path the pipeline is measured against:
@@ -34,7 +35,7 @@ func runLocal(input, output, column string, batchRows int) (int64, error) {
 		return 0, err
 	}
 	mem := memory.DefaultAllocator
-	cr := &chainReader{files: files, opts: []arrowio.ReadOption{arrowio.WithColumns(column), arrowio.WithBatchRows(batchRows)}}
+	cr := &chainReader{files: files, opts: []parquetio.ReadOption{parquetio.WithColumns(column), parquetio.WithBatchRows(batchRows)}}
 	defer cr.Release()
 	if err := cr.open(); err != nil {
 		return 0, err
@@ -66,7 +67,7 @@ func standardizeFile(mem memory.Allocator, in, out, column string, batchRows int
 		return err
 	}
 	defer f.Close()
-	rr, err := arrowio.ReadParquet(f, arrowio.WithBatchRows(batchRows))
+	rr, err := parquetio.Read(f, parquetio.WithBatchRows(batchRows))
 	if err != nil {
 		return fmt.Errorf("%s: %w", in, err)
 	}
@@ -88,7 +89,7 @@ func standardizeFile(mem memory.Allocator, in, out, column string, batchRows int
 	if err != nil {
 		return err
 	}
-	if err := arrowio.WriteParquet(w, er); err != nil {
+	if err := parquetio.Write(w, er); err != nil {
 		w.Close()
 		return fmt.Errorf("%s: %w", out, err)
 	}
@@ -99,7 +100,7 @@ func standardizeFile(mem memory.Allocator, in, out, column string, batchRows int
 // of the first file's schema).
 type chainReader struct {
 	files []string
-	opts  []arrowio.ReadOption
+	opts  []parquetio.ReadOption
 	i     int
 	f     *os.File
 	cur   arrowarray.RecordReader
@@ -112,7 +113,7 @@ func (c *chainReader) open() error {
 	if err != nil {
 		return err
 	}
-	rr, err := arrowio.ReadParquet(f, c.opts...)
+	rr, err := parquetio.Read(f, c.opts...)
 	if err != nil {
 		f.Close()
 		return fmt.Errorf("%s: %w", c.files[c.i], err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/arrowio"
+	"github.com/stride0/stride0/parquetio"
 )
 
 // readTensor reads column of every file matching glob as rows of k
@@ -30,7 +31,7 @@ func readTensor(t *testing.T, glob, column string) map[int64][]float64 {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rr, err := arrowio.ReadParquet(f, arrowio.WithColumns("id", column))
+		rr, err := parquetio.Read(f, parquetio.WithColumns("id", column))
 		if err != nil {
 			t.Fatal(err)
 		}

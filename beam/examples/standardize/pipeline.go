@@ -11,6 +11,7 @@ import (
 
 	"github.com/stride0/stride0/arrowio"
 	sbeam "github.com/stride0/stride0/beam"
+	"github.com/stride0/stride0/parquetio"
 )
 
 // runPipeline is the Beam pipeline: pass 1 reads only column from the files
@@ -53,7 +54,7 @@ func countRows(input string) (int64, error) {
 		if err != nil {
 			return 0, err
 		}
-		info, err := arrowio.ParquetInfo(f)
+		info, err := parquetio.Info(f)
 		f.Close()
 		if err != nil {
 			return 0, fmt.Errorf("%s: %w", name, err)

@@ -1,4 +1,4 @@
-package arrowio
+package parquetio
 
 import (
 	"context"
@@ -19,6 +19,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/arrowio"
+	"github.com/stride0/stride0/internal/arrowtest"
 )
 
 // pqReaderPackages are the npm packages TestParquetOtherReaders reads with:
@@ -136,12 +138,12 @@ func pqInteropFixture(t *testing.T, mem memory.Allocator, rng *rand.Rand) ([]arr
 		lo, hi := r0*k, (r0+b)*k
 		a32, err := array.FromSliceValid(mem, f32[lo:hi], f32ok[lo:hi], b, 2, 3)
 		require.NoError(t, err)
-		c32, err := ToTensorColumn(mem, a32, WithDimNames("h", "w"))
+		c32, err := arrowio.ToTensorColumn(mem, a32, arrowio.WithDimNames("h", "w"))
 		a32.Release()
 		require.NoError(t, err)
 		a64, err := array.FromSliceValid(mem, f64[lo:hi], f64ok[lo:hi], b, 2, 3)
 		require.NoError(t, err)
-		c64, err := ToTensorColumn(mem, a64)
+		c64, err := arrowio.ToTensorColumn(mem, a64)
 		a64.Release()
 		require.NoError(t, err)
 		phys, err := array.FromSlice(mem, trPhys[lo:hi], b, 2, 3)
@@ -149,13 +151,13 @@ func pqInteropFixture(t *testing.T, mem memory.Allocator, rng *rand.Rand) ([]arr
 		logical, err := phys.View([]int{b, 3, 2}, []int{6, 1, 3}, 0)
 		phys.Release()
 		require.NoError(t, err)
-		ctr, err := ToTensorColumn(mem, logical)
+		ctr, err := arrowio.ToTensorColumn(mem, logical)
 		logical.Release()
 		require.NoError(t, err)
 		require.Equal(t, []int{1, 0}, ctr.TensorType().Permutation())
 		ad, err := array.FromSlice(mem, dense[lo:hi], b, 2, 3)
 		require.NoError(t, err)
-		cd, err := ToTensorColumn(mem, ad)
+		cd, err := arrowio.ToTensorColumn(mem, ad)
 		ad.Release()
 		require.NoError(t, err)
 		ib := arrowarray.NewInt64Builder(mem)
@@ -215,13 +217,13 @@ func pqEveryDTypeFixture(t *testing.T, mem memory.Allocator, rng *rand.Rand) ([]
 		}
 		flat := b.NewArray()
 		b.Release()
-		a, err := FromArrow(mem, flat)
+		a, err := arrowio.FromArrow(mem, flat)
 		flat.Release()
 		require.NoError(t, err)
 		a3, err := a.Reshaped(rows, 2, 2)
 		a.Release()
 		require.NoError(t, err)
-		col, err := ToTensorColumn(mem, a3)
+		col, err := arrowio.ToTensorColumn(mem, a3)
 		a3.Release()
 		require.NoError(t, err)
 		require.Equal(t, 1, col.NullN(), "%v", dt)
@@ -311,7 +313,7 @@ type pqSeen struct {
 	}
 }
 
-// TestParquetOtherReaders writes Parquet files with arrowio.WriteParquet and
+// TestParquetOtherReaders writes Parquet files with parquetio.Write and
 // reads them in Node.js with DuckDB and with arrow-rs's reader
 // (parquet-wasm), which know nothing of stride0, then checks the types,
 // nullability, extension metadata and every value they report against what
@@ -341,9 +343,9 @@ func TestParquetOtherReaders(t *testing.T) {
 		{"every dtype", pqEveryDTypeFixture},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			mem := newMem(t)
+			mem := arrowtest.NewMem(t)
 			recs, cols := tc.fixture(t, mem, rand.New(rand.NewSource(13)))
-			defer releaseRecords(recs)
+			defer arrowtest.ReleaseRecords(recs)
 			data := writePQ(t, mem, recs[0].Schema(), recs, WithRowGroupRows(pqInteropRowGroup))
 			seen := readWithOthers(t, prog, data)
 			n := 0
@@ -406,7 +408,7 @@ func checkDuckDB(t *testing.T, seen pqSeen, cols []pqCol, n int) {
 
 // checkArrowRS: the stored Arrow schema is restored: a tensor column is a
 // FixedSizeList whose field carries ARROW:extension:name and metadata as
-// written (what pyarrow rebuilds a FixedShapeTensorType from); every column
+// written (what pyarrow rebuilds a arrowio.FixedShapeTensorType from); every column
 // holding a fixed-size list is nullable; a null tensor row is a valid row of
 // null elements.
 func checkArrowRS(t *testing.T, seen pqSeen, schema *arrow.Schema, cols []pqCol, n int) {
@@ -432,7 +434,7 @@ func checkArrowRS(t *testing.T, seen pqSeen, schema *arrow.Schema, cols []pqCol,
 		if assert.NotNil(t, f.ChildNullable) {
 			assert.True(t, *f.ChildNullable, "arrow-rs: elements of %s nullable", w.name)
 		}
-		tt, ok := schema.Field(i).Type.(*FixedShapeTensorType)
+		tt, ok := schema.Field(i).Type.(*arrowio.FixedShapeTensorType)
 		require.True(t, ok, "column %s written as %v", w.name, schema.Field(i).Type)
 		assert.Equal(t, tt.ExtensionName(), f.Metadata["ARROW:extension:name"], "arrow-rs: extension name of %s", w.name)
 		assert.Equal(t, tt.Serialize(), f.Metadata["ARROW:extension:metadata"], "arrow-rs: extension metadata of %s", w.name)
@@ -447,7 +449,7 @@ func checkArrowRS(t *testing.T, seen pqSeen, schema *arrow.Schema, cols []pqCol,
 }
 
 // assertRow checks row r of column w as a reader reported it (JSON), exactly:
-// a null tensor row must come as a row of null elements (how WriteParquet
+// a null tensor row must come as a row of null elements (how Write
 // stores it).
 func assertRow(t *testing.T, reader string, w pqCol, r int, got json.RawMessage) {
 	t.Helper()

@@ -1,4 +1,4 @@
-package arrowio
+package parquetio
 
 import (
 	"bytes"
@@ -15,7 +15,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/arrowio"
 	"github.com/stride0/stride0/expr"
+	"github.com/stride0/stride0/internal/arrowtest"
 )
 
 // writePQ writes recs (all of schema s) to Parquet bytes.
@@ -25,7 +27,7 @@ func writePQ(t testing.TB, mem memory.Allocator, s *arrow.Schema, recs []arrow.R
 	require.NoError(t, err)
 	defer rr.Release()
 	var buf bytes.Buffer
-	require.NoError(t, WriteParquet(&buf, rr, append([]WriteOption{WithWriteAllocator(mem)}, opts...)...))
+	require.NoError(t, Write(&buf, rr, append([]WriteOption{WithWriteAllocator(mem)}, opts...)...))
 	return buf.Bytes()
 }
 
@@ -72,7 +74,7 @@ func requireSameColumns(t testing.TB, mem memory.Allocator, recs []arrow.Record,
 }
 
 func TestParquetRoundTripRecords(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	var recs []arrow.Record
 	for i, rows := range []int{7, 0, 13, 5} {
 		recs = append(recs, recordFixture(t, mem, rows, i))
@@ -85,7 +87,7 @@ func TestParquetRoundTripRecords(t *testing.T) {
 	data := writePQ(t, mem, recs[0].Schema(), recs, WithRowGroupRows(4))
 	for _, par := range []bool{false, true} {
 		t.Run(fmt.Sprint("parallel=", par), func(t *testing.T) {
-			rr, err := ReadParquet(bytes.NewReader(data), WithAllocator(mem), WithParallel(par), WithBatchRows(6))
+			rr, err := Read(bytes.NewReader(data), WithAllocator(mem), WithParallel(par), WithBatchRows(6))
 			require.NoError(t, err)
 			defer rr.Release()
 			require.True(t, recs[0].Schema().Equal(rr.Schema()), "%v\nvs\n%v", recs[0].Schema(), rr.Schema())
@@ -93,7 +95,7 @@ func TestParquetRoundTripRecords(t *testing.T) {
 			defer releaseArrow(got)
 			require.Equal(t, 5, n) // 25 rows in batches of 6
 			requireSameColumns(t, mem, recs, got)
-			_, ok := got[0].(*FixedShapeTensorArray)
+			_, ok := got[0].(*arrowio.FixedShapeTensorArray)
 			require.True(t, ok, "%T", got[0])
 		})
 	}
@@ -110,9 +112,9 @@ func TestParquetEveryDType(t *testing.T) {
 	rng := rand.New(rand.NewSource(13))
 	for _, dt := range array.DTypes {
 		t.Run(dt.String(), func(t *testing.T) {
-			mem := newMem(t)
+			mem := arrowtest.NewMem(t)
 			const rows, k = 9, 6
-			vals := testValues(dt, rows*k)
+			vals := arrowtest.TestValues(dt, rows*k)
 			valid := make([]bool, rows*k)
 			for i := range valid {
 				valid[i] = rng.Intn(5) != 0
@@ -121,19 +123,19 @@ func TestParquetEveryDType(t *testing.T) {
 				valid[2*k+j] = false
 				valid[5*k+j] = true
 			}
-			flat := buildArrow(t, mem, dt, vals, valid)
+			flat := arrowtest.BuildArrow(t, mem, dt, vals, valid)
 			defer flat.Release()
-			a, err := FromArrow(mem, flat)
+			a, err := arrowio.FromArrow(mem, flat)
 			require.NoError(t, err)
 			defer a.Release()
 			a3, err := a.Reshaped(rows, 2, 3)
 			require.NoError(t, err)
 			defer a3.Release()
-			col, err := ToTensorColumn(mem, a3, WithDimNames("r", "c"))
+			col, err := arrowio.ToTensorColumn(mem, a3, arrowio.WithDimNames("r", "c"))
 			require.NoError(t, err)
 			defer col.Release()
 			require.Equal(t, 1, col.NullN())
-			prim := buildArrow(t, mem, dt, vals[:rows], valid[:rows])
+			prim := arrowtest.BuildArrow(t, mem, dt, vals[:rows], valid[:rows])
 			defer prim.Release()
 			s := arrow.NewSchema([]arrow.Field{
 				{Name: "t", Type: col.DataType(), Nullable: true},
@@ -142,33 +144,33 @@ func TestParquetEveryDType(t *testing.T) {
 			rec := arrowarray.NewRecord(s, []arrow.Array{col, prim}, rows)
 			defer rec.Release()
 			data := writePQ(t, mem, s, []arrow.Record{rec}, WithRowGroupRows(4))
-			rr, err := ReadParquet(bytes.NewReader(data), WithAllocator(mem))
+			rr, err := Read(bytes.NewReader(data), WithAllocator(mem))
 			require.NoError(t, err)
 			defer rr.Release()
 			got, _ := drainCols(t, mem, rr)
 			defer releaseArrow(got)
 			requireSameColumns(t, mem, []arrow.Record{rec}, got)
-			tc, ok := got[0].(*FixedShapeTensorArray)
+			tc, ok := got[0].(*arrowio.FixedShapeTensorArray)
 			require.True(t, ok, "%T", got[0])
 			require.Equal(t, []string{"r", "c"}, tc.TensorType().DimNames())
-			back, err := FromArrow(mem, tc)
+			back, err := arrowio.FromArrow(mem, tc)
 			require.NoError(t, err)
 			defer back.Release()
 			require.Equal(t, []int{rows, 2, 3}, back.Shape())
-			wv, wok := elems(t, a3)
-			gv, gok := elems(t, back)
+			wv, wok := arrowtest.Elems(t, a3)
+			gv, gok := arrowtest.Elems(t, back)
 			require.Equal(t, wok, gok)
-			require.Equal(t, zeroNulls(wv, wok), zeroNulls(gv, gok))
+			require.Equal(t, arrowtest.ZeroNulls(wv, wok), arrowtest.ZeroNulls(gv, gok))
 			sv := tc.Storage().(*arrowarray.FixedSizeList).ListValues().Data()
 			if dt != array.Bool { // bools are unpacked
-				require.Equal(t, arrowAddr(sv, sv.Offset()), addr(back, 0), "zero-copy from the decoded column")
+				require.Equal(t, arrowtest.ArrowAddr(sv, sv.Offset()), arrowtest.Addr(back, 0), "zero-copy from the decoded column")
 			}
 		})
 	}
 }
 
 func pqColumns(t *testing.T, data []byte, opts ...ReadOption) ([]arrow.Array, *arrow.Schema) {
-	rr, err := ReadParquet(bytes.NewReader(data), opts...)
+	rr, err := Read(bytes.NewReader(data), opts...)
 	require.NoError(t, err)
 	defer rr.Release()
 	s := rr.Schema()
@@ -177,7 +179,7 @@ func pqColumns(t *testing.T, data []byte, opts ...ReadOption) ([]arrow.Array, *a
 }
 
 func TestParquetProjectionAndEmpty(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	rec := recordFixture(t, mem, 11, 2)
 	defer rec.Release()
 	data := writePQ(t, mem, rec.Schema(), []arrow.Record{rec})
@@ -188,13 +190,13 @@ func TestParquetProjectionAndEmpty(t *testing.T) {
 	require.True(t, arrowarray.Equal(rec.Column(0), got[1]))
 	require.True(t, s.Field(0).Metadata.Equal(rec.Schema().Field(1).Metadata))
 
-	_, err := ReadParquet(bytes.NewReader(data), WithAllocator(mem), WithColumns("nope"))
+	_, err := Read(bytes.NewReader(data), WithAllocator(mem), WithColumns("nope"))
 	require.ErrorIs(t, err, ErrNoColumn)
 	require.ErrorContains(t, err, `"nope"`)
 
 	// no batches at all
 	empty := writePQ(t, mem, rec.Schema(), nil)
-	rr, err := ReadParquet(bytes.NewReader(empty), WithAllocator(mem))
+	rr, err := Read(bytes.NewReader(empty), WithAllocator(mem))
 	require.NoError(t, err)
 	require.True(t, rec.Schema().Equal(rr.Schema()))
 	require.False(t, rr.Next())
@@ -203,19 +205,19 @@ func TestParquetProjectionAndEmpty(t *testing.T) {
 }
 
 func TestParquetErrors(t *testing.T) {
-	mem := newMem(t)
-	_, err := ReadParquet(nil)
+	mem := arrowtest.NewMem(t)
+	_, err := Read(nil)
 	require.ErrorIs(t, err, array.ErrNil)
-	require.ErrorIs(t, WriteParquet(nil, nil), array.ErrNil)
+	require.ErrorIs(t, Write(nil, nil), array.ErrNil)
 	for _, b := range [][]byte{nil, []byte("PAR1"), []byte("PAR1\x00\x00\x00\x00PAR1")} {
-		_, err = ReadParquet(bytes.NewReader(b), WithAllocator(mem))
+		_, err = Read(bytes.NewReader(b), WithAllocator(mem))
 		require.ErrorIs(t, err, ErrInvalid)
 	}
 	rec := recordFixture(t, mem, 20, 1)
 	defer rec.Release()
 	data := writePQ(t, mem, rec.Schema(), []arrow.Record{rec})
 	// a tiny buffer limit fails cleanly (no leak: newMem checks)
-	rr, err := ReadParquet(bytes.NewReader(data), WithAllocator(mem), WithMaxBuffer(16))
+	rr, err := Read(bytes.NewReader(data), WithAllocator(mem), WithMaxBuffer(16))
 	if err == nil {
 		for rr.Next() {
 		}
@@ -228,14 +230,14 @@ func TestParquetErrors(t *testing.T) {
 	ur, err := arrowarray.NewRecordReader(s, nil)
 	require.NoError(t, err)
 	defer ur.Release()
-	err = WriteParquet(&bytes.Buffer{}, ur, WithWriteAllocator(mem))
+	err = Write(&bytes.Buffer{}, ur, WithWriteAllocator(mem))
 	require.True(t, errors.Is(err, ErrUnsupported) || errors.Is(err, ErrInvalid), "%v", err)
 }
 
-// TestParquetEvaluateReduce: Evaluate and Reduce over a Parquet file give
+// TestParquetEvaluateReduce: arrowio.Evaluate and arrowio.Reduce over a Parquet file give
 // what they give over the same batches in memory.
 func TestParquetEvaluateReduce(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	var recs []arrow.Record
 	for i, rows := range []int{10, 3, 17} {
 		recs = append(recs, recordFixture(t, mem, rows, i))
@@ -247,25 +249,25 @@ func TestParquetEvaluateReduce(t *testing.T) {
 	}()
 	data := writePQ(t, mem, recs[0].Schema(), recs, WithRowGroupRows(8))
 	s := recs[0].Schema()
-	x, err := SchemaVar(s, "x")
+	x, err := arrowio.SchemaVar(s, "x")
 	require.NoError(t, err)
-	y, err := SchemaVar(s, "y")
+	y, err := arrowio.SchemaVar(s, "y")
 	require.NoError(t, err)
-	outs := []Output{{Name: "z", Expr: expr.Add(expr.Mul(x, x), expr.Scalar(1, array.Float32))}, {Name: "y2", Expr: expr.Mul(y, y)}}
-	reds := []Reduction{{Name: "m", Expr: x, Op: Mean}, {Name: "s", Expr: y, Op: Sum}}
+	outs := []arrowio.Output{{Name: "z", Expr: expr.Add(expr.Mul(x, x), expr.Scalar(1, array.Float32))}, {Name: "y2", Expr: expr.Mul(y, y)}}
+	reds := []arrowio.Reduction{{Name: "m", Expr: x, Op: arrowio.Mean}, {Name: "s", Expr: y, Op: arrowio.Sum}}
 
 	memRR, err := arrowarray.NewRecordReader(s, recs)
 	require.NoError(t, err)
-	ev, err := Evaluate(mem, memRR, outs...)
+	ev, err := arrowio.Evaluate(mem, memRR, outs...)
 	require.NoError(t, err)
 	want, _ := drainCols(t, mem, ev)
 	defer releaseArrow(want)
 	ev.Release()
 	memRR.Release()
 
-	pr, err := ReadParquet(bytes.NewReader(data), WithAllocator(mem), WithBatchRows(7), WithParallel(true))
+	pr, err := Read(bytes.NewReader(data), WithAllocator(mem), WithBatchRows(7), WithParallel(true))
 	require.NoError(t, err)
-	ev, err = Evaluate(mem, pr, outs...)
+	ev, err = arrowio.Evaluate(mem, pr, outs...)
 	require.NoError(t, err)
 	got, _ := drainCols(t, mem, ev)
 	defer releaseArrow(got)
@@ -278,19 +280,27 @@ func TestParquetEvaluateReduce(t *testing.T) {
 
 	memRR, err = arrowarray.NewRecordReader(s, recs)
 	require.NoError(t, err)
-	wr, err := Reduce(mem, memRR, reds...)
+	wr, err := arrowio.Reduce(mem, memRR, reds...)
 	require.NoError(t, err)
 	memRR.Release()
-	defer releaseAll(wr)
-	pr, err = ReadParquet(bytes.NewReader(data), WithAllocator(mem), WithColumns("y", "x"), WithBatchRows(5))
+	defer func() {
+		for _, a := range wr {
+			a.Release()
+		}
+	}()
+	pr, err = Read(bytes.NewReader(data), WithAllocator(mem), WithColumns("y", "x"), WithBatchRows(5))
 	require.NoError(t, err)
-	gr, err := Reduce(mem, pr, reds...)
+	gr, err := arrowio.Reduce(mem, pr, reds...)
 	require.NoError(t, err)
 	pr.Release()
-	defer releaseAll(gr)
+	defer func() {
+		for _, a := range gr {
+			a.Release()
+		}
+	}()
 	for i := range wr {
-		wv, wok := elems(t, wr[i])
-		gv, gok := elems(t, gr[i])
+		wv, wok := arrowtest.Elems(t, wr[i])
+		gv, gok := arrowtest.Elems(t, gr[i])
 		require.Equal(t, wok, gok)
 		require.InDeltaSlice(t, wv, gv, 1e-4, "reduction %d", i)
 	}
@@ -306,7 +316,7 @@ func pqFile(t *testing.T, data []byte) *file.Reader {
 // extension, sliced, with null rows, comes back with the same rows and
 // nulls (the null rows written as null elements).
 func TestParquetPlainListNullRows(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	b := arrowarray.NewFixedSizeListBuilder(mem, 3, arrow.PrimitiveTypes.Int16)
 	defer b.Release()
 	vb := b.ValueBuilder().(*arrowarray.Int16Builder)
@@ -347,7 +357,7 @@ type closeCounter struct {
 
 func (c *closeCounter) Close() error { c.closes++; return nil }
 
-// WriteParquet leaves its writer open (pqarrow closes an io.Closer sink).
+// Write leaves its writer open (pqarrow closes an io.Closer sink).
 func TestWriteParquetLeavesWriterOpen(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
@@ -365,11 +375,11 @@ func TestWriteParquetLeavesWriterOpen(t *testing.T) {
 	}
 	defer rr.Release()
 	var w closeCounter
-	if err := WriteParquet(&w, rr, WithWriteAllocator(mem)); err != nil {
+	if err := Write(&w, rr, WithWriteAllocator(mem)); err != nil {
 		t.Fatal(err)
 	}
 	if w.closes != 0 {
-		t.Fatalf("WriteParquet closed its writer %d times", w.closes)
+		t.Fatalf("Write closed its writer %d times", w.closes)
 	}
 	if w.Len() == 0 {
 		t.Fatal("nothing written")
@@ -381,7 +391,7 @@ func TestWriteParquetLeavesWriterOpen(t *testing.T) {
 // version 2 pages with a negative num_nulls, which the pre-flight checks
 // must accept (they refused it once: every dictionary column failed to read).
 func TestParquetDictionaryRoundTrip(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	dt := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
 	s := arrow.NewSchema([]arrow.Field{{Name: "k", Type: dt}, {Name: "kn", Type: dt, Nullable: true}}, nil)
 	b := arrowarray.NewRecordBuilder(mem, s)
@@ -401,8 +411,8 @@ func TestParquetDictionaryRoundTrip(t *testing.T) {
 		if v2 {
 			version = parquet.DataPageV2
 		}
-		data := writePQ(t, mem, s, []arrow.Record{rec}, WithRowGroupRows(300), WithParquetProperties(parquet.WithDataPageVersion(version)))
-		rr, err := ReadParquet(bytes.NewReader(data), WithAllocator(mem))
+		data := writePQ(t, mem, s, []arrow.Record{rec}, WithRowGroupRows(300), WithProperties(parquet.WithDataPageVersion(version)))
+		rr, err := Read(bytes.NewReader(data), WithAllocator(mem))
 		require.NoError(t, err, "page version 2: %v", v2)
 		got, _ := drainCols(t, mem, rr)
 		rr.Release()

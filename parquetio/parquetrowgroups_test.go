@@ -1,4 +1,4 @@
-package arrowio
+package parquetio
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/stretchr/testify/require"
+	"github.com/stride0/stride0/internal/arrowtest"
 )
 
 // TestParquetRowGroups: reading a random selection of row groups (in a
@@ -16,12 +17,12 @@ import (
 // parallel) gives the rows of the whole read that those row groups hold,
 // in that order.
 func TestParquetRowGroups(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	const rows, per = 53, 7 // 8 row groups, the last of 4 rows
 	rec := recordFixture(t, mem, rows, 3)
 	defer rec.Release()
 	data := writePQ(t, mem, rec.Schema(), []arrow.Record{rec}, WithRowGroupRows(per))
-	info, err := ParquetInfo(bytes.NewReader(data), WithAllocator(mem))
+	info, err := Info(bytes.NewReader(data), WithAllocator(mem))
 	require.NoError(t, err)
 	require.Len(t, info.RowGroups, 8)
 	rng := rand.New(rand.NewSource(5))
@@ -40,7 +41,7 @@ func TestParquetRowGroups(t *testing.T) {
 			if cols != nil {
 				opts = append(opts, WithColumns(cols...))
 			}
-			rr, err := ReadParquet(bytes.NewReader(data), opts...)
+			rr, err := Read(bytes.NewReader(data), opts...)
 			require.NoError(t, err)
 			defer rr.Release()
 			got, _ := drainCols(t, mem, rr)
@@ -86,11 +87,11 @@ func TestParquetRowGroups(t *testing.T) {
 }
 
 func TestParquetInfo(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	rec := recordFixture(t, mem, 20, 1)
 	defer rec.Release()
 	data := writePQ(t, mem, rec.Schema(), []arrow.Record{rec}, WithRowGroupRows(6))
-	info, err := ParquetInfo(bytes.NewReader(data), WithAllocator(mem))
+	info, err := Info(bytes.NewReader(data), WithAllocator(mem))
 	require.NoError(t, err)
 	require.EqualValues(t, 20, info.NumRows)
 	require.True(t, rec.Schema().Equal(info.Schema), "%v\nvs\n%v", rec.Schema(), info.Schema)
@@ -100,54 +101,46 @@ func TestParquetInfo(t *testing.T) {
 		require.Positive(t, g.CompressedBytes)
 	}
 	require.Equal(t, []int64{6, 6, 6, 2}, rows)
-	// the same schema as ReadParquet's
-	rr, err := ReadParquet(bytes.NewReader(data), WithAllocator(mem))
+	// the same schema as Read's
+	rr, err := Read(bytes.NewReader(data), WithAllocator(mem))
 	require.NoError(t, err)
 	require.True(t, rr.Schema().Equal(info.Schema))
 	rr.Release()
 
 	// an empty file: the schema, no row groups
 	empty := writePQ(t, mem, rec.Schema(), nil)
-	info, err = ParquetInfo(bytes.NewReader(empty), WithAllocator(mem))
+	info, err = Info(bytes.NewReader(empty), WithAllocator(mem))
 	require.NoError(t, err)
 	require.Zero(t, info.NumRows)
 	require.Empty(t, info.RowGroups)
 	require.True(t, rec.Schema().Equal(info.Schema))
 
 	// errors
-	_, err = ParquetInfo(nil)
+	_, err = Info(nil)
 	require.Error(t, err)
-	_, err = ParquetInfo(bytes.NewReader(data[:len(data)-9]), WithAllocator(mem))
+	_, err = Info(bytes.NewReader(data[:len(data)-9]), WithAllocator(mem))
 	require.ErrorIs(t, err, ErrInvalid)
-	_, err = ParquetInfo(bytes.NewReader([]byte("PAR1")), WithAllocator(mem))
+	_, err = Info(bytes.NewReader([]byte("PAR1")), WithAllocator(mem))
 	require.ErrorIs(t, err, ErrInvalid)
 }
 
 func TestParquetRowGroupsErrors(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	rec := recordFixture(t, mem, 10, 1)
 	defer rec.Release()
 	data := writePQ(t, mem, rec.Schema(), []arrow.Record{rec}, WithRowGroupRows(4))
 	for _, g := range []int{3, -1, 1 << 40} {
-		_, err := ReadParquet(bytes.NewReader(data), WithAllocator(mem), WithRowGroups(0, g))
+		_, err := Read(bytes.NewReader(data), WithAllocator(mem), WithRowGroups(0, g))
 		require.ErrorIs(t, err, ErrInvalid)
 		require.ErrorContains(t, err, fmt.Sprintf("row group %d of a file of 3 row groups", g))
 	}
 	// no row groups: the schema and no rows
-	rr, err := ReadParquet(bytes.NewReader(data), WithAllocator(mem), WithRowGroups())
+	rr, err := Read(bytes.NewReader(data), WithAllocator(mem), WithRowGroups())
 	require.NoError(t, err)
 	require.True(t, rec.Schema().Equal(rr.Schema()))
 	require.False(t, rr.Next())
 	require.NoError(t, rr.Err())
 	rr.Release()
-	// the IPC readers ignore the option
-	var buf bytes.Buffer
-	require.NoError(t, WriteRecords(&buf, false, rec.Schema(), []arrow.Record{rec}))
-	sr, err := ReadStream(bytes.NewReader(buf.Bytes()), WithAllocator(mem), WithRowGroups(7))
-	require.NoError(t, err)
-	require.True(t, sr.Next())
-	require.EqualValues(t, 10, sr.Record().NumRows())
-	sr.Release()
 }
 
 // closeRecorder is a writer that records whether it was closed.
@@ -158,19 +151,19 @@ type closeRecorder struct {
 
 func (c *closeRecorder) Close() error { c.closed = true; return nil }
 
-// TestWriteParquetDoesNotClose: WriteParquet leaves its writer open (arrow-go
+// TestWriteParquetDoesNotClose: Write leaves its writer open (arrow-go
 // closes an io.Closer sink), and the file is complete.
 func TestWriteParquetDoesNotClose(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	rec := recordFixture(t, mem, 9, 1)
 	defer rec.Release()
 	rr, err := arrowarray.NewRecordReader(rec.Schema(), []arrow.Record{rec})
 	require.NoError(t, err)
 	defer rr.Release()
 	var w closeRecorder
-	require.NoError(t, WriteParquet(&w, rr, WithWriteAllocator(mem)))
+	require.NoError(t, Write(&w, rr, WithWriteAllocator(mem)))
 	require.False(t, w.closed)
-	info, err := ParquetInfo(bytes.NewReader(w.Bytes()), WithAllocator(mem))
+	info, err := Info(bytes.NewReader(w.Bytes()), WithAllocator(mem))
 	require.NoError(t, err)
 	require.EqualValues(t, 9, info.NumRows)
 }

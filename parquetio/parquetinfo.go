@@ -1,4 +1,4 @@
-package arrowio
+package parquetio
 
 import (
 	"fmt"
@@ -6,22 +6,23 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/parquet"
+	"github.com/stride0/stride0/internal/readlimit"
 )
 
-// ParquetFileInfo describes a Parquet file from its footer alone.
-type ParquetFileInfo struct {
-	// Schema is the Arrow schema ReadParquet gives for the whole file
+// FileInfo describes a Parquet file from its footer alone.
+type FileInfo struct {
+	// Schema is the Arrow schema Read gives for the whole file
 	// (arrow.fixed_shape_tensor columns as the extension type).
 	Schema *arrow.Schema
 	// NumRows is the number of rows of the file.
 	NumRows int64
 	// RowGroups holds each row group's size, in the file's order (the
 	// indices WithRowGroups takes).
-	RowGroups []ParquetRowGroup
+	RowGroups []RowGroup
 }
 
-// ParquetRowGroup is the size of one row group of a Parquet file.
-type ParquetRowGroup struct {
+// RowGroup is the size of one row group of a Parquet file.
+type RowGroup struct {
 	// Rows is the number of rows of the row group.
 	Rows int64
 	// CompressedBytes is the size in the file of its column chunks, as the
@@ -29,42 +30,42 @@ type ParquetRowGroup struct {
 	CompressedBytes int64
 }
 
-// ParquetInfo reads the footer of the Parquet file r (the file metadata,
+// Info reads the footer of the Parquet file r (the file metadata,
 // and the Arrow schema stored in it) and nothing else: no page is read. It
-// takes ReadParquet's options (the allocator and the limits apply; the
-// others are ignored) and is hardened as ReadParquet is: a malformed
+// takes Read's options (the allocator and the limits apply; the
+// others are ignored) and is hardened as Read is: a malformed
 // footer (its Thrift read by a bounded reader of this package's first;
 // a schema nested deeper than 64 groups), negative row counts or row
 // groups whose rows do not add up to the file's fail with an error
 // wrapping ErrInvalid, never a panic. It does
-// not close r, so the same *os.File can then go to ReadParquet.
-func ParquetInfo(r parquet.ReaderAtSeeker, opts ...ReadOption) (info ParquetFileInfo, err error) {
-	const what = "arrowio.ParquetInfo"
+// not close r, so the same *os.File can then go to Read.
+func Info(r parquet.ReaderAtSeeker, opts ...ReadOption) (info FileInfo, err error) {
+	const what = "parquetio.Info"
 	c := applyReadOptions(opts)
-	defer guard(&err, what)
-	o, err := openParquet(what, r, &c, opts)
+	defer readlimit.Guard(&err, what)
+	o, err := openParquet(what, r, &c)
 	if err != nil {
-		return ParquetFileInfo{}, err
+		return FileInfo{}, err
 	}
 	defer o.pf.Close()
 	md := o.pf.MetaData()
 	info.NumRows = o.pf.NumRows()
 	if info.NumRows < 0 {
-		return ParquetFileInfo{}, fmt.Errorf("%s: %w: the footer says %d rows", what, ErrInvalid, info.NumRows)
+		return FileInfo{}, fmt.Errorf("%s: %w: the footer says %d rows", what, ErrInvalid, info.NumRows)
 	}
-	info.RowGroups = make([]ParquetRowGroup, o.pf.NumRowGroups())
+	info.RowGroups = make([]RowGroup, o.pf.NumRowGroups())
 	var sum int64
 	for i := range info.RowGroups {
 		rg := md.RowGroup(i)
-		g := ParquetRowGroup{Rows: rg.NumRows(), CompressedBytes: rg.TotalCompressedSize()}
+		g := RowGroup{Rows: rg.NumRows(), CompressedBytes: rg.TotalCompressedSize()}
 		if g.Rows < 0 || sum > math.MaxInt64-g.Rows || g.CompressedBytes < 0 {
-			return ParquetFileInfo{}, fmt.Errorf("%s: %w: row group %d: %d rows, %d compressed bytes", what, ErrInvalid, i, g.Rows, g.CompressedBytes)
+			return FileInfo{}, fmt.Errorf("%s: %w: row group %d: %d rows, %d compressed bytes", what, ErrInvalid, i, g.Rows, g.CompressedBytes)
 		}
 		sum += g.Rows
 		info.RowGroups[i] = g
 	}
 	if sum != info.NumRows {
-		return ParquetFileInfo{}, fmt.Errorf("%s: %w: the row groups hold %d rows, the file %d", what, ErrInvalid, sum, info.NumRows)
+		return FileInfo{}, fmt.Errorf("%s: %w: the row groups hold %d rows, the file %d", what, ErrInvalid, sum, info.NumRows)
 	}
 	m := o.fr.Manifest
 	fields := make([]arrow.Field, len(m.Fields))

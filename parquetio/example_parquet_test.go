@@ -1,4 +1,4 @@
-package arrowio_test
+package parquetio_test
 
 import (
 	"bytes"
@@ -8,12 +8,12 @@ import (
 	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
-	"github.com/stride0/stride0/arrowio"
+	"github.com/stride0/stride0/parquetio"
 )
 
-// ParquetInfo reads a file's footer only; WithRowGroups then reads the row
+// Info reads a file's footer only; WithRowGroups then reads the row
 // groups one worker was given.
-func ExampleParquetInfo() {
+func ExampleInfo() {
 	mem := memory.DefaultAllocator
 	b := arrowarray.NewInt64Builder(mem)
 	for i := int64(0); i < 10; i++ {
@@ -27,13 +27,13 @@ func ExampleParquetInfo() {
 	rr, _ := arrowarray.NewRecordReader(s, []arrow.Record{rec})
 	rec.Release()
 	var file bytes.Buffer
-	if err := arrowio.WriteParquet(&file, rr, arrowio.WithRowGroupRows(4)); err != nil {
+	if err := parquetio.Write(&file, rr, parquetio.WithRowGroupRows(4)); err != nil {
 		fmt.Println(err)
 		return
 	}
 	rr.Release()
 
-	info, err := arrowio.ParquetInfo(bytes.NewReader(file.Bytes()))
+	info, err := parquetio.Info(bytes.NewReader(file.Bytes()))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -42,7 +42,7 @@ func ExampleParquetInfo() {
 	for i, g := range info.RowGroups {
 		fmt.Println("group", i, "rows", g.Rows)
 	}
-	pr, err := arrowio.ReadParquet(bytes.NewReader(file.Bytes()), arrowio.WithRowGroups(2, 0))
+	pr, err := parquetio.Read(bytes.NewReader(file.Bytes()), parquetio.WithRowGroups(2, 0))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -59,13 +59,13 @@ func ExampleParquetInfo() {
 	// [8 9 0 1 2 3]
 }
 
-// A ParquetWriter takes batches as a producer has them (here three of 3
+// A Writer takes batches as a producer has them (here three of 3
 // rows each), filling row groups across batches.
-func ExampleParquetWriter() {
+func ExampleWriter() {
 	mem := memory.DefaultAllocator
 	s := arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}}, nil)
 	var file bytes.Buffer
-	pw, err := arrowio.NewParquetWriter(&file, s, arrowio.WithRowGroupRows(4))
+	pw, err := parquetio.NewWriter(&file, s, parquetio.WithRowGroupRows(4))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -88,7 +88,7 @@ func ExampleParquetWriter() {
 		fmt.Println(err)
 		return
 	}
-	info, err := arrowio.ParquetInfo(bytes.NewReader(file.Bytes()))
+	info, err := parquetio.Info(bytes.NewReader(file.Bytes()))
 	if err != nil {
 		fmt.Println(err)
 		return

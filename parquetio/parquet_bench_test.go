@@ -1,4 +1,4 @@
-package arrowio
+package parquetio
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow/go/v15/parquet"
 
 	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/arrowio"
 )
 
 // pqBenchRecord: 64Ki rows of a float32 tensor column of shape [4, 4] and
@@ -27,7 +28,7 @@ func pqBenchRecord(b *testing.B) arrow.Record {
 		b.Fatal(err)
 	}
 	defer x3.Release()
-	col, err := ToTensorColumn(mem, x3)
+	col, err := arrowio.ToTensorColumn(mem, x3)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -48,7 +49,7 @@ func BenchmarkReadParquet(b *testing.B) {
 	defer rec.Release()
 	rr, _ := arrowarray.NewRecordReader(rec.Schema(), []arrow.Record{rec})
 	var buf bytes.Buffer
-	if err := WriteParquet(&buf, rr, WithRowGroupRows(16<<10)); err != nil {
+	if err := Write(&buf, rr, WithRowGroupRows(16<<10)); err != nil {
 		b.Fatal(err)
 	}
 	rr.Release()
@@ -61,7 +62,7 @@ func BenchmarkReadParquet(b *testing.B) {
 			b.SetBytes(rec.NumRows() * (16*4 + 8))
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				r, err := ReadParquet(bytes.NewReader(buf.Bytes()), WithParallel(par), WithBatchRows(16<<10))
+				r, err := Read(bytes.NewReader(buf.Bytes()), WithParallel(par), WithBatchRows(16<<10))
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -88,7 +89,7 @@ func BenchmarkWriteParquet(b *testing.B) {
 		var opts []WriteOption
 		if v1 {
 			name = "v1"
-			opts = append(opts, WithParquetProperties(parquet.WithDataPageVersion(parquet.DataPageV1)))
+			opts = append(opts, WithProperties(parquet.WithDataPageVersion(parquet.DataPageV1)))
 		}
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(rec.NumRows() * (16*4 + 8))
@@ -97,7 +98,7 @@ func BenchmarkWriteParquet(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				buf.Reset()
 				rr, _ := arrowarray.NewRecordReader(rec.Schema(), []arrow.Record{rec})
-				if err := WriteParquet(&buf, rr, append(opts, WithRowGroupRows(16<<10))...); err != nil {
+				if err := Write(&buf, rr, append(opts, WithRowGroupRows(16<<10))...); err != nil {
 					b.Fatal(err)
 				}
 				rr.Release()

@@ -1,4 +1,4 @@
-package arrowio
+package parquetio
 
 import (
 	"fmt"
@@ -11,15 +11,16 @@ import (
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
 
 	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/internal/readlimit"
 )
 
-// ParquetWriter writes record batches pushed to it as one Parquet file, as
-// WriteParquet writes those of a reader (WriteParquet is a ParquetWriter
+// Writer writes record batches pushed to it as one Parquet file, as
+// Write writes those of a reader (Write is a Writer
 // fed by a loop): for a producer that has batches one at a time rather than
 // a RecordReader, such as a Beam DoFn. Memory: at most one row group's
 // batches are held (retained or, when a batch is cut, sliced), then
 // written. Not safe for concurrent use.
-type ParquetWriter struct {
+type Writer struct {
 	fw     *pqarrow.FileWriter
 	g      *pqGroup
 	schema *arrow.Schema // the caller's
@@ -30,18 +31,18 @@ type ParquetWriter struct {
 	err    error
 }
 
-// NewParquetWriter starts a Parquet file of the given schema on w, with
-// WriteParquet's options. Write batches with Write and finish the file with
+// NewWriter starts a Parquet file of the given schema on w, with
+// Write's options. Write batches with Write and finish the file with
 // Close (which does not close w); after an error, Close releases what the
 // writer holds and returns the error.
-func NewParquetWriter(w io.Writer, schema *arrow.Schema, opts ...WriteOption) (*ParquetWriter, error) {
+func NewWriter(w io.Writer, schema *arrow.Schema, opts ...WriteOption) (*Writer, error) {
 	if w == nil || schema == nil {
-		return nil, fmt.Errorf("arrowio.NewParquetWriter: %w: nil writer or schema", array.ErrNil)
+		return nil, fmt.Errorf("parquetio.NewWriter: %w: nil writer or schema", array.ErrNil)
 	}
-	return newParquetWriter("arrowio.NewParquetWriter", w, schema, opts)
+	return newWriter("parquetio.NewWriter", w, schema, opts)
 }
 
-func newParquetWriter(what string, w io.Writer, schema *arrow.Schema, opts []WriteOption) (pw *ParquetWriter, err error) {
+func newWriter(what string, w io.Writer, schema *arrow.Schema, opts []WriteOption) (pw *Writer, err error) {
 	c := writeConfig{mem: memory.DefaultAllocator, rowGroup: DefaultRowGroupRows}
 	for _, o := range opts {
 		if o != nil {
@@ -62,7 +63,7 @@ func newParquetWriter(what string, w io.Writer, schema *arrow.Schema, opts []Wri
 	// are read by pyarrow, DuckDB, Spark and arrow-go alike.
 	props := append(append([]parquet.WriterProperty{parquet.WithDataPageVersion(parquet.DataPageV2)}, c.props...),
 		parquet.WithAllocator(c.mem), parquet.WithMaxRowGroupLength(math.MaxInt64))
-	defer guard(&err, what)
+	defer readlimit.Guard(&err, what)
 	ws, relaxed := pqWriteSchema(schema)
 	// pqarrow's Close closes its sink when it is an io.Closer: hide w's
 	// Close, as the writer leaves w open.
@@ -81,21 +82,21 @@ func newParquetWriter(what string, w io.Writer, schema *arrow.Schema, opts []Wri
 			return nil, fmt.Errorf("%s: %w: storing the schema %v: %w", what, ErrUnsupported, schema, err)
 		}
 	}
-	return &ParquetWriter{fw: fw, g: &pqGroup{mem: c.mem, schema: ws}, schema: schema, ws: ws, mem: c.mem, rg: c.rowGroup}, nil
+	return &Writer{fw: fw, g: &pqGroup{mem: c.mem, schema: ws}, schema: schema, ws: ws, mem: c.mem, rg: c.rowGroup}, nil
 }
 
 // Write adds rec's rows to the file; rec must have the writer's schema. The
 // writer keeps what it needs of rec (the caller may release it). An error
 // of the file (a batch of another schema, pqarrow's) sticks: later Writes
 // and Close return it. A nil record is refused and changes nothing.
-func (pw *ParquetWriter) Write(rec arrow.Record) error {
+func (pw *Writer) Write(rec arrow.Record) error {
 	if pw == nil || pw.fw == nil {
-		return fmt.Errorf("arrowio.ParquetWriter.Write: %w: nil or zero writer", array.ErrNil)
+		return fmt.Errorf("parquetio.Writer.Write: %w: nil or zero writer", array.ErrNil)
 	}
 	if rec == nil {
-		return fmt.Errorf("arrowio.ParquetWriter.Write: %w: nil record", array.ErrNil)
+		return fmt.Errorf("parquetio.Writer.Write: %w: nil record", array.ErrNil)
 	}
-	return pw.write("arrowio.ParquetWriter.Write", rec)
+	return pw.write("parquetio.Writer.Write", rec)
 }
 
 // write cuts rec at row-group boundaries. pqarrow v15 ignores the offset
@@ -104,7 +105,7 @@ func (pw *ParquetWriter) Write(rec arrow.Record) error {
 // (WriteBuffered) leak a buffer per column chunk. So every FixedSizeList is
 // rebuilt with offset 0 (pqWritable), the pieces of one row group are
 // concatenated, and each row group is written with Write.
-func (pw *ParquetWriter) write(what string, rec arrow.Record) (err error) {
+func (pw *Writer) write(what string, rec arrow.Record) (err error) {
 	if pw.err != nil {
 		return pw.err
 	}
@@ -116,7 +117,7 @@ func (pw *ParquetWriter) write(what string, rec arrow.Record) (err error) {
 			pw.err = err
 		}
 	}()
-	defer guard(&err, what)
+	defer readlimit.Guard(&err, what)
 	if !rec.Schema().Equal(pw.schema) {
 		return fmt.Errorf("%s: %w: batch schema %v differs from the writer's %v", what, ErrInvalid, rec.Schema(), pw.schema)
 	}
@@ -145,14 +146,14 @@ func (pw *ParquetWriter) write(what string, rec arrow.Record) (err error) {
 // Close writes the last row group and the footer. It does not close the
 // io.Writer. After an error of Write it releases what the writer holds and
 // returns that error; a second Close returns nil.
-func (pw *ParquetWriter) Close() error {
+func (pw *Writer) Close() error {
 	if pw == nil || pw.fw == nil {
-		return fmt.Errorf("arrowio.ParquetWriter.Close: %w: nil or zero writer", array.ErrNil)
+		return fmt.Errorf("parquetio.Writer.Close: %w: nil or zero writer", array.ErrNil)
 	}
-	return pw.close("arrowio.ParquetWriter.Close")
+	return pw.close("parquetio.Writer.Close")
 }
 
-func (pw *ParquetWriter) close(what string) (err error) {
+func (pw *Writer) close(what string) (err error) {
 	if pw.err != nil {
 		pw.abort()
 		err, pw.err = pw.err, nil
@@ -161,7 +162,7 @@ func (pw *ParquetWriter) close(what string) (err error) {
 	if pw.done {
 		return nil
 	}
-	defer guard(&err, what)
+	defer readlimit.Guard(&err, what)
 	defer pw.g.release()
 	pw.done = true
 	if err := pw.g.flush(pw.fw); err != nil {
@@ -174,7 +175,7 @@ func (pw *ParquetWriter) close(what string) (err error) {
 }
 
 // abort releases what the writer holds without finishing the file.
-func (pw *ParquetWriter) abort() {
+func (pw *Writer) abort() {
 	pw.g.release()
 	if !pw.done {
 		pw.done = true

@@ -1,4 +1,4 @@
-package arrowio
+package parquetio
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/stretchr/testify/require"
+	"github.com/stride0/stride0/arrowio"
 )
 
 // pqTempFile writes data to a file in t's temporary directory and opens it.
@@ -34,7 +35,7 @@ func requireOpen(t *testing.T, f *os.File, when string) {
 	}
 }
 
-// The README's pattern: ParquetInfo(f), then ReadParquet(f, WithRowGroups(0))
+// The README's pattern: Info(f), then Read(f, WithRowGroups(0))
 // on the same *os.File, which stays open after Release.
 func TestParquetLeavesCallersFileOpen(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
@@ -43,38 +44,38 @@ func TestParquetLeavesCallersFileOpen(t *testing.T) {
 	defer rec.Release()
 	f := pqTempFile(t, writePQ(t, mem, rec.Schema(), []arrow.Record{rec}, WithRowGroupRows(3)))
 
-	info, err := ParquetInfo(f, WithAllocator(mem))
+	info, err := Info(f, WithAllocator(mem))
 	require.NoError(t, err)
 	require.Len(t, info.RowGroups, 3)
-	requireOpen(t, f, "after ParquetInfo")
-	rr, err := ReadParquet(f, WithAllocator(mem), WithRowGroups(0))
+	requireOpen(t, f, "after Info")
+	rr, err := Read(f, WithAllocator(mem), WithRowGroups(0))
 	require.NoError(t, err)
 	got, _ := drainCols(t, mem, rr)
 	rr.Release()
 	defer releaseArrow(got)
 	require.Equal(t, 3, got[0].Len())
 	requireOpen(t, f, "after Release")
-	rr, err = ReadParquet(f, WithAllocator(mem), WithRowGroups(2, 1))
+	rr, err = Read(f, WithAllocator(mem), WithRowGroups(2, 1))
 	require.NoError(t, err)
 	rr.Release()
 	requireOpen(t, f, "after a second Release")
 
 	// errors: a missing column, a bad row group, a corrupt footer
-	_, err = ReadParquet(f, WithAllocator(mem), WithColumns("nope"))
+	_, err = Read(f, WithAllocator(mem), WithColumns("nope"))
 	require.Error(t, err)
 	requireOpen(t, f, "after a missing column")
-	_, err = ReadParquet(f, WithAllocator(mem), WithRowGroups(9))
+	_, err = Read(f, WithAllocator(mem), WithRowGroups(9))
 	require.Error(t, err)
 	requireOpen(t, f, "after a bad row group")
 	data := writePQ(t, mem, rec.Schema(), []arrow.Record{rec})
 	data[len(data)-9] ^= 0x7f // inside the footer
 	g := pqTempFile(t, data)
-	_, err = ReadParquet(g, WithAllocator(mem))
+	_, err = Read(g, WithAllocator(mem))
 	require.ErrorIs(t, err, ErrInvalid)
-	requireOpen(t, g, "after a corrupt footer (ReadParquet)")
-	_, err = ParquetInfo(g, WithAllocator(mem))
+	requireOpen(t, g, "after a corrupt footer (Read)")
+	_, err = Info(g, WithAllocator(mem))
 	require.ErrorIs(t, err, ErrInvalid)
-	requireOpen(t, g, "after a corrupt footer (ParquetInfo)")
+	requireOpen(t, g, "after a corrupt footer (Info)")
 }
 
 // A file that is not Parquet says so, whatever it is.
@@ -86,7 +87,7 @@ func TestParquetNotAParquetFile(t *testing.T) {
 	rr, err := arrowarray.NewRecordReader(rec.Schema(), []arrow.Record{rec})
 	require.NoError(t, err)
 	var ipcFile bytes.Buffer
-	_, err = WriteFile(&ipcFile, rr)
+	_, err = arrowio.WriteFile(&ipcFile, rr)
 	rr.Release()
 	require.NoError(t, err)
 	cases := map[string][]byte{
@@ -99,11 +100,11 @@ func TestParquetNotAParquetFile(t *testing.T) {
 	}
 	for name, data := range cases {
 		f := pqTempFile(t, data)
-		_, err := ReadParquet(f, WithAllocator(mem))
+		_, err := Read(f, WithAllocator(mem))
 		require.ErrorIs(t, err, ErrInvalid, name)
 		require.ErrorContains(t, err, "not a Parquet file", name)
 		requireOpen(t, f, name)
-		_, err = ParquetInfo(f, WithAllocator(mem))
+		_, err = Info(f, WithAllocator(mem))
 		require.ErrorIs(t, err, ErrInvalid, name)
 		require.ErrorContains(t, err, "not a Parquet file", name)
 		requireOpen(t, f, name)
@@ -117,7 +118,7 @@ func TestParquetMissingColumn(t *testing.T) {
 	rec := recordFixture(t, mem, 4, 0)
 	defer rec.Release()
 	data := writePQ(t, mem, rec.Schema(), []arrow.Record{rec})
-	_, err := ReadParquet(bytes.NewReader(data), WithAllocator(mem), WithColumns("x", "yy"))
+	_, err := Read(bytes.NewReader(data), WithAllocator(mem), WithColumns("x", "yy"))
 	require.ErrorIs(t, err, ErrNoColumn)
 	require.ErrorContains(t, err, `"yy"`)
 	require.ErrorContains(t, err, `the columns are "x", "y"`)

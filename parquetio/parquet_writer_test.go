@@ -1,4 +1,4 @@
-package arrowio
+package parquetio
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/arrowio"
+	"github.com/stride0/stride0/internal/arrowtest"
 )
 
 // pwRecords: batches of 5, 0, 7 and 3 rows of a [2,3] float32 tensor
@@ -30,7 +32,7 @@ func pwRecords(t *testing.T, mem memory.Allocator) []arrow.Record {
 		}
 		x, err := array.FromSliceValid(mem, xs, valid, n, 2, 3)
 		require.NoError(t, err)
-		col, err := ToTensorColumn(mem, x)
+		col, err := arrowio.ToTensorColumn(mem, x)
 		x.Release()
 		require.NoError(t, err)
 		ib := arrowarray.NewInt64Builder(mem)
@@ -52,10 +54,10 @@ func pwRecords(t *testing.T, mem memory.Allocator) []arrow.Record {
 	return recs
 }
 
-// Batches pushed to a ParquetWriter make the file WriteParquet makes of
+// Batches pushed to a Writer make the file Write makes of
 // the same batches, byte for byte, and read back as written.
 func TestParquetWriterMatchesWriteParquet(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	recs := pwRecords(t, mem)
 	defer func() {
 		for _, r := range recs {
@@ -64,7 +66,7 @@ func TestParquetWriterMatchesWriteParquet(t *testing.T) {
 	}()
 	want := writePQ(t, mem, recs[0].Schema(), recs, WithRowGroupRows(4))
 	var buf bytes.Buffer
-	pw, err := NewParquetWriter(&buf, recs[0].Schema(), WithWriteAllocator(mem), WithRowGroupRows(4))
+	pw, err := NewWriter(&buf, recs[0].Schema(), WithWriteAllocator(mem), WithRowGroupRows(4))
 	require.NoError(t, err)
 	for _, r := range recs {
 		require.NoError(t, pw.Write(r))
@@ -72,7 +74,7 @@ func TestParquetWriterMatchesWriteParquet(t *testing.T) {
 	require.NoError(t, pw.Close())
 	require.NoError(t, pw.Close(), "a second Close")
 	require.Equal(t, want, buf.Bytes())
-	rr, err := ReadParquet(bytes.NewReader(buf.Bytes()), WithAllocator(mem))
+	rr, err := Read(bytes.NewReader(buf.Bytes()), WithAllocator(mem))
 	require.NoError(t, err)
 	defer rr.Release()
 	got, _ := drainCols(t, mem, rr)
@@ -85,7 +87,7 @@ func TestParquetWriterMatchesWriteParquet(t *testing.T) {
 // A batch of another schema fails Write, and Close then returns that error
 // with everything released (the checked allocator); misuse returns errors.
 func TestParquetWriterErrors(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	recs := pwRecords(t, mem)
 	defer func() {
 		for _, r := range recs {
@@ -93,7 +95,7 @@ func TestParquetWriterErrors(t *testing.T) {
 		}
 	}()
 	var buf bytes.Buffer
-	pw, err := NewParquetWriter(&buf, recs[0].Schema(), WithWriteAllocator(mem), WithRowGroupRows(100))
+	pw, err := NewWriter(&buf, recs[0].Schema(), WithWriteAllocator(mem), WithRowGroupRows(100))
 	require.NoError(t, err)
 	require.NoError(t, pw.Write(recs[0])) // held: the row group is not full
 	other := recs[2].NewSlice(0, 2)
@@ -107,16 +109,16 @@ func TestParquetWriterErrors(t *testing.T) {
 	require.ErrorIs(t, pw.Close(), ErrInvalid)
 	require.NoError(t, pw.Close())
 
-	_, err = NewParquetWriter(nil, recs[0].Schema())
+	_, err = NewWriter(nil, recs[0].Schema())
 	require.True(t, errors.Is(err, array.ErrNil))
-	_, err = NewParquetWriter(&buf, nil)
+	_, err = NewWriter(&buf, nil)
 	require.True(t, errors.Is(err, array.ErrNil))
-	var zero ParquetWriter
+	var zero Writer
 	require.ErrorIs(t, zero.Write(recs[0]), array.ErrNil)
 	require.ErrorIs(t, zero.Close(), array.ErrNil)
-	var nilw *ParquetWriter
+	var nilw *Writer
 	require.ErrorIs(t, nilw.Write(recs[0]), array.ErrNil)
-	pw2, err := NewParquetWriter(&buf, recs[0].Schema(), WithWriteAllocator(mem))
+	pw2, err := NewWriter(&buf, recs[0].Schema(), WithWriteAllocator(mem))
 	require.NoError(t, err)
 	require.ErrorIs(t, pw2.Write(nil), array.ErrNil)
 	require.NoError(t, pw2.Close(), "a nil record changes nothing")

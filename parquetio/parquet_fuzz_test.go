@@ -1,4 +1,4 @@
-package arrowio
+package parquetio
 
 import (
 	"bytes"
@@ -12,12 +12,14 @@ import (
 	"github.com/apache/arrow/go/v15/parquet/compress"
 
 	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/arrowio"
+	"github.com/stride0/stride0/internal/arrowtest"
 	"github.com/stride0/stride0/internal/pqbomb"
 )
 
-// FuzzReadParquet feeds arbitrary bytes to ParquetInfo and ReadParquet
+// FuzzReadParquet feeds arbitrary bytes to Info and Read
 // (serial and parallel, all columns, a projection, and the last and first
-// row groups when ParquetInfo succeeds) and converts every column it
+// row groups when Info succeeds) and converts every column it
 // gets: errors wrapping ErrInvalid are expected; panics and allocations
 // beyond the WithMaxBuffer limit are not. Seeds: small valid files (tensor
 // columns with null rows and a permutation, every dtype, plain and snappy,
@@ -48,10 +50,10 @@ func FuzzReadParquet(f *testing.F) {
 	f.Add([]byte("PAR1"))
 	f.Add([]byte("PAR1\x08\x00\x00\x00PAR1"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		info, err := ParquetInfo(bytes.NewReader(data), WithMaxBuffer(1<<20), WithMaxTotal(64<<20))
+		info, err := Info(bytes.NewReader(data), WithMaxBuffer(1<<20), WithMaxTotal(64<<20))
 		if err != nil {
 			if !pqExpected(err) {
-				t.Fatalf("ParquetInfo: error wraps no sentinel: %v", err)
+				t.Fatalf("Info: error wraps no sentinel: %v", err)
 			}
 		} else if len(info.RowGroups) > 0 {
 			// the last row group, then the first
@@ -82,19 +84,19 @@ func FuzzReadParquet(f *testing.F) {
 // pqExpected reports whether err wraps one of the sentinels a malformed
 // file may give.
 func pqExpected(err error) bool {
-	return errors.Is(err, ErrInvalid) || errors.Is(err, ErrMetadata) || errors.Is(err, ErrUnsupported) || errors.Is(err, ErrNoColumn)
+	return errors.Is(err, ErrInvalid) || errors.Is(err, arrowio.ErrMetadata) || errors.Is(err, ErrUnsupported) || errors.Is(err, ErrNoColumn)
 }
 
 // drainParquet reads every batch of data and converts every column.
 func drainParquet(mem memory.Allocator, data []byte, opts []ReadOption) error {
-	rr, err := ReadParquet(bytes.NewReader(data), opts...)
+	rr, err := Read(bytes.NewReader(data), opts...)
 	if err != nil {
 		return err
 	}
 	defer rr.Release()
 	for rr.Next() {
 		for _, c := range rr.Record().Columns() {
-			a, err := FromArrow(mem, c)
+			a, err := arrowio.FromArrow(mem, c)
 			if err != nil {
 				if errors.Is(err, ErrUnsupported) {
 					continue
@@ -114,16 +116,16 @@ func pqSeeds(t testing.TB, mem memory.Allocator) [][]byte {
 	var out [][]byte
 	out = append(out, writePQ(t, mem, rec.Schema(), []arrow.Record{rec}, WithRowGroupRows(2)))
 	out = append(out, writePQ(t, mem, rec.Schema(), []arrow.Record{rec},
-		WithParquetProperties(parquet.WithCompression(compress.Codecs.Snappy), parquet.WithDictionaryDefault(false))))
+		WithProperties(parquet.WithCompression(compress.Codecs.Snappy), parquet.WithDictionaryDefault(false))))
 	out = append(out, writePQ(t, mem, rec.Schema(), nil))
 	for _, dt := range []array.DType{array.Bool, array.Int8, array.Uint64, array.Float16, array.Float64} {
-		vals := testValues(dt, 12)
-		valid := nullEvery(12, 3)
+		vals := arrowtest.TestValues(dt, 12)
+		valid := arrowtest.NullEvery(12, 3)
 		for j := 0; j < 3; j++ {
 			valid[3+j] = false // a null tensor row
 		}
-		flat := buildArrow(t, mem, dt, vals, valid)
-		a, err := FromArrow(mem, flat)
+		flat := arrowtest.BuildArrow(t, mem, dt, vals, valid)
+		a, err := arrowio.FromArrow(mem, flat)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,11 +133,11 @@ func pqSeeds(t testing.TB, mem memory.Allocator) [][]byte {
 		if err != nil {
 			t.Fatal(err)
 		}
-		col, err := ToTensorColumn(mem, a3)
+		col, err := arrowio.ToTensorColumn(mem, a3)
 		if err != nil {
 			t.Fatal(err)
 		}
-		prim := buildArrow(t, mem, dt, vals[:4], valid[:4])
+		prim := arrowtest.BuildArrow(t, mem, dt, vals[:4], valid[:4])
 		s := arrow.NewSchema([]arrow.Field{{Name: "t", Type: col.DataType(), Nullable: true}, {Name: "p", Type: prim.DataType(), Nullable: true}}, nil)
 		r := arrowarray.NewRecord(s, []arrow.Array{col, prim}, 4)
 		out = append(out, writePQ(t, mem, s, []arrow.Record{r}, WithRowGroupRows(3)))

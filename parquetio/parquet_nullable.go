@@ -1,4 +1,4 @@
-package arrowio
+package parquetio
 
 import (
 	"bytes"
@@ -12,11 +12,11 @@ import (
 
 // pqarrow v15 loses the values of a FixedSizeList whose field is not
 // nullable (a top-level column, or a struct's or list's child): it writes
-// the levels and no values, and the rows read back as nulls. WriteParquet
+// the levels and no values, and the rows read back as nulls. Write
 // therefore writes every column that holds a FixedSizeList (plain or as an
 // extension's storage) with all its fields nullable, and, when that changed
 // the schema, stores the caller's schema under pqSchemaKey (an IPC schema
-// message, base64) so that ReadParquet gives the columns back with their
+// message, base64) so that Read gives the columns back with their
 // own nullability. Other readers see the nullable columns.
 
 // pqSchemaKey is the file metadata key of the schema the caller wrote.
@@ -70,7 +70,7 @@ func relaxField(f arrow.Field) arrow.Field {
 	return f
 }
 
-// pqWriteSchema returns the schema WriteParquet gives pqarrow for s, and
+// pqWriteSchema returns the schema Write gives pqarrow for s, and
 // whether it differs from s.
 func pqWriteSchema(s *arrow.Schema) (*arrow.Schema, bool) {
 	fs := s.Fields()

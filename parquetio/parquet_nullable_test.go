@@ -1,4 +1,4 @@
-package arrowio
+package parquetio
 
 import (
 	"bytes"
@@ -13,13 +13,15 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/arrowio"
+	"github.com/stride0/stride0/internal/arrowtest"
 )
 
 // Columns whose FixedSizeList fields are not nullable (pqarrow v15 writes
 // no values for them) come back whole, with their nullability, and other
 // readers (plain pqarrow) see the values in nullable columns.
 func TestParquetNonNullableFixedSizeList(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	const rows = 5
 	xs := make([]float64, rows*4)
 	for i := range xs {
@@ -28,7 +30,7 @@ func TestParquetNonNullableFixedSizeList(t *testing.T) {
 	x, err := array.FromSlice(mem, xs, rows, 2, 2)
 	require.NoError(t, err)
 	defer x.Release()
-	tens, err := ToTensorColumn(mem, x)
+	tens, err := arrowio.ToTensorColumn(mem, x)
 	require.NoError(t, err)
 	defer tens.Release()
 
@@ -64,13 +66,13 @@ func TestParquetNonNullableFixedSizeList(t *testing.T) {
 	defer rec.Release()
 	data := writePQ(t, mem, s, []arrow.Record{rec}, WithRowGroupRows(3))
 
-	rr, err := ReadParquet(bytes.NewReader(data), WithAllocator(mem))
+	rr, err := Read(bytes.NewReader(data), WithAllocator(mem))
 	require.NoError(t, err)
 	defer rr.Release()
 	require.True(t, s.Equal(rr.Schema()), "schema read %v, written %v", rr.Schema(), s)
-	info, err := ParquetInfo(bytes.NewReader(data), WithAllocator(mem))
+	info, err := Info(bytes.NewReader(data), WithAllocator(mem))
 	require.NoError(t, err)
-	require.True(t, s.Equal(info.Schema), "ParquetInfo's schema %v, written %v", info.Schema, s)
+	require.True(t, s.Equal(info.Schema), "Info's schema %v, written %v", info.Schema, s)
 	got, _ := drainCols(t, mem, rr)
 	defer releaseArrow(got)
 	for i, c := range got {
@@ -97,11 +99,11 @@ func TestParquetNonNullableFixedSizeList(t *testing.T) {
 		plain.ListValues().(*arrowarray.Float64).Float64Values())
 }
 
-// ReadParquet's default total limit counts the whole file as input
-// (DefaultTotalBase + DefaultTotalRatio × the file's bytes), so a file that
-// decodes to more than DefaultTotalBase is not refused for that alone.
+// Read's default total limit counts the whole file as input
+// (arrowio.DefaultTotalBase + arrowio.DefaultTotalRatio × the file's bytes), so a file that
+// decodes to more than arrowio.DefaultTotalBase is not refused for that alone.
 func TestParquetDefaultTotalCountsTheFile(t *testing.T) {
-	mem := newMem(t)
+	mem := arrowtest.NewMem(t)
 	b := arrowarray.NewInt64Builder(mem)
 	for i := int64(0); i < 1000; i++ {
 		b.Append(i * 7)
@@ -113,10 +115,10 @@ func TestParquetDefaultTotalCountsTheFile(t *testing.T) {
 	col.Release()
 	defer rec.Release()
 	data := writePQ(t, mem, s, []arrow.Record{rec})
-	rr, err := ReadParquet(bytes.NewReader(data), WithAllocator(mem))
+	rr, err := Read(bytes.NewReader(data), WithAllocator(mem))
 	require.NoError(t, err)
 	defer rr.Release()
 	p, ok := rr.(*pqReader)
 	require.True(t, ok, "%T", rr)
-	require.Equal(t, int64(DefaultTotalBase+DefaultTotalRatio*len(data)), p.lim.limit())
+	require.Equal(t, int64(arrowio.DefaultTotalBase+arrowio.DefaultTotalRatio*len(data)), p.lim.Limit())
 }

@@ -1,4 +1,4 @@
-package arrowio
+package parquetio
 
 import (
 	"bytes"
@@ -21,7 +21,10 @@ import (
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
 
 	"github.com/stride0/stride0/array"
-	"github.com/stride0/stride0/arrowio/internal/pqscan"
+	"github.com/stride0/stride0/arrowio"
+	"github.com/stride0/stride0/internal/readlimit"
+	"github.com/stride0/stride0/internal/suggest"
+	"github.com/stride0/stride0/parquetio/internal/pqscan"
 )
 
 // Parquet goes through arrow-go v15's own parquet/pqarrow, with two
@@ -29,56 +32,104 @@ import (
 //
 //   - pqarrow writes an extension column as its storage plus the extension's
 //     name and metadata in the stored Arrow schema (ARROW:schema, written
-//     because WriteParquet always stores it), but cannot read an extension
-//     column back ("extension type not implemented"). ReadParquet swaps the
+//     because Write always stores it), but cannot read an extension
+//     column back ("extension type not implemented"). Read swaps the
 //     storage type into pqarrow's schema manifest, reads the storage, and
 //     wraps it again as the extension (no copy).
 //   - pqarrow cannot write a FixedSizeList with a null row ("lists with
 //     non-zero length null components are not supported"). The rule (the one
-//     this package's tensor columns follow everywhere): a null row is written
+//     arrowio's tensor columns follow everywhere): a null row is written
 //     as a valid row whose elements are all null, and on read a
 //     FixedSizeList row whose elements are all null is a null row.
 
-// DefaultParquetBatchRows is the number of rows ReadParquet puts in a batch
+// DefaultBatchRows is the number of rows Read puts in a batch
 // unless WithBatchRows says otherwise.
-const DefaultParquetBatchRows = 64 << 10
+const DefaultBatchRows = 64 << 10
 
-// The Parquet-only read options live in readConfig (ipc.go) beside the
-// others, so that one option list serves ReadStream, ReadFile and
-// ReadParquet; the IPC readers ignore them.
+// ReadOption configures Read and Info.
+type ReadOption func(*readConfig)
 
-// WithColumns makes ReadParquet read only the named top-level columns, in
+type readConfig struct {
+	readlimit.Config          // WithAllocator, WithMaxBuffer, WithMaxTotal
+	columns          []string // nil: all
+	parallel         bool
+	batch            int
+	rowGroups        []int // nil: all
+}
+
+// applyReadOptions returns the configuration opts make, defaults filled in.
+func applyReadOptions(opts []ReadOption) readConfig {
+	var c readConfig
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	c.Fill()
+	if c.batch <= 0 {
+		c.batch = DefaultBatchRows
+	}
+	return c
+}
+
+// ipcOptions are the options arrowio.ReadStream takes to read the Arrow
+// schema stored in a file under c's allocator and limits.
+func (c *readConfig) ipcOptions() []arrowio.ReadOption {
+	return []arrowio.ReadOption{arrowio.WithAllocator(c.Mem), arrowio.WithMaxBuffer(c.Max), arrowio.WithMaxTotal(c.Total)}
+}
+
+// WithAllocator sets the allocator batches are read into
+// (memory.DefaultAllocator by default).
+func WithAllocator(mem memory.Allocator) ReadOption {
+	return func(c *readConfig) { c.Mem = mem }
+}
+
+// WithMaxBuffer sets the largest single buffer (a page, a decompressed
+// page, a column chunk, a batch's buffer) the reader may allocate; input
+// that asks for more fails with an error wrapping ErrInvalid and ErrLimit.
+// n <= 0 means arrowio.DefaultMaxBuffer.
+func WithMaxBuffer(n int) ReadOption {
+	return func(c *readConfig) { c.Max = n }
+}
+
+// WithMaxTotal sets the most bytes a reader may allocate over its whole
+// life: n > 0 is that many bytes, n < 0 means no limit, 0 the default
+// (arrowio.DefaultTotalBase + arrowio.DefaultTotalRatio × the file's size).
+func WithMaxTotal(n int64) ReadOption {
+	return func(c *readConfig) { c.Total = n }
+}
+
+// WithColumns makes Read read only the named top-level columns, in
 // the order given (the other columns' bytes are not read). A name the file
 // does not have fails with ErrNoColumn (the message lists the file's
-// columns and suggests the nearest). ReadStream and ReadFile ignore it.
+// columns and suggests the nearest).
 func WithColumns(names ...string) ReadOption {
 	names = append([]string{}, names...)
 	return func(c *readConfig) { c.columns = names }
 }
 
-// WithParallel makes ReadParquet decode the columns of a batch concurrently,
-// one goroutine per column. ReadStream and ReadFile ignore it.
+// WithParallel makes Read decode the columns of a batch concurrently,
+// one goroutine per column.
 func WithParallel(on bool) ReadOption {
 	return func(c *readConfig) { c.parallel = on }
 }
 
-// WithBatchRows sets the number of rows per batch ReadParquet yields (n <= 0
-// means DefaultParquetBatchRows). ReadStream and ReadFile ignore it.
+// WithBatchRows sets the number of rows per batch Read yields (n <= 0
+// means DefaultBatchRows).
 func WithBatchRows(n int) ReadOption {
 	return func(c *readConfig) { c.batch = n }
 }
 
-// WithRowGroups makes ReadParquet read only the row groups of these indices
+// WithRowGroups makes Read read only the row groups of these indices
 // (0-based), in the order given; an index may appear more than once. An
 // index outside the file's row groups fails with ErrInvalid. No index at
-// all reads no rows. ReadStream and ReadFile ignore it; without it every
-// row group is read.
+// all reads no rows. Without it every row group is read.
 func WithRowGroups(idx ...int) ReadOption {
 	idx = append([]int{}, idx...)
 	return func(c *readConfig) { c.rowGroups = idx }
 }
 
-// WriteOption configures WriteParquet.
+// WriteOption configures Write.
 type WriteOption func(*writeConfig)
 
 type writeConfig struct {
@@ -87,7 +138,7 @@ type writeConfig struct {
 	props    []parquet.WriterProperty
 }
 
-// DefaultRowGroupRows is the largest row group WriteParquet writes unless
+// DefaultRowGroupRows is the largest row group Write writes unless
 // WithRowGroupRows says otherwise.
 const DefaultRowGroupRows = 1 << 20
 
@@ -98,51 +149,51 @@ func WithRowGroupRows(n int) WriteOption {
 	return func(c *writeConfig) { c.rowGroup = int64(n) }
 }
 
-// WithWriteAllocator sets the allocator WriteParquet's temporary buffers
+// WithWriteAllocator sets the allocator Write's temporary buffers
 // come from (memory.DefaultAllocator by default).
 func WithWriteAllocator(mem memory.Allocator) WriteOption {
 	return func(c *writeConfig) { c.mem = mem }
 }
 
-// WithParquetProperties passes writer properties to arrow-go's parquet
+// WithProperties passes writer properties to arrow-go's parquet
 // writer (compression, dictionary, statistics, data page version, ...).
 // WithRowGroupRows and WithWriteAllocator override the matching properties.
-// WriteParquet writes version 2 data pages by default; version 1 pages
+// Write writes version 2 data pages by default; version 1 pages
 // (parquet.WithDataPageVersion(parquet.DataPageV1)) are written correctly
 // but slowly by arrow-go v15 for tensor and nullable columns (a copy of the
 // page's level buffer every few values).
-func WithParquetProperties(props ...parquet.WriterProperty) WriteOption {
+func WithProperties(props ...parquet.WriterProperty) WriteOption {
 	return func(c *writeConfig) { c.props = append(c.props, props...) }
 }
 
-// WriteParquet writes every batch of rr to w as one Parquet file, with the
+// Write writes every batch of rr to w as one Parquet file, with the
 // Arrow schema stored in the file's metadata (ARROW:schema), so that
 // arrow.fixed_shape_tensor columns, field metadata and FixedSizeList sizes
-// come back from ReadParquet (and pyarrow) as they were. Null tensor rows
-// are written as rows of null elements (see ReadParquet). An empty rr writes
+// come back from Read (and pyarrow) as they were. Null tensor rows
+// are written as rows of null elements (see Read). An empty rr writes
 // a file with the schema and no rows. It does not close w.
-func WriteParquet(w io.Writer, rr arrowarray.RecordReader, opts ...WriteOption) (err error) {
+func Write(w io.Writer, rr arrowarray.RecordReader, opts ...WriteOption) (err error) {
 	if w == nil || rr == nil {
-		return fmt.Errorf("arrowio.WriteParquet: %w: nil writer or reader", array.ErrNil)
+		return fmt.Errorf("parquetio.Write: %w: nil writer or reader", array.ErrNil)
 	}
 	schema := rr.Schema()
 	if schema == nil {
-		return fmt.Errorf("arrowio.WriteParquet: %w: reader without a schema", ErrInvalid)
+		return fmt.Errorf("parquetio.Write: %w: reader without a schema", ErrInvalid)
 	}
-	pw, err := newParquetWriter("arrowio.WriteParquet", w, schema, opts)
+	pw, err := newWriter("parquetio.Write", w, schema, opts)
 	if err != nil {
 		return err
 	}
 	defer pw.abort()
 	for rr.Next() {
-		if err := pw.write("arrowio.WriteParquet", rr.Record()); err != nil {
+		if err := pw.write("parquetio.Write", rr.Record()); err != nil {
 			return err
 		}
 	}
 	if err := rr.Err(); err != nil {
-		return fmt.Errorf("arrowio.WriteParquet: reading batches: %w", err)
+		return fmt.Errorf("parquetio.Write: reading batches: %w", err)
 	}
-	return pw.close("arrowio.WriteParquet")
+	return pw.close("parquetio.Write")
 }
 
 // pqGroup gathers the pieces of one row group.
@@ -177,7 +228,7 @@ func (g *pqGroup) flush(fw *pqarrow.FileWriter) error {
 			}
 			c, err := arrowarray.Concatenate(chunks, g.mem)
 			if err != nil {
-				return fmt.Errorf("arrowio.WriteParquet: column %q: %w: %w", g.schema.Field(i).Name, ErrInvalid, err)
+				return fmt.Errorf("parquetio.Write: column %q: %w: %w", g.schema.Field(i).Name, ErrInvalid, err)
 			}
 			cols[i] = c
 		}
@@ -185,7 +236,7 @@ func (g *pqGroup) flush(fw *pqarrow.FileWriter) error {
 		defer rec.Release()
 	}
 	if err := fw.Write(rec); err != nil {
-		return fmt.Errorf("arrowio.WriteParquet: %w: %w", ErrUnsupported, err)
+		return fmt.Errorf("parquetio.Write: %w: %w", ErrUnsupported, err)
 	}
 	return nil
 }
@@ -255,7 +306,7 @@ func fslNoRowNulls(mem memory.Allocator, d arrow.ArrayData, k int) (*arrowarray.
 	}
 	n, off := d.Len(), d.Offset()
 	child := d.Children()[0]
-	if child.Len() < (off+n)*k || (d.NullN() > 0 && d.Buffers()[0].Len() < bitmapBytes(off+n)) {
+	if child.Len() < (off+n)*k || (d.NullN() > 0 && d.Buffers()[0].Len() < readlimit.BitmapBytes(off+n)) {
 		return nil, fmt.Errorf("%w: FixedSizeList of %d rows of %d at offset %d over a child of %d", ErrInvalid, n, k, off, child.Len())
 	}
 	if d.NullN() == 0 {
@@ -270,7 +321,7 @@ func fslNoRowNulls(mem memory.Allocator, d arrow.ArrayData, k int) (*arrowarray.
 		elems = b.Bytes()
 	}
 	bm := memory.NewResizableBuffer(mem)
-	bm.Resize(bitmapBytes(base + n*k))
+	bm.Resize(readlimit.BitmapBytes(base + n*k))
 	out := bm.Bytes()
 	for i := range out {
 		out[i] = 0
@@ -294,16 +345,18 @@ func fslNoRowNulls(mem memory.Allocator, d arrow.ArrayData, k int) (*arrowarray.
 	return arrowarray.NewData(d.DataType(), n, []*memory.Buffer{nil}, []arrow.ArrayData{nc}, 0, 0), nil
 }
 
-// ReadParquet returns a RecordReader over the Parquet file r (pqarrow
-// needs random access: an *os.File, a *bytes.Reader). Options: those of
-// ReadStream (WithAllocator; WithMaxBuffer caps every single buffer the
-// decoder allocates, so a corrupt length fails with ErrInvalid instead of
-// allocating it), plus WithColumns, WithParallel and WithBatchRows.
+// Read returns a RecordReader over the Parquet file r (pqarrow
+// needs random access: an *os.File, a *bytes.Reader). Options:
+// WithAllocator, WithMaxBuffer (it caps every single buffer the decoder
+// allocates, so a corrupt length fails with ErrInvalid instead of
+// allocating it), WithMaxTotal, WithColumns, WithParallel, WithBatchRows
+// and WithRowGroups.
 //
-// arrow.fixed_shape_tensor columns come back as *FixedShapeTensorArray
-// with their metadata, ready for FromArrow without a copy. A FixedSizeList
-// row (tensor row) whose elements are all null is a null row: that is how
-// WriteParquet writes null rows, and what ToTensorColumn does with a mask.
+// arrow.fixed_shape_tensor columns come back as
+// *arrowio.FixedShapeTensorArray with their metadata, ready for
+// arrowio.FromArrow without a copy. A FixedSizeList row (tensor row) whose
+// elements are all null is a null row: that is how Write writes null rows,
+// and what arrowio.ToTensorColumn does with a mask.
 // Memory: for each column read, its compressed column chunk in the current
 // row group (pqarrow reads a chunk whole) and a batch. Malformed input returns
 // an error wrapping ErrInvalid, never a panic. Before arrow-go reads
@@ -316,11 +369,11 @@ func fslNoRowNulls(mem memory.Allocator, d arrow.ArrayData, k int) (*arrowarray.
 //
 // Each batch is valid until the next call to Next. Release the reader when
 // done (it does not close r).
-func ReadParquet(r parquet.ReaderAtSeeker, opts ...ReadOption) (rr arrowarray.RecordReader, err error) {
-	const what = "arrowio.ReadParquet"
+func Read(r parquet.ReaderAtSeeker, opts ...ReadOption) (rr arrowarray.RecordReader, err error) {
+	const what = "parquetio.Read"
 	c := applyReadOptions(opts)
-	defer guard(&err, what)
-	o, err := openParquet(what, r, &c, opts)
+	defer readlimit.Guard(&err, what)
+	o, err := openParquet(what, r, &c)
 	if err != nil {
 		return nil, err
 	}
@@ -371,7 +424,7 @@ func ReadParquet(r parquet.ReaderAtSeeker, opts ...ReadOption) (rr arrowarray.Re
 				for i := range m.Fields {
 					have[i] = m.Fields[i].Field.Name
 				}
-				return nil, noColumn(what, name, have)
+				return nil, suggest.MissingError(what, ErrNoColumn, name, have)
 			}
 			idx = append(idx, j)
 		}
@@ -416,9 +469,9 @@ func ReadParquet(r parquet.ReaderAtSeeker, opts ...ReadOption) (rr arrowarray.Re
 	return p, nil
 }
 
-// field is the Arrow field ReadParquet gives for column i of pqarrow's
+// field is the Arrow field Read gives for column i of pqarrow's
 // manifest: the stored type (an extension type kept), the field's metadata
-// without the keys pqarrow adds, and the nullability WriteParquet was given.
+// without the keys pqarrow adds, and the nullability Write was given.
 func (o *pqOpen) field(i int) arrow.Field {
 	f := *o.fr.Manifest.Fields[i].Field
 	f.Metadata = pqMetadata(f.Metadata)
@@ -435,22 +488,22 @@ func (o *pqOpen) field(i int) arrow.Field {
 type pqOpen struct {
 	pf  *file.Reader
 	fr  *pqarrow.FileReader
-	lim *limitAllocator
+	lim *readlimit.Allocator
 	// scan is the footer as pqscan read it; r the caller's reader.
 	scan *pqscan.File
 	r    parquet.ReaderAtSeeker
-	// orig is the schema WriteParquet was given when it wrote some columns
+	// orig is the schema Write was given when it wrote some columns
 	// more nullable than they were (stride0:schema), else nil.
 	orig *arrow.Schema
 }
 
-// openParquet opens r as ReadParquet and ParquetInfo do. On error nothing
+// openParquet opens r as Read and Info do. On error nothing
 // is left open.
-func openParquet(what string, r parquet.ReaderAtSeeker, c *readConfig, opts []ReadOption) (*pqOpen, error) {
+func openParquet(what string, r parquet.ReaderAtSeeker, c *readConfig) (*pqOpen, error) {
 	if r == nil {
 		return nil, fmt.Errorf("%s: %w: nil reader", what, array.ErrNil)
 	}
-	lim := c.limiter()
+	lim := c.Limiter()
 	// The default total limit (WithMaxTotal) grows with the input: here the
 	// whole file counts as read.
 	size, err := r.Seek(0, io.SeekEnd)
@@ -460,7 +513,7 @@ func openParquet(what string, r parquet.ReaderAtSeeker, c *readConfig, opts []Re
 	if _, err := r.Seek(0, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("%s: %w: seeking to the start: %w", what, ErrInvalid, err)
 	}
-	lim.input.Store(size)
+	lim.Input.Store(size)
 	if err := pqMagic(r, size); err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
@@ -474,8 +527,8 @@ func openParquet(what string, r parquet.ReaderAtSeeker, c *readConfig, opts []Re
 	// arrow-go v15 releases a version 2 page only when it reads the next
 	// one, so the last page of a column chunk would otherwise stay counted
 	// against the caller's allocator. The batches' buffers come from lim.
-	pages := &limitAllocator{mem: memory.NewGoAllocator(), max: lim.max, total: lim.total}
-	pages.input.Store(size)
+	pages := &readlimit.Allocator{Mem: memory.NewGoAllocator(), Max: lim.Max, Total: lim.Total}
+	pages.Input.Store(size)
 	// pqNoClose hides r's Close: file.Reader.Close closes an io.Closer, and
 	// r is the caller's.
 	pf, err := file.NewParquetReader(pqNoClose{r}, file.WithReadProps(parquet.NewReaderProperties(pages)))
@@ -484,7 +537,7 @@ func openParquet(what string, r parquet.ReaderAtSeeker, c *readConfig, opts []Re
 	}
 	// ReadStream's checks reject the malformed flatbuffers that would make
 	// arrow-go allocate without bound when pqarrow parses ARROW:schema.
-	if _, err := storedSchema(pf, "ARROW:schema", "stored Arrow schema", opts); err != nil {
+	if _, err := storedSchema(pf, "ARROW:schema", "stored Arrow schema", c.ipcOptions()); err != nil {
 		pf.Close()
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
@@ -494,7 +547,7 @@ func openParquet(what string, r parquet.ReaderAtSeeker, c *readConfig, opts []Re
 		return nil, fmt.Errorf("%s: %w: %w", what, ErrInvalid, err)
 	}
 	o := &pqOpen{pf: pf, fr: fr, lim: lim, scan: scan, r: r}
-	if o.orig, err = storedSchema(pf, pqSchemaKey, pqSchemaKey, opts); err != nil {
+	if o.orig, err = storedSchema(pf, pqSchemaKey, pqSchemaKey, c.ipcOptions()); err != nil {
 		pf.Close()
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
@@ -508,8 +561,8 @@ func openParquet(what string, r parquet.ReaderAtSeeker, c *readConfig, opts []Re
 const pqMaxDepth = pqscan.MaxSchemaDepth
 
 // pqLimits is the limits of lim as pqscan takes them.
-func pqLimits(lim *limitAllocator) pqscan.Limits {
-	return pqscan.Limits{MaxBuffer: int64(lim.max), MaxTotal: lim.limit()}
+func pqLimits(lim *readlimit.Allocator) pqscan.Limits {
+	return pqscan.Limits{MaxBuffer: int64(lim.Max), MaxTotal: lim.Limit()}
 }
 
 // pqScanErr wraps an error of pqscan in this package's sentinels.
@@ -554,9 +607,9 @@ func pqMagic(r io.ReaderAt, size int64) error {
 
 // storedSchema decodes the schema stored in the file's metadata under key
 // (ARROW:schema or stride0:schema: an IPC stream holding a schema message,
-// base64) with ReadStream's checks; nil when the file has none. what names
+// base64) with arrowio.ReadStream's checks; nil when the file has none. what names
 // it in errors.
-func storedSchema(pf *file.Reader, key, what string, opts []ReadOption) (*arrow.Schema, error) {
+func storedSchema(pf *file.Reader, key, what string, opts []arrowio.ReadOption) (*arrow.Schema, error) {
 	kv := pf.MetaData().KeyValueMetadata()
 	if kv == nil {
 		return nil, nil
@@ -575,7 +628,7 @@ func storedSchema(pf *file.Reader, key, what string, opts []ReadOption) (*arrow.
 			return nil, fmt.Errorf("%w: %s: %w", ErrInvalid, what, err)
 		}
 	}
-	rr, err := ReadStream(bytes.NewReader(dec), opts...)
+	rr, err := arrowio.ReadStream(bytes.NewReader(dec), opts...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
@@ -616,7 +669,7 @@ func pqLeaves(f *pqarrow.SchemaField, leaves map[int]bool) {
 type pqReader struct {
 	refs     atomic.Int64
 	pf       *file.Reader
-	lim      *limitAllocator
+	lim      *readlimit.Allocator
 	schema   *arrow.Schema
 	cols     []*pqarrow.ColumnReader
 	parallel bool
@@ -695,16 +748,16 @@ func (p *pqReader) readColumn(i int, n int64) (a arrow.Array, err error) {
 	f := p.schema.Field(i)
 	defer func() {
 		if r := recover(); r != nil {
-			a, err = nil, fmt.Errorf("arrowio.ReadParquet: column %q: %w: arrow-go panicked: %v", f.Name, ErrInvalid, r)
+			a, err = nil, fmt.Errorf("parquetio.Read: column %q: %w: arrow-go panicked: %v", f.Name, ErrInvalid, r)
 		}
 	}()
 	ch, err := p.cols[i].NextBatch(n)
 	if err != nil {
-		return nil, fmt.Errorf("arrowio.ReadParquet: column %q: %w: %w", f.Name, ErrInvalid, err)
+		return nil, fmt.Errorf("parquetio.Read: column %q: %w: %w", f.Name, ErrInvalid, err)
 	}
 	defer ch.Release()
 	if int64(ch.Len()) != n {
-		return nil, fmt.Errorf("arrowio.ReadParquet: column %q: %w: %d rows read, %d expected", f.Name, ErrInvalid, ch.Len(), n)
+		return nil, fmt.Errorf("parquetio.Read: column %q: %w: %d rows read, %d expected", f.Name, ErrInvalid, ch.Len(), n)
 	}
 	var st arrow.Array
 	switch len(ch.Chunks()) {
@@ -715,7 +768,7 @@ func (p *pqReader) readColumn(i int, n int64) (a arrow.Array, err error) {
 		st.Retain()
 	default:
 		if st, err = arrowarray.Concatenate(ch.Chunks(), p.lim); err != nil {
-			return nil, fmt.Errorf("arrowio.ReadParquet: column %q: %w: %w", f.Name, ErrInvalid, err)
+			return nil, fmt.Errorf("parquetio.Read: column %q: %w: %w", f.Name, ErrInvalid, err)
 		}
 	}
 	defer st.Release()
@@ -723,7 +776,7 @@ func (p *pqReader) readColumn(i int, n int64) (a arrow.Array, err error) {
 	if fsl, ok := d.DataType().(*arrow.FixedSizeListType); ok {
 		nd, err := fslRowNulls(p.lim, d, int(fsl.Len()))
 		if err != nil {
-			return nil, fmt.Errorf("arrowio.ReadParquet: column %q: %w", f.Name, err)
+			return nil, fmt.Errorf("parquetio.Read: column %q: %w", f.Name, err)
 		}
 		defer nd.Release()
 		d = nd
@@ -735,14 +788,14 @@ func (p *pqReader) readColumn(i int, n int64) (a arrow.Array, err error) {
 	}
 	if ext, ok := f.Type.(arrow.ExtensionType); ok {
 		if !arrow.TypeEqual(ext.StorageType(), d.DataType()) {
-			return nil, fmt.Errorf("arrowio.ReadParquet: column %q: %w: storage %v read for %v", f.Name, ErrInvalid, d.DataType(), ext)
+			return nil, fmt.Errorf("parquetio.Read: column %q: %w: storage %v read for %v", f.Name, ErrInvalid, d.DataType(), ext)
 		}
 		sa := arrowarray.MakeFromData(d)
 		defer sa.Release()
 		return arrowarray.NewExtensionArrayWithStorage(ext, sa), nil
 	}
 	if !arrow.TypeEqual(f.Type, d.DataType()) {
-		return nil, fmt.Errorf("arrowio.ReadParquet: column %q: %w: %v read for %v", f.Name, ErrInvalid, d.DataType(), f.Type)
+		return nil, fmt.Errorf("parquetio.Read: column %q: %w: %v read for %v", f.Name, ErrInvalid, d.DataType(), f.Type)
 	}
 	return arrowarray.MakeFromData(d), nil
 }
@@ -767,7 +820,7 @@ func fslRowNulls(mem memory.Allocator, d arrow.ArrayData, k int) (arrow.ArrayDat
 		rows = b.Bytes()
 	}
 	bm := memory.NewResizableBuffer(mem)
-	bm.Resize(bitmapBytes(n))
+	bm.Resize(readlimit.BitmapBytes(n))
 	out := bm.Bytes()
 	for i := range out {
 		out[i] = 0
@@ -776,7 +829,7 @@ func fslRowNulls(mem memory.Allocator, d arrow.ArrayData, k int) (arrow.ArrayDat
 	for r := 0; r < n; r++ {
 		ok := rows == nil || bitutil.BitIsSet(rows, off+r)
 		if ok {
-			ok = countZeroBits(elems, base+r*k, k) < k
+			ok = readlimit.CountZeroBits(elems, base+r*k, k) < k
 		}
 		if ok {
 			bitutil.SetBit(out, r)
@@ -789,4 +842,12 @@ func fslRowNulls(mem memory.Allocator, d arrow.ArrayData, k int) (arrow.ArrayDat
 	nd := arrowarray.NewData(d.DataType(), n, []*memory.Buffer{bm}, []arrow.ArrayData{sub}, nulls, 0)
 	bm.Release()
 	return nd, nil
+}
+
+// storageOf is t's storage type when t is an extension type, else t.
+func storageOf(t arrow.DataType) arrow.DataType {
+	if e, ok := t.(arrow.ExtensionType); ok {
+		return e.StorageType()
+	}
+	return t
 }

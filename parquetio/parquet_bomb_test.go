@@ -1,4 +1,4 @@
-package arrowio
+package parquetio
 
 import (
 	"bytes"
@@ -43,7 +43,7 @@ func TestParquetBombs(t *testing.T) {
 			defer mem.AssertSize(t, 0)
 			var infoErr, readErr error
 			used, took := heapDuring(func() {
-				_, infoErr = ParquetInfo(bytes.NewReader(b.Data), WithAllocator(mem))
+				_, infoErr = Info(bytes.NewReader(b.Data), WithAllocator(mem))
 				readErr = drainParquet(mem, b.Data, []ReadOption{WithAllocator(mem)})
 			})
 			t.Logf("%d bytes: %v; %s; %d bytes of heap", len(b.Data), readErr, took, used)
@@ -54,7 +54,7 @@ func TestParquetBombs(t *testing.T) {
 				t.Fatalf("%s: %v does not wrap ErrInvalid", b.Title, readErr)
 			}
 			if infoErr != nil && !errors.Is(infoErr, ErrInvalid) {
-				t.Fatalf("%s: ParquetInfo: %v does not wrap ErrInvalid", b.Title, infoErr)
+				t.Fatalf("%s: Info: %v does not wrap ErrInvalid", b.Title, infoErr)
 			}
 			if used > 16<<20+4*uint64(len(b.Data)) {
 				t.Fatalf("%s: %d bytes of heap for a file of %d", b.Title, used, len(b.Data))
@@ -66,18 +66,18 @@ func TestParquetBombs(t *testing.T) {
 	}
 }
 
-// A schema 20,000 groups deep is refused from the footer, fast: ParquetInfo
+// A schema 20,000 groups deep is refused from the footer, fast: Info
 // does not get to arrow-go's schema builder (quadratic in the depth).
 func TestParquetDeepSchema(t *testing.T) {
 	for _, depth := range []int{pqMaxDepth + 1, 5000, 20000} {
 		data := pqbomb.Deep(depth)
-		_, err := ParquetInfo(bytes.NewReader(data))
+		_, err := Info(bytes.NewReader(data))
 		if !errors.Is(err, ErrInvalid) {
 			t.Fatalf("depth %d: %v", depth, err)
 		}
 	}
 	// within the bound: arrow-go reads it
-	if _, err := ParquetInfo(bytes.NewReader(pqbomb.Deep(pqMaxDepth - 2))); err != nil {
+	if _, err := Info(bytes.NewReader(pqbomb.Deep(pqMaxDepth - 2))); err != nil {
 		t.Fatalf("depth %d: %v", pqMaxDepth-2, err)
 	}
 }
@@ -99,9 +99,9 @@ func TestParquetChecksPassValidFiles(t *testing.T) {
 				case "delta":
 					props = append(props, parquet.WithDictionaryDefault(false), parquet.WithEncodingFor("y", parquet.Encodings.DeltaBinaryPacked))
 				}
-				data := writePQ(t, mem, rec.Schema(), []arrow.Record{rec}, WithRowGroupRows(128), WithParquetProperties(props...))
+				data := writePQ(t, mem, rec.Schema(), []arrow.Record{rec}, WithRowGroupRows(128), WithProperties(props...))
 				before := mem.CurrentAlloc()
-				rr, err := ReadParquet(bytes.NewReader(data), WithAllocator(mem), WithBatchRows(100))
+				rr, err := Read(bytes.NewReader(data), WithAllocator(mem), WithBatchRows(100))
 				require.NoError(t, err, "%v %v %s", codec, v, enc)
 				got, _ := drainCols(t, mem, rr)
 				rr.Release()
@@ -154,10 +154,10 @@ func TestParquetChecksPassDeltaStrings(t *testing.T) {
 	for _, enc := range []parquet.Encoding{parquet.Encodings.DeltaLengthByteArray, parquet.Encodings.DeltaByteArray} {
 		for _, v := range []parquet.DataPageVersion{parquet.DataPageV1, parquet.DataPageV2} {
 			for _, codec := range []compress.Compression{compress.Codecs.Uncompressed, compress.Codecs.Zstd, compress.Codecs.Gzip} {
-				data := writePQ(t, mem, s, []arrow.Record{rec}, WithRowGroupRows(200), WithParquetProperties(
+				data := writePQ(t, mem, s, []arrow.Record{rec}, WithRowGroupRows(200), WithProperties(
 					parquet.WithDictionaryDefault(false), parquet.WithEncodingFor("s", enc), parquet.WithDataPageVersion(v),
 					parquet.WithCompression(codec), parquet.WithDataPageSize(1024)))
-				rr, err := ReadParquet(bytes.NewReader(data), WithAllocator(mem))
+				rr, err := Read(bytes.NewReader(data), WithAllocator(mem))
 				require.NoError(t, err, "%v %v %v", enc, v, codec)
 				got, _ := drainCols(t, mem, rr)
 				rr.Release()
