@@ -549,3 +549,24 @@ func TestFilterThreeValued(t *testing.T) {
 }
 
 func ptr(v int32) *int32 { return &v }
+
+// TestLargeRecordSplit: a record of more rows than a batch takes is
+// processed in slices, in order, with the same results at any worker count.
+func TestLargeRecordSplit(t *testing.T) {
+	mem := checked(t)
+	d := makeData(rand.New(rand.NewPCG(91, 92)), 150_000)
+	d.sizes = []int{150_000}
+	recs := d.records(t, mem)
+	defer release(recs)
+	for _, workers := range []int{1, 3} {
+		tb := collect(t, frame.FromRecords(recs...).Filter("key > 2").Select("key", "site"), frame.WithWorkers(workers), frame.WithAllocator(mem))
+		var want []int64
+		for _, k := range d.key {
+			if k > 2 {
+				want = append(want, k)
+			}
+		}
+		assert.Equal(t, want, values[int64](t, tb, "key"))
+		tb.Release()
+	}
+}

@@ -154,22 +154,40 @@ func (s recordSource) open(context.Context, memory.Allocator) (batches, error) {
 	return &sliceBatches{recs: s.recs}, nil
 }
 
-// sliceBatches hands on records in order, retaining each; owned ones (made
-// by the source for this run) are released by close.
+// morselRows is the most rows a batch of an in-memory source has: a larger
+// record is handed on in zero-copy slices of this many rows, so that the
+// workers share it (a collected table is one record).
+const morselRows = 64 << 10
+
+// sliceBatches hands on records in order, in slices of at most morselRows,
+// retaining each; owned ones (made by the source for this run) are
+// released by close.
 type sliceBatches struct {
 	recs  []arrow.Record
 	i     int
+	at    int64 // rows of recs[i] already handed on
 	owned bool
 }
 
 func (b *sliceBatches) next() (arrow.Record, error) {
-	if b.i >= len(b.recs) {
-		return nil, io.EOF
+	for b.i < len(b.recs) {
+		r := b.recs[b.i]
+		n := r.NumRows()
+		if b.at == 0 && n <= morselRows {
+			b.i++
+			r.Retain()
+			return r, nil
+		}
+		if b.at >= n {
+			b.i, b.at = b.i+1, 0
+			continue
+		}
+		end := min(n, b.at+morselRows)
+		s := r.NewSlice(b.at, end)
+		b.at = end
+		return s, nil
 	}
-	r := b.recs[b.i]
-	b.i++
-	r.Retain()
-	return r, nil
+	return nil, io.EOF
 }
 
 func (b *sliceBatches) close() {
