@@ -570,3 +570,30 @@ func TestLargeRecordSplit(t *testing.T) {
 		tb.Release()
 	}
 }
+
+// TestMorselsRejoin: a query that passes a large record's rows through
+// hands back the record's own buffers (the morsels are rejoined, not
+// copied), and a column-wide step sees one column without a copy.
+func TestMorselsRejoin(t *testing.T) {
+	mem := checked(t)
+	d := makeData(rand.New(rand.NewPCG(93, 94)), 200_000)
+	d.sizes = []int{200_000}
+	recs := d.records(t, mem)
+	defer release(recs)
+	for _, workers := range []int{1, 3} {
+		tb := collect(t, frame.FromRecords(recs...).Select("x", "site", "key").Limit(150_000), frame.WithWorkers(workers), frame.WithAllocator(mem))
+		for _, name := range []string{"x", "site", "key"} {
+			got, err := tb.Arrow(name)
+			require.NoError(t, err)
+			want := recs[0].Column(recs[0].Schema().FieldIndices(name)[0])
+			assert.Equal(t, 150_000, got.Len())
+			assert.Same(t, want.Data().Buffers()[len(want.Data().Buffers())-1], got.Data().Buffers()[len(got.Data().Buffers())-1], "%s: copied", name)
+			assert.True(t, arrowarray.SliceEqual(want, 0, 150_000, got, 0, 150_000), name)
+		}
+		tb.Release()
+	}
+	// the same run, then a copy: a filter's morsels are new arrays
+	tb := collect(t, frame.FromRecords(recs...).Filter("key >= 0").Select("key"), frame.WithAllocator(mem))
+	assert.Equal(t, d.key, values[int64](t, tb, "key"))
+	tb.Release()
+}

@@ -331,6 +331,10 @@ func concatRecords(mem memory.Allocator, s *arrow.Schema, recs []arrow.Record) (
 		for k, r := range recs {
 			parts[k] = r.Column(i)
 		}
+		if c := rejoin(parts); c != nil {
+			cols[i] = c
+			continue
+		}
 		c, err := arrowarray.Concatenate(parts, mem)
 		if err != nil {
 			return nil, fmt.Errorf("frame: concatenating column %q: %w", s.Field(i).Name, err)
@@ -338,4 +342,56 @@ func concatRecords(mem memory.Allocator, s *arrow.Schema, recs []arrow.Record) (
 		cols[i] = c
 	}
 	return arrowarray.NewRecord(s, cols, rows), nil
+}
+
+// rejoin returns the one array that parts are consecutive slices of (the
+// morsels of an in-memory record, passed through), without copying, or nil
+// when they are not: the same type, the same buffers, children and
+// dictionary, each part starting where the previous ends.
+func rejoin(parts []arrow.Array) arrow.Array {
+	if ext, ok := parts[0].(arrowarray.ExtensionArray); ok {
+		storage := make([]arrow.Array, len(parts))
+		for k, p := range parts {
+			e, ok := p.(arrowarray.ExtensionArray)
+			if !ok {
+				return nil
+			}
+			storage[k] = e.Storage()
+		}
+		s := rejoin(storage)
+		if s == nil {
+			return nil
+		}
+		defer s.Release()
+		return arrowarray.NewExtensionArrayWithStorage(ext.ExtensionType(), s)
+	}
+	first := parts[0].Data()
+	end, nulls := first.Offset(), 0
+	for _, p := range parts {
+		d := p.Data()
+		if d.Offset() != end || !arrow.TypeEqual(d.DataType(), first.DataType()) || d.Dictionary() != first.Dictionary() ||
+			len(d.Buffers()) != len(first.Buffers()) || len(d.Children()) != len(first.Children()) {
+			return nil
+		}
+		for b, buf := range d.Buffers() {
+			if buf != first.Buffers()[b] {
+				return nil
+			}
+		}
+		for c, ch := range d.Children() {
+			if ch != first.Children()[c] {
+				return nil
+			}
+		}
+		end += d.Len()
+		nulls += d.NullN()
+	}
+	var d arrow.ArrayData
+	if first.DataType().ID() == arrow.DICTIONARY {
+		d = arrowarray.NewDataWithDictionary(first.DataType(), end-first.Offset(), first.Buffers(), nulls, first.Offset(), first.Dictionary().(*arrowarray.Data))
+	} else {
+		d = arrowarray.NewData(first.DataType(), end-first.Offset(), first.Buffers(), first.Children(), nulls, first.Offset())
+	}
+	defer d.Release()
+	return arrowarray.MakeFromData(d)
 }
