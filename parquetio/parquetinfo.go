@@ -6,6 +6,9 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/parquet"
+	"github.com/apache/arrow/go/v15/parquet/metadata"
+	"github.com/apache/arrow/go/v15/parquet/schema"
+
 	"github.com/stride0/stride0/internal/readlimit"
 )
 
@@ -28,6 +31,21 @@ type RowGroup struct {
 	// CompressedBytes is the size in the file of its column chunks, as the
 	// footer records it (0 when the writer did not record it).
 	CompressedBytes int64
+	// Stats holds, by column name, the statistics the footer records for
+	// the top-level columns of signed integers, floats and utf8 (a column
+	// without trustworthy statistics is absent), for a reader that skips
+	// row groups a filter cannot match.
+	Stats map[string]ColumnStats
+}
+
+// ColumnStats are the statistics of one column in one row group. Min and
+// Max are int64 (signed integer columns), float64 (floats, NaN not
+// counted) or string (utf8); HasMinMax says whether they were recorded.
+type ColumnStats struct {
+	HasMinMax bool
+	Min, Max  any
+	// Nulls is the number of nulls, -1 if unrecorded.
+	Nulls int64
 }
 
 // Info reads the footer of the Parquet file r (the file metadata,
@@ -62,6 +80,7 @@ func Info(r parquet.ReaderAtSeeker, opts ...ReadOption) (info FileInfo, err erro
 			return FileInfo{}, fmt.Errorf("%s: %w: row group %d: %d rows, %d compressed bytes", what, ErrInvalid, i, g.Rows, g.CompressedBytes)
 		}
 		sum += g.Rows
+		g.Stats = columnStats(rg, md.Schema)
 		info.RowGroups[i] = g
 	}
 	if sum != info.NumRows {
@@ -74,4 +93,70 @@ func Info(r parquet.ReaderAtSeeker, opts ...ReadOption) (info FileInfo, err erro
 	}
 	info.Schema = arrow.NewSchema(fields, m.SchemaMeta)
 	return info, nil
+}
+
+// columnStats reads the trustworthy statistics of a row group's top-level
+// columns (arrow-go's StatsSet refuses those of writers known to compute
+// them wrong, and sort orders it does not know). Unsigned integers are left
+// out: their statistics use the unsigned order, which a signed reading
+// would misplace.
+func columnStats(rg *metadata.RowGroupMetaData, sc *schema.Schema) map[string]ColumnStats {
+	out := map[string]ColumnStats{}
+	for j := 0; j < rg.NumColumns(); j++ {
+		cc, err := rg.ColumnChunk(j)
+		if err != nil {
+			continue
+		}
+		path := cc.PathInSchema()
+		if len(path) != 1 {
+			continue // a nested leaf (a tensor column's elements)
+		}
+		st, err := cc.Statistics()
+		if err != nil || st == nil {
+			continue
+		}
+		cs := ColumnStats{Nulls: -1}
+		if st.HasNullCount() {
+			cs.Nulls = st.NullCount()
+		}
+		if j >= sc.NumColumns() {
+			continue
+		}
+		lt := sc.Column(j).LogicalType()
+		if lt != nil {
+			if it, ok := lt.(interface{ IsSigned() bool }); ok && !it.IsSigned() {
+				continue
+			}
+		}
+		if st.HasMinMax() {
+			switch t := st.(type) {
+			case *metadata.Int32Statistics:
+				cs.Min, cs.Max = int64(t.Min()), int64(t.Max())
+			case *metadata.Int64Statistics:
+				cs.Min, cs.Max = t.Min(), t.Max()
+			case *metadata.Float32Statistics:
+				cs.Min, cs.Max = float64(t.Min()), float64(t.Max())
+			case *metadata.Float64Statistics:
+				cs.Min, cs.Max = t.Min(), t.Max()
+			case *metadata.ByteArrayStatistics:
+				if !isString(lt) {
+					continue
+				}
+				cs.Min, cs.Max = string(t.Min()), string(t.Max())
+			default:
+				continue
+			}
+			cs.HasMinMax = true
+		}
+		out[path[0]] = cs
+	}
+	return out
+}
+
+func isString(lt schema.LogicalType) bool {
+	switch lt.(type) {
+	case schema.StringLogicalType, *schema.StringLogicalType:
+		return true
+	}
+	return false
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/stretchr/testify/require"
 	"github.com/stride0/stride0/internal/arrowtest"
 )
@@ -166,4 +167,44 @@ func TestWriteParquetDoesNotClose(t *testing.T) {
 	info, err := Info(bytes.NewReader(w.Bytes()), WithAllocator(mem))
 	require.NoError(t, err)
 	require.EqualValues(t, 9, info.NumRows)
+}
+
+// TestInfoStats: Info reports each row group's min, max and nulls of the
+// top-level signed integer, float and utf8 columns.
+func TestInfoStats(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	s := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "v", Type: arrow.PrimitiveTypes.Float32, Nullable: true},
+		{Name: "s", Type: arrow.BinaryTypes.String},
+		{Name: "u", Type: arrow.PrimitiveTypes.Uint32},
+	}, nil)
+	b := arrowarray.NewRecordBuilder(mem, s)
+	for i := 0; i < 250; i++ {
+		b.Field(0).(*arrowarray.Int64Builder).Append(int64(i))
+		if i%10 == 3 {
+			b.Field(1).AppendNull()
+		} else {
+			b.Field(1).(*arrowarray.Float32Builder).Append(float32(-i))
+		}
+		b.Field(2).(*arrowarray.StringBuilder).Append(fmt.Sprintf("k%03d", i))
+		b.Field(3).(*arrowarray.Uint32Builder).Append(uint32(i))
+	}
+	rec := b.NewRecord()
+	b.Release()
+	defer rec.Release()
+	data := writePQ(t, mem, s, []arrow.Record{rec}, WithRowGroupRows(100))
+	info, err := Info(bytes.NewReader(data))
+	require.NoError(t, err)
+	require.Len(t, info.RowGroups, 3)
+	for g, rg := range info.RowGroups {
+		lo, hi := int64(g*100), int64(min(g*100+99, 249))
+		require.Equal(t, ColumnStats{HasMinMax: true, Min: lo, Max: hi, Nulls: 0}, rg.Stats["id"], "row group %d", g)
+		require.Equal(t, ColumnStats{HasMinMax: true, Min: float64(-hi), Max: float64(-lo), Nulls: (hi - lo + 1) / 10}, rg.Stats["v"], "row group %d", g)
+		require.Equal(t, fmt.Sprintf("k%03d", lo), rg.Stats["s"].Min)
+		require.Equal(t, fmt.Sprintf("k%03d", hi), rg.Stats["s"].Max)
+		_, ok := rg.Stats["u"]
+		require.False(t, ok, "unsigned columns are left out")
+	}
 }
