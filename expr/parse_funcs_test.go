@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/broadcast"
 	"github.com/stride0/stride0/compute"
 	"github.com/stride0/stride0/expr"
 )
@@ -137,5 +138,34 @@ func TestParseFunctions(t *testing.T) {
 		{"nanmax(z, keepdims=True)", expr.Nanmax(v["z"], nil, true)},
 	} {
 		checkParse(t, mem, b, c.src, c.want)
+	}
+}
+
+// TestComparison: the comparisons Parse builds between a variable and a
+// number are reported with the variable on the left; nothing else is.
+func TestComparison(t *testing.T) {
+	x := expr.Var("x", array.Float64, broadcast.Shape{Dims: []broadcast.Dim{broadcast.UnknownDim()}, RankKnown: true})
+	env := map[string]*expr.Node{"x": x}
+	for src, want := range map[string][3]any{
+		"x > 0.5": {">", "x", 0.5}, "3 <= x": {">=", "x", 3.0}, "x == -2": {"==", "x", -2.0},
+		"x != 1": {"!=", "x", 1.0}, "1e3 > x": {"<", "x", 1000.0}, "x < 7": {"<", "x", 7.0},
+	} {
+		n, err := expr.Parse(src, env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		op, name, v, ok := n.Comparison()
+		if !ok || op != want[0] || name != want[1] || v != want[2] {
+			t.Errorf("%s: %q %q %v %v, want %v", src, op, name, v, ok, want)
+		}
+	}
+	for _, src := range []string{"x + 1", "x > x", "(x > 1) & (x < 2)", "x"} {
+		n, err := expr.Parse(src, env)
+		if err != nil {
+			continue
+		}
+		if _, _, _, ok := n.Comparison(); ok {
+			t.Errorf("%s: reported as a comparison", src)
+		}
 	}
 }

@@ -55,3 +55,51 @@ func (n *Node) Connective() (string, []*Node) {
 	}
 	return "", nil
 }
+
+// Comparison reports whether n compares a variable with a weak numeric
+// constant (as Parse builds "x > 0.5" or "3 <= k"), and returns the
+// operator with the variable on the left ("==", "!=", "<", "<=", ">",
+// ">="), the variable's name and the constant's value. A table layer uses
+// it to skip stored blocks whose statistics cannot match; ok is false for
+// any other node.
+func (n *Node) Comparison() (op, name string, value float64, ok bool) {
+	if n == nil || n.err != nil || n.kind != kBinary || len(n.args) != 2 {
+		return "", "", 0, false
+	}
+	ops := map[compute.Op][2]string{
+		compute.Equal: {"==", "=="}, compute.NotEqual: {"!=", "!="},
+		compute.Less: {"<", ">"}, compute.LessEqual: {"<=", ">="},
+		compute.Greater: {">", "<"}, compute.GreaterEqual: {">=", "<="},
+	}
+	o, found := ops[n.op]
+	if !found {
+		return "", "", 0, false
+	}
+	a, b := n.args[0], n.args[1]
+	switch {
+	case a.kind == kVar && b.kind == kConst:
+		if v, ok := b.number(); ok {
+			return o[0], a.name, v, true
+		}
+	case b.kind == kVar && a.kind == kConst:
+		if v, ok := a.number(); ok {
+			return o[1], b.name, v, true
+		}
+	}
+	return "", "", 0, false
+}
+
+// number is a numeric constant's value (a weak one's, or a rank-0
+// array's of a number dtype, as a weak int becomes when it meets a float
+// operand).
+func (n *Node) number() (float64, bool) {
+	switch {
+	case n.weak == weakBool:
+		return 0, false
+	case n.weak != strong:
+		return n.wv, true
+	case n.arr != nil && n.arr.Rank() == 0 && n.dtype != array.Bool && n.dtype.Valid():
+		return array.At[float64](n.arr), true
+	}
+	return 0, false
+}
