@@ -20,6 +20,7 @@ type runConfig struct {
 	workers int
 	mem     memory.Allocator
 	parquet []parquetio.WriteOption
+	stats   *Stats
 }
 
 // WithParquetWrite passes options to parquetio.Write (WriteParquet).
@@ -56,9 +57,10 @@ func makeConfig(opts []Option) runConfig {
 
 // runner turns a plan into a stream of batches.
 type runner struct {
-	ctx  context.Context
-	cfg  runConfig
-	need map[*node][]bool // columns each source must read (needs)
+	ctx   context.Context
+	cfg   runConfig
+	need  map[*node][]bool // columns each source must read (needs)
+	prune map[*node][]cond // conditions a Parquet source's row groups must not refute (prunes)
 }
 
 // batchFn is one per-batch step: it returns the step's output for rec
@@ -73,7 +75,7 @@ func (r *runner) stream(n *node) (batches, error) {
 	switch {
 	case n.kind == stepSource:
 		if p, ok := n.src.(*parquetSource); ok {
-			return p.openColumns(r.ctx, r.cfg.mem, n.schema, r.need[n])
+			return p.openColumns(r.ctx, r.cfg.mem, n.schema, r.need[n], r.prune[n], r.cfg.stats)
 		}
 		return n.src.open(r.ctx, r.cfg.mem)
 	case n.kind == stepLimit:

@@ -116,14 +116,15 @@ func (s *parquetSource) open(ctx context.Context, mem memory.Allocator) (batches
 }
 
 // openColumns opens the source reading the columns need marks.
-func (s *parquetSource) openColumns(ctx context.Context, mem memory.Allocator, schema *arrow.Schema, need []bool) (batches, error) {
+// Row groups whose statistics refute one of conds are not read.
+func (s *parquetSource) openColumns(ctx context.Context, mem memory.Allocator, schema *arrow.Schema, need []bool, conds []cond, stats *Stats) (batches, error) {
 	var cols []string
 	for i, f := range schema.Fields() {
 		if need == nil || need[i] {
 			cols = append(cols, f.Name)
 		}
 	}
-	return &parquetBatches{s: s, ctx: ctx, mem: mem, schema: schema, need: need, cols: cols}, nil
+	return &parquetBatches{s: s, ctx: ctx, mem: mem, schema: schema, need: need, cols: cols, conds: conds, stats: stats}, nil
 }
 
 type parquetBatches struct {
@@ -136,24 +137,36 @@ type parquetBatches struct {
 	nextFile int // next file
 	file     *os.File
 	rr       arrowarray.RecordReader
-	nulls    map[int]arrow.Array // a column of nulls per unread column
+	conds    []cond // what a row group must not refute
+	stats    *Stats
 }
 
 func (b *parquetBatches) openNext() error {
+	for {
+		skip, err := b.openFile()
+		if err != nil || !skip {
+			return err
+		}
+	}
+}
+
+// openFile opens the next file; skip says that its statistics left no row
+// group to read.
+func (b *parquetBatches) openFile() (skip bool, err error) {
 	b.closeFile()
 	var r parquet.ReaderAtSeeker
 	if b.s.at != nil {
 		if b.nextFile > 0 {
-			return io.EOF
+			return false, io.EOF
 		}
 		r = io.NewSectionReader(b.s.at, 0, b.s.size)
 	} else {
 		if b.nextFile >= len(b.s.files) {
-			return io.EOF
+			return false, io.EOF
 		}
 		f, err := os.Open(b.s.files[b.nextFile])
 		if err != nil {
-			return err
+			return false, err
 		}
 		b.file, r = f, f
 	}
@@ -163,12 +176,41 @@ func (b *parquetBatches) openNext() error {
 		// no column is read (count(*)): read the first, for the row counts
 		opts = append(opts[:len(opts)-1], parquetio.WithColumns(b.schema.Field(0).Name))
 	}
+	if len(b.conds) > 0 || b.stats != nil {
+		info, err := parquetio.Info(r, opts...)
+		if err != nil {
+			return false, err
+		}
+		var keep []int
+		for g, rg := range info.RowGroups {
+			refuted := false
+			for _, c := range b.conds {
+				if c.refutes(rg) {
+					refuted = true
+					break
+				}
+			}
+			if !refuted {
+				keep = append(keep, g)
+			}
+		}
+		if b.stats != nil {
+			b.stats.RowGroups.Add(int64(len(keep)))
+			b.stats.RowGroupsSkipped.Add(int64(len(info.RowGroups) - len(keep)))
+		}
+		if len(keep) == 0 && len(info.RowGroups) > 0 {
+			return true, nil
+		}
+		if len(keep) < len(info.RowGroups) {
+			opts = append(opts, parquetio.WithRowGroups(keep...))
+		}
+	}
 	rr, err := parquetio.Read(r, opts...)
 	if err != nil {
-		return err
+		return false, err
 	}
 	b.rr = rr
-	return nil
+	return false, nil
 }
 
 func (b *parquetBatches) next() (arrow.Record, error) {

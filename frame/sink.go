@@ -56,7 +56,7 @@ func (f Frame) Reader(ctx context.Context, opts ...Option) (arrowarray.RecordRea
 	if n.err != nil {
 		return nil, n.err
 	}
-	r := &runner{ctx: ctx, cfg: makeConfig(opts), need: needs(n)}
+	r := &runner{ctx: ctx, cfg: makeConfig(opts), need: needs(n), prune: prunes(n)}
 	b, err := r.stream(n)
 	if err != nil {
 		return nil, err
