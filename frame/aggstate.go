@@ -92,6 +92,32 @@ func castArray(mem memory.Allocator, a *array.Array, dt array.DType) (*array.Arr
 	return c, nil
 }
 
+// eachValid calls f(k, j) for every valid element of the batch: k is its
+// accumulator index (group × width + element), j its index in the batch's
+// values. A null row skips its elements.
+func eachValid(gids []int32, c *colData, w int, f func(k, j int)) {
+	for i, g := range gids {
+		if !c.rowValid(i) {
+			continue
+		}
+		for e := 0; e < w; e++ {
+			if c.elemValid(i*w + e) {
+				f(int(g)*w+e, i*w+e)
+			}
+		}
+	}
+}
+
+// eachMerged calls f(dst, src) for every accumulator of a state of groups
+// groups that merges into another: src's group g is m[g] there.
+func eachMerged(groups, w int, m []int32, f func(dst, src int)) {
+	for g := 0; g < groups; g++ {
+		for e := 0; e < w; e++ {
+			f(int(m[g])*w+e, g*w+e)
+		}
+	}
+}
+
 // ---- count ----
 
 type countState struct {
@@ -150,44 +176,33 @@ func (s *intSumState[T]) grow(n int) {
 
 func (s *intSumState[T]) update(gids []int32, c *colData, _ int64) error {
 	v := typed[T](c)
-	w := s.width
-	for i, g := range gids {
-		if !c.rowValid(i) {
-			continue
-		}
-		for e := 0; e < w; e++ {
-			if !c.elemValid(i*w + e) {
-				continue
-			}
-			k := int(g)*w + e
-			x := int64(v[i*w+e])
-			r := s.s[k] + x
-			if (x > 0 && r < s.s[k]) || (x < 0 && r > s.s[k]) {
-				return fmt.Errorf("%w: the sum overflows int64", ErrOverflow)
-			}
-			s.s[k] = r
-			s.has[k] = true
-		}
+	over := false
+	eachValid(gids, c, s.width, func(k, j int) { over = s.add(k, int64(v[j]), true) || over })
+	return s.overflow(over)
+}
+
+// add adds x to accumulator k, reporting an overflow (the sum is then
+// wrong, and the run fails).
+func (s *intSumState[T]) add(k int, x int64, has bool) bool {
+	old := s.s[k]
+	r := old + x
+	s.s[k] = r
+	s.has[k] = s.has[k] || has
+	return (x > 0 && r < old) || (x < 0 && r > old)
+}
+
+func (s *intSumState[T]) overflow(over bool) error {
+	if over {
+		return fmt.Errorf("%w: the sum overflows int64", ErrOverflow)
 	}
 	return nil
 }
 
 func (s *intSumState[T]) merge(o aggState, m []int32) error {
 	os := o.(*intSumState[T])
-	w := s.width
-	for g := range len(os.s) / w {
-		for e := 0; e < w; e++ {
-			k, ok := int(m[g])*w+e, g*w+e
-			x := os.s[ok]
-			r := s.s[k] + x
-			if (x > 0 && r < s.s[k]) || (x < 0 && r > s.s[k]) {
-				return fmt.Errorf("%w: the sum overflows int64", ErrOverflow)
-			}
-			s.s[k] = r
-			s.has[k] = s.has[k] || os.has[ok]
-		}
-	}
-	return nil
+	over := false
+	eachMerged(len(os.s)/s.width, s.width, m, func(d, k int) { over = s.add(d, os.s[k], os.has[k]) || over })
+	return s.overflow(over)
 }
 
 func (s *intSumState[T]) finish(mem memory.Allocator, order []int32) (arrow.Array, error) {
@@ -209,42 +224,31 @@ func (s *uintSumState[T]) grow(n int) {
 
 func (s *uintSumState[T]) update(gids []int32, c *colData, _ int64) error {
 	v := typed[T](c)
-	w := s.width
-	for i, g := range gids {
-		if !c.rowValid(i) {
-			continue
-		}
-		for e := 0; e < w; e++ {
-			if !c.elemValid(i*w + e) {
-				continue
-			}
-			k := int(g)*w + e
-			r, carry := bits.Add64(s.s[k], uint64(v[i*w+e]), 0)
-			if carry != 0 {
-				return fmt.Errorf("%w: the sum overflows uint64", ErrOverflow)
-			}
-			s.s[k] = r
-			s.has[k] = true
-		}
+	var carry uint64
+	eachValid(gids, c, s.width, func(k, j int) { carry |= s.add(k, uint64(v[j]), true) })
+	return s.overflow(carry)
+}
+
+// add adds x to accumulator k and returns the carry (an overflow).
+func (s *uintSumState[T]) add(k int, x uint64, has bool) uint64 {
+	r, carry := bits.Add64(s.s[k], x, 0)
+	s.s[k] = r
+	s.has[k] = s.has[k] || has
+	return carry
+}
+
+func (s *uintSumState[T]) overflow(carry uint64) error {
+	if carry != 0 {
+		return fmt.Errorf("%w: the sum overflows uint64", ErrOverflow)
 	}
 	return nil
 }
 
 func (s *uintSumState[T]) merge(o aggState, m []int32) error {
 	os := o.(*uintSumState[T])
-	w := s.width
-	for g := range len(os.s) / w {
-		for e := 0; e < w; e++ {
-			k, ok := int(m[g])*w+e, g*w+e
-			r, carry := bits.Add64(s.s[k], os.s[ok], 0)
-			if carry != 0 {
-				return fmt.Errorf("%w: the sum overflows uint64", ErrOverflow)
-			}
-			s.s[k] = r
-			s.has[k] = s.has[k] || os.has[ok]
-		}
-	}
-	return nil
+	var carry uint64
+	eachMerged(len(os.s)/s.width, s.width, m, func(d, k int) { carry |= s.add(d, os.s[k], os.has[k]) })
+	return s.overflow(carry)
 }
 
 func (s *uintSumState[T]) finish(mem memory.Allocator, order []int32) (arrow.Array, error) {
@@ -302,55 +306,43 @@ func neumaier(s, c *float64, x float64) {
 
 func (s *momentState[T]) update(gids []int32, c *colData, _ int64) error {
 	v := typed[T](c)
-	w := s.width
-	moments := s.op == aggVar || s.op == aggStd
-	for i, g := range gids {
-		if !c.rowValid(i) {
-			continue
-		}
-		for e := 0; e < w; e++ {
-			if !c.elemValid(i*w + e) {
-				continue
-			}
-			k := int(g)*w + e
-			x := float64(v[i*w+e])
+	if s.op == aggVar || s.op == aggStd {
+		eachValid(gids, c, s.width, func(k, j int) {
+			x := float64(v[j])
 			s.n[k]++
-			if moments {
-				d := x - s.mean[k]
-				s.mean[k] += d / float64(s.n[k])
-				s.m2[k] += d * (x - s.mean[k])
-			} else {
-				neumaier(&s.s[k], &s.c[k], x)
-			}
-		}
+			d := x - s.mean[k]
+			s.mean[k] += d / float64(s.n[k])
+			s.m2[k] += d * (x - s.mean[k])
+		})
+		return nil
 	}
+	eachValid(gids, c, s.width, func(k, j int) {
+		s.n[k]++
+		neumaier(&s.s[k], &s.c[k], float64(v[j]))
+	})
 	return nil
 }
 
 func (s *momentState[T]) merge(o aggState, m []int32) error {
 	os := o.(*momentState[T])
-	w := s.width
 	moments := s.op == aggVar || s.op == aggStd
-	for g := range len(os.n) / w {
-		for e := 0; e < w; e++ {
-			k, ok := int(m[g])*w+e, g*w+e
-			nb := os.n[ok]
-			if nb == 0 {
-				continue
-			}
-			na := s.n[k]
-			n := na + nb
-			if moments {
-				d := os.mean[ok] - s.mean[k]
-				s.mean[k] += d * float64(nb) / float64(n)
-				s.m2[k] += os.m2[ok] + d*d*float64(na)*float64(nb)/float64(n)
-			} else {
-				neumaier(&s.s[k], &s.c[k], os.s[ok])
-				neumaier(&s.s[k], &s.c[k], os.c[ok])
-			}
-			s.n[k] = n
+	eachMerged(len(os.n)/s.width, s.width, m, func(k, ok int) {
+		nb := os.n[ok]
+		if nb == 0 {
+			return
 		}
-	}
+		na := s.n[k]
+		n := na + nb
+		if moments {
+			d := os.mean[ok] - s.mean[k]
+			s.mean[k] += d * float64(nb) / float64(n)
+			s.m2[k] += os.m2[ok] + d*d*float64(na)*float64(nb)/float64(n)
+		} else {
+			neumaier(&s.s[k], &s.c[k], os.s[ok])
+			neumaier(&s.s[k], &s.c[k], os.c[ok])
+		}
+		s.n[k] = n
+	})
 	return nil
 }
 
@@ -419,30 +411,17 @@ func (s *extremeState[T]) put(k int, x T) {
 
 func (s *extremeState[T]) update(gids []int32, c *colData, _ int64) error {
 	v := typed[T](c)
-	w := s.width
-	for i, g := range gids {
-		if !c.rowValid(i) {
-			continue
-		}
-		for e := 0; e < w; e++ {
-			if c.elemValid(i*w + e) {
-				s.put(int(g)*w+e, v[i*w+e])
-			}
-		}
-	}
+	eachValid(gids, c, s.width, func(k, j int) { s.put(k, v[j]) })
 	return nil
 }
 
 func (s *extremeState[T]) merge(o aggState, m []int32) error {
 	os := o.(*extremeState[T])
-	w := s.width
-	for g := range len(os.v) / w {
-		for e := 0; e < w; e++ {
-			if os.has[g*w+e] {
-				s.put(int(m[g])*w+e, os.v[g*w+e])
-			}
+	eachMerged(len(os.v)/s.width, s.width, m, func(d, k int) {
+		if os.has[k] {
+			s.put(d, os.v[k])
 		}
-	}
+	})
 	return nil
 }
 
@@ -566,30 +545,17 @@ func (s *boolState[T]) put(k int, x bool) {
 
 func (s *boolState[T]) update(gids []int32, c *colData, _ int64) error {
 	v := typed[T](c)
-	w := s.width
-	for i, g := range gids {
-		if !c.rowValid(i) {
-			continue
-		}
-		for e := 0; e < w; e++ {
-			if c.elemValid(i*w + e) {
-				s.put(int(g)*w+e, v[i*w+e] != 0)
-			}
-		}
-	}
+	eachValid(gids, c, s.width, func(k, j int) { s.put(k, v[j] != 0) })
 	return nil
 }
 
 func (s *boolState[T]) merge(o aggState, m []int32) error {
 	os := o.(*boolState[T])
-	w := s.width
-	for g := range len(os.v) / w {
-		for e := 0; e < w; e++ {
-			if os.has[g*w+e] {
-				s.put(int(m[g])*w+e, os.v[g*w+e])
-			}
+	eachMerged(len(os.v)/s.width, s.width, m, func(d, k int) {
+		if os.has[k] {
+			s.put(d, os.v[k])
 		}
-	}
+	})
 	return nil
 }
 
@@ -617,30 +583,13 @@ func (s *quantileState[T]) grow(n int) { s.v = growTo(s.v, n*s.width) }
 
 func (s *quantileState[T]) update(gids []int32, c *colData, _ int64) error {
 	v := typed[T](c)
-	w := s.width
-	for i, g := range gids {
-		if !c.rowValid(i) {
-			continue
-		}
-		for e := 0; e < w; e++ {
-			if c.elemValid(i*w + e) {
-				k := int(g)*w + e
-				s.v[k] = append(s.v[k], float64(v[i*w+e]))
-			}
-		}
-	}
+	eachValid(gids, c, s.width, func(k, j int) { s.v[k] = append(s.v[k], float64(v[j])) })
 	return nil
 }
 
 func (s *quantileState[T]) merge(o aggState, m []int32) error {
 	os := o.(*quantileState[T])
-	w := s.width
-	for g := range len(os.v) / w {
-		for e := 0; e < w; e++ {
-			k := int(m[g])*w + e
-			s.v[k] = append(s.v[k], os.v[g*w+e]...)
-		}
-	}
+	eachMerged(len(os.v)/s.width, s.width, m, func(d, k int) { s.v[d] = append(s.v[d], os.v[k]...) })
 	return nil
 }
 
