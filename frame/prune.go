@@ -32,39 +32,65 @@ type cond struct {
 // prunes finds, for every Parquet source of the plan, the conditions of
 // the filters right above it (through other filters and projections that
 // keep the names): a row group whose statistics refute one of them holds
-// no row that passes.
+// no row that passes. A source that several parts of the plan read (a
+// Frame used twice, as in a self-join) keeps only the conditions every
+// one of those reads has above it.
 func prunes(root *node) map[*node][]cond {
-	m := map[*node][]cond{}
-	var walk func(n *node)
+	paths := map[*node][][]cond{} // per source, the conditions of each read
 	seen := map[*node]bool{}
-	walk = func(n *node) {
-		if n == nil || seen[n] {
+	// walk visits n, reached through a chain of filters whose conditions
+	// are conds (nil when the parent is not a filter or a projection).
+	var walk func(n *node, conds []cond)
+	walk = func(n *node, conds []cond) {
+		if n == nil {
 			return
 		}
-		seen[n] = true
-		if n.kind == stepFilter && n.err == nil {
-			conds := conjuncts(n.tree)
-			for m2 := n.in; m2 != nil && len(conds) > 0; m2 = m2.in {
-				if m2.kind == stepSource {
-					if _, ok := m2.src.(*parquetSource); ok {
-						m[m2] = append(m[m2], conds...)
-					}
-					break
-				}
-				if m2.kind != stepFilter && !(m2.kind == stepProject && keepsNames(m2)) {
-					break
-				}
+		if conds == nil {
+			if seen[n] {
+				return
 			}
+			seen[n] = true
 		}
-		walk(n.in)
+		switch {
+		case n.kind == stepSource:
+			if _, ok := n.src.(*parquetSource); ok {
+				paths[n] = append(paths[n], conds)
+			}
+			return
+		case n.kind == stepFilter && n.err == nil:
+			walk(n.in, append(append([]cond{}, conds...), conjuncts(n.tree)...))
+		case n.kind == stepProject && keepsNames(n) && conds != nil:
+			walk(n.in, conds)
+		default:
+			walk(n.in, nil)
+		}
 		if n.join != nil {
-			walk(n.join.right)
+			walk(n.join.right, nil)
 		}
 		for _, p := range n.parts {
-			walk(p)
+			walk(p, nil)
 		}
 	}
-	walk(root)
+	walk(root, nil)
+	m := map[*node][]cond{}
+	for src, ps := range paths {
+		common := ps[0]
+		for _, p := range ps[1:] {
+			var keep []cond
+			for _, c := range common {
+				for _, d := range p {
+					if c == d {
+						keep = append(keep, c)
+						break
+					}
+				}
+			}
+			common = keep
+		}
+		if len(common) > 0 {
+			m[src] = common
+		}
+	}
 	return m
 }
 
