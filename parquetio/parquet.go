@@ -480,7 +480,55 @@ func (o *pqOpen) field(i int) arrow.Field {
 			f.Type, f.Nullable = of.Type, of.Nullable
 		}
 	}
+	if origin := o.fr.Manifest.OriginSchema; origin != nil && i < origin.NumFields() && origin.Field(i).Name == f.Name {
+		if t, ok := storedTimestamp(origin.Field(i).Type, f.Type); ok {
+			f.Type = t
+		}
+	}
 	return f
+}
+
+// storedTimestamp is the timestamp type a column was written as, from the
+// Arrow schema stored in the file, when pqarrow reads it as another:
+// arrow-go v15 reads every timestamp column as zone "UTC" (a column
+// without a zone included) and a column of seconds as milliseconds (Parquet
+// has no seconds). read is the type pqarrow reads.
+func storedTimestamp(stored, read arrow.DataType) (arrow.DataType, bool) {
+	st, ok1 := stored.(*arrow.TimestampType)
+	rt, ok2 := read.(*arrow.TimestampType)
+	if !ok1 || !ok2 || arrow.TypeEqual(st, rt) {
+		return nil, false
+	}
+	if st.Unit == rt.Unit || (st.Unit == arrow.Second && rt.Unit == arrow.Millisecond) {
+		return st, true
+	}
+	return nil, false
+}
+
+// retimestamp returns d, a timestamp column as pqarrow read it, as type t
+// (storedTimestamp): the same buffers when only the zone differs,
+// milliseconds divided by 1000 into a new buffer for seconds.
+func retimestamp(mem memory.Allocator, d arrow.ArrayData, t *arrow.TimestampType) arrow.ArrayData {
+	rt := d.DataType().(*arrow.TimestampType)
+	if rt.Unit == t.Unit || d.Len() == 0 {
+		return arrowarray.NewData(t, d.Len(), d.Buffers(), nil, d.NullN(), d.Offset())
+	}
+	src := arrow.TimestampTraits.CastFromBytes(d.Buffers()[1].Bytes())[d.Offset() : d.Offset()+d.Len()]
+	buf := memory.NewResizableBuffer(mem)
+	buf.Resize(arrow.TimestampTraits.BytesRequired(d.Len()))
+	dst := arrow.TimestampTraits.CastFromBytes(buf.Bytes())
+	for k, v := range src {
+		dst[k] = v / 1000 // written from whole seconds
+	}
+	var valid *memory.Buffer
+	if d.NullN() > 0 && d.Buffers()[0] != nil {
+		valid = memory.NewResizableBuffer(mem)
+		valid.Resize(readlimit.BitmapBytes(d.Len()))
+		bitutil.CopyBitmap(d.Buffers()[0].Bytes(), d.Offset(), d.Len(), valid.Bytes(), 0)
+		defer valid.Release()
+	}
+	defer buf.Release()
+	return arrowarray.NewData(t, d.Len(), []*memory.Buffer{valid, buf}, nil, d.NullN(), 0)
 }
 
 // pqOpen is a Parquet file opened for reading: its footer parsed, the
@@ -785,6 +833,13 @@ func (p *pqReader) readColumn(i int, n int64) (a arrow.Array, err error) {
 		rd := retypeData(d, want) // the nullability the writer was given
 		defer rd.Release()
 		d = rd
+	}
+	if t, ok := f.Type.(*arrow.TimestampType); ok {
+		if _, ok := storedTimestamp(t, d.DataType()); ok {
+			rd := retimestamp(p.lim, d, t)
+			defer rd.Release()
+			d = rd
+		}
 	}
 	if ext, ok := f.Type.(arrow.ExtensionType); ok {
 		if !arrow.TypeEqual(ext.StorageType(), d.DataType()) {

@@ -22,6 +22,7 @@ import (
 // written. Not safe for concurrent use.
 type Writer struct {
 	fw     *pqarrow.FileWriter
+	sink   *footerSink
 	g      *pqGroup
 	schema *arrow.Schema // the caller's
 	ws     *arrow.Schema // the one pqarrow writes (see pqWriteSchema)
@@ -65,9 +66,10 @@ func newWriter(what string, w io.Writer, schema *arrow.Schema, opts []WriteOptio
 		parquet.WithAllocator(c.mem), parquet.WithMaxRowGroupLength(math.MaxInt64))
 	defer readlimit.Guard(&err, what)
 	ws, relaxed := pqWriteSchema(schema)
-	// pqarrow's Close closes its sink when it is an io.Closer: hide w's
-	// Close, as the writer leaves w open.
-	fw, err := pqarrow.NewFileWriter(ws, struct{ io.Writer }{w}, parquet.NewWriterProperties(props...),
+	// pqarrow's Close closes its sink when it is an io.Closer: the sink
+	// hides w's Close, as the writer leaves w open.
+	sink := &footerSink{w: w, schema: ws}
+	fw, err := pqarrow.NewFileWriter(ws, sink, parquet.NewWriterProperties(props...),
 		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(c.mem)))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w: schema %v: %w", what, ErrUnsupported, schema, err)
@@ -82,7 +84,7 @@ func newWriter(what string, w io.Writer, schema *arrow.Schema, opts []WriteOptio
 			return nil, fmt.Errorf("%s: %w: storing the schema %v: %w", what, ErrUnsupported, schema, err)
 		}
 	}
-	return &Writer{fw: fw, g: &pqGroup{mem: c.mem, schema: ws}, schema: schema, ws: ws, mem: c.mem, rg: c.rowGroup}, nil
+	return &Writer{fw: fw, sink: sink, g: &pqGroup{mem: c.mem, schema: ws}, schema: schema, ws: ws, mem: c.mem, rg: c.rowGroup}, nil
 }
 
 // Write adds rec's rows to the file; rec must have the writer's schema. The
@@ -168,8 +170,12 @@ func (pw *Writer) close(what string) (err error) {
 	if err := pw.g.flush(pw.fw); err != nil {
 		return err // pqarrow closed the writer
 	}
+	pw.sink.hold = true
 	if err := pw.fw.Close(); err != nil {
 		return fmt.Errorf("%s: closing: %w", what, err)
+	}
+	if err := pw.sink.finish(); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	return nil
 }

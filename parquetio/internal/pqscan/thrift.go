@@ -41,6 +41,7 @@ type tReader struct {
 	b     []byte
 	pos   int
 	depth int
+	hdr   int // where the header of the field fields last read starts
 }
 
 func (r *tReader) left() int { return len(r.b) - r.pos }
@@ -130,6 +131,7 @@ func (r *tReader) fields(fn func(id int16, typ byte) error) error {
 	defer func() { r.depth-- }()
 	var last int16
 	for {
+		r.hdr = r.pos
 		h, err := r.byte1()
 		if err != nil {
 			return err
