@@ -198,7 +198,9 @@ func (sp *special) prepare() error {
 }
 
 // parseTime reads a literal time: RFC 3339, "YYYY-MM-DD HH:MM[:SS[.frac]]"
-// or "YYYY-MM-DD", in loc unless it names its offset.
+// or "YYYY-MM-DD", in loc unless it names its offset. A timestamp column
+// reads a literal without an offset in its own time zone (UTC when it has
+// none), so "2024-03-01 09:00" on a column of zone Europe/Paris is 08:00 UTC.
 func parseTime(s string, loc *time.Location) (time.Time, error) {
 	for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999", "2006-01-02 15:04", "2006-01-02"} {
 		if t, err := time.ParseInLocation(layout, s, loc); err == nil {
