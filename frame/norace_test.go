@@ -1,0 +1,5 @@
+//go:build !race
+
+package frame_test
+
+const raceOn = false
