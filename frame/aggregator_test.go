@@ -524,18 +524,18 @@ func TestAggregatorUnmarshalImpossible(t *testing.T) {
 	}
 	require.NoError(t, br.UnmarshalBinary(st(2, 2, 1, math.MaxUint64, 2)))
 	for name, b := range map[string][]byte{
-		"bool sum > rows":  st(2, 3, 1, 0, 2),
-		"bool sum < 0":     st(2, math.MaxUint64, 1, 0, 2),
-		"bool of 2":        st(2, 2, 2, 0, 2),
-		"int8 of 300":      st(2, 2, 1, 300, 2),
-		"count() != rows":  st(2, 2, 1, 0, 1),
+		"bool sum > rows": st(2, 3, 1, 0, 2),
+		"bool sum < 0":    st(2, math.MaxUint64, 1, 0, 2),
+		"bool of 2":       st(2, 2, 2, 0, 2),
+		"int8 of 300":     st(2, 2, 1, 300, 2),
+		"count() != rows": st(2, 2, 1, 0, 1),
 		"flag byte 2": encodeState(br, 2, func(i int) []byte {
 			return [][]byte{append(u64s(2), 2), append(u64s(1), 1), append(u64s(0), 1), u64s(2)}[i]
 		}),
-		"truncated":        st(2, 2, 1, 0, 2)[:40],
-		"trailing":         append(st(2, 2, 1, 0, 2), 0),
-		"magic":            append([]byte("S0RD\x01"), st(2, 2, 1, 0, 2)[5:]...),
-		"version":          append([]byte("S0AG\x02"), st(2, 2, 1, 0, 2)[5:]...),
+		"truncated": st(2, 2, 1, 0, 2)[:40],
+		"trailing":  append(st(2, 2, 1, 0, 2), 0),
+		"magic":     append([]byte("S0RD\x01"), st(2, 2, 1, 0, 2)[5:]...),
+		"version":   append([]byte("S0AG\x02"), st(2, 2, 1, 0, 2)[5:]...),
 	} {
 		require.ErrorIs(t, br.UnmarshalBinary(b), ErrInvalid, name)
 	}
@@ -649,6 +649,111 @@ func TestAggregatorUnmarshalHostile(t *testing.T) {
 			bad := append([]byte{}, enc...)
 			bad[k] ^= x
 			check(bad)
+		}
+	}
+}
+
+// FuzzAggregatorUnmarshal (arrowio's FuzzReducerUnmarshal, moved) decodes
+// arbitrary bytes onto an Aggregator of every state kind: an error wrapping
+// ErrInvalid or ErrMismatch, or a state whose Result succeeds, which
+// encodes and decodes again to the same bytes, and whose merges with
+// itself give no negative variance nor a count outside [0, rows] (or
+// overflow with an error, changing nothing). Never a panic, nothing
+// leaked.
+func FuzzAggregatorUnmarshal(f *testing.F) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	recs := aggRecords(f, mem, 9, 8, 5)
+	aggs := testAggs()
+	a, err := NewAggregator(aggSchema(), aggs...)
+	require.NoError(f, err)
+	empty, err := a.MarshalBinary()
+	require.NoError(f, err)
+	f.Add(empty)
+	for _, rec := range recs {
+		require.NoError(f, a.Add(rec))
+		enc, err := a.MarshalBinary()
+		require.NoError(f, err)
+		f.Add(enc)
+		f.Add(enc[:len(enc)/2])
+		rec.Release()
+	}
+	mem.AssertSize(f, 0)
+	f.Add([]byte("S0AG\x01"))
+	// Hostile states: a negative M2, M2 of one value, counts above the
+	// rows, negative counts, rows at the top of int64 (Merge overflows).
+	h := stateAggregator(f)
+	for _, s := range []struct {
+		rows  uint64
+		count int64
+		m     [3]uint64
+	}{
+		{3, 3, [3]uint64{3, f64(1), f64(-1)}},
+		{3, 3, [3]uint64{1, f64(1), f64(7)}},
+		{3, 4, [3]uint64{4, f64(1), 0}},
+		{3, -1, [3]uint64{math.MaxUint64, f64(1), 0}},
+		{math.MaxInt64 / 2, math.MaxInt64 / 2, [3]uint64{math.MaxInt64 / 2, f64(1), 0}},
+		{math.MaxInt64/2 + 1, 1, [3]uint64{1, f64(1), 0}},
+		{3, 3, [3]uint64{3, f64(math.Inf(1)), f64(math.Inf(-1))}},
+	} {
+		f.Add(state(h, s.rows, s.m, s.count))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		defer mem.AssertSize(t, 0)
+		for _, mk := range []func() *Aggregator{
+			func() *Aggregator { a, _ := NewAggregator(aggSchema(), testAggs()...); return a },
+			func() *Aggregator { return stateAggregator(t) },
+		} {
+			r := mk()
+			if err := r.UnmarshalBinary(data); err != nil {
+				if !isAny(err, ErrInvalid, ErrMismatch) {
+					t.Fatalf("untyped error %v", err)
+				}
+				continue
+			}
+			enc, err := r.MarshalBinary()
+			require.NoError(t, err)
+			require.Equal(t, data, enc, "an accepted state encodes to its bytes")
+			r2 := mk()
+			require.NoError(t, r2.UnmarshalBinary(enc))
+			checkStateResult(t, mem, r)
+			// Merging a valid state into itself doubles it, or overflows
+			// with an error and changes nothing.
+			for k := 0; k < 3; k++ {
+				before, err := r2.MarshalBinary()
+				require.NoError(t, err)
+				if err := r2.Merge(r); err != nil {
+					require.ErrorIs(t, err, ErrOverflow)
+					after, err := r2.MarshalBinary()
+					require.NoError(t, err)
+					require.Equal(t, before, after)
+					break
+				}
+				checkStateResult(t, mem, r2)
+			}
+		}
+	})
+}
+
+// checkStateResult checks what no state may give: an error from Result, a
+// negative variance or standard deviation, a count outside [0, rows].
+func checkStateResult(t *testing.T, mem memory.Allocator, a *Aggregator) {
+	res, err := a.Result(mem)
+	require.NoError(t, err)
+	defer res.Release()
+	for c, fd := range res.Schema().Fields() {
+		p := a.n.aggs[c]
+		if p.op != aggVar && p.op != aggStd && p.op != aggCount && p.op != aggDistinct {
+			continue
+		}
+		arr, err := arrowio.FromArrow(mem, res.Column(c))
+		require.NoError(t, err)
+		v, ok := arrowtest.Elems(t, arr)
+		arr.Release()
+		for k, x := range v {
+			if ok[k] && (x < 0 || ((p.op == aggCount || p.op == aggDistinct) && x > float64(a.Rows()))) {
+				t.Fatalf("%s gives %v after %d rows", fd.Name, v, a.Rows())
+			}
 		}
 	}
 }
