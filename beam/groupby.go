@@ -1,6 +1,7 @@
 package beam
 
 import (
+	"encoding/binary"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -11,11 +12,91 @@ import (
 	abeam "github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"github.com/stride0/stride0/arrowio"
+	"github.com/stride0/stride0/frame"
 	"github.com/stride0/stride0/internal/suggest"
 )
 
 func init() {
 	abeam.RegisterType(reflect.TypeOf((*keyByColumnFn)(nil)).Elem())
+	abeam.RegisterType(reflect.TypeOf((*keyByColumnsFn)(nil)).Elem())
+	abeam.RegisterType(reflect.TypeOf((*dropKeyFn)(nil)).Elem())
+}
+
+// GroupBy is frame's GroupBy(keys...).Agg(aggs...) on Beam: a PCollection
+// of Batch, one Batch of one row per group holding the key columns (their
+// types kept) and then the aggregates, as frame gives them in one process:
+//
+//	perSite := sbeam.GroupBy(s, batches, []string{"site"}, frame.Mean("y"), frame.Count())
+//
+// reads as frame.FromRecords(...).GroupBy("site").Agg(frame.Mean("y"),
+// frame.Count()). Keys are string, large string or integer columns; rows
+// whose key is null form a group of their own, as in frame and SQL. The
+// groups come in no order (Beam's), one batch each. It is a ParDo that
+// splits each batch by its keys (as KeyByColumn does), then
+// AggregatePerKey with frame.First of each key column before the
+// aggregates, then the keys dropped. Errors fail the pipeline: an unknown
+// key column or one of another type, and Aggregate's errors.
+func GroupBy(s abeam.Scope, col abeam.PCollection, keys []string, aggs ...frame.Agg) abeam.PCollection {
+	s = s.Scope("stride0.GroupBy")
+	all := make([]frame.Agg, 0, len(keys)+len(aggs))
+	for _, k := range keys {
+		all = append(all, frame.First(k).As(k))
+	}
+	all = append(all, aggs...)
+	kvs := abeam.ParDo(s, &keyByColumnsFn{Columns: append([]string(nil), keys...)}, col)
+	return abeam.ParDo(s, &dropKeyFn{}, abeam.CombinePerKey(s, &aggregateFn{Aggs: all}, kvs))
+}
+
+type dropKeyFn struct{}
+
+func (f *dropKeyFn) ProcessElement(_ string, b Batch) Batch { return b }
+
+// keyByColumnsFn splits each batch by the values of several columns, nulls
+// included: the key encodes each column's value (1, its length, its text)
+// or its null (0).
+type keyByColumnsFn struct {
+	Columns []string
+	mem     memory.Allocator // nil: memory.DefaultAllocator
+}
+
+func (f *keyByColumnsFn) ProcessElement(b Batch, emit func(string, Batch)) error {
+	mem := f.mem
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	rec, err := b.Record(mem)
+	if err != nil {
+		return fmt.Errorf("beam.GroupBy: %w", err)
+	}
+	defer rec.Release()
+	if len(f.Columns) == 0 {
+		return splitRows(mem, rec, func(int) (string, bool) { return "", true }, emit)
+	}
+	keys := make([]func(int) (string, bool), len(f.Columns))
+	for c, name := range f.Columns {
+		i, err := columnOf(rec, "beam.GroupBy", name)
+		if err != nil {
+			return err
+		}
+		if keys[c], err = keyFunc(rec.Column(i)); err != nil {
+			return fmt.Errorf("beam.GroupBy %q: %w", name, err)
+		}
+	}
+	var buf []byte
+	return splitRows(mem, rec, func(i int) (string, bool) {
+		buf = buf[:0]
+		for _, key := range keys {
+			k, ok := key(i)
+			if !ok {
+				buf = append(buf, 0)
+				continue
+			}
+			buf = append(buf, 1)
+			buf = binary.AppendUvarint(buf, uint64(len(k)))
+			buf = append(buf, k...)
+		}
+		return string(buf), true
+	}, emit)
 }
 
 // KeyByColumn splits each batch of col (a PCollection of Batch) by the
@@ -23,9 +104,11 @@ func init() {
 // distinct value, a KV of the value as a string (integers in decimal) and
 // the sub-batch of the rows holding it, all columns kept, in their order.
 // Rows whose key is null are dropped (as pandas' groupby). The result feeds
-// ReducePerKey:
+// AggregatePerKey:
 //
-//	perGroup := sbeam.ReducePerKey(s, sbeam.KeyByColumn(s, batches, "site"), reductions...)
+//	perGroup := sbeam.AggregatePerKey(s, sbeam.KeyByColumn(s, batches, "site"), aggs...)
+//
+// (GroupBy does both and keeps the key column).
 //
 // A sub-batch shares nothing with its batch once encoded; rows of one key
 // that are contiguous in the batch are copied as one slice.
@@ -54,21 +137,37 @@ func (f *keyByColumnFn) ProcessElement(b Batch, emit func(string, Batch)) error 
 	return splitByKey(mem, rec, f.Column, emit)
 }
 
-// splitByKey emits rec's rows grouped by the values of column, keys in the
-// order of their first row.
-func splitByKey(mem memory.Allocator, rec arrow.Record, column string, emit func(string, Batch)) error {
-	idx := rec.Schema().FieldIndices(column)
+// columnOf is the index of column name of rec, or ErrNoColumn naming the
+// nearest.
+func columnOf(rec arrow.Record, where, name string) (int, error) {
+	idx := rec.Schema().FieldIndices(name)
 	if len(idx) == 0 {
 		names := make([]string, rec.Schema().NumFields())
 		for i, f := range rec.Schema().Fields() {
 			names[i] = f.Name
 		}
-		return fmt.Errorf("%w: %w", ErrBatch, suggest.MissingError("beam.KeyByColumn", arrowio.ErrNoColumn, column, names))
+		return 0, fmt.Errorf("%w: %w", ErrBatch, suggest.MissingError(where, arrowio.ErrNoColumn, name, names))
 	}
-	key, err := keyFunc(rec.Column(idx[0]))
+	return idx[0], nil
+}
+
+// splitByKey emits rec's rows grouped by the values of column, keys in the
+// order of their first row.
+func splitByKey(mem memory.Allocator, rec arrow.Record, column string, emit func(string, Batch)) error {
+	i, err := columnOf(rec, "beam.KeyByColumn", column)
+	if err != nil {
+		return err
+	}
+	key, err := keyFunc(rec.Column(i))
 	if err != nil {
 		return fmt.Errorf("beam.KeyByColumn %q: %w", column, err)
 	}
+	return splitRows(mem, rec, key, emit)
+}
+
+// splitRows emits rec's rows grouped by key (rows whose key is not valid
+// dropped), keys in the order of their first row.
+func splitRows(mem memory.Allocator, rec arrow.Record, key func(int) (string, bool), emit func(string, Batch)) error {
 	type run struct{ start, end int64 }
 	var order []string
 	runs := map[string][]run{}

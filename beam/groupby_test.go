@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"github.com/stride0/stride0/arrowio"
+	"github.com/stride0/stride0/frame"
 )
 
 var testKeys = []string{"a", "b", "c", ""} // "" stands for a null key
@@ -137,10 +139,30 @@ func TestSplitByKey(t *testing.T) {
 	}
 }
 
-// TestKeyByColumnPipeline: KeyByColumn then ReducePerKey on prism over 3
-// files equals the per-key statistics computed directly in Go from the
-// rows (mean and max of x, count, and the [2, 3] sum of t), and a wrong
-// expected value fails it.
+func init() { abeam.RegisterType(reflect.TypeOf((*groupValuesFn)(nil)).Elem()) }
+
+// groupValuesFn is anyValuesFn of the one-row batches whose site is Key
+// ("" for a null site).
+type groupValuesFn struct{ Key, Col string }
+
+func (f *groupValuesFn) ProcessElement(b Batch, emit func(float64)) error {
+	rec, err := b.Record(nil)
+	if err != nil {
+		return err
+	}
+	defer rec.Release()
+	site := rec.Column(0).(*arrowarray.String)
+	if rec.ColumnName(0) != "site" || (site.IsNull(0) && f.Key != "") || (site.IsValid(0) && site.Value(0) != f.Key) {
+		return nil
+	}
+	return emitColumn(b, f.Col, emit)
+}
+
+// TestKeyByColumnPipeline: KeyByColumn then AggregatePerKey, and GroupBy,
+// on prism over 3 files equal the per-key statistics computed directly in
+// Go from the rows (mean and max of x, count, and the [2, 3] sum of t;
+// GroupBy keeps the null key as a group, KeyByColumn drops it), and a
+// wrong expected value fails them.
 func TestKeyByColumnPipeline(t *testing.T) {
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(9, 9))
@@ -156,9 +178,6 @@ func TestKeyByColumnPipeline(t *testing.T) {
 			rec, keys := keyedRecord(t, memory.DefaultAllocator, rng, 10+rng.IntN(30))
 			xs, ts := colValues(t, rec.Column(1)), colValues(t, rec.Column(2))
 			for i, k := range keys {
-				if k == "" {
-					continue
-				}
 				a := stats[k]
 				if a == nil {
 					a = &acc{max: xs[i]}
@@ -182,33 +201,46 @@ func TestKeyByColumnPipeline(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	reds := []Reduction{
-		{Name: "mean_x", Expr: "x", Op: arrowio.Mean},
-		{Name: "max_x", Expr: "x", Op: arrowio.Max},
-		{Name: "count", Expr: "x", Op: arrowio.Count},
-		{Name: "sum_t", Expr: "t", Op: arrowio.Sum},
-	}
-	run := func(shift float64) error {
+	aggs := []frame.Agg{frame.Mean("x").As("mean_x"), frame.Max("x").As("max_x"), frame.CountOf("x").As("count"), frame.Sum("t").As("sum_t")}
+	run := func(shift float64, grouped bool) error {
 		p, s := abeam.NewPipelineWithRoot()
-		res := ReducePerKey(s, KeyByColumn(s, ReadIPC(s, filepath.Join(dir, "*.arrow")), "site"), reds...)
-		passert.Count(s, res, "keys", len(stats))
+		in := ReadIPC(s, filepath.Join(dir, "*.arrow"))
+		var res abeam.PCollection
+		keys := len(stats) - 1
+		if grouped {
+			res = GroupBy(s, in, []string{"site"}, aggs...)
+			keys++
+		} else {
+			res = AggregatePerKey(s, KeyByColumn(s, in, "site"), aggs...)
+		}
+		passert.Count(s, res, "keys", keys)
 		for k, a := range stats {
+			if k == "" && !grouped {
+				continue
+			}
 			want := [][]float64{{a.sum/float64(a.n) + shift}, {a.max}, {float64(a.n)}, a.tsum[:]}
 			tol := []float64{1e-9, 0, 0, 1e-5} // sum_t is float32, rounded once
-			for i, r := range reds {
-				got := abeam.ParDo(s, &keyValuesFn{Key: k, Col: r.Name}, res)
+			for i, agg := range []string{"mean_x", "max_x", "count", "sum_t"} {
+				var got abeam.PCollection
+				if grouped {
+					got = abeam.ParDo(s, &groupValuesFn{Key: k, Col: agg}, res)
+				} else {
+					got = abeam.ParDo(s, &keyValuesFn{Key: k, Col: agg}, res)
+				}
 				passert.EqualsFloat(s, got, abeam.CreateList(s, want[i]), tol[i])
 			}
 		}
 		return ptest.Run(p)
 	}
-	if len(stats) != 3 {
+	if len(stats) != 4 {
 		t.Fatalf("keys %d", len(stats))
 	}
-	if err := run(0); err != nil {
-		t.Fatalf("pipeline: %v", err)
-	}
-	if err := run(1e-6); err == nil || !strings.Contains(err.Error(), "expected") {
-		t.Fatalf("pipeline with wrong means: err = %v, want passert's mismatch", err)
+	for _, grouped := range []bool{false, true} {
+		if err := run(0, grouped); err != nil {
+			t.Fatalf("pipeline (GroupBy %v): %v", grouped, err)
+		}
+		if err := run(1e-6, grouped); err == nil || !strings.Contains(err.Error(), "expected") {
+			t.Fatalf("pipeline (GroupBy %v) with wrong means: err = %v, want passert's mismatch", grouped, err)
+		}
 	}
 }
