@@ -17,8 +17,7 @@ import (
 )
 
 func init() {
-	abeam.RegisterType(reflect.TypeOf((*keyByColumnFn)(nil)).Elem())
-	abeam.RegisterType(reflect.TypeOf((*keyByColumnsFn)(nil)).Elem())
+	abeam.RegisterType(reflect.TypeOf((*keyByFn)(nil)).Elem())
 	abeam.RegisterType(reflect.TypeOf((*dropKeyFn)(nil)).Elem())
 }
 
@@ -43,61 +42,13 @@ func GroupBy(s abeam.Scope, col abeam.PCollection, keys []string, aggs ...frame.
 		all = append(all, frame.First(k).As(k))
 	}
 	all = append(all, aggs...)
-	kvs := abeam.ParDo(s, &keyByColumnsFn{Columns: append([]string(nil), keys...)}, col)
+	kvs := abeam.ParDo(s, &keyByFn{Columns: append([]string(nil), keys...), Nulls: true}, col)
 	return abeam.ParDo(s, &dropKeyFn{}, abeam.CombinePerKey(s, &aggregateFn{Aggs: all}, kvs))
 }
 
 type dropKeyFn struct{}
 
 func (f *dropKeyFn) ProcessElement(_ string, b Batch) Batch { return b }
-
-// keyByColumnsFn splits each batch by the values of several columns, nulls
-// included: the key encodes each column's value (1, its length, its text)
-// or its null (0).
-type keyByColumnsFn struct {
-	Columns []string
-	mem     memory.Allocator // nil: memory.DefaultAllocator
-}
-
-func (f *keyByColumnsFn) ProcessElement(b Batch, emit func(string, Batch)) error {
-	mem := f.mem
-	if mem == nil {
-		mem = memory.DefaultAllocator
-	}
-	rec, err := b.Record(mem)
-	if err != nil {
-		return fmt.Errorf("beam.GroupBy: %w", err)
-	}
-	defer rec.Release()
-	if len(f.Columns) == 0 {
-		return splitRows(mem, rec, func(int) (string, bool) { return "", true }, emit)
-	}
-	keys := make([]func(int) (string, bool), len(f.Columns))
-	for c, name := range f.Columns {
-		i, err := columnOf(rec, "beam.GroupBy", name)
-		if err != nil {
-			return err
-		}
-		if keys[c], err = keyFunc(rec.Column(i)); err != nil {
-			return fmt.Errorf("beam.GroupBy %q: %w", name, err)
-		}
-	}
-	var buf []byte
-	return splitRows(mem, rec, func(i int) (string, bool) {
-		buf = buf[:0]
-		for _, key := range keys {
-			k, ok := key(i)
-			if !ok {
-				buf = append(buf, 0)
-				continue
-			}
-			buf = append(buf, 1)
-			buf = binary.AppendUvarint(buf, uint64(len(k)))
-			buf = append(buf, k...)
-		}
-		return string(buf), true
-	}, emit)
-}
 
 // KeyByColumn splits each batch of col (a PCollection of Batch) by the
 // values of column, a string, large string or integer column: for each
@@ -116,25 +67,71 @@ func (f *keyByColumnsFn) ProcessElement(b Batch, emit func(string, Batch)) error
 // Errors fail the pipeline: no such column, a column of another type.
 func KeyByColumn(s abeam.Scope, col abeam.PCollection, column string) abeam.PCollection {
 	s = s.Scope("stride0.KeyByColumn")
-	return abeam.ParDo(s, &keyByColumnFn{Column: column}, col)
+	return abeam.ParDo(s, &keyByFn{Columns: []string{column}}, col)
 }
 
-type keyByColumnFn struct {
-	Column string
-	mem    memory.Allocator // nil: memory.DefaultAllocator
+// keyByFn splits each batch by the values of Columns: with Nulls false,
+// of one column, keyed by its value (null rows dropped: KeyByColumn); with
+// Nulls true, of any number of columns, nulls included, keyed by an
+// encoding of each column's value (1, its length, its text) or its null
+// (0) (GroupBy).
+type keyByFn struct {
+	Columns []string
+	Nulls   bool
+	mem     memory.Allocator // nil: memory.DefaultAllocator
 }
 
-func (f *keyByColumnFn) ProcessElement(b Batch, emit func(string, Batch)) error {
+func (f *keyByFn) ProcessElement(b Batch, emit func(string, Batch)) error {
+	where := "beam.KeyByColumn"
+	if f.Nulls {
+		where = "beam.GroupBy"
+	}
 	mem := f.mem
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
 	rec, err := b.Record(mem)
 	if err != nil {
-		return fmt.Errorf("beam.KeyByColumn: %w", err)
+		return fmt.Errorf("%s: %w", where, err)
 	}
 	defer rec.Release()
-	return splitByKey(mem, rec, f.Column, emit)
+	key, err := rowKeys(rec, where, f.Columns, f.Nulls)
+	if err != nil {
+		return err
+	}
+	return splitRows(mem, rec, key, emit)
+}
+
+// rowKeys returns the key of each row of rec (see keyByFn).
+func rowKeys(rec arrow.Record, where string, columns []string, nulls bool) (func(int) (string, bool), error) {
+	keys := make([]func(int) (string, bool), len(columns))
+	for c, name := range columns {
+		i, err := columnOf(rec, where, name)
+		if err != nil {
+			return nil, err
+		}
+		if keys[c], err = keyFunc(rec.Column(i)); err != nil {
+			return nil, fmt.Errorf("%s %q: %w", where, name, err)
+		}
+	}
+	if !nulls {
+		return keys[0], nil
+	}
+	var buf []byte
+	return func(i int) (string, bool) {
+		buf = buf[:0]
+		for _, key := range keys {
+			k, ok := key(i)
+			if !ok {
+				buf = append(buf, 0)
+				continue
+			}
+			buf = append(buf, 1)
+			buf = binary.AppendUvarint(buf, uint64(len(k)))
+			buf = append(buf, k...)
+		}
+		return string(buf), true
+	}, nil
 }
 
 // columnOf is the index of column name of rec, or ErrNoColumn naming the
@@ -151,16 +148,12 @@ func columnOf(rec arrow.Record, where, name string) (int, error) {
 	return idx[0], nil
 }
 
-// splitByKey emits rec's rows grouped by the values of column, keys in the
-// order of their first row.
+// splitByKey emits rec's rows grouped by the values of column (null rows
+// dropped), keys in the order of their first row.
 func splitByKey(mem memory.Allocator, rec arrow.Record, column string, emit func(string, Batch)) error {
-	i, err := columnOf(rec, "beam.KeyByColumn", column)
+	key, err := rowKeys(rec, "beam.KeyByColumn", []string{column}, false)
 	if err != nil {
 		return err
-	}
-	key, err := keyFunc(rec.Column(i))
-	if err != nil {
-		return fmt.Errorf("beam.KeyByColumn %q: %w", column, err)
 	}
 	return splitRows(mem, rec, key, emit)
 }

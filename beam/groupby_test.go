@@ -244,3 +244,49 @@ func TestKeyByColumnPipeline(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupByKeys: GroupBy's keys of two columns (a string with nulls and
+// empty strings, an integer) are equal exactly where both values are (a
+// null is not ""), and a missing or float key column is an error naming it.
+func TestGroupByKeys(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	sb := arrowarray.NewStringBuilder(mem)
+	sb.AppendValues([]string{"a", "", "", "a", "ab", "", "b"}, []bool{true, true, false, true, true, false, true})
+	site := sb.NewArray()
+	sb.Release()
+	ib := arrowarray.NewInt64Builder(mem)
+	ib.AppendValues([]int64{1, 1, 1, 1, 1, 1, 12}, nil)
+	n := ib.NewArray()
+	ib.Release()
+	fb := arrowarray.NewFloat64Builder(mem)
+	fb.AppendValues(make([]float64, 7), nil)
+	f := fb.NewArray()
+	fb.Release()
+	s := arrow.NewSchema([]arrow.Field{{Name: "site", Type: site.DataType(), Nullable: true}, {Name: "n", Type: n.DataType()}, {Name: "f", Type: f.DataType()}}, nil)
+	rec := arrowarray.NewRecord(s, []arrow.Array{site, n, f}, 7)
+	site.Release()
+	n.Release()
+	f.Release()
+	defer rec.Release()
+	key, err := rowKeys(rec, "beam.GroupBy", []string{"site", "n"}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	group := []int{0, 1, 2, 0, 3, 2, 4} // rows with equal (site, n)
+	for i := 0; i < 7; i++ {
+		for j := 0; j < 7; j++ {
+			ki, _ := key(i)
+			kj, _ := key(j)
+			if (ki == kj) != (group[i] == group[j]) {
+				t.Fatalf("rows %d and %d: keys %q and %q", i, j, ki, kj)
+			}
+		}
+	}
+	if _, err := rowKeys(rec, "beam.GroupBy", []string{"site", "f"}, true); !errors.Is(err, ErrBatch) || !strings.Contains(err.Error(), `"f"`) {
+		t.Fatalf("float key: err = %v", err)
+	}
+	if _, err := rowKeys(rec, "beam.GroupBy", []string{"nope"}, true); !errors.Is(err, arrowio.ErrNoColumn) {
+		t.Fatalf("missing key: err = %v", err)
+	}
+}
