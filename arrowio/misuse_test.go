@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/stride0/stride0/array"
-	"github.com/stride0/stride0/expr"
 	"github.com/stride0/stride0/internal/arrowtest"
 	"github.com/stride0/stride0/view"
 )
@@ -96,56 +95,6 @@ func TestWriteNilBatch(t *testing.T) {
 		})
 		assert.ErrorIs(t, err, array.ErrNil, "file=%v", file)
 	}
-}
-
-// TestEvaluateRejectsNonRowOutput: an output whose axis 0 is not the row
-// axis (a reduction over the rows) is refused when Evaluate plans, even for
-// a stream whose batches have as many rows as the result has elements.
-func TestEvaluateRejectsNonRowOutput(t *testing.T) {
-	mem := arrowtest.NewMem(t)
-	x, err := array.Arange(mem, array.Float64, 1, 10, 1)
-	require.NoError(t, err)
-	defer x.Release()
-	x2, err := x.Reshaped(3, 3)
-	require.NoError(t, err)
-	defer x2.Release()
-	col, err := ToTensorColumn(mem, x2)
-	require.NoError(t, err)
-	defer col.Release()
-	schema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: col.DataType()}}, nil)
-	rec := arrowarray.NewRecord(schema, []arrow.Array{col}, 3)
-	defer rec.Release()
-	v, err := SchemaVar(schema, "x")
-	require.NoError(t, err)
-	for name, e := range map[string]*expr.Node{
-		"mean over rows":      expr.ReduceMean(v, []int{0}, false),
-		"mean over rows keep": expr.ReduceMean(v, []int{0}, true),
-		"sum of everything":   expr.ReduceSum(v, []int{0, 1}, true),
-	} {
-		rr, err := arrowarray.NewRecordReader(schema, []arrow.Record{rec})
-		require.NoError(t, err)
-		ev, err := Evaluate(mem, rr, Output{Name: "m", Expr: e})
-		if ev != nil {
-			ev.Release()
-		}
-		rr.Release()
-		require.ErrorIs(t, err, array.ErrShape, name)
-		assert.Contains(t, err.Error(), "row axis", name)
-	}
-	// A per-row result is still accepted.
-	rr, err := arrowarray.NewRecordReader(schema, []arrow.Record{rec})
-	require.NoError(t, err)
-	defer rr.Release()
-	ev, err := Evaluate(mem, rr, Output{Name: "m", Expr: expr.ReduceMean(v, []int{1}, false)})
-	require.NoError(t, err)
-	defer ev.Release()
-	require.True(t, ev.Next())
-	got, err := FromArrow(mem, ev.Record().Column(1))
-	require.NoError(t, err)
-	defer got.Release()
-	vals, err := array.ToSlice[float64](got)
-	require.NoError(t, err)
-	assert.Equal(t, []float64{2, 5, 8}, vals)
 }
 
 // isInvolution reports whether p applied twice is the identity.

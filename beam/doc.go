@@ -45,9 +45,10 @@
 // # Expressions
 //
 // Evaluate adds columns computed from expression strings (expr.Parse's
-// language, the wire form of an expression): each worker rebuilds the tree
-// from the string and the batch's schema, so nothing but text is
-// serialized. Constants and small arrays come as a side input of one-row
+// language, the wire form of an expression), as frame's WithColumns adds
+// them in one process (it runs each batch through it): each worker rebuilds
+// the tree from the string and the batch's schema, so nothing but text is
+// serialized. An expression must compute row i from row i alone. Constants and small arrays come as a side input of one-row
 // batches; each of their columns is a constant of the expressions, named
 // after the column.
 //
@@ -55,32 +56,37 @@
 // package frame's Filter (the same text and SQL's null rule), so a query's
 // filter reads the same in one process and on Beam.
 //
-// # Reductions
+// # Aggregates
 //
-// Reduce computes arrowio.Reduce's reductions (sum, mean, var, std, min,
-// max, count, any, all, prod) over every row of a PCollection of Batch as a
-// beam.Combine: each worker folds its batches into an arrowio.Reducer, and
-// Beam merges the Reducers (exactly for integers, counts, min and max; by
-// Chan's formulas for moments), encoded between workers by the Reducer's
-// compact binary state. Reductions travel as text (Reduction.Expr, in
-// expr.Parse's language over the batch's columns). The output is one
-// Batch of one row, a column per reduction named by Reduction.Name (a
-// rank-0 result a primitive column, a [3, 4] result a fixed_shape_tensor
-// column of one [3, 4] row): the constants side input Evaluate takes, so
-// that standardizing is Reduce then Evaluate. An empty input PCollection
-// gives an empty output (no schema, no results); batches of no rows give
-// the reductions over no rows.
+// Aggregate computes package frame's aggregates (frame.Sum, Mean, Var, Std,
+// Min, Max, Count, CountOf, First, Last, Any, All, CountDistinct, Median,
+// Quantile, Corr; the same frame.Agg values a query passes to
+// GroupBy().Agg) over every row of a PCollection of Batch as a
+// beam.Combine: each worker folds its batches into a frame.Aggregator, and
+// Beam merges the Aggregators (as frame merges its workers' group tables:
+// exactly for integers, counts, min and max; by Chan's formulas for
+// moments), encoded between workers by the Aggregator's compact binary
+// state. Aggregates travel as JSON (frame.Agg's MarshalJSON). The output
+// is one Batch of one row, a column per aggregate named as frame names it
+// (a tensor column's aggregate a fixed_shape_tensor column of one row):
+// the constants side input Evaluate takes, so that standardizing is
+// Aggregate then Evaluate. An aggregate of an expression is Evaluate then
+// Aggregate. An empty input PCollection gives an empty output (no schema,
+// no results); batches of no rows give the aggregates over no rows (Count
+// 0, the others null).
 //
-// ReducePerKey does the same per key of a PCollection of KV<K, Batch>;
-// KeyByColumn makes one from batches by splitting each by the values of a
-// string or integer column.
+// GroupBy(s, batches, keys, aggs...) is frame's GroupBy(keys...).Agg(aggs...):
+// one one-row Batch per group, the key columns then the aggregates (null
+// keys form a group). AggregatePerKey does Aggregate per key of a
+// PCollection of KV<K, Batch>; KeyByColumn makes one from batches by
+// splitting each by the values of a string or integer column.
 //
 // # Example
 //
 // examples/standardize standardizes a tensor column over a folder of
-// Parquet files: ReadParquet (only the column) into Reduce for its mean and
-// standard deviation, then ReadParquet again into Evaluate with them as a
-// side input, then WriteParquet, on prism by default and on any runner by
-// Beam's flags. Its --local flag runs the same two passes with arrowio and
+// Parquet files: ReadParquet (only the column) into Aggregate for its mean
+// and standard deviation, then ReadParquet again into Evaluate with them as
+// a side input, then WriteParquet, on prism by default and on any runner by
+// Beam's flags. Its --local flag runs the same two passes with frame and
 // parquetio alone, the baseline the pipeline is measured against.
 package beam

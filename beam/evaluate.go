@@ -1,14 +1,17 @@
 package beam
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	abeam "github.com/apache/beam/sdks/v2/go/pkg/beam"
 
+	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/arrowio"
 	"github.com/stride0/stride0/expr"
+	"github.com/stride0/stride0/frame"
 )
 
 func init() {
@@ -17,11 +20,12 @@ func init() {
 	abeam.RegisterType(reflect.TypeOf((*Output)(nil)).Elem())
 }
 
-// Output is one column that Evaluate computes: Expr, in expr.Parse's
-// language, over the batch's columns and the constants, named Name. Its
-// result must have the batch's rows as its first axis (see
-// arrowio.Output); a rank > 1 result is a fixed_shape_tensor column with
-// DimNames as its dim names if given.
+// Output is one column that Evaluate computes, as frame.Let computes it in
+// one process: Expr, in expr.Parse's language, over the batch's columns and
+// the constants, named Name. Its row i must depend on row i only
+// (elementwise ops, casts, where, reductions over element axes: see
+// expr.Node.RowWise), since each batch is computed alone; a rank > 1 result
+// is a fixed_shape_tensor column with DimNames as its dim names if given.
 type Output struct {
 	Name     string
 	Expr     string
@@ -29,7 +33,8 @@ type Output struct {
 }
 
 // Evaluate returns col's batches (a PCollection of Batch) each with one more
-// column per output, as arrowio.Evaluate computes them. Expressions travel
+// column per output, as frame's WithColumns computes them (each batch goes
+// through frame.FromRecords(batch).WithColumns(...)). Expressions travel
 // as text: on the worker, each batch's columns become variables
 // (arrowio.SchemaVar; columns without a dtype, such as strings, are passed
 // through and cannot be named) and the expressions are parsed against them.
@@ -62,8 +67,8 @@ type evalFn struct {
 	Outputs []Output
 }
 
-func (f *evalFn) ProcessElement(b Batch, emit func(Batch)) error {
-	out, err := evaluate(memory.DefaultAllocator, b, nil, f.Outputs)
+func (f *evalFn) ProcessElement(ctx context.Context, b Batch, emit func(Batch)) error {
+	out, err := evaluate(ctx, memory.DefaultAllocator, b, nil, f.Outputs)
 	if err != nil {
 		return err
 	}
@@ -75,13 +80,13 @@ type evalSideFn struct {
 	Outputs []Output
 }
 
-func (f *evalSideFn) ProcessElement(b Batch, consts func(*Batch) bool, emit func(Batch)) error {
+func (f *evalSideFn) ProcessElement(ctx context.Context, b Batch, consts func(*Batch) bool, emit func(Batch)) error {
 	var side []Batch
 	var c Batch
 	for consts(&c) {
 		side = append(side, c)
 	}
-	out, err := evaluate(memory.DefaultAllocator, b, side, f.Outputs)
+	out, err := evaluate(ctx, memory.DefaultAllocator, b, side, f.Outputs)
 	if err != nil {
 		return err
 	}
@@ -90,25 +95,25 @@ func (f *evalSideFn) ProcessElement(b Batch, consts func(*Batch) bool, emit func
 }
 
 // evaluate is one Evaluate step over one batch.
-func evaluate(mem memory.Allocator, b Batch, side []Batch, outputs []Output) (Batch, error) {
-	rr, err := b.Reader(mem)
+func evaluate(ctx context.Context, mem memory.Allocator, b Batch, side []Batch, outputs []Output) (Batch, error) {
+	rec, err := b.Record(mem)
 	if err != nil {
 		return Batch{}, fmt.Errorf("beam.Evaluate: %w", err)
 	}
-	defer rr.Release()
+	defer rec.Release()
 	env := map[string]*expr.Node{}
-	for _, fld := range rr.Schema().Fields() {
+	for _, fld := range rec.Schema().Fields() {
 		if _, _, err := arrowio.ColumnShape(fld.Type); err != nil {
 			continue // passed through; not a variable
 		}
-		v, err := arrowio.SchemaVar(rr.Schema(), fld.Name)
+		v, err := arrowio.SchemaVar(rec.Schema(), fld.Name)
 		if err != nil {
 			return Batch{}, fmt.Errorf("beam.Evaluate: %w", err)
 		}
 		env[fld.Name] = v
 	}
 	names := map[string]bool{}
-	for _, fld := range rr.Schema().Fields() {
+	for _, fld := range rec.Schema().Fields() {
 		names[fld.Name] = true
 	}
 	for i, sb := range side {
@@ -133,26 +138,32 @@ func evaluate(mem memory.Allocator, b Batch, side []Batch, outputs []Output) (Ba
 			env[fld.Name] = expr.Leaf(a)
 		}
 	}
-	outs := make([]arrowio.Output, len(outputs))
+	lets := make([]frame.Binding, len(outputs))
 	for i, o := range outputs {
 		n, err := expr.Parse(o.Expr, env)
 		if err != nil {
 			return Batch{}, fmt.Errorf("beam.Evaluate %q: %w", o.Name, err)
 		}
-		outs[i] = arrowio.Output{Name: o.Name, Expr: n, DimNames: o.DimNames}
+		// Each batch is evaluated alone, so row i of a result must depend
+		// on row i only (frame would evaluate a reduction over the rows
+		// over this batch, not over the data).
+		if err := n.RowWise(); err != nil {
+			return Batch{}, fmt.Errorf("beam.Evaluate %q: %w: the result is not computed row by row: %w", o.Name, array.ErrShape, err)
+		}
+		if len(n.Vars()) == 0 {
+			return Batch{}, fmt.Errorf("beam.Evaluate %q: %w: the result uses no column, so it has no row axis", o.Name, array.ErrShape)
+		}
+		lets[i] = frame.LetExpr(o.Name, n)
+		if o.DimNames != nil {
+			lets[i] = lets[i].WithDimNames(o.DimNames...)
+		}
 	}
-	er, err := arrowio.Evaluate(mem, rr, outs...)
+	t, err := frame.FromRecords(rec).WithColumns(lets...).Collect(ctx, frame.WithWorkers(1), frame.WithAllocator(mem))
 	if err != nil {
 		return Batch{}, fmt.Errorf("beam.Evaluate: %w", err)
 	}
-	defer er.Release()
-	if !er.Next() {
-		if err := er.Err(); err != nil {
-			return Batch{}, fmt.Errorf("beam.Evaluate: %w", err)
-		}
-		return Batch{}, fmt.Errorf("beam.Evaluate: %w: no record batch", ErrBatch)
-	}
-	out, err := NewBatch(er.Record())
+	defer t.Release()
+	out, err := NewBatch(t.Record())
 	if err != nil {
 		return Batch{}, fmt.Errorf("beam.Evaluate: %w", err)
 	}

@@ -1,12 +1,14 @@
 package beam
 
 import (
+	"context"
 	"errors"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
+	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/expr"
 )
 
@@ -39,13 +41,17 @@ func TestEvaluateErrors(t *testing.T) {
 		{"syntax", b, nil, []Output{{Name: "y", Expr: "x +"}}, expr.ErrSyntax},
 		{"unknown name", b, nil, []Output{{Name: "y", Expr: "x + mu"}}, nil},
 		{"not per row", b, nil, []Output{{Name: "y", Expr: "sum(x)"}}, nil},
+		// from arrowio's TestEvaluateRejectsNonRowOutput: a reduction over
+		// the rows is refused, even over as many rows as its result has
+		{"mean over the rows", b, nil, []Output{{Name: "y", Expr: "mean(t, axis=0)"}}, array.ErrShape},
+		{"no column", b, []Batch{c}, []Output{{Name: "y", Expr: "mu * 2"}}, array.ErrShape},
 		{"empty batch", Batch{}, nil, []Output{{Name: "y", Expr: "x"}}, ErrBatch},
 		{"two-row constants", b, []Batch{bad2}, []Output{{Name: "y", Expr: "x"}}, ErrBatch},
 		{"constant shadows a column", b, []Batch{b}, []Output{{Name: "y", Expr: "x"}}, ErrBatch},
 		{"duplicate constants", b, []Batch{c, c}, []Output{{Name: "y", Expr: "x"}}, ErrBatch},
 	}
 	for _, tc := range cases {
-		_, err := evaluate(mem, tc.b, tc.side, tc.outs)
+		_, err := evaluate(context.Background(), mem, tc.b, tc.side, tc.outs)
 		if err == nil {
 			t.Errorf("%s: no error", tc.name)
 			continue
@@ -54,7 +60,7 @@ func TestEvaluateErrors(t *testing.T) {
 			t.Errorf("%s: %v does not wrap %v", tc.name, err, tc.is)
 		}
 	}
-	out, err := evaluate(mem, b, []Batch{c}, []Output{{Name: "y", Expr: "x * mu"}})
+	out, err := evaluate(context.Background(), mem, b, []Batch{c}, []Output{{Name: "y", Expr: "x * mu"}})
 	if err != nil {
 		t.Fatal(err)
 	}

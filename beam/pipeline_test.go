@@ -1,6 +1,7 @@
 package beam
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/arrowio"
 	"github.com/stride0/stride0/expr"
+	"github.com/stride0/stride0/frame"
 )
 
 // constBatch is a one-row batch of a float64 constant mu and a float32
@@ -46,7 +48,7 @@ var testOutputs = []Output{
 }
 
 // singleProcess evaluates testOutputs over the files in one process
-// (arrowio.Evaluate with the constants as Leaf nodes) and returns the values
+// (frame's WithColumns with the constants as Leaf nodes) and returns the values
 // of y and u.
 func singleProcess(t *testing.T, names []string, mu float64, w []float32) (y, u []float64) {
 	t.Helper()
@@ -70,11 +72,10 @@ func singleProcess(t *testing.T, names []string, mu float64, w []float32) (y, u 
 		if err != nil {
 			t.Fatal(err)
 		}
-		x, _ := arrowio.SchemaVar(rr.Schema(), "x")
-		tt, _ := arrowio.SchemaVar(rr.Schema(), "t")
-		yn := expr.Div(expr.Sub(x, expr.Leaf(ma)), expr.Const(5))
-		un := expr.Add(expr.Mul(tt, expr.Leaf(wa)), expr.Leaf(ma))
-		er, err := arrowio.Evaluate(mem, rr, arrowio.Output{Name: "y", Expr: yn}, arrowio.Output{Name: "u", Expr: un})
+		fr := frame.FromReader(rr)
+		yn := expr.Div(expr.Sub(fr.Col("x"), expr.Leaf(ma)), expr.Const(5))
+		un := expr.Add(expr.Mul(fr.Col("t"), expr.Leaf(wa)), expr.Leaf(ma))
+		er, err := fr.WithColumns(frame.LetExpr("y", yn), frame.LetExpr("u", un)).Reader(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,7 +11,7 @@ import (
 // reductions, scans and arg-reductions over other axes; constants and leaf
 // arrays only as far as they broadcast along the rows). Such an expression
 // gives the same rows evaluated on a whole table or batch by batch, which
-// is what arrowio.Reduce and arrowio.Evaluate rely on. It returns nil when
+// is what package frame relies on to compute a column batch by batch. It returns nil when
 // so, and otherwise an error wrapping ErrArgument that names the offending
 // op: a reduction or scan over axis 0, a Broadcast op or ReduceTo of a
 // variable, a variable's rows meeting a leaf of several rows, a variable

@@ -18,6 +18,8 @@ type Binding struct {
 	name string
 	src  string
 	node *expr.Node
+	// dim names of a tensor result (WithDimNames)
+	dimNames []string
 	// tests frame computes (a part of a predicate, see splitPred)
 	specials map[string]*special
 }
@@ -31,6 +33,14 @@ func Let(name, src string) Binding { return Binding{name: name, src: src} }
 // are columns of the frame (made with Frame.Col, or expr.Var with the
 // column's dtype and shape [rows, element shape...]).
 func LetExpr(name string, e *expr.Node) Binding { return Binding{name: name, node: e} }
+
+// WithDimNames names the axes of a tensor column b computes (the
+// dim_names of its fixed_shape_tensor type, one per element axis); a
+// primitive result ignores them.
+func (b Binding) WithDimNames(names ...string) Binding {
+	b.dimNames = append([]string(nil), names...)
+	return b
+}
 
 // Col returns the expression variable that stands for column name of f:
 // its dtype, and shape [?, element shape...] where ? is the number of rows
@@ -105,7 +115,7 @@ func (b Binding) resolve(where string, s *arrow.Schema) (*binding, error) {
 	if err := n.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", where, err)
 	}
-	r := &binding{name: b.name, node: n, vars: map[string]int{}, specials: map[string]*special{}}
+	r := &binding{name: b.name, node: n, vars: map[string]int{}, specials: map[string]*special{}, dimNames: b.dimNames}
 	for _, vn := range n.Variables() {
 		v := vn.VarName()
 		if sp := b.specials[v]; sp != nil {
@@ -148,7 +158,7 @@ func (b Binding) resolve(where string, s *arrow.Schema) (*binding, error) {
 	}
 	r.out = n.DType().ArrowType()
 	if len(row) > 0 {
-		t, err := arrowio.NewFixedShapeTensorType(r.out, row, nil, nil)
+		t, err := arrowio.NewFixedShapeTensorType(r.out, row, r.dimNames, nil)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", where, err)
 		}

@@ -37,6 +37,21 @@
 // dictionaries, nested types) pass through every verb unchanged; naming one
 // in an expression is an error that says which column and why.
 //
+// # Streams and aggregates
+//
+// A RecordReader with computed columns is FromReader(rr).WithColumns(...)
+// .Reader(ctx): each batch binds to rr's schema by name (another column
+// order is fine; a missing, extra or retyped column ends the run with an
+// error naming it) and comes out with its computed columns, one batch per
+// worker in memory. Constants are expr.Leaf arrays in a LetExpr, broadcast
+// along the rows. GroupBy().Agg(...) reduces a whole stream to one row.
+//
+// Aggregator is that reduction as a state of its own, for aggregates
+// computed in pieces: Add batches, Merge Aggregators built elsewhere (the
+// same states and merges as GroupBy's workers), Result, and
+// MarshalBinary/UnmarshalBinary to move the state between processes (Beam's
+// combiners in the beam module use it). Agg values encode as JSON.
+//
 // # Nulls
 //
 // Nulls follow Arrow's and SQL's rules: an expression of a null is null

@@ -36,3 +36,14 @@ var (
 func noColumn(where, name string, have []string) error {
 	return suggest.MissingError(where, ErrNoColumn, name, have)
 }
+
+// The errors of an Aggregator's Merge and UnmarshalBinary.
+var (
+	// ErrMismatch: two Aggregators (or an Aggregator and an encoded
+	// state) were made from different schemas or aggregates.
+	ErrMismatch = errors.New("aggregators differ")
+	// ErrInvalid: bytes that are not an Aggregator's state, or a state no
+	// Add or Merge could build. It is arrowio's sentinel for malformed
+	// input.
+	ErrInvalid = arrowio.ErrInvalid
+)

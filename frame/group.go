@@ -45,43 +45,46 @@ type aggPlan struct {
 // (Quantile and Median also hold their input values, and CountDistinct
 // the distinct values), and one batch per worker.
 func (g Grouped) Agg(aggs ...Agg) Frame {
-	return g.f.then(func(in *node) (*node, error) {
-		n := &node{kind: stepGroup}
-		var fields []arrow.Field
-		for _, k := range g.keys {
-			i, err := columnIndex(in.schema, "frame.GroupBy", k)
-			if err != nil {
-				return nil, err
-			}
-			if _, err := keyable(in.schema.Field(i).Type); err != nil {
-				return nil, fmt.Errorf("frame.GroupBy %q: %w", k, err)
-			}
-			n.keys = append(n.keys, i)
-			fd := in.schema.Field(i)
-			fd.Nullable = true
-			fields = append(fields, fd)
+	return g.f.then(func(in *node) (*node, error) { return groupNode(in, g.keys, aggs) })
+}
+
+// groupNode plans the aggregates aggs of in's rows grouped by keys.
+func groupNode(in *node, keys []string, aggs []Agg) (*node, error) {
+	n := &node{kind: stepGroup}
+	var fields []arrow.Field
+	for _, k := range keys {
+		i, err := columnIndex(in.schema, "frame.GroupBy", k)
+		if err != nil {
+			return nil, err
 		}
-		if len(aggs) == 0 && len(g.keys) == 0 {
-			return nil, fmt.Errorf("frame.GroupBy: %w: no keys and no aggregates", ErrArgument)
+		if _, err := keyable(in.schema.Field(i).Type); err != nil {
+			return nil, fmt.Errorf("frame.GroupBy %q: %w", k, err)
 		}
-		for _, a := range aggs {
-			p, err := resolveAgg(a, in.schema)
-			if err != nil {
-				return nil, err
-			}
-			n.aggs = append(n.aggs, p)
-			fields = append(fields, p.field)
+		n.keys = append(n.keys, i)
+		fd := in.schema.Field(i)
+		fd.Nullable = true
+		fields = append(fields, fd)
+	}
+	if len(aggs) == 0 && len(keys) == 0 {
+		return nil, fmt.Errorf("frame.GroupBy: %w: no keys and no aggregates", ErrArgument)
+	}
+	for _, a := range aggs {
+		p, err := resolveAgg(a, in.schema)
+		if err != nil {
+			return nil, err
 		}
-		names := make([]string, len(fields))
-		for i, f := range fields {
-			names[i] = f.Name
-		}
-		if err := unique("frame.GroupBy.Agg", names); err != nil {
-			return nil, fmt.Errorf("%w (name aggregates with As)", err)
-		}
-		n.schema = arrow.NewSchema(fields, nil)
-		return n, nil
-	})
+		n.aggs = append(n.aggs, p)
+		fields = append(fields, p.field)
+	}
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		names[i] = f.Name
+	}
+	if err := unique("frame.GroupBy.Agg", names); err != nil {
+		return nil, fmt.Errorf("%w (name aggregates with As)", err)
+	}
+	n.schema = arrow.NewSchema(fields, nil)
+	return n, nil
 }
 
 func resolveAgg(a Agg, s *arrow.Schema) (*aggPlan, error) {

@@ -56,8 +56,11 @@ func FromRecords(recs ...arrow.Record) Frame {
 
 // FromReader returns a Frame over the batches of rr, which can be read
 // once: the first run consumes rr, a second returns ErrSource. The reader
-// stays the caller's (release it after the run); a batch whose schema
-// differs from rr.Schema() ends the run with an error naming the column.
+// stays the caller's (release it after the run). Each batch binds to
+// rr.Schema() by name: its columns may come in another order, but a batch
+// that lacks a column (ErrNoColumn, listing the batch's columns), has one
+// more or twice, or has one of another type (ErrSource) ends the run with
+// an error naming the column.
 func FromReader(rr arrowarray.RecordReader) Frame {
 	if rr == nil {
 		return failed(fmt.Errorf("frame.FromReader: %w: nil reader", ErrArgument))
@@ -236,12 +239,12 @@ func (b *readerBatches) next() (arrow.Record, error) {
 		b.done = true
 		return nil, fmt.Errorf("frame: %w: the reader returned a nil record", ErrSource)
 	}
-	if err := sameSchema(b.s.schema, r.Schema()); err != nil {
+	rec, err := bindRecord("frame: reading the source", b.s.schema, r)
+	if err != nil {
 		b.done = true
-		return nil, fmt.Errorf("frame: reading the source: %w", err)
+		return nil, err
 	}
-	r.Retain()
-	return r, nil
+	return rec, nil
 }
 
 func (b *readerBatches) close() {}

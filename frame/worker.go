@@ -144,6 +144,9 @@ func (w *worker) columnValues(b *binding, rec arrow.Record) (arrow.Array, error)
 	if res.Rank() == 1 {
 		return arrowio.ToArrow(w.mem, res)
 	}
+	if b.dimNames != nil {
+		return arrowio.ToTensorColumn(w.mem, res, arrowio.WithDimNames(b.dimNames...))
+	}
 	return arrowio.ToTensorColumn(w.mem, res)
 }
 

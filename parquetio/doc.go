@@ -24,7 +24,7 @@
 // read Info's footer metadata hands them out); it holds, for each
 // column read, the compressed column chunk of the current row group
 // (pqarrow reads a chunk whole) and a batch. The reader is an
-// array.RecordReader, so arrowio.Evaluate and arrowio.Reduce run over a Parquet file as
+// array.RecordReader, so package frame's computed columns and aggregates run over a Parquet file as
 // over an IPC stream. Write cuts row groups of WithRowGroupRows rows
 // and holds one row group (as Arrow) while writing; Writer does the
 // same for batches pushed one at a time. Files are written with version 2

@@ -16,7 +16,6 @@ import (
 
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/arrowio"
-	"github.com/stride0/stride0/expr"
 	"github.com/stride0/stride0/internal/arrowtest"
 )
 
@@ -232,78 +231,6 @@ func TestParquetErrors(t *testing.T) {
 	defer ur.Release()
 	err = Write(&bytes.Buffer{}, ur, WithWriteAllocator(mem))
 	require.True(t, errors.Is(err, ErrUnsupported) || errors.Is(err, ErrInvalid), "%v", err)
-}
-
-// TestParquetEvaluateReduce: arrowio.Evaluate and arrowio.Reduce over a Parquet file give
-// what they give over the same batches in memory.
-func TestParquetEvaluateReduce(t *testing.T) {
-	mem := arrowtest.NewMem(t)
-	var recs []arrow.Record
-	for i, rows := range []int{10, 3, 17} {
-		recs = append(recs, recordFixture(t, mem, rows, i))
-	}
-	defer func() {
-		for _, r := range recs {
-			r.Release()
-		}
-	}()
-	data := writePQ(t, mem, recs[0].Schema(), recs, WithRowGroupRows(8))
-	s := recs[0].Schema()
-	x, err := arrowio.SchemaVar(s, "x")
-	require.NoError(t, err)
-	y, err := arrowio.SchemaVar(s, "y")
-	require.NoError(t, err)
-	outs := []arrowio.Output{{Name: "z", Expr: expr.Add(expr.Mul(x, x), expr.Scalar(1, array.Float32))}, {Name: "y2", Expr: expr.Mul(y, y)}}
-	reds := []arrowio.Reduction{{Name: "m", Expr: x, Op: arrowio.Mean}, {Name: "s", Expr: y, Op: arrowio.Sum}}
-
-	memRR, err := arrowarray.NewRecordReader(s, recs)
-	require.NoError(t, err)
-	ev, err := arrowio.Evaluate(mem, memRR, outs...)
-	require.NoError(t, err)
-	want, _ := drainCols(t, mem, ev)
-	defer releaseArrow(want)
-	ev.Release()
-	memRR.Release()
-
-	pr, err := Read(bytes.NewReader(data), WithAllocator(mem), WithBatchRows(7), WithParallel(true))
-	require.NoError(t, err)
-	ev, err = arrowio.Evaluate(mem, pr, outs...)
-	require.NoError(t, err)
-	got, _ := drainCols(t, mem, ev)
-	defer releaseArrow(got)
-	ev.Release()
-	pr.Release()
-	require.Len(t, got, len(want))
-	for i := range want {
-		require.True(t, arrowarray.Equal(want[i], got[i]), "column %d", i)
-	}
-
-	memRR, err = arrowarray.NewRecordReader(s, recs)
-	require.NoError(t, err)
-	wr, err := arrowio.Reduce(mem, memRR, reds...)
-	require.NoError(t, err)
-	memRR.Release()
-	defer func() {
-		for _, a := range wr {
-			a.Release()
-		}
-	}()
-	pr, err = Read(bytes.NewReader(data), WithAllocator(mem), WithColumns("y", "x"), WithBatchRows(5))
-	require.NoError(t, err)
-	gr, err := arrowio.Reduce(mem, pr, reds...)
-	require.NoError(t, err)
-	pr.Release()
-	defer func() {
-		for _, a := range gr {
-			a.Release()
-		}
-	}()
-	for i := range wr {
-		wv, wok := arrowtest.Elems(t, wr[i])
-		gv, gok := arrowtest.Elems(t, gr[i])
-		require.Equal(t, wok, gok)
-		require.InDeltaSlice(t, wv, gv, 1e-4, "reduction %d", i)
-	}
 }
 
 func pqFile(t *testing.T, data []byte) *file.Reader {

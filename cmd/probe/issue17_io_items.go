@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/arrowio"
 	"github.com/stride0/stride0/expr"
+	"github.com/stride0/stride0/frame"
 )
 
 // Issue 17, the arrowio items (3, 4, 8, 11).
@@ -76,15 +78,8 @@ func batch(mem memory.Allocator, cols ...any) arrow.Record {
 // d, or the error.
 func evalDiff(mem memory.Allocator, first, second arrow.Record) ([]float64, error) {
 	schema := first.Schema()
-	a, err := arrowio.SchemaVar(schema, "a")
-	if err != nil {
-		return nil, err
-	}
-	b, err := arrowio.SchemaVar(schema, "b")
-	if err != nil {
-		return nil, err
-	}
-	out, err := arrowio.Evaluate(mem, &listReader{schema: schema, recs: []arrow.Record{first, second}}, arrowio.Output{Name: "d", Expr: expr.Sub(a, b)})
+	f := frame.FromReader(&listReader{schema: schema, recs: []arrow.Record{first, second}})
+	out, err := f.WithColumns(frame.LetExpr("d", expr.Sub(f.Col("a"), f.Col("b")))).Reader(context.Background(), frame.WithAllocator(mem))
 	if err != nil {
 		return nil, err
 	}
@@ -135,9 +130,9 @@ func retypedBatch() (string, string) {
 	return vError, err.Error()
 }
 
-// countState is the encoding of a Reducer of one Count over x that has
+// countState is the encoding of an Aggregator of one CountOf x that has
 // seen rows rows and counted count, made by patching a real encoding.
-func countState(r *arrowio.Reducer, rows, count uint64) ([]byte, error) {
+func countState(r *frame.Aggregator, rows, count uint64) ([]byte, error) {
 	enc, err := r.MarshalBinary() // magic 5, fingerprint 8, rows, n, kind, dtype, lanes, payload
 	if err != nil {
 		return nil, err
@@ -150,26 +145,21 @@ func countState(r *arrowio.Reducer, rows, count uint64) ([]byte, error) {
 	i += k
 	_, k = binary.Uvarint(enc[i:]) // n
 	i += k
-	out = append(out, enc[i], enc[i+1], 1) // kind, dtype, one lane
+	out = append(out, enc[i], enc[i+1], 1) // kind, dtype, one element
 	return binary.LittleEndian.AppendUint64(out, count), nil
 }
 
-func newXReducer(mem memory.Allocator, op arrowio.ReduceOp) (*arrowio.Reducer, error) {
+func newXAggregator(agg frame.Agg) (*frame.Aggregator, error) {
 	s := arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.PrimitiveTypes.Float64}}, nil)
-	x, err := arrowio.SchemaVar(s, "x")
-	if err != nil {
-		return nil, err
-	}
-	return arrowio.NewReducer(mem, s, arrowio.Reduction{Name: "r", Expr: x, Op: op})
+	return frame.NewAggregator(s, agg)
 }
 
 func negativeM2() (string, string) {
 	mem := newTracker()
-	r, err := newXReducer(mem, arrowio.Var)
+	r, err := newXAggregator(frame.Var("x", 0))
 	if err != nil {
 		return vFailed, fmt.Sprintf("setup: %v", err)
 	}
-	defer r.Release()
 	rec := batch(mem, "x", []float64{1, 2, 3})
 	err = r.Add(rec)
 	rec.Release()
@@ -184,27 +174,24 @@ func negativeM2() (string, string) {
 	if err := r.UnmarshalBinary(enc); err != nil {
 		return vError, err.Error()
 	}
-	res, err := r.Result(nil)
+	res, err := r.Result(mem)
 	if err != nil {
 		return vFailed, "accepted, then: " + err.Error()
 	}
-	v := res[0].String()
-	res[0].Release()
+	v := fmt.Sprint(res.Column(0))
+	res.Release()
 	return vFailed, "a negative M2 accepted: variance " + v
 }
 
 func mergeOverflow() (string, string) {
-	mem := newTracker()
-	a, err := newXReducer(mem, arrowio.Count)
+	a, err := newXAggregator(frame.CountOf("x"))
 	if err != nil {
 		return vFailed, fmt.Sprintf("setup: %v", err)
 	}
-	defer a.Release()
-	b, err := newXReducer(mem, arrowio.Count)
+	b, err := newXAggregator(frame.CountOf("x"))
 	if err != nil {
 		return vFailed, fmt.Sprintf("setup: %v", err)
 	}
-	defer b.Release()
 	half := uint64(math.MaxInt64 / 2)
 	st, err := countState(a, half, half)
 	if err != nil {
@@ -227,7 +214,7 @@ func mergeOverflow() (string, string) {
 		return vFailed, fmt.Sprintf("three merges of 2^62-1 rows gave %d rows", a.Rows())
 	case a.Rows() != int64(2*half):
 		return vFailed, fmt.Sprintf("a failed Merge changed the rows to %d", a.Rows())
-	case !errors.Is(err, expr.ErrOverflow):
+	case !errors.Is(err, frame.ErrOverflow):
 		return vFailed, "an untyped error: " + err.Error()
 	}
 	return vError, err.Error()

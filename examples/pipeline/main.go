@@ -4,8 +4,9 @@
 // The input is an IPC stream whose column "features" holds one float32 (or
 // float64) vector per row, as an arrow.fixed_shape_tensor column. The program
 // makes two passes: the first computes each feature's mean and standard
-// deviation over the whole stream with arrowio.Reduce (per-batch moments
-// merged by Chan's formulas), the second evaluates, batch by batch,
+// deviation over the whole stream with package frame's aggregates (per-batch
+// moments merged by Chan's formulas), the second evaluates, batch by batch
+// (frame's WithColumns),
 //
 //	z       = (features - mean) * inv_std   // mean, inv_std: [F], broadcast onto [rows, F]
 //	outlier = z > threshold                  // bool [rows, F]
@@ -28,13 +29,13 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math/rand"
 	"os"
-	"slices"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
@@ -43,6 +44,7 @@ import (
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/arrowio"
 	"github.com/stride0/stride0/expr"
+	"github.com/stride0/stride0/frame"
 )
 
 func main() {
@@ -88,54 +90,64 @@ func run(w io.Writer, in, out, column string, rows, batch, features int, thresho
 	}
 
 	// Pass 1: per-feature mean, standard deviation and count over the whole
-	// stream, one batch at a time (arrowio.Reduce merges the batches'
-	// moments by Chan's formulas).
+	// stream, one batch at a time (frame's aggregates of a tensor column
+	// are per element; moments merge by Chan's formulas).
+	ctx := context.Background()
 	rr, err := open()
 	if err != nil {
 		return err
 	}
-	x, err := arrowio.SchemaVar(rr.Schema(), column)
-	if err != nil {
-		rr.Release()
-		return err
-	}
-	stats, err := arrowio.Reduce(mem, rr,
-		arrowio.Reduction{Name: "mean", Expr: x, Op: arrowio.Mean},
-		arrowio.Reduction{Name: "std", Expr: x, Op: arrowio.Std},
-		arrowio.Reduction{Name: "count", Expr: x, Op: arrowio.Count})
+	stats, err := frame.FromReader(rr).GroupBy().
+		Agg(frame.Mean(column).As("mean"), frame.Std(column, 0).As("std"), frame.CountOf(column).As("count")).
+		Collect(ctx, frame.WithAllocator(mem))
 	rr.Release()
 	if err != nil {
 		return err
 	}
-	defer func() {
-		for _, a := range stats {
-			a.Release()
-		}
-	}()
-	meanA, stdA := stats[0], stats[1] // [F], in the column's dtype
-	count, _ := array.ToSlice[int64](stats[2])
-	if len(count) == 0 || slices.Max(count) == 0 {
+	defer stats.Release()
+	if stats.Record().Column(2).(*arrowarray.Int64).Value(0) == 0 {
 		return errors.New("the input has no values")
 	}
-	dt := x.DType()
+	row := func(c int) (*array.Array, error) { // the [1, F] result as [F]
+		a, err := arrowio.FromArrow(mem, stats.Record().Column(c))
+		if err != nil {
+			return nil, err
+		}
+		defer a.Release()
+		return a.Reshaped(a.Shape()[1:]...)
+	}
+	meanA, err := row(0)
+	if err != nil {
+		return err
+	}
+	defer meanA.Release()
+	stdA, err := row(1)
+	if err != nil {
+		return err
+	}
+	defer stdA.Release()
+	dt := meanA.DType() // the column's dtype
 	mean, _ := array.ToSlice[float64](meanA)
 	std, _ := array.ToSlice[float64](stdA)
 
 	// Pass 2: normalize and compare, batch by batch.
+	rr, err = open()
+	if err != nil {
+		return err
+	}
+	f := frame.FromReader(rr)
+	x := f.Col(column)
 	// 1/std, or 1 where a feature is constant
 	sd := expr.Leaf(stdA)
 	inv := expr.Where(expr.Greater(sd, expr.Const(0)), expr.Div(expr.Const(1), sd), expr.Const(1))
 	z := expr.Mul(expr.Sub(x, expr.Leaf(meanA)), inv)
 	outlier := expr.Greater(expr.Abs(z), expr.Scalar(threshold, dt))
-	rr, err = open()
+	ev, err := f.WithColumns(frame.LetExpr("z", z), frame.LetExpr("outlier", outlier)).Reader(ctx, frame.WithAllocator(mem))
 	if err != nil {
+		rr.Release()
 		return err
 	}
-	ev, err := arrowio.Evaluate(mem, rr, arrowio.Output{Name: "z", Expr: z}, arrowio.Output{Name: "outlier", Expr: outlier})
-	rr.Release()
-	if err != nil {
-		return err
-	}
+	defer rr.Release()
 	defer ev.Release()
 	counter := &countingReader{RecordReader: ev, mem: mem}
 	var dst io.Writer = io.Discard

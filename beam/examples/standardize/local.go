@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,12 +14,14 @@ import (
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/arrowio"
 	"github.com/stride0/stride0/expr"
+	"github.com/stride0/stride0/frame"
 	"github.com/stride0/stride0/parquetio"
 )
 
 // runLocal is the single-process path the pipeline is measured against:
-// the same two passes with arrowio alone. Pass 1 reduces column over every
-// file matching input (arrowio.Reduce over the files one after another);
+// the same two passes with package frame alone. Pass 1 aggregates column
+// over every file matching input (frame's aggregates over the files one
+// after another);
 // pass 2 evaluates z = (column - mean) / std over each file and writes it as
 // output-FFFFF.parquet, in batches of batchRows rows. It returns the number
 // of rows standardized.
@@ -40,18 +43,18 @@ func runLocal(input, output, column string, batchRows int) (int64, error) {
 	if err := cr.open(); err != nil {
 		return 0, err
 	}
-	x, err := arrowio.SchemaVar(cr.Schema(), column)
+	t, err := frame.FromReader(cr).GroupBy().Agg(frame.Mean(column).As("mean"), frame.Std(column, 0).As("std")).Collect(context.Background(), frame.WithAllocator(mem))
 	if err != nil {
 		return 0, err
 	}
-	mom, err := arrowio.Reduce(mem, cr,
-		arrowio.Reduction{Name: "mean", Expr: x, Op: arrowio.Mean},
-		arrowio.Reduction{Name: "std", Expr: x, Op: arrowio.Std})
-	if err != nil {
-		return 0, err
+	defer t.Release()
+	var mom [2]*array.Array // [1, element shape...]: broadcast along the rows
+	for c := range mom {
+		if mom[c], err = arrowio.FromArrow(mem, t.Record().Column(c)); err != nil {
+			return 0, err
+		}
+		defer mom[c].Release()
 	}
-	defer mom[0].Release()
-	defer mom[1].Release()
 	for i, name := range files {
 		if err := standardizeFile(mem, name, fmt.Sprintf("%s-%05d.parquet", output, i), column, batchRows, mom[0], mom[1]); err != nil {
 			return 0, err
@@ -72,15 +75,12 @@ func standardizeFile(mem memory.Allocator, in, out, column string, batchRows int
 		return fmt.Errorf("%s: %w", in, err)
 	}
 	defer rr.Release()
-	x, err := arrowio.SchemaVar(rr.Schema(), column)
+	fr := frame.FromReader(rr)
+	z, err := expr.Parse("(x - mean) / std", map[string]*expr.Node{"x": fr.Col(column), "mean": expr.Leaf(mean), "std": expr.Leaf(std)})
 	if err != nil {
 		return err
 	}
-	z, err := expr.Parse("(x - mean) / std", map[string]*expr.Node{"x": x, "mean": expr.Leaf(mean), "std": expr.Leaf(std)})
-	if err != nil {
-		return err
-	}
-	er, err := arrowio.Evaluate(mem, rr, arrowio.Output{Name: "z", Expr: z})
+	er, err := fr.WithColumns(frame.LetExpr("z", z)).Reader(context.Background(), frame.WithAllocator(mem), frame.WithWorkers(1))
 	if err != nil {
 		return err
 	}

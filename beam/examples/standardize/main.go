@@ -1,7 +1,7 @@
 // Command standardize standardizes a tensor column over a folder of Parquet
 // files with a Beam pipeline: z = (x - mean) / std, element by element of
 // the tensor, with the mean and the standard deviation over every row of
-// every file. Pass 1 computes them with sbeam.Reduce (accumulators merged
+// every file. Pass 1 computes them with sbeam.Aggregate (frame.Aggregator accumulators merged
 // across workers), pass 2 evaluates z with them as a side input
 // (sbeam.Evaluate) and writes Parquet files (sbeam.WriteParquet).
 //
@@ -12,7 +12,7 @@
 // It runs in-process on Beam's prism runner by default and on any runner by
 // Beam's usual flags (--runner flink|spark|dataflow ...; the input and
 // output must then be storage every worker sees). --local runs the same two
-// passes in this process with arrowio alone (the baseline the pipeline is
+// passes in this process with package frame alone (the baseline the pipeline is
 // measured against).
 package main
 
@@ -35,7 +35,7 @@ func main() {
 	input := flag.String("input", "", "glob of the Parquet files to read")
 	output := flag.String("output", "", "prefix of the Parquet files to write")
 	column := flag.String("column", "x", "the tensor (or numeric) column to standardize")
-	local := flag.Bool("local", false, "run in this process with arrowio alone, not as a Beam pipeline")
+	local := flag.Bool("local", false, "run in this process with package frame alone, not as a Beam pipeline")
 	gen := flag.String("gen", "", "generate test data into this folder instead")
 	files := flag.Int("files", 8, "with --gen: number of files")
 	rows := flag.Int("rows", 1<<20, "with --gen: rows per file")

@@ -9,14 +9,14 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
-	"github.com/stride0/stride0/arrowio"
 	sbeam "github.com/stride0/stride0/beam"
+	"github.com/stride0/stride0/frame"
 	"github.com/stride0/stride0/parquetio"
 )
 
 // runPipeline is the Beam pipeline: pass 1 reads only column from the files
 // matching input (split by row group) and reduces it to its mean and
-// (population) standard deviation with sbeam.Reduce, a CombineFn whose
+// (population) standard deviation with sbeam.Aggregate, a CombineFn whose
 // accumulators are merged across workers; pass 2 reads the files again,
 // evaluates z = (column - mean) / std with the one-row result of pass 1 as
 // a side input, and writes Parquet files: one per bundle as the batches
@@ -29,9 +29,7 @@ func runPipeline(ctx context.Context, input, output, column string, shards, batc
 	read := func(opts ...sbeam.ParquetReadOption) beam.PCollection {
 		return sbeam.ReadParquet(s, input, append(opts, sbeam.WithBatchRows(batchRows))...)
 	}
-	stats := sbeam.Reduce(s, read(sbeam.WithColumns(column)),
-		sbeam.Reduction{Name: "mean", Expr: column, Op: arrowio.Mean},
-		sbeam.Reduction{Name: "std", Expr: column, Op: arrowio.Std})
+	stats := sbeam.Aggregate(s, read(sbeam.WithColumns(column)), frame.Mean(column).As("mean"), frame.Std(column, 0).As("std"))
 	z := sbeam.Evaluate(s, read(), []sbeam.Output{{Name: "z", Expr: fmt.Sprintf("(%s - mean) / std", column)}}, stats)
 	if shards > 0 {
 		sbeam.WriteParquet(s, output, shards, z)

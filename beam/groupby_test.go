@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"github.com/stride0/stride0/arrowio"
+	"github.com/stride0/stride0/frame"
 )
 
 var testKeys = []string{"a", "b", "c", ""} // "" stands for a null key
@@ -137,10 +139,30 @@ func TestSplitByKey(t *testing.T) {
 	}
 }
 
-// TestKeyByColumnPipeline: KeyByColumn then ReducePerKey on prism over 3
-// files equals the per-key statistics computed directly in Go from the
-// rows (mean and max of x, count, and the [2, 3] sum of t), and a wrong
-// expected value fails it.
+func init() { abeam.RegisterType(reflect.TypeOf((*groupValuesFn)(nil)).Elem()) }
+
+// groupValuesFn is anyValuesFn of the one-row batches whose site is Key
+// ("" for a null site).
+type groupValuesFn struct{ Key, Col string }
+
+func (f *groupValuesFn) ProcessElement(b Batch, emit func(float64)) error {
+	rec, err := b.Record(nil)
+	if err != nil {
+		return err
+	}
+	defer rec.Release()
+	site := rec.Column(0).(*arrowarray.String)
+	if rec.ColumnName(0) != "site" || (site.IsNull(0) && f.Key != "") || (site.IsValid(0) && site.Value(0) != f.Key) {
+		return nil
+	}
+	return emitColumn(b, f.Col, emit)
+}
+
+// TestKeyByColumnPipeline: KeyByColumn then AggregatePerKey, and GroupBy,
+// on prism over 3 files equal the per-key statistics computed directly in
+// Go from the rows (mean and max of x, count, and the [2, 3] sum of t;
+// GroupBy keeps the null key as a group, KeyByColumn drops it), and a
+// wrong expected value fails them.
 func TestKeyByColumnPipeline(t *testing.T) {
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(9, 9))
@@ -156,9 +178,6 @@ func TestKeyByColumnPipeline(t *testing.T) {
 			rec, keys := keyedRecord(t, memory.DefaultAllocator, rng, 10+rng.IntN(30))
 			xs, ts := colValues(t, rec.Column(1)), colValues(t, rec.Column(2))
 			for i, k := range keys {
-				if k == "" {
-					continue
-				}
 				a := stats[k]
 				if a == nil {
 					a = &acc{max: xs[i]}
@@ -182,33 +201,92 @@ func TestKeyByColumnPipeline(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	reds := []Reduction{
-		{Name: "mean_x", Expr: "x", Op: arrowio.Mean},
-		{Name: "max_x", Expr: "x", Op: arrowio.Max},
-		{Name: "count", Expr: "x", Op: arrowio.Count},
-		{Name: "sum_t", Expr: "t", Op: arrowio.Sum},
-	}
-	run := func(shift float64) error {
+	aggs := []frame.Agg{frame.Mean("x").As("mean_x"), frame.Max("x").As("max_x"), frame.CountOf("x").As("count"), frame.Sum("t").As("sum_t")}
+	run := func(shift float64, grouped bool) error {
 		p, s := abeam.NewPipelineWithRoot()
-		res := ReducePerKey(s, KeyByColumn(s, ReadIPC(s, filepath.Join(dir, "*.arrow")), "site"), reds...)
-		passert.Count(s, res, "keys", len(stats))
+		in := ReadIPC(s, filepath.Join(dir, "*.arrow"))
+		var res abeam.PCollection
+		keys := len(stats) - 1
+		if grouped {
+			res = GroupBy(s, in, []string{"site"}, aggs...)
+			keys++
+		} else {
+			res = AggregatePerKey(s, KeyByColumn(s, in, "site"), aggs...)
+		}
+		passert.Count(s, res, "keys", keys)
 		for k, a := range stats {
+			if k == "" && !grouped {
+				continue
+			}
 			want := [][]float64{{a.sum/float64(a.n) + shift}, {a.max}, {float64(a.n)}, a.tsum[:]}
 			tol := []float64{1e-9, 0, 0, 1e-5} // sum_t is float32, rounded once
-			for i, r := range reds {
-				got := abeam.ParDo(s, &keyValuesFn{Key: k, Col: r.Name}, res)
+			for i, agg := range []string{"mean_x", "max_x", "count", "sum_t"} {
+				var got abeam.PCollection
+				if grouped {
+					got = abeam.ParDo(s, &groupValuesFn{Key: k, Col: agg}, res)
+				} else {
+					got = abeam.ParDo(s, &keyValuesFn{Key: k, Col: agg}, res)
+				}
 				passert.EqualsFloat(s, got, abeam.CreateList(s, want[i]), tol[i])
 			}
 		}
 		return ptest.Run(p)
 	}
-	if len(stats) != 3 {
+	if len(stats) != 4 {
 		t.Fatalf("keys %d", len(stats))
 	}
-	if err := run(0); err != nil {
-		t.Fatalf("pipeline: %v", err)
+	for _, grouped := range []bool{false, true} {
+		if err := run(0, grouped); err != nil {
+			t.Fatalf("pipeline (GroupBy %v): %v", grouped, err)
+		}
+		if err := run(1e-6, grouped); err == nil || !strings.Contains(err.Error(), "expected") {
+			t.Fatalf("pipeline (GroupBy %v) with wrong means: err = %v, want passert's mismatch", grouped, err)
+		}
 	}
-	if err := run(1e-6); err == nil || !strings.Contains(err.Error(), "expected") {
-		t.Fatalf("pipeline with wrong means: err = %v, want passert's mismatch", err)
+}
+
+// TestGroupByKeys: GroupBy's keys of two columns (a string with nulls and
+// empty strings, an integer) are equal exactly where both values are (a
+// null is not ""), and a missing or float key column is an error naming it.
+func TestGroupByKeys(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	sb := arrowarray.NewStringBuilder(mem)
+	sb.AppendValues([]string{"a", "", "", "a", "ab", "", "b"}, []bool{true, true, false, true, true, false, true})
+	site := sb.NewArray()
+	sb.Release()
+	ib := arrowarray.NewInt64Builder(mem)
+	ib.AppendValues([]int64{1, 1, 1, 1, 1, 1, 12}, nil)
+	n := ib.NewArray()
+	ib.Release()
+	fb := arrowarray.NewFloat64Builder(mem)
+	fb.AppendValues(make([]float64, 7), nil)
+	f := fb.NewArray()
+	fb.Release()
+	s := arrow.NewSchema([]arrow.Field{{Name: "site", Type: site.DataType(), Nullable: true}, {Name: "n", Type: n.DataType()}, {Name: "f", Type: f.DataType()}}, nil)
+	rec := arrowarray.NewRecord(s, []arrow.Array{site, n, f}, 7)
+	site.Release()
+	n.Release()
+	f.Release()
+	defer rec.Release()
+	key, err := rowKeys(rec, "beam.GroupBy", []string{"site", "n"}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	group := []int{0, 1, 2, 0, 3, 2, 4} // rows with equal (site, n)
+	for i := 0; i < 7; i++ {
+		for j := 0; j < 7; j++ {
+			ki, _ := key(i)
+			kj, _ := key(j)
+			if (ki == kj) != (group[i] == group[j]) {
+				t.Fatalf("rows %d and %d: keys %q and %q", i, j, ki, kj)
+			}
+		}
+	}
+	if _, err := rowKeys(rec, "beam.GroupBy", []string{"site", "f"}, true); !errors.Is(err, ErrBatch) || !strings.Contains(err.Error(), `"f"`) {
+		t.Fatalf("float key: err = %v", err)
+	}
+	if _, err := rowKeys(rec, "beam.GroupBy", []string{"nope"}, true); !errors.Is(err, arrowio.ErrNoColumn) {
+		t.Fatalf("missing key: err = %v", err)
 	}
 }

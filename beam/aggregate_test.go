@@ -1,6 +1,7 @@
 package beam
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -10,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow"
-	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	abeam "github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/passert"
@@ -18,7 +18,7 @@ import (
 
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/arrowio"
-	"github.com/stride0/stride0/expr"
+	"github.com/stride0/stride0/frame"
 )
 
 func init() {
@@ -27,18 +27,50 @@ func init() {
 	abeam.RegisterType(reflect.TypeOf((*keyByRowsFn)(nil)).Elem())
 }
 
-// testReductions: every kind of accumulator over the test files' x
-// (float64) and t (float32 [2, 3]), and an expression of both.
-var testReductions = []Reduction{
-	{Name: "mean_x", Expr: "x", Op: arrowio.Mean},
-	{Name: "var_x", Expr: "x", Op: arrowio.Var, Ddof: 1},
-	{Name: "std_t", Expr: "t", Op: arrowio.Std},
-	{Name: "mean_t", Expr: "t", Op: arrowio.Mean},
-	{Name: "sum_xt", Expr: "sum(t, axis=(1, 2)) * x", Op: arrowio.Sum},
-	{Name: "min_t", Expr: "t", Op: arrowio.Min},
-	{Name: "max_x", Expr: "x", Op: arrowio.Max},
-	{Name: "count_x", Expr: "x", Op: arrowio.Count},
-	{Name: "any_big", Expr: "x > 115", Op: arrowio.Any},
+// aggOutputs are the computed columns testAggs read beside the test
+// files' x (float64) and t (float32 [2, 3]): an expression of both, and a
+// bool.
+var aggOutputs = []Output{
+	{Name: "xt", Expr: "sum(t, axis=(1, 2)) * x"},
+	{Name: "big", Expr: "x > 115"},
+}
+
+// testAggs: every kind of accumulator over x, t and aggOutputs.
+var testAggs = []frame.Agg{
+	frame.Mean("x").As("mean_x"),
+	frame.Var("x", 1).As("var_x"),
+	frame.Std("t", 0).As("std_t"),
+	frame.Mean("t").As("mean_t"),
+	frame.Sum("xt").As("sum_xt"),
+	frame.Min("t").As("min_t"),
+	frame.Max("x").As("max_x"),
+	frame.CountOf("x").As("count_x"),
+	frame.Any("big").As("any_big"),
+}
+
+// aggNames are testAggs' output names.
+var aggNames = []string{"mean_x", "var_x", "std_t", "mean_t", "sum_xt", "min_t", "max_x", "count_x", "any_big"}
+
+// withOutputs returns recs with aggOutputs' columns, computed by frame in
+// one process; the caller releases them.
+func withOutputs(t testing.TB, recs []arrow.Record) []arrow.Record {
+	t.Helper()
+	var out []arrow.Record
+	for _, r := range recs {
+		lets := make([]frame.Binding, len(aggOutputs))
+		for i, o := range aggOutputs {
+			lets[i] = frame.Let(o.Name, o.Expr)
+		}
+		tb, err := frame.FromRecords(r).WithColumns(lets...).Collect(context.Background(), frame.WithWorkers(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := tb.Record()
+		rec.Retain()
+		tb.Release()
+		out = append(out, rec)
+	}
+	return out
 }
 
 // colValues returns the elements of a column of any dtype (primitive or
@@ -57,45 +89,26 @@ func colValues(t testing.TB, c arrow.Array) []float64 {
 	return v
 }
 
-// inProcess reduces the records with arrowio.Reduce (the reductions parsed
-// against their schema) and returns each result's values and shape.
-func inProcess(t testing.TB, recs []arrow.Record, reds []Reduction) (vals [][]float64, shapes [][]int) {
+// inProcess aggregates the records with frame's GroupBy().Agg, after
+// aggOutputs, in one process, and returns each result's values and
+// element shape.
+func inProcess(t testing.TB, recs []arrow.Record, aggs []frame.Agg) (vals [][]float64, shapes [][]int) {
 	t.Helper()
-	mem := memory.DefaultAllocator
-	schema := recs[0].Schema()
-	env := map[string]*expr.Node{}
-	for _, f := range schema.Fields() {
-		v, err := arrowio.SchemaVar(schema, f.Name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		env[f.Name] = v
-	}
-	var rs []arrowio.Reduction
-	for _, r := range reds {
-		n, err := expr.Parse(r.Expr, env)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rs = append(rs, arrowio.Reduction{Name: r.Name, Expr: n, Op: r.Op, Ddof: r.Ddof})
-	}
-	rr, err := arrowarray.NewRecordReader(schema, recs)
+	ev := withOutputs(t, recs)
+	defer releaseAll(ev)
+	tb, err := frame.FromRecords(ev...).GroupBy().Agg(aggs...).Collect(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rr.Release()
-	res, err := arrowio.Reduce(mem, rr, rs...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, a := range res {
-		v, err := array.ToSlice[float64](a)
+	defer tb.Release()
+	rec := tb.Record()
+	for c := 0; c < int(rec.NumCols()); c++ {
+		vals = append(vals, colValues(t, rec.Column(c)))
+		_, row, err := arrowio.ColumnShape(rec.Column(c).DataType())
 		if err != nil {
 			t.Fatal(err)
 		}
-		vals = append(vals, v)
-		shapes = append(shapes, a.Shape())
-		a.Release()
+		shapes = append(shapes, row)
 	}
 	return vals, shapes
 }
@@ -147,7 +160,7 @@ func emitColumn(b Batch, col string, emit func(float64)) error {
 	}
 	defer rec.Release()
 	if rec.NumRows() != 1 {
-		return fmt.Errorf("a Reduce output of %d rows", rec.NumRows())
+		return fmt.Errorf("an Aggregate output of %d rows", rec.NumRows())
 	}
 	idx := rec.Schema().FieldIndices(col)
 	if len(idx) == 0 {
@@ -202,32 +215,34 @@ func threshold(want []float64) float64 {
 	return 1e-10*m + 1e-300
 }
 
-// reducePipeline reads the files of dir, reduces them, and asserts each
-// result column equals want (in testReductions' order).
-func reducePipeline(dir string, want [][]float64) *abeam.Pipeline {
+// aggregatePipeline reads the files of dir, evaluates aggOutputs,
+// aggregates, and asserts each result column equals want (in testAggs'
+// order).
+func aggregatePipeline(dir string, want [][]float64) *abeam.Pipeline {
 	p, s := abeam.NewPipelineWithRoot()
-	res := Reduce(s, ReadIPC(s, filepath.Join(dir, "*.arrow")), testReductions...)
+	res := Aggregate(s, Evaluate(s, ReadIPC(s, filepath.Join(dir, "*.arrow")), aggOutputs), testAggs...)
 	passert.Count(s, res, "batches", 1)
-	for i, r := range testReductions {
-		got := abeam.ParDo(s, &anyValuesFn{Col: r.Name}, res)
+	for i, name := range aggNames {
+		got := abeam.ParDo(s, &anyValuesFn{Col: name}, res)
 		passert.EqualsFloat(s, got, abeam.CreateList(s, want[i]), threshold(want[i]))
 	}
 	return p
 }
 
-// TestReducePipeline: Reduce over 6 files of 4 batches on prism equals
-// arrowio.Reduce over the same batches in one process (within float
-// rounding of the merge order), and a wrong expected value fails it.
-func TestReducePipeline(t *testing.T) {
+// TestAggregatePipeline: Evaluate then Aggregate over 6 files of 4
+// batches on prism equals frame's WithColumns then GroupBy().Agg over the
+// same batches in one process (within float rounding of the merge order),
+// and a wrong expected value fails it.
+func TestAggregatePipeline(t *testing.T) {
 	dir := t.TempDir()
 	names := writeTestFiles(t, dir, 17, 6, 4, 40)
 	recs := fileRecords(t, names)
 	defer releaseAll(recs)
-	want, shapes := inProcess(t, recs, testReductions)
+	want, shapes := inProcess(t, recs, testAggs)
 	if len(shapes[2]) != 2 || len(shapes[0]) != 0 {
 		t.Fatalf("result shapes %v", shapes)
 	}
-	if err := ptest.Run(reducePipeline(dir, want)); err != nil {
+	if err := ptest.Run(aggregatePipeline(dir, want)); err != nil {
 		t.Fatalf("pipeline: %v", err)
 	}
 
@@ -236,16 +251,16 @@ func TestReducePipeline(t *testing.T) {
 		copy(bad, want)
 		bad[k] = append([]float64(nil), want[k]...)
 		bad[k][len(bad[k])-1] += 1e-6 * math.Abs(bad[k][0])
-		err := ptest.Run(reducePipeline(dir, bad))
+		err := ptest.Run(aggregatePipeline(dir, bad))
 		if err == nil || !strings.Contains(err.Error(), "expected") {
-			t.Fatalf("pipeline with a wrong %s: err = %v, want passert's mismatch", testReductions[k].Name, err)
+			t.Fatalf("pipeline with a wrong %s: err = %v, want passert's mismatch", aggNames[k], err)
 		}
 	}
 }
 
-// TestReduceThenEvaluate: Reduce's batch is Evaluate's constants side
-// input: x standardized by its mean and std computed in the pipeline.
-func TestReduceThenEvaluate(t *testing.T) {
+// TestAggregateThenEvaluate: Aggregate's batch is Evaluate's constants
+// side input: x standardized by its mean and std computed in the pipeline.
+func TestAggregateThenEvaluate(t *testing.T) {
 	dir := t.TempDir()
 	names := writeTestFiles(t, dir, 5, 3, 3, 30)
 	xs := fileValues(t, names, "x")
@@ -264,7 +279,7 @@ func TestReduceThenEvaluate(t *testing.T) {
 	}
 	p, s := abeam.NewPipelineWithRoot()
 	in := ReadIPC(s, filepath.Join(dir, "*.arrow"))
-	stats := Reduce(s, in, Reduction{Name: "mu", Expr: "x", Op: arrowio.Mean}, Reduction{Name: "sd", Expr: "x", Op: arrowio.Std})
+	stats := Aggregate(s, in, frame.Mean("x").As("mu"), frame.Std("x", 0).As("sd"))
 	z := Evaluate(s, in, []Output{{Name: "z", Expr: "(x - mu) / sd"}}, stats)
 	passert.EqualsFloat(s, abeam.ParDo(s, &valuesFn{Col: "z"}, z), abeam.CreateList(s, want), 1e-9)
 	if err := ptest.Run(p); err != nil {
@@ -272,9 +287,9 @@ func TestReduceThenEvaluate(t *testing.T) {
 	}
 }
 
-// TestReducePerKeyPipeline: ReducePerKey with batches keyed by their row
-// count mod 3 equals arrowio.Reduce over each key's batches.
-func TestReducePerKeyPipeline(t *testing.T) {
+// TestAggregatePerKeyPipeline: AggregatePerKey with batches keyed by their
+// row count mod 3 equals frame's aggregates over each key's batches.
+func TestAggregatePerKeyPipeline(t *testing.T) {
 	dir := t.TempDir()
 	names := writeTestFiles(t, dir, 23, 4, 6, 40)
 	recs := fileRecords(t, names)
@@ -288,16 +303,16 @@ func TestReducePerKeyPipeline(t *testing.T) {
 	}
 	want := map[string][][]float64{}
 	for k, rs := range byKey {
-		want[k], _ = inProcess(t, rs, testReductions)
+		want[k], _ = inProcess(t, rs, testAggs)
 	}
 	run := func(want map[string][][]float64) error {
 		p, s := abeam.NewPipelineWithRoot()
-		kvs := abeam.ParDo(s, &keyByRowsFn{}, ReadIPC(s, filepath.Join(dir, "*.arrow")))
-		res := ReducePerKey(s, kvs, testReductions...)
+		kvs := abeam.ParDo(s, &keyByRowsFn{}, Evaluate(s, ReadIPC(s, filepath.Join(dir, "*.arrow")), aggOutputs))
+		res := AggregatePerKey(s, kvs, testAggs...)
 		passert.Count(s, res, "keys", len(want))
 		for k, w := range want {
-			for i, r := range testReductions {
-				got := abeam.ParDo(s, &keyValuesFn{Key: k, Col: r.Name}, res)
+			for i, name := range aggNames {
+				got := abeam.ParDo(s, &keyValuesFn{Key: k, Col: name}, res)
 				passert.EqualsFloat(s, got, abeam.CreateList(s, w[i]), threshold(w[i]))
 			}
 		}
@@ -319,12 +334,12 @@ func TestReducePerKeyPipeline(t *testing.T) {
 	}
 }
 
-// TestReduceEmptyInput: an empty PCollection gives no batch; batches of no
-// rows give the results over no rows; Min over them fails the pipeline
-// with arrowio.ErrEmpty's message.
-func TestReduceEmptyInput(t *testing.T) {
+// TestAggregateEmptyInput: an empty PCollection gives no batch; batches of
+// no rows give the aggregates over no rows (frame's: Count 0, the others
+// null, where arrowio.Reduce gave Sum 0 and Min an error).
+func TestAggregateEmptyInput(t *testing.T) {
 	p, s := abeam.NewPipelineWithRoot()
-	passert.Empty(s, Reduce(s, ReadIPC(s, filepath.Join(t.TempDir(), "*.arrow")), testReductions...))
+	passert.Empty(s, Aggregate(s, ReadIPC(s, filepath.Join(t.TempDir(), "*.arrow")), testAggs...))
 	if err := ptest.Run(p); err != nil {
 		t.Fatal(err)
 	}
@@ -336,29 +351,49 @@ func TestReduceEmptyInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	p, s = abeam.NewPipelineWithRoot()
-	res := Reduce(s, abeam.CreateList(s, []Batch{b, b}),
-		Reduction{Name: "sum", Expr: "x", Op: arrowio.Sum}, Reduction{Name: "count", Expr: "t", Op: arrowio.Count})
-	passert.EqualsFloat(s, abeam.ParDo(s, &anyValuesFn{Col: "sum"}, res), abeam.CreateList(s, []float64{0}), 0)
-	passert.EqualsFloat(s, abeam.ParDo(s, &anyValuesFn{Col: "count"}, res), abeam.CreateList(s, make([]float64, 6)), 0)
+	res := Aggregate(s, abeam.CreateList(s, []Batch{b, b}),
+		frame.Sum("x").As("sum"), frame.CountOf("t").As("count"), frame.Min("x").As("min"), frame.Count().As("n"))
+	passert.EqualsList(s, abeam.ParDo(s, &nullsFn{}, res), []string{"sum", "min"})
+	passert.EqualsFloat(s, abeam.ParDo(s, &anyValuesFn{Col: "count"}, res), abeam.CreateList(s, []float64{0}), 0)
+	passert.EqualsFloat(s, abeam.ParDo(s, &anyValuesFn{Col: "n"}, res), abeam.CreateList(s, []float64{0}), 0)
 	if err := ptest.Run(p); err != nil {
 		t.Fatal(err)
 	}
-
-	p, s = abeam.NewPipelineWithRoot()
-	Reduce(s, abeam.CreateList(s, []Batch{b}), Reduction{Name: "min", Expr: "x", Op: arrowio.Min})
-	if err := ptest.Run(p); err == nil || !strings.Contains(err.Error(), "no identity") {
-		t.Fatalf("min over no rows: err = %v, want arrowio.ErrEmpty's message", err)
-	}
 }
 
-// TestReduceErrorsFailPipeline: a parse error and batches of two schemas
-// fail the pipeline with errors naming them.
-func TestReduceErrorsFailPipeline(t *testing.T) {
+func init() { abeam.RegisterType(reflect.TypeOf((*nullsFn)(nil)).Elem()) }
+
+// nullsFn emits the names of the columns of each one-row batch whose value
+// is null.
+type nullsFn struct{}
+
+func (f *nullsFn) ProcessElement(b Batch, emit func(string)) error {
+	rec, err := b.Record(nil)
+	if err != nil {
+		return err
+	}
+	defer rec.Release()
+	for c := 0; c < int(rec.NumCols()); c++ {
+		if rec.Column(c).IsNull(0) {
+			emit(rec.ColumnName(c))
+		}
+	}
+	return nil
+}
+
+// TestAggregateErrorsFailPipeline: an unknown column and a column of a
+// type the aggregate cannot take fail the pipeline with errors naming them.
+func TestAggregateErrorsFailPipeline(t *testing.T) {
 	dir := t.TempDir()
 	writeTestFiles(t, dir, 3, 2, 2, 5)
-	p, s := abeam.NewPipelineWithRoot()
-	Reduce(s, ReadIPC(s, filepath.Join(dir, "*.arrow")), Reduction{Name: "y", Expr: "x + nosuch", Op: arrowio.Sum})
-	if err := ptest.Run(p); err == nil || !strings.Contains(err.Error(), "nosuch") {
-		t.Fatalf("err = %v, want an error naming nosuch", err)
+	for _, c := range []struct {
+		agg  frame.Agg
+		want string
+	}{{frame.Sum("nosuch"), "nosuch"}, {frame.Var("x", -1), "ddof"}} {
+		p, s := abeam.NewPipelineWithRoot()
+		Aggregate(s, ReadIPC(s, filepath.Join(dir, "*.arrow")), c.agg)
+		if err := ptest.Run(p); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Fatalf("err = %v, want an error naming %s", err, c.want)
+		}
 	}
 }

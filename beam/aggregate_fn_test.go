@@ -10,33 +10,25 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/stride0/stride0/arrowio"
+	"github.com/stride0/stride0/frame"
 )
 
 // recodeAcc passes a through its Beam coder.
-func recodeAcc(t testing.TB, a reduceAcc) reduceAcc {
+func recodeAcc(t testing.TB, a aggAcc) aggAcc {
 	t.Helper()
-	p, err := encodeReduceAcc(a)
+	p, err := encodeAggAcc(a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := decodeReduceAcc(p)
+	b, err := decodeAggAcc(p)
 	if err != nil {
 		t.Fatal(err)
-	}
-	if a.st != nil {
-		a.st.r.Release()
 	}
 	return b
 }
 
-func releaseAcc(a reduceAcc) {
-	if a.st != nil {
-		a.st.r.Release()
-	}
-}
-
 // checkOutput asserts that out is one row whose columns, named after
-// testReductions, hold want (relative 1e-10), tensors as
+// testAggs, hold want (relative 1e-10), tensors as
 // fixed_shape_tensor columns of the results' shapes.
 func checkOutput(t testing.TB, out Batch, want [][]float64, shapes [][]int) {
 	t.Helper()
@@ -45,49 +37,51 @@ func checkOutput(t testing.TB, out Batch, want [][]float64, shapes [][]int) {
 		t.Fatal(err)
 	}
 	defer rec.Release()
-	if rec.NumRows() != 1 || int(rec.NumCols()) != len(testReductions) {
+	if rec.NumRows() != 1 || int(rec.NumCols()) != len(aggNames) {
 		t.Fatalf("output of %d rows, %d columns", rec.NumRows(), rec.NumCols())
 	}
-	for i, r := range testReductions {
+	for i, name := range aggNames {
 		f := rec.Schema().Field(i)
-		if f.Name != r.Name {
-			t.Fatalf("column %d named %q, want %q", i, f.Name, r.Name)
+		if f.Name != name {
+			t.Fatalf("column %d named %q, want %q", i, f.Name, name)
 		}
 		_, row, err := arrowio.ColumnShape(f.Type)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(row) != len(shapes[i]) || (len(row) > 0 && f.Type.ID() != arrow.EXTENSION) {
-			t.Fatalf("%s: column type %v (row shape %v), want a result of shape %v", r.Name, f.Type, row, shapes[i])
+			t.Fatalf("%s: column type %v (row shape %v), want a result of shape %v", name, f.Type, row, shapes[i])
 		}
 		got := colValues(t, rec.Column(i))
 		if len(got) != len(want[i]) {
-			t.Fatalf("%s: %d values, want %d", r.Name, len(got), len(want[i]))
+			t.Fatalf("%s: %d values, want %d", name, len(got), len(want[i]))
 		}
 		for k := range got {
 			if d := math.Abs(got[k] - want[i][k]); d > 1e-10*math.Abs(want[i][k]) {
-				t.Fatalf("%s[%d] = %v, want %v", r.Name, k, got[k], want[i][k])
+				t.Fatalf("%s[%d] = %v, want %v", name, k, got[k], want[i][k])
 			}
 		}
 	}
 }
 
-// TestReduceFnSplits: the CombineFn's methods called directly, with a
+// TestAggregateFnSplits: the CombineFn's methods called directly, with a
 // checked allocator: batches (one of no rows) spread at random over up to
 // 6 accumulators, each added in random order, accumulators passed through
 // the coder at random between steps, merged in random order with fresh
-// accumulators on either side, give arrowio.Reduce's results over all the
+// accumulators on either side, give frame's GroupBy().Agg over all the
 // batches; nothing is left allocated.
-func TestReduceFnSplits(t *testing.T) {
+func TestAggregateFnSplits(t *testing.T) {
 	dir := t.TempDir()
 	names := writeTestFiles(t, dir, 31, 3, 5, 30)
 	recs := fileRecords(t, names)
 	defer releaseAll(recs)
 	empty := testRecord(t, memory.DefaultAllocator, nil, 0)
 	defer empty.Release()
-	want, shapes := inProcess(t, recs, testReductions)
+	want, shapes := inProcess(t, recs, testAggs)
+	ev := withOutputs(t, append(recs, empty))
+	defer releaseAll(ev)
 	var batches []Batch
-	for _, r := range append(recs, empty) {
+	for _, r := range ev {
 		b, err := NewBatch(r)
 		if err != nil {
 			t.Fatal(err)
@@ -97,8 +91,8 @@ func TestReduceFnSplits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	for trial := 0; trial < 12; trial++ {
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-		fn := &reduceFn{Reductions: testReductions, mem: mem}
-		accs := make([]reduceAcc, 1+rng.IntN(6))
+		fn := &aggregateFn{Aggs: testAggs, mem: mem}
+		accs := make([]aggAcc, 1+rng.IntN(6))
 		for i := range accs {
 			accs[i] = fn.CreateAccumulator()
 		}
@@ -125,12 +119,6 @@ func TestReduceFnSplits(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if m.st != accs[i].st {
-				releaseAcc(accs[i])
-			}
-			if m.st != accs[j].st {
-				releaseAcc(accs[j])
-			}
 			accs[i] = m
 			accs = append(accs[:j], accs[j+1:]...)
 		}
@@ -142,65 +130,65 @@ func TestReduceFnSplits(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkOutput(t, out, want, shapes)
-		releaseAcc(accs[0])
 		mem.AssertSize(t, 0)
 	}
 }
 
-// TestReduceFnErrors: a fresh accumulator has no output (ErrReduce);
-// accumulators of other reductions do not merge (arrowio.ErrMismatch);
-// every truncation and byte flip of an encoded accumulator decodes to an
-// error or to a valid accumulator, never a panic.
-func TestReduceFnErrors(t *testing.T) {
+// TestAggregateFnErrors: a fresh accumulator has no output (ErrAggregate);
+// accumulators of other aggregates do not merge (frame.ErrMismatch); every
+// truncation and byte flip of an encoded accumulator decodes to an error
+// or to a valid accumulator, never a panic.
+func TestAggregateFnErrors(t *testing.T) {
 	dir := t.TempDir()
 	names := writeTestFiles(t, dir, 2, 1, 3, 10)
 	recs := fileRecords(t, names)
 	defer releaseAll(recs)
-	b, err := NewBatch(recs[0])
+	ev := withOutputs(t, recs)
+	defer releaseAll(ev)
+	b, err := NewBatch(ev[0])
 	if err != nil {
 		t.Fatal(err)
 	}
-	fn := &reduceFn{Reductions: testReductions}
-	if _, err := fn.ExtractOutput(fn.CreateAccumulator()); !errors.Is(err, ErrReduce) {
-		t.Fatalf("output of a fresh accumulator: err = %v, want ErrReduce", err)
+	fn := &aggregateFn{Aggs: testAggs}
+	if _, err := fn.ExtractOutput(fn.CreateAccumulator()); !errors.Is(err, ErrAggregate) {
+		t.Fatalf("output of a fresh accumulator: err = %v, want ErrAggregate", err)
 	}
 	a, err := fn.AddInput(fn.CreateAccumulator(), b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	other := &reduceFn{Reductions: testReductions[:2]}
+	other := &aggregateFn{Aggs: testAggs[:2]}
 	o, err := other.AddInput(other.CreateAccumulator(), b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := fn.MergeAccumulators(a, o); !errors.Is(err, arrowio.ErrMismatch) {
-		t.Fatalf("merge of other reductions: err = %v, want ErrMismatch", err)
+	if _, err := fn.MergeAccumulators(a, o); !errors.Is(err, frame.ErrMismatch) {
+		t.Fatalf("merge of other aggregates: err = %v, want ErrMismatch", err)
 	}
 	if _, err := fn.AddInput(a, Batch{IPC: []byte("junk")}); !errors.Is(err, ErrBatch) {
 		t.Fatalf("junk batch: err = %v, want ErrBatch", err)
 	}
-	p, err := encodeReduceAcc(a)
+	p, err := encodeAggAcc(a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fresh, err := encodeReduceAcc(reduceAcc{})
+	fresh, err := encodeAggAcc(aggAcc{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d, err := decodeReduceAcc(fresh); err != nil || d.st != nil {
+	if d, err := decodeAggAcc(fresh); err != nil || d.a != nil {
 		t.Fatalf("fresh accumulator decodes to %v, %v", d, err)
 	}
 	try := func(q []byte) {
-		d, err := decodeReduceAcc(q)
+		d, err := decodeAggAcc(q)
 		if err != nil {
-			if !errors.Is(err, ErrReduce) {
-				t.Fatalf("decode error %v does not wrap ErrReduce", err)
+			if !errors.Is(err, ErrAggregate) {
+				t.Fatalf("decode error %v does not wrap ErrAggregate", err)
 			}
 			return
 		}
-		if d.st != nil {
-			_, _ = fn.ExtractOutput(d) // may fail (a flipped op), never panic
-			d.st.r.Release()
+		if d.a != nil {
+			_, _ = fn.ExtractOutput(d) // may fail, never panic
 		}
 	}
 	for n := 0; n < len(p); n++ {
