@@ -1,21 +1,17 @@
 package frame
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/compute"
 	"github.com/apache/arrow/go/v15/arrow/memory"
-
-	"github.com/stride0/stride0/internal/half"
 )
 
 // SortKey is one key of Sort: a column, its direction, and where its
@@ -87,10 +83,14 @@ func describeSort(n *node) string {
 }
 
 // sortBatches runs a Sort step: it reads its input, concatenates it, sorts
-// a permutation and takes the rows in that order.
+// a permutation and takes the rows in that order. With head (a
+// GroupBy.Head of at most topKMax rows right after the Sort), it keeps each
+// group's first rows in the sort's order without sorting the other rows:
+// the rows the sort and then Head would give, in the same order.
 type sortBatches struct {
 	r    *runner
 	n    *node
+	head *node
 	in   batches
 	out  arrow.Record
 	at   int64
@@ -133,27 +133,33 @@ func (b *sortBatches) run() (arrow.Record, error) {
 	}
 	defer all.Release()
 	rows := int(all.NumRows())
-	perm := make([]int64, rows)
-	for i := range perm {
-		perm[i] = int64(i)
+	if rows > math.MaxInt32 {
+		return nil, fmt.Errorf("frame.Sort: %w: %d rows (at most %d)", ErrArgument, rows, math.MaxInt32)
 	}
-	cmps := make([]func(i, j int) int, len(b.n.keys))
-	for k, c := range b.n.keys {
-		cmps[k] = comparator(all.Column(c), b.n.sortKeys[k])
-	}
-	slices.SortStableFunc(perm, func(x, y int64) int {
-		for _, c := range cmps {
-			if r := c(int(x), int(y)); r != 0 {
-				return r
-			}
+	o := newRowOrder(all, b.n.keys, b.n.sortKeys)
+	var perm []int64
+	if b.head != nil {
+		gid, groups := groupIDs(all, b.head.keys)
+		perm = topPerGroup(o, gid, groups, int(b.head.limit))
+	} else if k := b.n.limit; k >= 0 && k <= topKMax {
+		// a small top k: one pass keeping the k best rows
+		perm = topPerGroup(o, make([]int32, rows), 1, int(k))
+	} else {
+		perm = make([]int64, rows)
+		for i := range perm {
+			perm[i] = int64(i)
 		}
-		return 0
-	})
-	if b.n.limit >= 0 && int64(len(perm)) > b.n.limit {
-		perm = perm[:b.n.limit]
+		o.sort(perm)
+		if b.n.limit >= 0 && int64(len(perm)) > b.n.limit {
+			perm = perm[:b.n.limit]
+		}
 	}
 	return takeRows(b.r.ctx, b.r.cfg.mem, all, perm)
 }
+
+// topKMax is the largest k (of TopK, or GroupBy.Head after a Sort) kept by
+// one pass of insertions instead of a sort of every row.
+const topKMax = 64
 
 // readAll reads every batch of in into one record.
 func readAll(r *runner, in batches, s *arrow.Schema) (arrow.Record, error) {
@@ -239,78 +245,9 @@ func takeColumn(ctx context.Context, mem memory.Allocator, c arrow.Array, ix arr
 	return arrowarray.NewDictionaryArray(dt, taken, d.Dictionary()), nil
 }
 
-// comparator orders rows i and j of c by key k: nulls last (or first),
-// NaN above every number, the direction applied to non-null values.
-func comparator(c arrow.Array, k SortKey) func(i, j int) int {
-	var val func(i, j int) int
-	switch a := c.(type) {
-	case *arrowarray.Dictionary:
-		d := comparator(a.Dictionary(), SortKey{})
-		val = func(i, j int) int { return d(a.GetValueIndex(i), a.GetValueIndex(j)) }
-	case *arrowarray.String:
-		val = func(i, j int) int { return strings.Compare(a.Value(i), a.Value(j)) }
-	case *arrowarray.LargeString:
-		val = func(i, j int) int { return strings.Compare(a.Value(i), a.Value(j)) }
-	case *arrowarray.Binary:
-		val = func(i, j int) int { return strings.Compare(string(a.Value(i)), string(a.Value(j))) }
-	case *arrowarray.LargeBinary:
-		val = func(i, j int) int { return strings.Compare(string(a.Value(i)), string(a.Value(j))) }
-	case *arrowarray.Boolean:
-		val = func(i, j int) int { return cmp.Compare(b2i(a.Value(i)), b2i(a.Value(j))) }
-	case *arrowarray.Float16:
-		val = func(i, j int) int {
-			return floatCmp(half.ToFloat64(a.Value(i).Uint16()), half.ToFloat64(a.Value(j).Uint16()))
-		}
-	case *arrowarray.Float32:
-		v := a.Float32Values()
-		val = func(i, j int) int { return floatCmp(float64(v[i]), float64(v[j])) }
-	case *arrowarray.Float64:
-		v := a.Float64Values()
-		val = func(i, j int) int { return floatCmp(v[i], v[j]) }
-	case *arrowarray.Uint8, *arrowarray.Uint16, *arrowarray.Uint32, *arrowarray.Uint64:
-		val = func(i, j int) int { return cmp.Compare(intBits(c, i), intBits(c, j)) }
-	default:
-		val = func(i, j int) int { return cmp.Compare(int64(intBits(c, i)), int64(intBits(c, j))) }
-	}
-	nullRank := 1
-	if k.NullsFirst {
-		nullRank = -1
-	}
-	return func(i, j int) int {
-		ni, nj := c.IsNull(i), c.IsNull(j)
-		switch {
-		case ni && nj:
-			return 0
-		case ni:
-			return nullRank
-		case nj:
-			return -nullRank
-		}
-		r := val(i, j)
-		if k.Desc {
-			return -r
-		}
-		return r
-	}
-}
-
 func b2i(b bool) int {
 	if b {
 		return 1
 	}
 	return 0
-}
-
-// floatCmp orders floats with NaN above +Inf (and NaNs equal).
-func floatCmp(a, b float64) int {
-	an, bn := math.IsNaN(a), math.IsNaN(b)
-	switch {
-	case an && bn:
-		return 0
-	case an:
-		return 1
-	case bn:
-		return -1
-	}
-	return cmp.Compare(a, b)
 }
