@@ -187,17 +187,27 @@ func readAll(r *runner, in batches, s *arrow.Schema) (arrow.Record, error) {
 
 // takeRows returns the rows idx of rec (an index of -1 gives a null row).
 func takeRows(ctx context.Context, mem memory.Allocator, rec arrow.Record, idx []int64) (arrow.Record, error) {
-	ib := arrowarray.NewInt64Builder(mem)
-	defer ib.Release()
-	for _, i := range idx {
-		if i < 0 {
-			ib.AppendNull()
-		} else {
-			ib.Append(i)
+	var ix arrow.Array // the indices as an Arrow array, for arrow-go's Take
+	defer func() {
+		if ix != nil {
+			ix.Release()
 		}
+	}()
+	indices := func() arrow.Array {
+		if ix == nil {
+			ib := arrowarray.NewInt64Builder(mem)
+			defer ib.Release()
+			for _, i := range idx {
+				if i < 0 {
+					ib.AppendNull()
+				} else {
+					ib.Append(i)
+				}
+			}
+			ix = ib.NewArray()
+		}
+		return ix
 	}
-	ix := ib.NewArray()
-	defer ix.Release()
 	cctx := compute.WithAllocator(ctx, mem)
 	cols := make([]arrow.Array, rec.NumCols())
 	defer func() {
@@ -214,7 +224,7 @@ func takeRows(ctx context.Context, mem memory.Allocator, rec arrow.Record, idx [
 		case *arrowarray.String, *arrowarray.Binary:
 			c = takeStrings(mem, rec.Column(i), idx)
 		default:
-			c, err = takeColumn(cctx, mem, rec.Column(i), ix)
+			c, err = takeColumn(cctx, mem, rec.Column(i), idx, indices)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("frame: taking rows of column %q: %w", rec.ColumnName(i), err)
@@ -224,12 +234,17 @@ func takeRows(ctx context.Context, mem memory.Allocator, rec arrow.Record, idx [
 	return arrowarray.NewRecord(rec.Schema(), cols, int64(len(idx))), nil
 }
 
-// takeColumn is arrow-go's Take, plus dictionary columns (whose indices
-// are taken, the dictionary kept), which arrow-go v15 has no kernel for.
-func takeColumn(ctx context.Context, mem memory.Allocator, c arrow.Array, ix arrow.Array) (arrow.Array, error) {
+// takeColumn gathers rows idx (-1: null) of c (ix: the same as an Arrow
+// array): a typed loop for fixed-width values, arrow-go's Take for the
+// rest, and for dictionary columns (which arrow-go v15 has no kernel for)
+// the indices taken, the dictionary kept.
+func takeColumn(ctx context.Context, mem memory.Allocator, c arrow.Array, idx []int64, ix func() arrow.Array) (arrow.Array, error) {
 	d, ok := c.(*arrowarray.Dictionary)
 	if !ok {
-		return compute.TakeArray(ctx, c, ix)
+		if t, ok := takeFixed(mem, c, idx); ok {
+			return t, nil
+		}
+		return compute.TakeArray(ctx, c, ix())
 	}
 	dt := d.DataType().(*arrow.DictionaryType)
 	data := d.Data()
@@ -237,9 +252,12 @@ func takeColumn(ctx context.Context, mem memory.Allocator, c arrow.Array, ix arr
 	defer idxData.Release()
 	indices := arrowarray.MakeFromData(idxData)
 	defer indices.Release()
-	taken, err := compute.TakeArray(ctx, indices, ix)
-	if err != nil {
-		return nil, err
+	taken, ok := takeFixed(mem, indices, idx)
+	if !ok {
+		var err error
+		if taken, err = compute.TakeArray(ctx, indices, ix()); err != nil {
+			return nil, err
+		}
 	}
 	defer taken.Release()
 	return arrowarray.NewDictionaryArray(dt, taken, d.Dictionary()), nil
