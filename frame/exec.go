@@ -75,7 +75,7 @@ func (r *runner) stream(n *node) (batches, error) {
 	switch {
 	case n.kind == stepSource:
 		if p, ok := n.src.(*parquetSource); ok {
-			return p.openColumns(r.ctx, r.cfg.mem, n.schema, r.need[n], r.prune[n], r.cfg.stats)
+			return p.openColumns(r.ctx, r.cfg.mem, n.schema, r.need[n], r.prune[n], r.cfg.stats, r.cfg.workers)
 		}
 		return n.src.open(r.ctx, r.cfg.mem)
 	case n.kind == stepLimit:
