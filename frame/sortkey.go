@@ -451,21 +451,24 @@ func topPerGroup(o rowOrder, gid []int32, groups int, n int) []int64 {
 	slots := make([]int32, groups*n)
 	count := make([]int32, groups)
 	if len(o) == 1 && o[0].str == nil && o[0].nulls == nil {
-		// one fixed-width key without nulls: its values decide
+		// one fixed-width key without nulls: its values decide, kept
+		// beside the rows (not read back from u at random)
 		u := o[0].u
+		vals := make([]uint64, groups*n)
 		for r, g := range gid {
-			s := slots[int(g)*n : int(g)*n+n]
+			base := int(g) * n
+			s, sv := slots[base:base+n], vals[base:base+n]
 			c := int(count[g])
 			v := u[r]
-			if c == n && v >= u[s[n-1]] {
+			if c == n && v >= sv[n-1] {
 				continue
 			}
 			p := min(c, n-1)
-			for p > 0 && v < u[s[p-1]] {
-				s[p] = s[p-1]
+			for p > 0 && v < sv[p-1] {
+				s[p], sv[p] = s[p-1], sv[p-1]
 				p--
 			}
-			s[p] = int32(r)
+			s[p], sv[p] = int32(r), v
 			if c < n {
 				count[g]++
 			}
