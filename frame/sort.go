@@ -140,7 +140,12 @@ func (b *sortBatches) run() (arrow.Record, error) {
 	var perm []int64
 	if b.head != nil {
 		gid, groups := groupIDs(all, b.head.keys)
-		perm = topPerGroup(o, gid, groups, int(b.head.limit))
+		if n := int(b.head.limit); groups*n <= 2*rows+1024 {
+			perm = topPerGroup(o, gid, groups, n)
+		} else {
+			// many groups: their slots would outweigh a sort of every row
+			perm = headAfterSort(o, gid, groups, n)
+		}
 	} else if k := b.n.limit; k >= 0 && k <= topKMax {
 		// a small top k: one pass keeping the k best rows
 		perm = topPerGroup(o, make([]int32, rows), 1, int(k))
@@ -155,6 +160,25 @@ func (b *sortBatches) run() (arrow.Record, error) {
 		}
 	}
 	return takeRows(b.r.ctx, b.r.cfg.mem, all, perm)
+}
+
+// headAfterSort is topPerGroup by a sort of every row: the sort's order,
+// each group's first n rows.
+func headAfterSort(o rowOrder, gid []int32, groups, n int) []int64 {
+	perm := make([]int64, len(gid))
+	for i := range perm {
+		perm[i] = int64(i)
+	}
+	o.sort(perm)
+	count := make([]int32, groups)
+	out := perm[:0]
+	for _, r := range perm {
+		if g := gid[r]; int(count[g]) < n {
+			count[g]++
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // topKMax is the largest k (of TopK, or GroupBy.Head after a Sort) kept by

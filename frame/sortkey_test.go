@@ -2,6 +2,7 @@ package frame
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -316,10 +317,13 @@ func TestSortKeysMatchStableReference(t *testing.T) {
 			gid, groups := groupIDs(rec, idx[:g])
 			require.Equal(t, len(reps), groups, "trial %d: groups", trial)
 			top := topPerGroup(o, gid, groups, h)
+			all := headAfterSort(o, gid, groups, h)
 			if len(head) == 0 {
 				require.Empty(t, top, "trial %d", trial)
+				require.Empty(t, all, "trial %d", trial)
 			} else {
 				require.Equal(t, head, top, "trial %d (n %d, keys %v, kinds %v, %d groups, head %d)", trial, n, keys, kinds(refs), g, h)
+				require.Equal(t, head, all, "trial %d: headAfterSort", trial)
 			}
 		}
 		// a top k over one group
@@ -341,4 +345,67 @@ func kinds(refs []*refCol) []string {
 		out = append(out, r.kind)
 	}
 	return out
+}
+
+// TestSortHeadRewrite: Sort then GroupBy.Head (run as one pass per group)
+// gives the rows of the same query with a projection between the two
+// (run as a sort, then Head over the sorted batches), over several input
+// batches and worker counts; TopK likewise against Sort then Limit.
+func TestSortHeadRewrite(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	rng := rand.New(rand.NewPCG(7, 19))
+	for trial := 0; trial < 40; trial++ {
+		n := []int{0, 1, 50, 3000}[trial%4]
+		cols := make([]arrow.Array, 3)
+		fields := make([]arrow.Field, 3)
+		names := []string{"g", "k", "v"}
+		for c := range cols {
+			cols[c], _ = randCol(t, rng, mem, n)
+			fields[c] = arrow.Field{Name: names[c], Type: cols[c].DataType(), Nullable: true}
+		}
+		rec := arrowarray.NewRecord(arrow.NewSchema(fields, nil), cols, int64(n))
+		for _, c := range cols {
+			c.Release()
+		}
+		var recs []arrow.Record
+		for at := 0; at < n; {
+			size := min(n-at, 1+rng.IntN(700))
+			recs = append(recs, rec.NewSlice(int64(at), int64(at+size)))
+			at += size
+		}
+		if len(recs) == 0 {
+			rec.Retain()
+			recs = append(recs, rec)
+		}
+		f := FromRecords(recs...)
+		keys := []SortKey{{Col: "k", Desc: rng.IntN(2) == 0, NullsFirst: rng.IntN(3) == 0}, {Col: "v", Desc: rng.IntN(2) == 0}}
+		h := int64([]int{0, 1, 2, 5, 70}[rng.IntN(5)])
+		for _, workers := range []int{1, 3} {
+			opts := []Option{WithWorkers(workers), WithAllocator(mem)}
+			got, err := f.Sort(keys...).GroupBy("g").Head(h).Collect(context.Background(), opts...)
+			require.NoError(t, err)
+			want, err := f.Sort(keys...).Select("g", "k", "v").GroupBy("g").Head(h).Collect(context.Background(), opts...)
+			require.NoError(t, err)
+			require.True(t, arrowarray.RecordApproxEqual(want.Record(), got.Record(), arrowarray.WithNaNsEqual(true), arrowarray.WithAbsTolerance(0)),
+				"trial %d workers %d head %d:\n%v\nwant\n%v", trial, workers, h, got.Record(), want.Record())
+			got.Release()
+			want.Release()
+			top, err := f.TopK(h, keys...).Collect(context.Background(), opts...)
+			require.NoError(t, err)
+			lim, err := f.Sort(keys...).Limit(h).Collect(context.Background(), opts...)
+			require.NoError(t, err)
+			require.True(t, arrowarray.RecordApproxEqual(lim.Record(), top.Record(), arrowarray.WithNaNsEqual(true), arrowarray.WithAbsTolerance(0)), "trial %d top %d", trial, h)
+			top.Release()
+			lim.Release()
+		}
+		release(recs)
+		rec.Release()
+	}
+}
+
+func release(recs []arrow.Record) {
+	for _, r := range recs {
+		r.Release()
+	}
 }
