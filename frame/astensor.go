@@ -106,22 +106,38 @@ func (c *castPlan) toTensor(mem memory.Allocator, rec arrow.Record, schema *arro
 		child = arrowarray.NewSlice(values, start, start+int64(n)*k)
 	} else {
 		// rows apart, or nulls without values: gather the rows' values
-		idx := arrowarray.NewInt64Builder(mem)
-		defer idx.Release()
+		idx := make([]int64, 0, int64(n)*k)
 		for i := 0; i < n; i++ {
 			a, e := off(i)
 			for j := int64(0); j < k; j++ {
 				if e == a {
-					idx.AppendNull()
+					idx = append(idx, -1)
 				} else {
-					idx.Append(a + j)
+					idx = append(idx, a+j)
 				}
 			}
 		}
-		ix := idx.NewArray()
-		defer ix.Release()
 		var err error
-		if child, err = takeColumn(context.Background(), mem, values, ix); err != nil {
+		var ix arrow.Array
+		defer func() {
+			if ix != nil {
+				ix.Release()
+			}
+		}()
+		indices := func() arrow.Array {
+			ib := arrowarray.NewInt64Builder(mem)
+			defer ib.Release()
+			for _, i := range idx {
+				if i < 0 {
+					ib.AppendNull()
+				} else {
+					ib.Append(i)
+				}
+			}
+			ix = ib.NewArray()
+			return ix
+		}
+		if child, err = takeColumn(context.Background(), mem, values, idx, indices); err != nil {
 			return nil, fmt.Errorf("frame.AsTensor %q: %w", schema.Field(c.col).Name, err)
 		}
 	}

@@ -75,7 +75,7 @@ func (r *runner) stream(n *node) (batches, error) {
 	switch {
 	case n.kind == stepSource:
 		if p, ok := n.src.(*parquetSource); ok {
-			return p.openColumns(r.ctx, r.cfg.mem, n.schema, r.need[n], r.prune[n], r.cfg.stats)
+			return p.openColumns(r.ctx, r.cfg.mem, n.schema, r.need[n], r.prune[n], r.cfg.stats, r.cfg.workers)
 		}
 		return n.src.open(r.ctx, r.cfg.mem)
 	case n.kind == stepLimit:
@@ -92,6 +92,14 @@ func (r *runner) stream(n *node) (batches, error) {
 		return &sortBatches{r: r, n: n, in: in}, nil
 	case n.kind == stepConcat:
 		return &concatBatches{r: r, parts: n.parts}, nil
+	case n.kind == stepHead && n.in.kind == stepSort && n.in.limit < 0 && n.limit <= topKMax && n.in.err == nil:
+		// Sort then GroupBy.Head: each group's top rows, without sorting
+		// the rest
+		in, err := r.stream(n.in.in)
+		if err != nil {
+			return nil, err
+		}
+		return &sortBatches{r: r, n: n.in, head: n, in: in}, nil
 	case n.kind == stepHead:
 		in, err := r.stream(n.in)
 		if err != nil {

@@ -117,14 +117,16 @@ func (s *parquetSource) open(ctx context.Context, mem memory.Allocator) (batches
 
 // openColumns opens the source reading the columns need marks.
 // Row groups whose statistics refute one of conds are not read.
-func (s *parquetSource) openColumns(ctx context.Context, mem memory.Allocator, schema *arrow.Schema, need []bool, conds []cond, stats *Stats) (batches, error) {
+// With workers > 1, that many row groups are decoded at once, ahead of
+// the batches read.
+func (s *parquetSource) openColumns(ctx context.Context, mem memory.Allocator, schema *arrow.Schema, need []bool, conds []cond, stats *Stats, workers int) (batches, error) {
 	var cols []string
 	for i, f := range schema.Fields() {
 		if need == nil || need[i] {
 			cols = append(cols, f.Name)
 		}
 	}
-	return &parquetBatches{s: s, ctx: ctx, mem: mem, schema: schema, need: need, cols: cols, conds: conds, stats: stats}, nil
+	return &parquetBatches{s: s, ctx: ctx, mem: mem, schema: schema, need: need, cols: cols, conds: conds, stats: stats, workers: workers}, nil
 }
 
 type parquetBatches struct {
@@ -139,6 +141,7 @@ type parquetBatches struct {
 	rr       arrowarray.RecordReader
 	conds    []cond // what a row group must not refute
 	stats    *Stats
+	workers  int // row groups decoded at once
 }
 
 func (b *parquetBatches) openNext() error {
@@ -171,7 +174,7 @@ func (b *parquetBatches) openFile() (skip bool, err error) {
 		b.file, r = f, f
 	}
 	b.nextFile++
-	opts := append(append([]parquetio.ReadOption{parquetio.WithAllocator(b.mem)}, b.s.opts...), parquetio.WithColumns(b.cols...))
+	opts := append(append([]parquetio.ReadOption{parquetio.WithAllocator(b.mem), parquetio.WithRowGroupWorkers(b.workers)}, b.s.opts...), parquetio.WithColumns(b.cols...))
 	if len(b.cols) == 0 {
 		// no column is read (count(*)): read the first, for the row counts
 		opts = append(opts[:len(opts)-1], parquetio.WithColumns(b.schema.Field(0).Name))

@@ -36,7 +36,7 @@ func (f Frame) Collect(ctx context.Context, opts ...Option) (*Table, error) {
 		return nil, err
 	}
 	cfg := makeConfig(opts)
-	rec, err := concatRecords(cfg.mem, rr.Schema(), recs)
+	rec, err := concatRecordsN(cfg.mem, rr.Schema(), recs, cfg.workers)
 	if err != nil {
 		return nil, err
 	}

@@ -1,21 +1,17 @@
 package frame
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/compute"
 	"github.com/apache/arrow/go/v15/arrow/memory"
-
-	"github.com/stride0/stride0/internal/half"
 )
 
 // SortKey is one key of Sort: a column, its direction, and where its
@@ -87,10 +83,14 @@ func describeSort(n *node) string {
 }
 
 // sortBatches runs a Sort step: it reads its input, concatenates it, sorts
-// a permutation and takes the rows in that order.
+// a permutation and takes the rows in that order. With head (a
+// GroupBy.Head of at most topKMax rows right after the Sort), it keeps each
+// group's first rows in the sort's order without sorting the other rows:
+// the rows the sort and then Head would give, in the same order.
 type sortBatches struct {
 	r    *runner
 	n    *node
+	head *node
 	in   batches
 	out  arrow.Record
 	at   int64
@@ -133,27 +133,57 @@ func (b *sortBatches) run() (arrow.Record, error) {
 	}
 	defer all.Release()
 	rows := int(all.NumRows())
-	perm := make([]int64, rows)
-	for i := range perm {
-		perm[i] = int64(i)
+	if rows > math.MaxInt32 {
+		return nil, fmt.Errorf("frame.Sort: %w: %d rows (at most %d)", ErrArgument, rows, math.MaxInt32)
 	}
-	cmps := make([]func(i, j int) int, len(b.n.keys))
-	for k, c := range b.n.keys {
-		cmps[k] = comparator(all.Column(c), b.n.sortKeys[k])
-	}
-	slices.SortStableFunc(perm, func(x, y int64) int {
-		for _, c := range cmps {
-			if r := c(int(x), int(y)); r != 0 {
-				return r
-			}
+	o := newRowOrder(all, b.n.keys, b.n.sortKeys)
+	var perm []int64
+	if b.head != nil {
+		gid, groups := groupIDs(all, b.head.keys)
+		if n := int(b.head.limit); groups*n <= 2*rows+1024 {
+			perm = topPerGroup(o, gid, groups, n)
+		} else {
+			// many groups: their slots would outweigh a sort of every row
+			perm = headAfterSort(o, gid, groups, n)
 		}
-		return 0
-	})
-	if b.n.limit >= 0 && int64(len(perm)) > b.n.limit {
-		perm = perm[:b.n.limit]
+	} else if k := b.n.limit; k >= 0 && k <= topKMax {
+		// a small top k: one pass keeping the k best rows
+		perm = topPerGroup(o, make([]int32, rows), 1, int(k))
+	} else {
+		perm = make([]int64, rows)
+		for i := range perm {
+			perm[i] = int64(i)
+		}
+		o.sort(perm)
+		if b.n.limit >= 0 && int64(len(perm)) > b.n.limit {
+			perm = perm[:b.n.limit]
+		}
 	}
 	return takeRows(b.r.ctx, b.r.cfg.mem, all, perm)
 }
+
+// headAfterSort is topPerGroup by a sort of every row: the sort's order,
+// each group's first n rows.
+func headAfterSort(o rowOrder, gid []int32, groups, n int) []int64 {
+	perm := make([]int64, len(gid))
+	for i := range perm {
+		perm[i] = int64(i)
+	}
+	o.sort(perm)
+	count := make([]int32, groups)
+	out := perm[:0]
+	for _, r := range perm {
+		if g := gid[r]; int(count[g]) < n {
+			count[g]++
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// topKMax is the largest k (of TopK, or GroupBy.Head after a Sort) kept by
+// one pass of insertions instead of a sort of every row.
+const topKMax = 64
 
 // readAll reads every batch of in into one record.
 func readAll(r *runner, in batches, s *arrow.Schema) (arrow.Record, error) {
@@ -181,17 +211,27 @@ func readAll(r *runner, in batches, s *arrow.Schema) (arrow.Record, error) {
 
 // takeRows returns the rows idx of rec (an index of -1 gives a null row).
 func takeRows(ctx context.Context, mem memory.Allocator, rec arrow.Record, idx []int64) (arrow.Record, error) {
-	ib := arrowarray.NewInt64Builder(mem)
-	defer ib.Release()
-	for _, i := range idx {
-		if i < 0 {
-			ib.AppendNull()
-		} else {
-			ib.Append(i)
+	var ix arrow.Array // the indices as an Arrow array, for arrow-go's Take
+	defer func() {
+		if ix != nil {
+			ix.Release()
 		}
+	}()
+	indices := func() arrow.Array {
+		if ix == nil {
+			ib := arrowarray.NewInt64Builder(mem)
+			defer ib.Release()
+			for _, i := range idx {
+				if i < 0 {
+					ib.AppendNull()
+				} else {
+					ib.Append(i)
+				}
+			}
+			ix = ib.NewArray()
+		}
+		return ix
 	}
-	ix := ib.NewArray()
-	defer ix.Release()
 	cctx := compute.WithAllocator(ctx, mem)
 	cols := make([]arrow.Array, rec.NumCols())
 	defer func() {
@@ -208,7 +248,7 @@ func takeRows(ctx context.Context, mem memory.Allocator, rec arrow.Record, idx [
 		case *arrowarray.String, *arrowarray.Binary:
 			c = takeStrings(mem, rec.Column(i), idx)
 		default:
-			c, err = takeColumn(cctx, mem, rec.Column(i), ix)
+			c, err = takeColumn(cctx, mem, rec.Column(i), idx, indices)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("frame: taking rows of column %q: %w", rec.ColumnName(i), err)
@@ -218,12 +258,17 @@ func takeRows(ctx context.Context, mem memory.Allocator, rec arrow.Record, idx [
 	return arrowarray.NewRecord(rec.Schema(), cols, int64(len(idx))), nil
 }
 
-// takeColumn is arrow-go's Take, plus dictionary columns (whose indices
-// are taken, the dictionary kept), which arrow-go v15 has no kernel for.
-func takeColumn(ctx context.Context, mem memory.Allocator, c arrow.Array, ix arrow.Array) (arrow.Array, error) {
+// takeColumn gathers rows idx (-1: null) of c (ix: the same as an Arrow
+// array): a typed loop for fixed-width values, arrow-go's Take for the
+// rest, and for dictionary columns (which arrow-go v15 has no kernel for)
+// the indices taken, the dictionary kept.
+func takeColumn(ctx context.Context, mem memory.Allocator, c arrow.Array, idx []int64, ix func() arrow.Array) (arrow.Array, error) {
 	d, ok := c.(*arrowarray.Dictionary)
 	if !ok {
-		return compute.TakeArray(ctx, c, ix)
+		if t, ok := takeFixed(mem, c, idx); ok {
+			return t, nil
+		}
+		return compute.TakeArray(ctx, c, ix())
 	}
 	dt := d.DataType().(*arrow.DictionaryType)
 	data := d.Data()
@@ -231,67 +276,15 @@ func takeColumn(ctx context.Context, mem memory.Allocator, c arrow.Array, ix arr
 	defer idxData.Release()
 	indices := arrowarray.MakeFromData(idxData)
 	defer indices.Release()
-	taken, err := compute.TakeArray(ctx, indices, ix)
-	if err != nil {
-		return nil, err
+	taken, ok := takeFixed(mem, indices, idx)
+	if !ok {
+		var err error
+		if taken, err = compute.TakeArray(ctx, indices, ix()); err != nil {
+			return nil, err
+		}
 	}
 	defer taken.Release()
 	return arrowarray.NewDictionaryArray(dt, taken, d.Dictionary()), nil
-}
-
-// comparator orders rows i and j of c by key k: nulls last (or first),
-// NaN above every number, the direction applied to non-null values.
-func comparator(c arrow.Array, k SortKey) func(i, j int) int {
-	var val func(i, j int) int
-	switch a := c.(type) {
-	case *arrowarray.Dictionary:
-		d := comparator(a.Dictionary(), SortKey{})
-		val = func(i, j int) int { return d(a.GetValueIndex(i), a.GetValueIndex(j)) }
-	case *arrowarray.String:
-		val = func(i, j int) int { return strings.Compare(a.Value(i), a.Value(j)) }
-	case *arrowarray.LargeString:
-		val = func(i, j int) int { return strings.Compare(a.Value(i), a.Value(j)) }
-	case *arrowarray.Binary:
-		val = func(i, j int) int { return strings.Compare(string(a.Value(i)), string(a.Value(j))) }
-	case *arrowarray.LargeBinary:
-		val = func(i, j int) int { return strings.Compare(string(a.Value(i)), string(a.Value(j))) }
-	case *arrowarray.Boolean:
-		val = func(i, j int) int { return cmp.Compare(b2i(a.Value(i)), b2i(a.Value(j))) }
-	case *arrowarray.Float16:
-		val = func(i, j int) int {
-			return floatCmp(half.ToFloat64(a.Value(i).Uint16()), half.ToFloat64(a.Value(j).Uint16()))
-		}
-	case *arrowarray.Float32:
-		v := a.Float32Values()
-		val = func(i, j int) int { return floatCmp(float64(v[i]), float64(v[j])) }
-	case *arrowarray.Float64:
-		v := a.Float64Values()
-		val = func(i, j int) int { return floatCmp(v[i], v[j]) }
-	case *arrowarray.Uint8, *arrowarray.Uint16, *arrowarray.Uint32, *arrowarray.Uint64:
-		val = func(i, j int) int { return cmp.Compare(intBits(c, i), intBits(c, j)) }
-	default:
-		val = func(i, j int) int { return cmp.Compare(int64(intBits(c, i)), int64(intBits(c, j))) }
-	}
-	nullRank := 1
-	if k.NullsFirst {
-		nullRank = -1
-	}
-	return func(i, j int) int {
-		ni, nj := c.IsNull(i), c.IsNull(j)
-		switch {
-		case ni && nj:
-			return 0
-		case ni:
-			return nullRank
-		case nj:
-			return -nullRank
-		}
-		r := val(i, j)
-		if k.Desc {
-			return -r
-		}
-		return r
-	}
 }
 
 func b2i(b bool) int {
@@ -299,18 +292,4 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
-}
-
-// floatCmp orders floats with NaN above +Inf (and NaNs equal).
-func floatCmp(a, b float64) int {
-	an, bn := math.IsNaN(a), math.IsNaN(b)
-	switch {
-	case an && bn:
-		return 0
-	case an:
-		return 1
-	case bn:
-		return -1
-	}
-	return cmp.Compare(a, b)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
@@ -206,22 +207,20 @@ func (n *node) filter(w *worker, rec arrow.Record) (arrow.Record, error) {
 	if err != nil {
 		return nil, fmt.Errorf("frame.Filter %v: %w", n.pred.node, err)
 	}
+	// the kept rows' indices, without a branch per row (a branch on a
+	// predicate of random truth is mispredicted half the time)
+	idx := make([]int64, len(val))
 	kept := 0
-	for i := range val {
-		if known[i] && val[i] {
-			kept++
-		}
+	known = known[:len(val)]
+	for i, v := range val {
+		idx[kept] = int64(i)
+		kept += int(b2u8(known[i] && v))
 	}
 	if kept == int(rec.NumRows()) {
 		rec.Retain()
 		return rec, nil
 	}
-	idx := make([]int64, 0, kept)
-	for i := range val {
-		if known[i] && val[i] {
-			idx = append(idx, int64(i))
-		}
-	}
+	idx = idx[:kept]
 	out, err := takeRows(contextOf(w), w.mem, rec, idx)
 	if err != nil {
 		return nil, fmt.Errorf("frame.Filter %v: %w", n.pred.node, err)
@@ -309,11 +308,18 @@ func (b *wholeBatches) close() {
 
 // concatRecords makes one record of recs (which keep their references).
 func concatRecords(mem memory.Allocator, s *arrow.Schema, recs []arrow.Record) (arrow.Record, error) {
+	return concatRecordsN(mem, s, recs, 1)
+}
+
+// concatRecordsN is concatRecords with up to workers columns concatenated
+// at once.
+func concatRecordsN(mem memory.Allocator, s *arrow.Schema, recs []arrow.Record, workers int) (arrow.Record, error) {
 	if len(recs) == 1 {
 		recs[0].Retain()
 		return recs[0], nil
 	}
 	cols := make([]arrow.Array, s.NumFields())
+	errs := make([]error, len(cols))
 	rows := int64(0)
 	for _, r := range recs {
 		rows += r.NumRows()
@@ -325,10 +331,10 @@ func concatRecords(mem memory.Allocator, s *arrow.Schema, recs []arrow.Record) (
 			}
 		}
 	}()
-	for i := range cols {
+	one := func(i int) {
 		if len(recs) == 0 {
 			cols[i] = arrowarray.MakeArrayOfNull(mem, s.Field(i).Type, 0)
-			continue
+			return
 		}
 		parts := make([]arrow.Array, len(recs))
 		for k, r := range recs {
@@ -336,13 +342,43 @@ func concatRecords(mem memory.Allocator, s *arrow.Schema, recs []arrow.Record) (
 		}
 		if c := rejoin(parts); c != nil {
 			cols[i] = c
-			continue
+			return
 		}
 		c, err := arrowarray.Concatenate(parts, mem)
 		if err != nil {
-			return nil, fmt.Errorf("frame: concatenating column %q: %w", s.Field(i).Name, err)
+			errs[i] = fmt.Errorf("frame: concatenating column %q: %w", s.Field(i).Name, err)
+			return
 		}
 		cols[i] = c
+	}
+	if workers <= 1 || len(cols) < 2 {
+		for i := range cols {
+			if one(i); errs[i] != nil {
+				return nil, errs[i]
+			}
+		}
+	} else {
+		next := make(chan int, len(cols))
+		for i := range cols {
+			next <- i
+		}
+		close(next)
+		var wg sync.WaitGroup
+		for w := 0; w < min(workers, len(cols)); w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range next {
+					one(i)
+				}
+			}()
+		}
+		wg.Wait()
+		for _, err := range errs {
+			if err != nil {
+				return nil, err
+			}
+		}
 	}
 	return arrowarray.NewRecord(s, cols, rows), nil
 }
@@ -397,4 +433,11 @@ func rejoin(parts []arrow.Array) arrow.Array {
 	}
 	defer d.Release()
 	return arrowarray.MakeFromData(d)
+}
+
+func b2u8(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -21,9 +21,11 @@
 // as arrowio.ReadStream does) plus WithColumns (projection: only those columns'
 // bytes are read), WithParallel (a batch's columns decoded concurrently) and
 // WithBatchRows and WithRowGroups (chosen row groups, as a splitter that
-// read Info's footer metadata hands them out); it holds, for each
+// read Info's footer metadata hands them out) and WithRowGroupWorkers (n
+// row groups decoded at once, ahead of the reader); it holds, for each
 // column read, the compressed column chunk of the current row group
-// (pqarrow reads a chunk whole) and a batch. The reader is an
+// (pqarrow reads a chunk whole) and a batch (with WithRowGroupWorkers(n),
+// up to n decoded row groups). The reader is an
 // array.RecordReader, so package frame's computed columns and aggregates run over a Parquet file as
 // over an IPC stream. Write cuts row groups of WithRowGroupRows rows
 // and holds one row group (as Arrow) while writing; Writer does the

@@ -53,6 +53,7 @@ type readConfig struct {
 	readlimit.Config          // WithAllocator, WithMaxBuffer, WithMaxTotal
 	columns          []string // nil: all
 	parallel         bool
+	groupWorkers     int
 	batch            int
 	rowGroups        []int // nil: all
 }
@@ -112,6 +113,17 @@ func WithColumns(names ...string) ReadOption {
 // one goroutine per column.
 func WithParallel(on bool) ReadOption {
 	return func(c *readConfig) { c.parallel = on }
+}
+
+// WithRowGroupWorkers makes Read decode up to n row groups at once, each
+// on its own goroutine, ahead of the batches the caller reads (n <= 1:
+// one row group at a time, in the caller's goroutine). Batches still come
+// in the file's order, but none spans two row groups. Memory: up to n
+// decoded row groups besides the batch being read. Every limit holds as
+// without it (the checks run once, before any decoding; the allocations of
+// all the row groups count against one WithMaxTotal).
+func WithRowGroupWorkers(n int) ReadOption {
+	return func(c *readConfig) { c.groupWorkers = n }
 }
 
 // WithBatchRows sets the number of rows per batch Read yields (n <= 0
@@ -461,10 +473,15 @@ func Read(r parquet.ReaderAtSeeker, opts ...ReadOption) (rr arrowarray.RecordRea
 			return nil, fmt.Errorf("%s: %w: column %q: %v", what, ErrInvalid, f.Name, err)
 		}
 		p.cols = append(p.cols, cr)
+		p.fieldIdx = append(p.fieldIdx, i)
+		p.leaves = append(p.leaves, leaves)
 		fields[k] = f
 	}
 	p.schema = arrow.NewSchema(fields, m.SchemaMeta)
 	p.rows = rows
+	if c.groupWorkers > 1 && len(groups) > 1 {
+		p.fr, p.groups, p.workers = o.fr, groups, c.groupWorkers
+	}
 	ok = true
 	return p, nil
 }
@@ -726,6 +743,16 @@ type pqReader struct {
 	done     int64
 	cur      arrow.Record
 	err      error
+
+	// with row-group workers (workers > 1): each row group of groups is
+	// decoded whole by a goroutine of its own, at most workers at once
+	fr       *pqarrow.FileReader
+	fieldIdx []int          // the manifest field of each column read
+	leaves   []map[int]bool // its leaves
+	groups   []int
+	workers  int
+	ahead    *pqAhead
+	pending  []arrow.Record // the current row group's batches not yet handed out
 }
 
 func (p *pqReader) Retain()               { p.refs.Add(1) }
@@ -739,6 +766,11 @@ func (p *pqReader) Release() {
 			p.cur.Release()
 			p.cur = nil
 		}
+		if p.ahead != nil {
+			p.ahead.stop()
+		}
+		releaseRecords(p.pending)
+		p.pending = nil
 		for _, c := range p.cols {
 			c.Release()
 		}
@@ -753,6 +785,9 @@ func (p *pqReader) Next() bool {
 	}
 	if p.err != nil || p.done >= p.rows {
 		return false
+	}
+	if p.workers > 1 {
+		return p.nextAhead()
 	}
 	want := p.rows - p.done
 	if want > p.batch {
@@ -793,13 +828,18 @@ func (p *pqReader) Next() bool {
 // readColumn reads the next n rows of column i as one array of the
 // schema's type.
 func (p *pqReader) readColumn(i int, n int64) (a arrow.Array, err error) {
+	return p.readColumnOf(p.cols[i], i, n)
+}
+
+// readColumnOf reads the next n rows of cr, column i, as readColumn does.
+func (p *pqReader) readColumnOf(cr *pqarrow.ColumnReader, i int, n int64) (a arrow.Array, err error) {
 	f := p.schema.Field(i)
 	defer func() {
 		if r := recover(); r != nil {
 			a, err = nil, fmt.Errorf("parquetio.Read: column %q: %w: arrow-go panicked: %v", f.Name, ErrInvalid, r)
 		}
 	}()
-	ch, err := p.cols[i].NextBatch(n)
+	ch, err := cr.NextBatch(n)
 	if err != nil {
 		return nil, fmt.Errorf("parquetio.Read: column %q: %w: %w", f.Name, ErrInvalid, err)
 	}
@@ -905,4 +945,145 @@ func storageOf(t arrow.DataType) arrow.DataType {
 		return e.StorageType()
 	}
 	return t
+}
+
+func releaseRecords(recs []arrow.Record) {
+	for _, r := range recs {
+		r.Release()
+	}
+}
+
+// pqAhead decodes row groups ahead of the reader: a dispatcher starts row
+// group k once the reader has taken all but workers-1 of those before it,
+// so at most workers row groups are decoded or held at once.
+type pqAhead struct {
+	results []chan pqGroupResult // one per row group, buffered
+	tokens  chan struct{}        // a token per row group decoded or held
+	done    chan struct{}
+	wg      sync.WaitGroup
+	next    int // the next row group the reader takes
+	once    sync.Once
+}
+
+type pqGroupResult struct {
+	recs []arrow.Record
+	err  error
+}
+
+func (p *pqReader) startAhead() {
+	a := &pqAhead{results: make([]chan pqGroupResult, len(p.groups)), tokens: make(chan struct{}, p.workers), done: make(chan struct{})}
+	for k := range a.results {
+		a.results[k] = make(chan pqGroupResult, 1)
+	}
+	a.wg.Add(1)
+	go func() {
+		defer a.wg.Done()
+		for k := range p.groups {
+			select {
+			case a.tokens <- struct{}{}:
+			case <-a.done:
+				return
+			}
+			a.wg.Add(1)
+			go func(k int) {
+				defer a.wg.Done()
+				recs, err := p.readGroup(p.groups[k], a.done)
+				a.results[k] <- pqGroupResult{recs: recs, err: err}
+			}(k)
+		}
+	}()
+	p.ahead = a
+}
+
+// stop ends the decoding and releases what was decoded and not taken.
+func (a *pqAhead) stop() {
+	a.once.Do(func() {
+		close(a.done)
+		a.wg.Wait()
+		for _, ch := range a.results {
+			select {
+			case r := <-ch:
+				releaseRecords(r.recs)
+			default:
+			}
+		}
+	})
+}
+
+// readGroup decodes row group g whole, in batches of p.batch rows.
+func (p *pqReader) readGroup(g int, done <-chan struct{}) (_ []arrow.Record, err error) {
+	ctx := context.Background()
+	cols := make([]*pqarrow.ColumnReader, len(p.fieldIdx))
+	var recs []arrow.Record
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+		if err != nil {
+			releaseRecords(recs) // (a return of nil, err leaves recs as it was)
+		}
+	}()
+	for k, i := range p.fieldIdx {
+		var cr *pqarrow.ColumnReader
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					err = fmt.Errorf("arrow-go panicked: %v", r)
+				}
+			}()
+			cr, err = p.fr.GetFieldReader(ctx, i, p.leaves[k], []int{g})
+		}()
+		if err != nil || cr == nil {
+			return nil, fmt.Errorf("parquetio.Read: %w: column %q: %v", ErrInvalid, p.schema.Field(k).Name, err)
+		}
+		cols[k] = cr
+	}
+	rows := p.pf.MetaData().RowGroup(g).NumRows()
+	for at := int64(0); at < rows; {
+		select {
+		case <-done:
+			return nil, fmt.Errorf("parquetio.Read: the reader was released")
+		default:
+		}
+		n := min(rows-at, p.batch)
+		arrs := make([]arrow.Array, len(cols))
+		for k := range cols {
+			if arrs[k], err = p.readColumnOf(cols[k], k, n); err != nil {
+				releaseArrow(arrs)
+				return nil, err
+			}
+		}
+		recs = append(recs, arrowarray.NewRecord(p.schema, arrs, n))
+		releaseArrow(arrs)
+		at += n
+	}
+	return recs, nil
+}
+
+// nextAhead is Next with row-group workers.
+func (p *pqReader) nextAhead() bool {
+	if p.ahead == nil {
+		p.startAhead()
+	}
+	a := p.ahead
+	for len(p.pending) == 0 {
+		if a.next >= len(a.results) {
+			return false
+		}
+		r := <-a.results[a.next]
+		a.next++
+		<-a.tokens // the row group is taken: the next may start
+		if r.err != nil {
+			releaseRecords(r.recs)
+			p.err = r.err
+			return false
+		}
+		p.pending = r.recs
+	}
+	p.cur = p.pending[0]
+	p.pending = p.pending[1:]
+	p.done += p.cur.NumRows()
+	return true
 }

@@ -38,7 +38,7 @@ func TestParquetRowGroups(t *testing.T) {
 		}
 		name := fmt.Sprint(sel, cols)
 		t.Run(name, func(t *testing.T) {
-			opts := []ReadOption{WithAllocator(mem), WithRowGroups(sel...), WithParallel(trial%3 == 0), WithBatchRows(1 + rng.Intn(9))}
+			opts := []ReadOption{WithAllocator(mem), WithRowGroups(sel...), WithParallel(trial%3 == 0), WithBatchRows(1 + rng.Intn(9)), WithRowGroupWorkers(trial % 4)}
 			if cols != nil {
 				opts = append(opts, WithColumns(cols...))
 			}
@@ -206,5 +206,68 @@ func TestInfoStats(t *testing.T) {
 		require.Equal(t, fmt.Sprintf("k%03d", hi), rg.Stats["s"].Max)
 		_, ok := rg.Stats["u"]
 		require.False(t, ok, "unsigned columns are left out")
+	}
+}
+
+// TestParquetRowGroupWorkers: decoding row groups ahead on several
+// goroutines gives the rows of the serial read, in order, batches never
+// spanning two row groups; a reader released early (after any number of
+// batches) leaves nothing allocated.
+func TestParquetRowGroupWorkers(t *testing.T) {
+	mem := arrowtest.NewMem(t)
+	rng := rand.New(rand.NewSource(19))
+	for trial := 0; trial < 12; trial++ {
+		rows := []int{0, 1, 9, 100, 333}[trial%5]
+		per := 1 + rng.Intn(40)
+		rec := recordFixture(t, mem, rows, trial)
+		data := writePQ(t, mem, rec.Schema(), []arrow.Record{rec}, WithRowGroupRows(per))
+		rec.Release()
+		serial, err := Read(bytes.NewReader(data), WithAllocator(mem))
+		require.NoError(t, err)
+		want, _ := drainCols(t, mem, serial)
+		serial.Release()
+		for _, workers := range []int{2, 3, 8} {
+			batch := 1 + rng.Intn(50)
+			rr, err := Read(bytes.NewReader(data), WithAllocator(mem), WithRowGroupWorkers(workers), WithBatchRows(batch))
+			require.NoError(t, err)
+			var parts []arrow.Record
+			for rr.Next() {
+				r := rr.Record()
+				// a batch lies within one row group
+				require.LessOrEqual(t, r.NumRows(), int64(min(batch, per)))
+				r.Retain()
+				parts = append(parts, r)
+			}
+			require.NoError(t, rr.Err())
+			rr.Release()
+			var n int64
+			for _, p := range parts {
+				n += p.NumRows()
+			}
+			require.Equal(t, int64(rows), n, "trial %d workers %d", trial, workers)
+			for c := range want {
+				if want[c] == nil {
+					continue
+				}
+				chunks := make([]arrow.Array, len(parts))
+				for i, p := range parts {
+					chunks[i] = p.Column(c)
+				}
+				got, err := arrowarray.Concatenate(chunks, mem)
+				require.NoError(t, err)
+				require.True(t, arrowarray.Equal(want[c], got), "trial %d workers %d column %d", trial, workers, c)
+				got.Release()
+			}
+			for _, p := range parts {
+				p.Release()
+			}
+			// released after k batches
+			rr, err = Read(bytes.NewReader(data), WithAllocator(mem), WithRowGroupWorkers(workers), WithBatchRows(batch))
+			require.NoError(t, err)
+			for k := rng.Intn(4); k > 0 && rr.Next(); k-- {
+			}
+			rr.Release()
+		}
+		releaseArrow(want)
 	}
 }

@@ -8,7 +8,9 @@
 //	THREADS=2 frame tensor tensor_1e6_16.parquet tensor 1
 //
 // THREADS sets the workers (and GOMAXPROCS when that is unset); REPS (2)
-// the runs of each query. q8 is frame's top two per group (a sort, then
+// the runs of each query; QUERIES (a comma-separated list of names, such as
+// "q8,filter,write_parquet") runs only those after the scan; CPUPROFILE
+// writes a pprof CPU profile of the whole run to that file. q8 is frame's top two per group (a sort, then
 // GroupBy.Head); q8b, the other engines' second form of it, is not run.
 package main
 
@@ -20,6 +22,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"syscall"
@@ -44,6 +47,23 @@ func main() {
 	}
 	d := &driver{reps: envInt("REPS", 2), opts: []frame.Option{frame.WithWorkers(threads)},
 		base: map[string]any{"engine": "frame", "threads": threads, "label": label, "round": round}}
+	if q := os.Getenv("QUERIES"); q != "" {
+		d.only = map[string]bool{}
+		for _, name := range strings.Split(q, ",") {
+			d.only[strings.TrimSpace(name)] = true
+		}
+	}
+	if p := os.Getenv("CPUPROFILE"); p != "" {
+		pf, err := os.Create(p)
+		if err == nil {
+			err = pprof.StartCPUProfile(pf)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "frame:", err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	var err error
 	switch mode {
 	case "groupby":
@@ -54,6 +74,7 @@ func main() {
 		err = fmt.Errorf("mode %q: want groupby or tensor", mode)
 	}
 	if err != nil {
+		pprof.StopCPUProfile()
 		fmt.Fprintln(os.Stderr, "frame:", err)
 		os.Exit(1)
 	}
@@ -61,6 +82,7 @@ func main() {
 }
 
 type driver struct {
+	only map[string]bool // nil: every query
 	reps int
 	opts []frame.Option
 	base map[string]any
@@ -76,6 +98,9 @@ func (d *driver) emit(m map[string]any) {
 
 // time runs q REPS times, emitting each timing, then its check digest.
 func (d *driver) time(name string, q func() (*frame.Table, error), check func(*frame.Table) []any) error {
+	if d.only != nil && !d.only[name] {
+		return nil
+	}
 	t, err := d.timeKeep(name, q, check)
 	t.Release()
 	return err
