@@ -296,14 +296,20 @@ func castBytes[T integer](b []byte, off, n int) []T {
 	return unsafe.Slice((*T)(unsafe.Pointer(&b[off*w])), n)
 }
 
-// internAll sets raw[i] to the id of row i's string (valid rows).
+// internAll sets raw[i] to the id of row i's string (valid rows): offs
+// are the column's offsets (from its first row's), data its bytes from
+// its first row's.
 func internAll[O int32 | int64](s *interner, raw []uint64, offs []O, data []byte, kv keyVals) {
+	if len(raw) == 0 {
+		return
+	}
+	base := offs[0]
 	for i := range raw {
 		if kv.valid != nil && !bitutil.BitIsSet(kv.valid, kv.off+i) {
 			raw[i] = 0
 			continue
 		}
-		raw[i] = uint64(s.id(data[offs[i]:offs[i+1]]))
+		raw[i] = uint64(s.id(data[offs[i]-base : offs[i+1]-base]))
 	}
 }
 

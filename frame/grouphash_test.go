@@ -259,8 +259,31 @@ func TestGroupKeysMatchNaive(t *testing.T) {
 					refs[g].sum += v
 				}
 			}
-			f := FromRecords(recs...).GroupBy(names...).Agg(Count(), Sum("v").As("sum"), First("v").As("first"))
-			for _, workers := range []int{1, 2, 3} {
+			// and the same rows as slices of larger records (offsets)
+			var sliced []arrow.Record
+			for _, rec := range recs {
+				var cols []arrow.Array
+				for k := 0; k < int(rec.NumCols()); k++ {
+					cols = append(cols, padded(t, mem, rec.Column(k)))
+				}
+				big := arrowarray.NewRecord(schema, cols, rec.NumRows()+5)
+				sliced = append(sliced, big.NewSlice(3, 3+rec.NumRows()))
+				big.Release()
+				for _, c := range cols {
+					c.Release()
+				}
+			}
+			defer func() {
+				for _, rec := range sliced {
+					rec.Release()
+				}
+			}()
+			for run, workers := range []int{1, 2, 3, 1, 2} {
+				in := recs
+				if run >= 3 {
+					in = sliced
+				}
+				f := FromRecords(in...).GroupBy(names...).Agg(Count(), Sum("v").As("sum"), First("v").As("first"))
 				tb, err := f.Collect(context.Background(), WithWorkers(workers), WithAllocator(mem))
 				require.NoError(t, err)
 				out := tb.Record()
@@ -377,4 +400,24 @@ func TestQuantileSelect(t *testing.T) {
 			}
 		}
 	}
+}
+
+// padded returns c with three rows before it and two after (copies of its
+// first rows, or nulls), to be sliced back to c.
+func padded(t *testing.T, mem memory.Allocator, c arrow.Array) arrow.Array {
+	var parts []arrow.Array
+	if c.Len() > 0 {
+		head := arrowarray.NewSlice(c, 0, 1)
+		defer head.Release()
+		parts = []arrow.Array{head, head, head, c, head, head}
+	} else {
+		nulls := arrowarray.MakeArrayOfNull(mem, c.DataType(), 3)
+		defer nulls.Release()
+		two := arrowarray.NewSlice(nulls, 0, 2)
+		defer two.Release()
+		parts = []arrow.Array{nulls, c, two}
+	}
+	out, err := arrowarray.Concatenate(parts, mem)
+	require.NoError(t, err)
+	return out
 }
