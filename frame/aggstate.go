@@ -151,11 +151,13 @@ func (s *countState) merge(o aggState, m []int32) error {
 }
 
 func (s *countState) finish(mem memory.Allocator, order []int32) (arrow.Array, error) {
+	v := make([]int64, len(order))
+	for i, g := range order {
+		v[i] = s.n[g]
+	}
 	b := arrowarray.NewInt64Builder(mem)
 	defer b.Release()
-	for _, g := range order {
-		b.Append(s.n[g])
-	}
+	b.AppendValues(v, nil)
 	return b.NewArray(), nil
 }
 

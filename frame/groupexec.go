@@ -419,11 +419,14 @@ func (b *groupBatches) run() (arrow.Record, error) {
 			return nil, err
 		}
 	}
+	// the others merge into the largest table (the fewest groups to insert)
+	slices.SortStableFunc(tables, func(a, b *gtable) int { return b.k.groups() - a.k.groups() })
 	t := tables[0]
 	for _, o := range tables[1:] {
 		if err := t.merge(o); err != nil {
 			return nil, err
 		}
+		*o = gtable{} // its states can go
 	}
 	return t.result(b.r.cfg.mem)
 }
