@@ -37,7 +37,7 @@ type keyer struct {
 	// packed
 	pkeys []uint64 // each group's packed key
 	dir   []int32  // direct: group id + 1 by packed key (0: none)
-	slots []pslot  // hashed: open addressing, linear probing
+	slots []uint64 // hashed: open addressing, linear probing; the key's hash's high 32 bits << 32 | group id + 1 (0: empty)
 	mask  uint64
 
 	// wide
@@ -46,7 +46,7 @@ type keyer struct {
 	wslot []pslot  // k is the key's hash
 
 	pk    []uint64 // the batch's packed keys or wide words
-	touch int32    // the slots loaded ahead (kept, so that the loads are)
+	touch uint64   // the slots loaded ahead (kept, so that the loads are)
 }
 
 type keyMode uint8
@@ -503,14 +503,15 @@ func (k *keyer) sizeSlots(n int) {
 	for size*3/4 <= n {
 		size *= 2
 	}
-	k.slots = make([]pslot, size)
+	k.slots = make([]uint64, size)
 	k.mask = uint64(size - 1)
 	for g, p := range k.pkeys {
-		h := hash64(p) & k.mask
-		for k.slots[h].g != 0 {
+		hp := hash64(p)
+		h := hp & k.mask
+		for k.slots[h] != 0 {
 			h = (h + 1) & k.mask
 		}
-		k.slots[h] = pslot{k: p, g: int32(g + 1)}
+		k.slots[h] = hp&^(1<<32-1) | uint64(g+1)
 	}
 }
 
@@ -653,34 +654,37 @@ func (k *keyer) assign(cols []keyVals, n int, pos int64, firsts []int64, gids []
 	var hs [64]uint64
 	for at := 0; at < len(pk); at += len(hs) {
 		chunk := pk[at:min(len(pk), at+len(hs))]
-		var touch int32
+		var touch uint64
 		for j, p := range chunk {
 			hs[j] = hash64(p)
-			touch |= k.slots[hs[j]&k.mask].g
+			touch |= k.slots[hs[j]&k.mask]
 		}
 		k.touch = touch
 		for j, p := range chunk {
 			i := at + j
+			tag := hs[j] &^ (1<<32 - 1)
 			h := hs[j] & k.mask
 			for {
-				s := &k.slots[h]
-				if s.g == 0 {
+				e := k.slots[h]
+				if e == 0 {
 					if len(k.first) >= maxGroups {
 						return errTooManyGroups
 					}
-					g := int32(len(k.first))
-					*s = pslot{k: p, g: g + 1}
+					g := len(k.first)
+					k.slots[h] = tag | uint64(g+1)
 					k.pkeys = append(k.pkeys, p)
 					k.first = append(k.first, firstOf(firsts, pos, i))
-					gids[i] = g
+					gids[i] = int32(g)
 					if len(k.pkeys) >= len(k.slots)*3/4 {
 						k.sizeSlots(len(k.pkeys))
 					}
 					break
 				}
-				if s.k == p {
-					gids[i] = s.g - 1
-					break
+				if e&^(1<<32-1) == tag {
+					if g := int32(e) - 1; k.pkeys[g] == p {
+						gids[i] = g
+						break
+					}
 				}
 				h = (h + 1) & k.mask
 			}
