@@ -8,7 +8,8 @@
 //	THREADS=2 frame tensor tensor_1e6_16.parquet tensor 1
 //
 // THREADS sets the workers (and GOMAXPROCS when that is unset); REPS (2)
-// the runs of each query. q8 is frame's top two per group (a sort, then
+// the runs of each query; QUERIES, a comma-separated list of names
+// (q1,q10,filter,write_parquet), runs only those (all when unset). q8 is frame's top two per group (a sort, then
 // GroupBy.Head); q8b, the other engines' second form of it, is not run.
 package main
 
@@ -20,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -64,6 +66,12 @@ type driver struct {
 	reps int
 	opts []frame.Option
 	base map[string]any
+}
+
+// wanted reports whether QUERIES names query q (or is unset).
+func (d *driver) wanted(q string) bool {
+	qs := os.Getenv("QUERIES")
+	return qs == "" || slices.Contains(strings.Split(qs, ","), q)
 }
 
 func (d *driver) emit(m map[string]any) {
@@ -135,11 +143,17 @@ func (d *driver) groupby(file string) error {
 		{"filter", f.Filter("v3 > 50").Select("id1", "v1", "v3"), []string{"v1", "v3"}},
 	}
 	for _, q := range qs {
+		if !d.wanted(q.name) {
+			continue
+		}
 		cols := q.cols
 		if err := d.time(q.name, func() (*frame.Table, error) { return q.f.Collect(context.Background(), d.opts...) },
 			func(t *frame.Table) []any { return digest(t, cols) }); err != nil {
 			return err
 		}
+	}
+	if !d.wanted("write_parquet") {
+		return nil
 	}
 	out := filepath.Join(os.TempDir(), fmt.Sprintf("frame_%d.parquet", os.Getpid()))
 	defer os.Remove(out)
