@@ -642,8 +642,8 @@ func (k *keyer) assign(cols []keyVals, n int, pos int64, firsts []int64, gids []
 				}
 				g = int32(len(k.first) + 1)
 				dir[p] = g
-				k.pkeys = append(k.pkeys, p)
-				k.first = append(k.first, firstOf(firsts, pos, i))
+				k.pkeys = push(k.pkeys, p)
+				k.first = push(k.first, firstOf(firsts, pos, i))
 			}
 			gids[i] = g - 1
 		}
@@ -672,8 +672,8 @@ func (k *keyer) assign(cols []keyVals, n int, pos int64, firsts []int64, gids []
 					}
 					g := len(k.first)
 					k.slots[h] = tag | uint64(g+1)
-					k.pkeys = append(k.pkeys, p)
-					k.first = append(k.first, firstOf(firsts, pos, i))
+					k.pkeys = push(k.pkeys, p)
+					k.first = push(k.first, firstOf(firsts, pos, i))
 					gids[i] = int32(g)
 					if len(k.pkeys) >= len(k.slots)*3/4 {
 						k.sizeSlots(len(k.pkeys))
@@ -691,6 +691,17 @@ func (k *keyer) assign(cols []keyVals, n int, pos int64, firsts []int64, gids []
 		}
 	}
 	return nil
+}
+
+// push appends v to s, doubling its capacity when full (append grows
+// large slices by a quarter, copying them over and over).
+func push[T any](s []T, v T) []T {
+	if len(s) == cap(s) {
+		t := make([]T, len(s), max(64, 2*cap(s)))
+		copy(t, s)
+		s = t
+	}
+	return append(s, v)
 }
 
 func firstOf(firsts []int64, pos int64, i int) int64 {
@@ -744,7 +755,7 @@ func (k *keyer) assignWide(cols []keyVals, n int, pos int64, firsts []int64, gid
 				g := int32(len(k.first))
 				*s = pslot{k: h, g: g + 1}
 				k.gw = append(k.gw, row...)
-				k.first = append(k.first, firstOf(firsts, pos, i))
+				k.first = push(k.first, firstOf(firsts, pos, i))
 				gids[i] = g
 				if len(k.first) >= len(k.wslot)*3/4 {
 					k.rebuildWide()
