@@ -506,7 +506,7 @@ func (k *keyer) sizeSlots(n int) {
 	k.slots = make([]uint64, size)
 	k.mask = uint64(size - 1)
 	for g, p := range k.pkeys {
-		hp := hash64(p)
+		hp := hashKey(p)
 		h := hp & k.mask
 		for k.slots[h] != 0 {
 			h = (h + 1) & k.mask
@@ -568,6 +568,25 @@ func hashWords(ws []uint64) uint64 {
 	h := uint64(0x9e3779b97f4a7c15)
 	for _, w := range ws {
 		h = hash64(h ^ w)
+	}
+	if weakHash {
+		h &= weakMask
+	}
+	return h
+}
+
+// weakHash (tests only) keeps 4 bits of a key's hash for the tag and 4
+// for the slot: tags collide and probe chains are long.
+var weakHash bool
+
+const weakMask = 0xf<<32 | 0xf
+
+// hashKey is a packed key's hash: its high 32 bits are the tag kept in
+// the slot, its low bits the slot.
+func hashKey(p uint64) uint64 {
+	h := hash64(p)
+	if weakHash {
+		h &= weakMask
 	}
 	return h
 }
@@ -656,7 +675,7 @@ func (k *keyer) assign(cols []keyVals, n int, pos int64, firsts []int64, gids []
 		chunk := pk[at:min(len(pk), at+len(hs))]
 		var touch uint64
 		for j, p := range chunk {
-			hs[j] = hash64(p)
+			hs[j] = hashKey(p)
 			touch |= k.slots[hs[j]&k.mask]
 		}
 		k.touch = touch
