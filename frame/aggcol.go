@@ -32,6 +32,12 @@ func (c *colData) rowValid(i int) bool { return c.col.IsValid(i) }
 
 func (c *colData) elemValid(j int) bool { return c.elems.IsValid(c.base + j) }
 
+// dense reports whether every row and element is valid, and rows have one
+// element: the case the aggregates' tight loops take.
+func (c *colData) dense() bool {
+	return c.width == 1 && c.col.NullN() == 0 && c.elems.NullN() == 0
+}
+
 // numericShape returns the dtype and element shape of a column the
 // numeric aggregates can read, or ErrType naming the type.
 func numericShape(t arrow.DataType) (array.DType, []int, error) {

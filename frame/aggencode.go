@@ -147,7 +147,9 @@ func (a *Aggregator) UnmarshalBinary(data []byte) error {
 	}
 	t := newTable(a.n)
 	if rows > 0 {
-		t.group(nil, 0)
+		if err := t.keylessGroup(); err != nil {
+			return fmt.Errorf("frame.Aggregator.UnmarshalBinary: %w", err)
+		}
 		t.grow()
 	}
 	for i, p := range a.n.aggs {

@@ -195,7 +195,9 @@ func (a *Aggregator) copyTable() (*gtable, error) {
 	if a.rows == 0 {
 		return t, nil
 	}
-	t.group(nil, 0)
+	if err := t.keylessGroup(); err != nil {
+		return nil, err
+	}
 	t.grow()
 	for i, s := range a.t.states {
 		c, ok := s.(stateCodec)
@@ -224,4 +226,13 @@ func (a *Aggregator) Result(mem memory.Allocator) (arrow.Record, error) {
 		mem = memory.DefaultAllocator
 	}
 	return a.t.result(mem)
+}
+
+// keylessGroup makes the one group of a table without keys (an Aggregator's
+// table holds it from its first row on).
+func (t *gtable) keylessGroup() error {
+	if t.k.groups() > 0 {
+		return nil
+	}
+	return t.k.assign(nil, 1, 0, nil, []int32{0})
 }

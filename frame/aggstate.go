@@ -128,6 +128,13 @@ type countState struct {
 func (s *countState) grow(n int) { s.n = growTo(s.n, n) }
 
 func (s *countState) update(gids []int32, c *colData, _ int64) error {
+	if s.rows || c.col.NullN() == 0 {
+		n := s.n
+		for _, g := range gids {
+			n[g]++
+		}
+		return nil
+	}
 	for i, g := range gids {
 		if s.rows || c.rowValid(i) {
 			s.n[g]++
@@ -144,18 +151,29 @@ func (s *countState) merge(o aggState, m []int32) error {
 }
 
 func (s *countState) finish(mem memory.Allocator, order []int32) (arrow.Array, error) {
+	v := make([]int64, len(order))
+	for i, g := range order {
+		v[i] = s.n[g]
+	}
 	b := arrowarray.NewInt64Builder(mem)
 	defer b.Release()
-	for _, g := range order {
-		b.Append(s.n[g])
-	}
+	b.AppendValues(v, nil)
 	return b.NewArray(), nil
 }
 
+// growTo extends s to n elements (zero), doubling its capacity when short.
 func growTo[T any](s []T, n int) []T {
-	if n > len(s) {
-		s = append(s, make([]T, n-len(s))...)
+	if n <= len(s) {
+		return s
 	}
+	if n > cap(s) {
+		t := make([]T, len(s), max(n, 2*cap(s)))
+		copy(t, s)
+		s = t
+	}
+	old := len(s)
+	s = s[:n]
+	clear(s[old:])
 	return s
 }
 
@@ -176,6 +194,20 @@ func (s *intSumState[T]) grow(n int) {
 
 func (s *intSumState[T]) update(gids []int32, c *colData, _ int64) error {
 	v := typed[T](c)
+	if c.dense() {
+		v = v[:len(gids)]
+		sum, has := s.s, s.has
+		var over int64
+		for i, g := range gids {
+			x := int64(v[i])
+			old := sum[g]
+			r := old + x
+			sum[g] = r
+			has[g] = true
+			over |= (old ^ r) & (x ^ r) // negative: the signs of old and x agree, r's differs
+		}
+		return s.overflow(over < 0)
+	}
 	over := false
 	eachValid(gids, c, s.width, func(k, j int) { over = s.add(k, int64(v[j]), true) || over })
 	return s.overflow(over)
@@ -225,6 +257,17 @@ func (s *uintSumState[T]) grow(n int) {
 func (s *uintSumState[T]) update(gids []int32, c *colData, _ int64) error {
 	v := typed[T](c)
 	var carry uint64
+	if c.dense() {
+		v = v[:len(gids)]
+		sum, has := s.s, s.has
+		for i, g := range gids {
+			var cy uint64
+			sum[g], cy = bits.Add64(sum[g], uint64(v[i]), 0)
+			has[g] = true
+			carry |= cy
+		}
+		return s.overflow(carry)
+	}
 	eachValid(gids, c, s.width, func(k, j int) { carry |= s.add(k, uint64(v[j]), true) })
 	return s.overflow(carry)
 }
@@ -306,6 +349,27 @@ func neumaier(s, c *float64, x float64) {
 
 func (s *momentState[T]) update(gids []int32, c *colData, _ int64) error {
 	v := typed[T](c)
+	if c.dense() {
+		v = v[:len(gids)]
+		cnt := s.n
+		if s.op == aggVar || s.op == aggStd {
+			mean, m2 := s.mean, s.m2
+			for i, g := range gids {
+				x := float64(v[i])
+				cnt[g]++
+				d := x - mean[g]
+				mean[g] += d / float64(cnt[g])
+				m2[g] += d * (x - mean[g])
+			}
+			return nil
+		}
+		sum, comp := s.s, s.c
+		for i, g := range gids {
+			cnt[g]++
+			neumaier(&sum[g], &comp[g], float64(v[i]))
+		}
+		return nil
+	}
 	if s.op == aggVar || s.op == aggStd {
 		eachValid(gids, c, s.width, func(k, j int) {
 			x := float64(v[j])
@@ -411,6 +475,18 @@ func (s *extremeState[T]) put(k int, x T) {
 
 func (s *extremeState[T]) update(gids []int32, c *colData, _ int64) error {
 	v := typed[T](c)
+	if c.dense() {
+		v = v[:len(gids)]
+		vals, has := s.v, s.has
+		for i, g := range gids {
+			x := v[i]
+			if !has[g] || better(x, vals[g], s.max) {
+				vals[g] = x
+				has[g] = true
+			}
+		}
+		return nil
+	}
 	eachValid(gids, c, s.width, func(k, j int) { s.put(k, v[j]) })
 	return nil
 }
@@ -583,6 +659,13 @@ func (s *quantileState[T]) grow(n int) { s.v = growTo(s.v, n*s.width) }
 
 func (s *quantileState[T]) update(gids []int32, c *colData, _ int64) error {
 	v := typed[T](c)
+	if c.dense() {
+		v = v[:len(gids)]
+		for i, g := range gids {
+			s.v[g] = append(s.v[g], float64(v[i]))
+		}
+		return nil
+	}
 	eachValid(gids, c, s.width, func(k, j int) { s.v[k] = append(s.v[k], float64(v[j])) })
 	return nil
 }
@@ -610,33 +693,78 @@ func (s *quantileState[T]) finish(mem memory.Allocator, order []int32) (arrow.Ar
 	return s.out.column(mem, vals, nil, nil, valid, len(order))
 }
 
-// quantileOf sorts x (NaN last) and interpolates linearly at q, as
-// numpy.quantile's default method: position q*(n-1).
+// quantileOf interpolates linearly at q among x's values ordered with NaN
+// last, as numpy.quantile's default method (position q*(n-1)); it
+// reorders x, selecting the two values it needs rather than sorting.
 func quantileOf(x []float64, q float64) float64 {
-	slices.SortFunc(x, func(a, b float64) int {
-		switch {
-		case a != a:
-			if b != b {
-				return 0
-			}
-			return 1
-		case b != b:
-			return -1
-		case a < b:
-			return -1
-		case a > b:
-			return 1
+	j := 0 // x[:j]: the numbers, x[j:]: the NaNs
+	for i, v := range x {
+		if v == v {
+			x[j], x[i] = x[i], x[j]
+			j++
 		}
-		return 0
-	})
+	}
 	p := q * float64(len(x)-1)
 	lo := int(math.Floor(p))
 	hi := min(lo+1, len(x)-1)
 	f := p - float64(lo)
-	if f == 0 || x[lo] == x[hi] {
-		return x[lo]
+	xlo, xhi := math.NaN(), math.NaN()
+	if lo < j {
+		selectK(x[:j], lo)
+		xlo = x[lo]
+		if hi < j {
+			xhi = x[lo] // hi == lo, or the least value after lo
+			if hi > lo {
+				xhi = slices.Min(x[lo+1 : j])
+			}
+		}
 	}
-	return x[lo] + (x[hi]-x[lo])*f
+	if f == 0 || xlo == xhi {
+		return xlo
+	}
+	return xlo + (xhi-xlo)*f
+}
+
+// selectK reorders x (no NaNs) so that x[k] is the value a sort would put
+// there, no value before it greater and none after it less.
+func selectK(x []float64, k int) {
+	lo, hi := 0, len(x)
+	for rounds := 0; hi-lo > 16; rounds++ {
+		if rounds > 64 {
+			slices.Sort(x[lo:hi]) // pathological pivots
+			return
+		}
+		a, b, c := x[lo], x[lo+(hi-lo)/2], x[hi-1]
+		p := max(min(a, b), min(max(a, b), c)) // median of three
+		// [lo,lt) < p, [lt,gt) == p, [gt,hi) > p
+		lt, i, gt := lo, lo, hi
+		for i < gt {
+			switch v := x[i]; {
+			case v < p:
+				x[lt], x[i] = v, x[lt]
+				lt++
+				i++
+			case v > p:
+				gt--
+				x[i], x[gt] = x[gt], v
+			default:
+				i++
+			}
+		}
+		switch {
+		case k < lt:
+			hi = lt
+		case k >= gt:
+			lo = gt
+		default:
+			return
+		}
+	}
+	for i := lo + 1; i < hi; i++ { // insertion sort
+		for j := i; j > lo && x[j] < x[j-1]; j-- {
+			x[j], x[j-1] = x[j-1], x[j]
+		}
+	}
 }
 
 // ---- distinct values and string extremes (any key-able type) ----

@@ -37,12 +37,53 @@ func (s *corrState) read(ca, cb arrow.Array) error {
 	if err != nil {
 		return err
 	}
+	if db.dense() && da.dense() {
+		toFloats(s.a, da)
+		toFloats(s.b, db)
+		for i := range s.ok {
+			s.ok[i] = true
+		}
+		return nil
+	}
 	for i := 0; i < n; i++ {
 		va, oka := floatAt(da, i)
 		vb, okb := floatAt(db, i)
 		s.a[i], s.b[i], s.ok[i] = va, vb, oka && okb
 	}
 	return nil
+}
+
+// toFloats converts a primitive numeric column's values to float64.
+func toFloats(dst []float64, c *colData) {
+	switch v := c.vals.(type) {
+	case []int8:
+		convert(dst, v[c.base:])
+	case []int16:
+		convert(dst, v[c.base:])
+	case []int32:
+		convert(dst, v[c.base:])
+	case []int64:
+		convert(dst, v[c.base:])
+	case []uint8:
+		convert(dst, v[c.base:])
+	case []uint16:
+		convert(dst, v[c.base:])
+	case []uint32:
+		convert(dst, v[c.base:])
+	case []uint64:
+		convert(dst, v[c.base:])
+	case []float32:
+		convert(dst, v[c.base:])
+	case []float64:
+		copy(dst, v[c.base:])
+	}
+}
+
+func convert[T number](dst []float64, v []T) {
+	v = v[:len(dst)]
+	for i, x := range v {
+		dst[i] = float64(x)
+	}
 }
 
 // floatAt reads row i of a primitive numeric column as float64.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"slices"
 	"sync"
 
@@ -14,44 +15,37 @@ import (
 	"github.com/stride0/stride0/array"
 )
 
-// gtable is a hash table of groups and their aggregates' states.
+// gtable is a table of groups (a keyer: their keys and ids) and their
+// aggregates' states.
 type gtable struct {
-	n      *node
-	index  map[string]int32
-	keys   []string // each group's encoded key
-	first  []int64  // position of each group's first row
-	states []aggState
-	buf    []byte
-	gids   []int32
+	n       *node
+	k       *keyer
+	types   []arrow.DataType // the key columns' types
+	states  []aggState
+	gids    []int32
+	kv      []keyVals
+	lastPos int64
+	// unordered: a batch came before one already added (the groups' first
+	// rows are then kept by a pass over each batch)
+	unordered bool
 }
 
 func newTable(n *node) *gtable {
-	t := &gtable{n: n, index: map[string]int32{}}
+	t := &gtable{n: n}
+	for _, i := range n.keys {
+		t.types = append(t.types, n.in.schema.Field(i).Type)
+	}
+	t.k = newKeyer(t.types)
+	t.kv = make([]keyVals, len(n.keys))
 	for _, p := range n.aggs {
 		t.states = append(t.states, newState(p))
 	}
 	return t
 }
 
-// group returns the id of the group of key, adding it (first seen at pos).
-func (t *gtable) group(key []byte, pos int64) int32 {
-	if g, ok := t.index[string(key)]; ok {
-		if pos < t.first[g] {
-			t.first[g] = pos
-		}
-		return g
-	}
-	g := int32(len(t.keys))
-	k := string(key)
-	t.index[k] = g
-	t.keys = append(t.keys, k)
-	t.first = append(t.first, pos)
-	return g
-}
-
 func (t *gtable) grow() {
 	for _, s := range t.states {
-		s.grow(len(t.keys))
+		s.grow(t.k.groups())
 	}
 }
 
@@ -59,15 +53,25 @@ func (t *gtable) grow() {
 func (t *gtable) add(rec arrow.Record, pos int64) error {
 	rows := int(rec.NumRows())
 	t.gids = slices.Grow(t.gids[:0], rows)[:rows]
-	for i := 0; i < rows; i++ {
-		t.buf = t.buf[:0]
-		for _, k := range t.n.keys {
-			t.buf = appendKey(t.buf, rec.Column(k), i)
+	if pos < t.lastPos {
+		t.unordered = true
+	}
+	t.lastPos = pos
+	for c, i := range t.n.keys {
+		kv, err := t.k.cols[c].values(rec.Column(i))
+		if err != nil {
+			return fmt.Errorf("frame.GroupBy: %w", err)
 		}
-		if len(t.gids) > 0 && len(t.keys) >= 1<<31-1 {
-			return fmt.Errorf("frame.GroupBy: %w: more than 2^31-1 groups", ErrArgument)
+		t.kv[c] = kv
+	}
+	if err := t.k.assign(t.kv, rows, pos, nil, t.gids); err != nil {
+		return err
+	}
+	if t.unordered {
+		first := t.k.first
+		for i, g := range t.gids {
+			first[g] = min(first[g], pos+int64(i))
 		}
-		t.gids[i] = t.group(t.buf, pos+int64(i))
 	}
 	t.grow()
 	for a, p := range t.n.aggs {
@@ -96,9 +100,14 @@ func (t *gtable) add(rec arrow.Record, pos int64) error {
 
 // merge folds o's groups into t.
 func (t *gtable) merge(o *gtable) error {
-	m := make([]int32, len(o.keys))
-	for g, k := range o.keys {
-		m[g] = t.group([]byte(k), o.first[g])
+	n := o.k.groups()
+	m := make([]int32, n)
+	if err := t.k.assign(t.k.groupKeys(o.k), n, 0, o.k.first, m); err != nil {
+		return err
+	}
+	first := t.k.first
+	for g, d := range m {
+		first[d] = min(first[d], o.k.first[g])
 	}
 	t.grow()
 	for a, s := range t.states {
@@ -111,49 +120,26 @@ func (t *gtable) merge(o *gtable) error {
 
 // result builds the output batch: groups in the order of their first row.
 func (t *gtable) result(mem memory.Allocator) (arrow.Record, error) {
-	if len(t.n.keys) == 0 && len(t.keys) == 0 {
-		t.group(nil, 0) // no keys: one group, even over no rows
+	if len(t.n.keys) == 0 && t.k.groups() == 0 {
+		// no keys: one group, even over no rows
+		if err := t.k.assign(nil, 1, 0, nil, []int32{0}); err != nil {
+			return nil, err
+		}
 		t.grow()
 	}
-	order := make([]int32, len(t.keys))
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortFunc(order, func(a, b int32) int {
-		switch {
-		case t.first[a] < t.first[b]:
-			return -1
-		case t.first[a] > t.first[b]:
-			return 1
-		}
-		return int(a - b)
-	})
+	order := firstOrder(t.k.first)
 	var cols []arrow.Array
 	defer func() {
 		for _, c := range cols {
 			c.Release()
 		}
 	}()
-	if len(t.n.keys) > 0 {
-		bs := make([]arrowarray.Builder, len(t.n.keys))
-		types := make([]arrow.DataType, len(t.n.keys))
-		for k, i := range t.n.keys {
-			types[k] = t.n.in.schema.Field(i).Type
-			bs[k] = arrowarray.NewBuilder(mem, types[k])
+	for c, typ := range t.types {
+		a, err := t.keyColumn(mem, c, typ, order)
+		if err != nil {
+			return nil, err
 		}
-		defer func() {
-			for _, b := range bs {
-				b.Release()
-			}
-		}()
-		for _, g := range order {
-			if err := decodeKey([]byte(t.keys[g]), bs, types); err != nil {
-				return nil, err
-			}
-		}
-		for _, b := range bs {
-			cols = append(cols, b.NewArray())
-		}
+		cols = append(cols, a)
 	}
 	for a, s := range t.states {
 		c, err := s.finish(mem, order)
@@ -170,7 +156,123 @@ func (t *gtable) result(mem memory.Allocator) (arrow.Record, error) {
 		}
 		cols = append(cols, c)
 	}
-	return arrowarray.NewRecord(t.n.schema, cols, int64(len(order))), nil
+	rec := arrowarray.NewRecord(t.n.schema, cols, int64(len(order)))
+	return rec, nil
+}
+
+// firstOrder returns the groups in the order of their first rows (which
+// are distinct): the identity when they already are, else a radix sort.
+func firstOrder(first []int64) []int32 {
+	n := len(first)
+	order := make([]int32, n)
+	sorted := true
+	var top int64
+	for i := range order {
+		order[i] = int32(i)
+		if i > 0 && first[i] < first[i-1] {
+			sorted = false
+		}
+		top = max(top, first[i])
+	}
+	if sorted {
+		return order
+	}
+	keys := make([]int64, n)
+	copy(keys, first)
+	tk, to := make([]int64, n), make([]int32, n)
+	const digit = 11
+	for shift := 0; shift < bits.Len64(uint64(top)); shift += digit {
+		var cnt [1 << digit]int
+		for _, f := range keys {
+			cnt[(f>>shift)&(1<<digit-1)]++
+		}
+		sum := 0
+		for d, c := range cnt {
+			cnt[d] = sum
+			sum += c
+		}
+		for i, f := range keys {
+			d := (f >> shift) & (1<<digit - 1)
+			tk[cnt[d]], to[cnt[d]] = f, order[i]
+			cnt[d]++
+		}
+		keys, tk = tk, keys
+		order, to = to, order
+	}
+	return order
+}
+
+// keyColumn builds key column c of the groups in order.
+func (t *gtable) keyColumn(mem memory.Allocator, c int, typ arrow.DataType, order []int32) (arrow.Array, error) {
+	b := arrowarray.NewBuilder(mem, typ)
+	defer b.Release()
+	b.Reserve(len(order))
+	col := t.k.cols[c]
+	switch bb := b.(type) {
+	case *arrowarray.Int64Builder:
+		appendRaw(bb, t.k, c, order, func(u uint64) int64 { return int64(u) })
+		return b.NewArray(), nil
+	case *arrowarray.Int32Builder:
+		appendRaw(bb, t.k, c, order, func(u uint64) int32 { return int32(u) })
+		return b.NewArray(), nil
+	}
+	for _, g := range order {
+		u, ok := t.k.raw(int(g), c)
+		if !ok {
+			b.AppendNull()
+			continue
+		}
+		switch col.kind {
+		case keyStr, keyDict:
+			s := col.strs.get(int(u))
+			switch bb := b.(type) {
+			case *arrowarray.StringBuilder:
+				bb.BinaryBuilder.Append(s)
+			case *arrowarray.LargeStringBuilder:
+				bb.BinaryBuilder.Append(s)
+			case *arrowarray.BinaryBuilder:
+				bb.Append(s)
+			case *arrowarray.BinaryDictionaryBuilder:
+				if err := bb.Append(s); err != nil {
+					return nil, err
+				}
+			default:
+				return nil, fmt.Errorf("frame: internal error: builder %T for a string key", b)
+			}
+		case keyBool:
+			bb, ok := b.(*arrowarray.BooleanBuilder)
+			if !ok {
+				return nil, fmt.Errorf("frame: internal error: builder %T for a bool key", b)
+			}
+			bb.Append(u == 1)
+		default:
+			if err := appendBits(b, u); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return b.NewArray(), nil
+}
+
+// appendRaw appends an integer key column's values in one call.
+func appendRaw[T any, B interface{ AppendValues([]T, []bool) }](b B, k *keyer, c int, order []int32, conv func(uint64) T) {
+	vals := make([]T, len(order))
+	var valid []bool
+	for i, g := range order {
+		u, ok := k.raw(int(g), c)
+		if !ok {
+			if valid == nil {
+				valid = make([]bool, len(order))
+				for j := range valid {
+					valid[j] = true
+				}
+			}
+			valid[i] = false
+			continue
+		}
+		vals[i] = conv(u)
+	}
+	b.AppendValues(vals, valid)
 }
 
 // retype gives c's buffers the type want, which must have the same layout
@@ -317,11 +419,14 @@ func (b *groupBatches) run() (arrow.Record, error) {
 			return nil, err
 		}
 	}
+	// the others merge into the largest table (the fewest groups to insert)
+	slices.SortStableFunc(tables, func(a, b *gtable) int { return b.k.groups() - a.k.groups() })
 	t := tables[0]
 	for _, o := range tables[1:] {
 		if err := t.merge(o); err != nil {
 			return nil, err
 		}
+		*o = gtable{} // its states can go
 	}
 	return t.result(b.r.cfg.mem)
 }

@@ -16,7 +16,8 @@ import (
 // (0 null, 1 valid), then the value: 8 bytes little-endian for fixed-width
 // values (floats with -0 as 0 and every NaN as one NaN, so that equal keys
 // are equal bytes, as SQL groups them), a uvarint length and the bytes for
-// strings. A map from these strings to group ids is the hash table.
+// strings. CountDistinct keeps these strings; the group-by's own keys are
+// the keyer's (grouphash.go).
 
 // keyKind says how a key column's values are read and written back.
 type keyKind uint8
@@ -137,67 +138,6 @@ func intBits(c arrow.Array, i int) uint64 {
 		return uint64(a.Value(i))
 	}
 	return 0
-}
-
-// decodeKey appends the key column values encoded at the start of key to
-// the builders, and returns the rest of the key.
-func decodeKey(key []byte, bs []arrowarray.Builder, types []arrow.DataType) error {
-	for k, b := range bs {
-		if len(key) == 0 {
-			return fmt.Errorf("frame: internal error: short group key")
-		}
-		valid := key[0] == 1
-		key = key[1:]
-		if !valid {
-			b.AppendNull()
-			continue
-		}
-		t := types[k]
-		if dt, ok := t.(*arrow.DictionaryType); ok {
-			t = dt.ValueType
-		}
-		switch t.ID() {
-		case arrow.STRING, arrow.LARGE_STRING, arrow.BINARY, arrow.LARGE_BINARY:
-			n, w := binary.Uvarint(key)
-			if w <= 0 || uint64(len(key)-w) < n {
-				return fmt.Errorf("frame: internal error: bad group key")
-			}
-			s := key[w : w+int(n)]
-			key = key[w+int(n):]
-			switch bb := b.(type) {
-			case *arrowarray.StringBuilder:
-				bb.Append(string(s))
-			case *arrowarray.LargeStringBuilder:
-				bb.Append(string(s))
-			case *arrowarray.BinaryBuilder:
-				bb.Append(s)
-			case *arrowarray.BinaryDictionaryBuilder:
-				if err := bb.Append(s); err != nil {
-					return err
-				}
-			default:
-				return fmt.Errorf("frame: internal error: builder %T for a string key", b)
-			}
-			continue
-		case arrow.BOOL:
-			v := key[0] == 1
-			key = key[1:]
-			if bb, ok := b.(*arrowarray.BooleanBuilder); ok {
-				bb.Append(v)
-				continue
-			}
-			return fmt.Errorf("frame: internal error: builder %T for a bool key", b)
-		}
-		if len(key) < 8 {
-			return fmt.Errorf("frame: internal error: short group key")
-		}
-		u := binary.LittleEndian.Uint64(key)
-		key = key[8:]
-		if err := appendBits(b, u); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // appendBits appends a fixed-width key value to its builder.

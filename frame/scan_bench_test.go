@@ -16,9 +16,9 @@ import (
 	"github.com/stride0/stride0/parquetio"
 )
 
-// benchRows is the size of the benchmarks' table: the db-benchmark
+// scanRows is the size of the benchmarks' table: the db-benchmark
 // columns id1 (100 values), id6 (rows/100 values), v1 (1..5), v3 (0..100).
-const benchRows = 1 << 20
+const scanRows = 1 << 20
 
 func benchTable(b *testing.B) arrow.Record {
 	b.Helper()
@@ -32,9 +32,9 @@ func benchTable(b *testing.B) arrow.Record {
 	}, nil)
 	rb := arrowarray.NewRecordBuilder(mem, s)
 	defer rb.Release()
-	for i := 0; i < benchRows; i++ {
+	for i := 0; i < scanRows; i++ {
 		rb.Field(0).(*arrowarray.Int32Builder).Append(int32(1 + rng.IntN(100)))
-		rb.Field(1).(*arrowarray.Int32Builder).Append(int32(1 + rng.IntN(benchRows/100)))
+		rb.Field(1).(*arrowarray.Int32Builder).Append(int32(1 + rng.IntN(scanRows/100)))
 		rb.Field(2).(*arrowarray.Int64Builder).Append(int64(1 + rng.IntN(5)))
 		rb.Field(3).(*arrowarray.Float64Builder).Append(float64(rng.IntN(1e7)) / 1e5)
 	}
@@ -42,7 +42,7 @@ func benchTable(b *testing.B) arrow.Record {
 }
 
 func benchRun(b *testing.B, f frame.Frame, bytesPerRow int64, workers int) {
-	b.SetBytes(benchRows * bytesPerRow)
+	b.SetBytes(scanRows * bytesPerRow)
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		t, err := f.Collect(context.Background(), frame.WithWorkers(workers))
@@ -87,7 +87,7 @@ func BenchmarkScanParquet(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "t.parquet")
 	var buf bytes.Buffer
 	rr, _ := arrowarray.NewRecordReader(rec.Schema(), []arrow.Record{rec})
-	if err := parquetio.Write(&buf, rr, parquetio.WithRowGroupRows(benchRows/16)); err != nil {
+	if err := parquetio.Write(&buf, rr, parquetio.WithRowGroupRows(scanRows/16)); err != nil {
 		b.Fatal(err)
 	}
 	rr.Release()
@@ -104,7 +104,7 @@ func BenchmarkWriteParquet(b *testing.B) {
 	rec := benchTable(b)
 	defer rec.Release()
 	f := frame.FromRecords(rec)
-	b.SetBytes(benchRows * 24)
+	b.SetBytes(scanRows * 24)
 	b.ReportAllocs()
 	var buf bytes.Buffer
 	for i := 0; i < b.N; i++ {

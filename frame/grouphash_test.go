@@ -1,0 +1,436 @@
+package frame
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+	"github.com/stretchr/testify/require"
+)
+
+// keyGen makes batch b's key column of n rows.
+type keyGen struct {
+	t   arrow.DataType
+	gen func(r *rand.Rand, b arrowarray.Builder, batch, n int)
+}
+
+// intGen draws int64 keys from f (ok false: null).
+func intGen(t arrow.DataType, f func(r *rand.Rand, batch, i int) (int64, bool)) keyGen {
+	return keyGen{t, func(r *rand.Rand, b arrowarray.Builder, batch, n int) {
+		for i := 0; i < n; i++ {
+			v, ok := f(r, batch, i)
+			if !ok {
+				b.AppendNull()
+				continue
+			}
+			switch bb := b.(type) {
+			case *arrowarray.Int8Builder:
+				bb.Append(int8(v))
+			case *arrowarray.Int16Builder:
+				bb.Append(int16(v))
+			case *arrowarray.Int32Builder:
+				bb.Append(int32(v))
+			case *arrowarray.Int64Builder:
+				bb.Append(v)
+			case *arrowarray.Uint8Builder:
+				bb.Append(uint8(v))
+			case *arrowarray.Uint16Builder:
+				bb.Append(uint16(v))
+			case *arrowarray.Uint32Builder:
+				bb.Append(uint32(v))
+			case *arrowarray.Uint64Builder:
+				bb.Append(uint64(v))
+			case *arrowarray.Date32Builder:
+				bb.Append(arrow.Date32(v))
+			case *arrowarray.TimestampBuilder:
+				bb.Append(arrow.Timestamp(v))
+			case *arrowarray.BooleanBuilder:
+				bb.Append(v != 0)
+			case *arrowarray.Float64Builder:
+				bb.Append(math.Float64frombits(uint64(v)))
+			case *arrowarray.Float32Builder:
+				bb.Append(float32(math.Float64frombits(uint64(v))))
+			default:
+				panic(fmt.Sprintf("intGen: %T", b))
+			}
+		}
+	}}
+}
+
+func uniform(lo, hi int64, nulls float64) func(r *rand.Rand, batch, i int) (int64, bool) {
+	return func(r *rand.Rand, _, _ int) (int64, bool) {
+		if r.Float64() < nulls {
+			return 0, false
+		}
+		return lo + r.Int64N(hi-lo+1), true
+	}
+}
+
+func pick(vals []int64, nulls float64) func(r *rand.Rand, batch, i int) (int64, bool) {
+	return func(r *rand.Rand, _, _ int) (int64, bool) {
+		if r.Float64() < nulls {
+			return 0, false
+		}
+		return vals[r.IntN(len(vals))], true
+	}
+}
+
+func strGen(t arrow.DataType, distinct int, nulls float64) keyGen {
+	return keyGen{t, func(r *rand.Rand, b arrowarray.Builder, _, n int) {
+		for i := 0; i < n; i++ {
+			if r.Float64() < nulls {
+				b.AppendNull()
+				continue
+			}
+			k := r.IntN(distinct)
+			s := fmt.Sprintf("id%0*d", k%7, k) // "" and shared prefixes among them
+			if k == 0 {
+				s = ""
+			}
+			switch bb := b.(type) {
+			case *arrowarray.StringBuilder:
+				bb.Append(s)
+			case *arrowarray.LargeStringBuilder:
+				bb.Append(s)
+			case *arrowarray.BinaryBuilder:
+				bb.Append([]byte(s))
+			default:
+				panic(fmt.Sprintf("strGen: %T", b))
+			}
+		}
+	}}
+}
+
+// dictColumn makes a dictionary column with a dictionary of its own (with
+// unused, duplicate and null entries) over strings of up to distinct
+// values.
+func dictColumn(r *rand.Rand, mem memory.Allocator, n, distinct int, nulls float64) arrow.Array {
+	db := arrowarray.NewStringBuilder(mem)
+	defer db.Release()
+	entries := 2 + r.IntN(2*distinct)
+	for e := 0; e < entries; e++ {
+		switch {
+		case e == 1:
+			db.AppendNull()
+		default:
+			db.Append(fmt.Sprintf("s%d", r.IntN(distinct)))
+		}
+	}
+	dict := db.NewArray()
+	defer dict.Release()
+	ib := arrowarray.NewInt32Builder(mem)
+	defer ib.Release()
+	for i := 0; i < n; i++ {
+		if r.Float64() < nulls {
+			ib.AppendNull()
+			continue
+		}
+		ib.Append(int32(r.IntN(entries)))
+	}
+	idx := ib.NewArray()
+	defer idx.Release()
+	return arrowarray.NewDictionaryArray(&arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}, idx, dict)
+}
+
+func TestGroupKeysMatchNaive(t *testing.T) { testGroupKeys(t) }
+
+// TestGroupKeysWeakHash: the same with hashes of 8 bits, so that the hash
+// tables' tags collide and their probe chains wrap.
+func TestGroupKeysWeakHash(t *testing.T) {
+	weakHash = true
+	defer func() { weakHash = false }()
+	testGroupKeys(t)
+}
+
+func testGroupKeys(t *testing.T) {
+	i64, i32, i8, u16, u64 := arrow.PrimitiveTypes.Int64, arrow.PrimitiveTypes.Int32, arrow.PrimitiveTypes.Int8, arrow.PrimitiveTypes.Uint16, arrow.PrimitiveTypes.Uint64
+	dictT := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+	ext := []int64{math.MinInt64, math.MaxInt64, 0, -1, 1, math.MinInt64 + 1, math.MaxInt64 - 1}
+	fl := []int64{int64(math.Float64bits(0)), int64(math.Float64bits(math.Copysign(0, -1))), int64(math.Float64bits(math.NaN())),
+		int64(math.Float64bits(math.Inf(1))), int64(math.Float64bits(math.Inf(-1))), int64(math.Float64bits(1.5)), int64(math.Float64bits(-2)),
+		int64(math.Float64bits(math.SmallestNonzeroFloat64)), int64(math.Float64bits(math.MaxFloat64)), int64(math.Float64bits(math.NaN())) ^ 1}
+	cases := []struct {
+		name    string
+		keys    []keyGen
+		batches []int
+		dict    int // > 0: a dictionary key column of that many strings, first
+	}{
+		{"direct one int", []keyGen{intGen(i64, uniform(-50, 50, 0))}, []int{1000, 3, 5000}, 0},
+		{"direct nulls int8", []keyGen{intGen(i8, uniform(-128, 127, 0.1))}, []int{4000, 4000}, 0},
+		{"one key", []keyGen{intGen(i64, uniform(7, 7, 0))}, []int{1, 100, 1}, 0},
+		{"all null", []keyGen{intGen(i32, uniform(0, 9, 1))}, []int{10, 10}, 0},
+		{"null then values", []keyGen{intGen(i32, func(r *rand.Rand, batch, i int) (int64, bool) { return int64(i % 3), batch > 0 })}, []int{10, 10, 10}, 0},
+		{"growing", []keyGen{intGen(i64, func(r *rand.Rand, batch, i int) (int64, bool) { return int64(batch*1000 + r.IntN(1000)), true })}, []int{2000, 2000, 2000, 2000, 2000, 2000}, 0},
+		{"falling", []keyGen{intGen(i64, func(r *rand.Rand, batch, i int) (int64, bool) { return int64(-batch*5000 - r.IntN(5000)), true })}, []int{3000, 3000, 3000, 3000, 3000}, 0},
+		{"hashed sparse", []keyGen{intGen(i64, func(r *rand.Rand, _, _ int) (int64, bool) { return int64(r.IntN(3000)) << 32, true })}, []int{5000, 5000}, 0},
+		{"hashed growth", []keyGen{intGen(i64, uniform(-1<<40, 1<<40, 0.01))}, []int{20000, 20000, 20000}, 0},
+		{"int64 extremes", []keyGen{intGen(i64, pick(ext, 0.05))}, []int{100, 100}, 0},
+		{"extremes late", []keyGen{intGen(i64, func(r *rand.Rand, batch, i int) (int64, bool) {
+			if batch < 2 {
+				return int64(r.IntN(100)), true
+			}
+			return ext[r.IntN(len(ext))], r.IntN(10) > 0
+		})}, []int{500, 500, 500}, 0},
+		{"uint64 high", []keyGen{intGen(u64, pick([]int64{-1, -2, 0, 1, math.MinInt64}, 0.1))}, []int{300}, 0},
+		{"multi packed", []keyGen{intGen(i8, uniform(-3, 3, 0.1)), intGen(i32, uniform(-100, 100, 0)), intGen(u16, uniform(0, 65535, 0.05))}, []int{3000, 3000}, 0},
+		{"six keys", []keyGen{intGen(i64, uniform(1, 100, 0)), intGen(i64, uniform(1, 100, 0)), intGen(i64, uniform(1, 100000, 0)),
+			intGen(i32, uniform(1, 100, 0)), intGen(i32, uniform(1, 100, 0)), intGen(i64, uniform(1, 100000, 0))}, []int{20000, 20000}, 0},
+		{"multi to wide", []keyGen{intGen(i64, uniform(0, 1000, 0)), intGen(i64, func(r *rand.Rand, batch, i int) (int64, bool) {
+			if batch == 0 {
+				return int64(r.IntN(10)), true
+			}
+			return r.Int64() - r.Int64(), r.IntN(20) > 0
+		})}, []int{2000, 2000, 2000}, 0},
+		{"floats", []keyGen{intGen(arrow.PrimitiveTypes.Float64, pick(fl, 0.1))}, []int{500, 500}, 0},
+		{"float32 and int", []keyGen{intGen(arrow.PrimitiveTypes.Float32, pick(fl, 0.1)), intGen(i8, uniform(0, 3, 0.2))}, []int{500}, 0},
+		{"bools", []keyGen{intGen(arrow.FixedWidthTypes.Boolean, uniform(0, 1, 0.2)), intGen(i8, uniform(0, 2, 0))}, []int{300, 300}, 0},
+		{"dates", []keyGen{intGen(arrow.FixedWidthTypes.Date32, uniform(-1000, 1000, 0.1)), intGen(&arrow.TimestampType{Unit: arrow.Microsecond}, uniform(-1e12, 1e12, 0.1))}, []int{1000, 1000}, 0},
+		{"utf8", []keyGen{strGen(arrow.BinaryTypes.String, 500, 0.05)}, []int{3000, 3000}, 0},
+		{"large utf8", []keyGen{strGen(arrow.BinaryTypes.LargeString, 50, 0.1)}, []int{1000}, 0},
+		{"binary and int", []keyGen{strGen(arrow.BinaryTypes.Binary, 30, 0.1), intGen(i64, uniform(-5, 5, 0.1))}, []int{2000}, 0},
+		{"utf8 many", []keyGen{strGen(arrow.BinaryTypes.String, 100000, 0)}, []int{30000, 30000}, 0},
+		{"dictionary", nil, []int{1000, 1000, 1000}, 40},
+		{"dictionary and ints", []keyGen{intGen(i64, uniform(0, 3, 0.1)), strGen(arrow.BinaryTypes.String, 5, 0.1)}, []int{1000, 2000}, 300},
+	}
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	for ci, tc := range cases {
+		if weakHash && (tc.name == "hashed growth" || tc.name == "six keys" || tc.name == "utf8 many" || tc.name == "growing") {
+			continue // too many groups for 8-bit hashes
+		}
+		t.Run(tc.name, func(t *testing.T) {
+			r := rand.New(rand.NewPCG(uint64(ci), 19))
+			var fields []arrow.Field
+			var names []string
+			if tc.dict > 0 {
+				fields = append(fields, arrow.Field{Name: "d", Type: dictT, Nullable: true})
+				names = append(names, "d")
+			}
+			for k, g := range tc.keys {
+				fields = append(fields, arrow.Field{Name: fmt.Sprintf("k%d", k), Type: g.t, Nullable: true})
+				names = append(names, fmt.Sprintf("k%d", k))
+			}
+			fields = append(fields, arrow.Field{Name: "v", Type: arrow.PrimitiveTypes.Int64})
+			schema := arrow.NewSchema(fields, nil)
+			var recs []arrow.Record
+			row := 0
+			for b, n := range tc.batches {
+				var cols []arrow.Array
+				if tc.dict > 0 {
+					cols = append(cols, dictColumn(r, mem, n, tc.dict, 0.05))
+				}
+				for _, g := range tc.keys {
+					bl := arrowarray.NewBuilder(mem, g.t)
+					g.gen(r, bl, b, n)
+					cols = append(cols, bl.NewArray())
+					bl.Release()
+				}
+				vb := arrowarray.NewInt64Builder(mem)
+				for i := 0; i < n; i++ {
+					vb.Append(int64(row + i))
+				}
+				cols = append(cols, vb.NewArray())
+				vb.Release()
+				row += n
+				recs = append(recs, arrowarray.NewRecord(schema, cols, int64(n)))
+				for _, c := range cols {
+					c.Release()
+				}
+			}
+			defer func() {
+				for _, rec := range recs {
+					rec.Release()
+				}
+			}()
+			// the reference: groups by their encoded keys, in order of first row
+			type ref struct{ count, sum, first int64 }
+			idx := map[string]int{}
+			var keys []string
+			var refs []ref
+			for _, rec := range recs {
+				for i := 0; i < int(rec.NumRows()); i++ {
+					var key []byte
+					for k := range names {
+						key = appendKey(key, rec.Column(k), i)
+					}
+					v := rec.Column(len(names)).(*arrowarray.Int64).Value(i)
+					g, ok := idx[string(key)]
+					if !ok {
+						g = len(keys)
+						idx[string(key)] = g
+						keys = append(keys, string(key))
+						refs = append(refs, ref{first: v})
+					}
+					refs[g].count++
+					refs[g].sum += v
+				}
+			}
+			// and the same rows as slices of larger records (offsets)
+			var sliced []arrow.Record
+			for _, rec := range recs {
+				var cols []arrow.Array
+				for k := 0; k < int(rec.NumCols()); k++ {
+					cols = append(cols, padded(t, mem, rec.Column(k)))
+				}
+				big := arrowarray.NewRecord(schema, cols, rec.NumRows()+5)
+				sliced = append(sliced, big.NewSlice(3, 3+rec.NumRows()))
+				big.Release()
+				for _, c := range cols {
+					c.Release()
+				}
+			}
+			defer func() {
+				for _, rec := range sliced {
+					rec.Release()
+				}
+			}()
+			for run, workers := range []int{1, 2, 3, 1, 2} {
+				in := recs
+				if run >= 3 {
+					in = sliced
+				}
+				f := FromRecords(in...).GroupBy(names...).Agg(Count(), Sum("v").As("sum"), First("v").As("first"))
+				tb, err := f.Collect(context.Background(), WithWorkers(workers), WithAllocator(mem))
+				require.NoError(t, err)
+				out := tb.Record()
+				require.Equal(t, int64(len(keys)), out.NumRows(), "workers %d", workers)
+				cnt := out.Column(len(names)).(*arrowarray.Int64)
+				sum := out.Column(len(names) + 1).(*arrowarray.Int64)
+				first := out.Column(len(names) + 2).(*arrowarray.Int64)
+				for g := range keys {
+					var key []byte
+					for k := range names {
+						key = appendKey(key, out.Column(k), g)
+					}
+					require.Equal(t, keys[g], string(key), "workers %d, group %d", workers, g)
+					require.Equal(t, refs[g], ref{cnt.Value(g), sum.Value(g), first.Value(g)}, "workers %d, group %d", workers, g)
+				}
+				tb.Release()
+			}
+		})
+	}
+}
+
+// TestGroupKeysMillion: 10^6 distinct keys (and one key) through the hash
+// table and its growth, with two workers merging.
+func TestGroupKeysMillion(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	const n = 1_000_000
+	for _, distinct := range []int64{1, n} {
+		perm := rand.New(rand.NewPCG(5, uint64(distinct))).Perm(n)
+		kb, vb := arrowarray.NewInt64Builder(mem), arrowarray.NewInt64Builder(mem)
+		for i := 0; i < n; i++ {
+			kb.Append(int64(perm[i])%distinct*1_000_003 - 7)
+			vb.Append(int64(i))
+		}
+		k, v := kb.NewArray(), vb.NewArray()
+		kb.Release()
+		vb.Release()
+		s := arrow.NewSchema([]arrow.Field{{Name: "k", Type: arrow.PrimitiveTypes.Int64}, {Name: "v", Type: arrow.PrimitiveTypes.Int64}}, nil)
+		rec := arrowarray.NewRecord(s, []arrow.Array{k, v}, n)
+		k.Release()
+		v.Release()
+		for _, workers := range []int{1, 2} {
+			tb, err := FromRecords(rec).GroupBy("k").Agg(Count(), First("v").As("first")).Collect(context.Background(), WithWorkers(workers), WithAllocator(mem))
+			require.NoError(t, err)
+			out := tb.Record()
+			require.Equal(t, distinct, out.NumRows())
+			keys := out.Column(0).(*arrowarray.Int64)
+			cnt := out.Column(1).(*arrowarray.Int64)
+			first := out.Column(2).(*arrowarray.Int64)
+			for g := 0; g < int(distinct); g++ {
+				// groups come in order of their first rows: row g starts group g
+				require.Equal(t, int64(perm[g])%distinct*1_000_003-7, keys.Value(g))
+				require.Equal(t, int64(g), first.Value(g))
+				require.Equal(t, n/distinct, cnt.Value(g))
+			}
+			tb.Release()
+		}
+		rec.Release()
+	}
+}
+
+// TestQuantileSelect: quantileOf (selection) against a sort, with NaNs,
+// infinities, signed zeros, duplicates, and lengths 1 to a few thousand.
+func TestQuantileSelect(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	special := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), math.MaxFloat64, -math.MaxFloat64, 5e-324}
+	for trial := 0; trial < 3000; trial++ {
+		n := 1 + r.IntN(40)
+		if trial%10 == 0 {
+			n = 1 + r.IntN(5000)
+		}
+		x := make([]float64, n)
+		distinct := 1 + r.IntN(n+1)
+		for i := range x {
+			switch {
+			case r.IntN(20) == 0:
+				x[i] = special[r.IntN(len(special))]
+			case trial%3 == 0:
+				x[i] = float64(r.IntN(distinct))
+			default:
+				x[i] = r.NormFloat64()
+			}
+		}
+		if trial%7 == 0 {
+			slices.Sort(x) // sorted and reversed inputs
+			if trial%2 == 0 {
+				slices.Reverse(x)
+			}
+		}
+		for _, q := range []float64{0, 0.25, 0.5, 0.75, 1, r.Float64()} {
+			s := slices.Clone(x)
+			slices.SortFunc(s, func(a, b float64) int {
+				switch {
+				case a != a && b != b:
+					return 0
+				case a != a:
+					return 1
+				case b != b:
+					return -1
+				}
+				return cmp.Compare(a, b)
+			})
+			p := q * float64(n-1)
+			lo := int(math.Floor(p))
+			hi := min(lo+1, n-1)
+			f := p - float64(lo)
+			want := s[lo]
+			if f != 0 && s[lo] != s[hi] {
+				want = s[lo] + (s[hi]-s[lo])*f
+			}
+			got := quantileOf(slices.Clone(x), q)
+			if !(got == want || (got != got && want != want)) {
+				t.Fatalf("n %d q %v: got %v, want %v", n, q, got, want)
+			}
+		}
+	}
+}
+
+// padded returns c with three rows before it and two after (copies of its
+// first rows, or nulls), to be sliced back to c.
+func padded(t *testing.T, mem memory.Allocator, c arrow.Array) arrow.Array {
+	var parts []arrow.Array
+	if c.Len() > 0 {
+		head := arrowarray.NewSlice(c, 0, 1)
+		defer head.Release()
+		parts = []arrow.Array{head, head, head, c, head, head}
+	} else {
+		nulls := arrowarray.MakeArrayOfNull(mem, c.DataType(), 3)
+		defer nulls.Release()
+		two := arrowarray.NewSlice(nulls, 0, 2)
+		defer two.Release()
+		parts = []arrow.Array{nulls, c, two}
+	}
+	out, err := arrowarray.Concatenate(parts, mem)
+	require.NoError(t, err)
+	return out
+}
