@@ -38,7 +38,7 @@ func (ev *evaluation) structural(r *rnode, dst *array.Array, asView bool) (*arra
 	case kView:
 		return ev.viewNode(r, xs[0], dst, asView)
 	case kMatmul:
-		out, err := linalg.Matmul(ev.o.mem, xs[0], xs[1])
+		out, err := linalg.MatmulWorkers(ev.o.mem, xs[0], xs[1], ev.o.workers)
 		if err != nil {
 			return nil, fmt.Errorf("expr.Matmul: %w", err)
 		}

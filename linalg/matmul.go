@@ -32,6 +32,13 @@ import (
 // operand is array.ErrNil or array.ErrReleased. The result is a new
 // contiguous array from mem (array.DefaultAllocator when nil).
 func Matmul(mem memory.Allocator, a, b *array.Array) (*array.Array, error) {
+	return MatmulWorkers(mem, a, b, 0)
+}
+
+// MatmulWorkers is Matmul computed by at most workers goroutines (fewer for
+// a small product; workers < 1 means GOMAXPROCS). The result does not
+// depend on it.
+func MatmulWorkers(mem memory.Allocator, a, b *array.Array, workers int) (*array.Array, error) {
 	if err := array.Check(a); err != nil {
 		return nil, fmt.Errorf("linalg.Matmul: first operand: %w", err)
 	}
@@ -89,13 +96,18 @@ func Matmul(mem memory.Allocator, a, b *array.Array) (*array.Array, error) {
 		return nil, fmt.Errorf("linalg.Matmul: second operand: %w", err)
 	}
 	defer bc.Release()
-	out, err := array.New(mem, cdt, outShape...)
+	newOut := array.New
+	if (cdt == array.Float32 || cdt == array.Float64) && n > 1 && m > 1 && k > 0 {
+		newOut = array.Empty // the packed kernels write every element (see useGemm)
+	}
+	out, err := newOut(mem, cdt, outShape...)
 	if err != nil {
 		return nil, fmt.Errorf("linalg.Matmul: %w", err)
 	}
 	p := product{
 		n: n, k: k, m: m, batch: batch,
 		a: coreOf(ac, true).on(batch), b: coreOf(bc, false).on(batch),
+		maxWorkers: workers,
 	}
 	if n*m*nb > 0 && k > 0 {
 		p.run(ac, bc, out)
@@ -188,6 +200,8 @@ type product struct {
 	n, k, m int
 	batch   []int
 	a, b    core
+	// maxWorkers bounds workers(); < 1 means GOMAXPROCS
+	maxWorkers int
 }
 
 // batches is the number of matrices in the batch.
@@ -241,6 +255,9 @@ func (p *product) workers() int {
 	if work < parallelWork {
 		return 1
 	}
+	if p.maxWorkers >= 1 {
+		return p.maxWorkers
+	}
 	return runtime.GOMAXPROCS(0)
 }
 
@@ -269,8 +286,16 @@ func parallel(units, workers int, f func(lo, hi int)) {
 func (p *product) run(ac, bc, out *array.Array) {
 	switch out.DType() {
 	case array.Float64:
+		if useGemm(p) {
+			runGemm[float64](p, ac, bc, out, p.workers())
+			return
+		}
 		runFloat(p, ac, bc, out, dgemm)
 	case array.Float32:
+		if useGemm(p) {
+			runGemm[float32](p, ac, bc, out, p.workers())
+			return
+		}
 		runFloat(p, ac, bc, out, sgemm)
 	case array.Bool:
 		runInt[uint8](p, ac, bc, out, true)
