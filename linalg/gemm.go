@@ -282,30 +282,33 @@ func (g *gemmCtx[T]) macro(a, b mat[T], direct bool, ic, jc, pc, mc, nc, kc int,
 // rows, each a run of kc steps of mr values; rows past mc are zero.
 func (g *gemmCtx[T]) packA(a mat[T], ic, pc, mc, kc int, dst []T) {
 	mr := g.s.mr
+	var z T
+	esz := uintptr(unsafe.Sizeof(z))
 	for ir := 0; ir < mc; ir += mr {
 		rows := min(mr, mc-ir)
 		pan := dst[ir*kc : ir*kc+mr*kc]
 		base := a.off + (ic+ir)*a.rs + pc*a.cs
-		if a.cs == 1 && rows > 1 || kc == 1 {
-			for i := 0; i < rows; i++ {
-				e := base + i*a.rs
-				src := a.buf[e : e+kc]
-				for p, v := range src {
-					pan[p*mr+i] = v
-				}
-			}
-		} else {
-			for p := 0; p < kc; p++ {
-				e := base + p*a.cs
-				d := pan[p*mr : p*mr+rows]
-				for i := range d {
-					d[i] = a.buf[e+i*a.rs]
-				}
-			}
-		}
 		if rows < mr {
-			for p := 0; p < kc; p++ {
-				clear(pan[p*mr+rows : p*mr+mr])
+			clear(pan)
+		}
+		// the rows (or for column-major A the steps) are read in order
+		if a.cs == 1 && rows > 1 || kc == 1 {
+			_ = a.buf[base+(rows-1)*a.rs+kc-1] // every row's kc values
+			_ = a.buf[base]
+			for i := 0; i < rows; i++ {
+				src := unsafe.Pointer(&a.buf[base+i*a.rs])
+				d := unsafe.Pointer(&pan[i])
+				for p := 0; p < kc; p++ {
+					*(*T)(unsafe.Add(d, uintptr(p*mr)*esz)) = *(*T)(unsafe.Add(src, uintptr(p)*esz))
+				}
+			}
+			continue
+		}
+		for p := 0; p < kc; p++ {
+			e := base + p*a.cs
+			d := pan[p*mr : p*mr+rows]
+			for i := range d {
+				d[i] = a.buf[e+i*a.rs]
 			}
 		}
 	}
@@ -313,41 +316,34 @@ func (g *gemmCtx[T]) packA(a mat[T], ic, pc, mc, kc int, dst []T) {
 
 // packB copies the kc×nc block of B at (pc, jc) into dst as panels of nr
 // columns, each a run of kc steps of nr values; columns past nc are zero.
+// B is read row by row.
 func (g *gemmCtx[T]) packB(b mat[T], pc, jc, kc, nc int, dst []T) {
 	nr := g.s.nr
-	for jr := 0; jr < nc; jr += nr {
-		cols := min(nr, nc-jr)
-		pan := dst[jr*kc : jr*kc+nr*kc]
-		base := b.off + pc*b.rs + (jc+jr)*b.cs
-		switch {
-		case b.cs == 1 || cols == 1:
-			for p := 0; p < kc; p++ {
-				e := base + p*b.rs
-				d := pan[p*nr : p*nr+cols]
-				for j, v := range b.buf[e : e+cols] {
-					d[j] = v
-				}
-			}
-		case b.rs == 1 || kc == 1:
-			for j := 0; j < cols; j++ {
-				e := base + j*b.cs
-				src := b.buf[e : e+kc]
-				for p, v := range src {
-					pan[p*nr+j] = v
-				}
-			}
-		default:
-			for p := 0; p < kc; p++ {
-				e := base + p*b.rs
-				d := pan[p*nr : p*nr+cols]
-				for j := range d {
-					d[j] = b.buf[e+j*b.cs]
-				}
+	if nc%nr != 0 {
+		last := nc / nr * nr
+		clear(dst[last*kc : last*kc+nr*kc])
+	}
+	if b.cs != 1 && b.rs == 1 {
+		for j := 0; j < nc; j++ {
+			e := b.off + pc + (jc+j)*b.cs
+			pan := dst[j/nr*nr*kc+j%nr:]
+			for p, v := range b.buf[e : e+kc] {
+				pan[p*nr] = v
 			}
 		}
-		if cols < nr {
-			for p := 0; p < kc; p++ {
-				clear(pan[p*nr+cols : p*nr+nr])
+		return
+	}
+	for p := 0; p < kc; p++ {
+		e := b.off + (pc+p)*b.rs + jc*b.cs
+		for jr := 0; jr < nc; jr += nr {
+			cols := min(nr, nc-jr)
+			d := dst[jr*kc+p*nr : jr*kc+p*nr+cols]
+			if b.cs == 1 {
+				copy(d, b.buf[e+jr:e+jr+cols])
+				continue
+			}
+			for j := range d {
+				d[j] = b.buf[e+(jr+j)*b.cs]
 			}
 		}
 	}
