@@ -362,6 +362,7 @@ func runGemm[T float32 | float64](p *product, ac, bc, out *array.Array, workers 
 	abuf, _ := array.Values[T](ac)
 	bbuf, _ := array.Values[T](bc)
 	cbuf, _ := array.Values[T](out)
+	cbuf = cbuf[out.Offset():] // contiguous: a fresh array or MatmulInto's dst
 	nm := p.n * p.m
 	m, n, k := p.n, p.m, p.k
 	nb := p.batches()

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/expr"
 	"github.com/stride0/stride0/linalg"
 )
 
@@ -118,6 +119,106 @@ func TestMatmulGemmSpecial(t *testing.T) {
 			got.Release()
 			a.Release()
 			b.Release()
+		}
+	}
+}
+
+// TestMatmulInto: written in place when dst qualifies (also a contiguous
+// view at an offset), refused with dst untouched when it does not (another
+// dtype or shape, nulls, a strided dst, memory shared with an operand).
+func TestMatmulInto(t *testing.T) {
+	mem := checkedMem(t)
+	rng := rand.New(rand.NewSource(25))
+	for _, dt := range []array.DType{array.Float32, array.Float64} {
+		a := randomArray(t, rng, mem, dt, []int{3, 17, 40}, []bool{false, false, false}, false)
+		b := randomArray(t, rng, mem, dt, []int{40, 19}, nil, false)
+		want, err := linalg.Matmul(mem, a, b)
+		require.NoError(t, err)
+		wv, err := array.ToSlice[float64](want)
+		require.NoError(t, err)
+
+		// a view at an offset into a larger buffer
+		big, err := array.Full(mem, 9.0, 3*17*19+5)
+		require.NoError(t, err)
+		bigT := mustAs(t, mem, big, dt)
+		dst, err := bigT.View([]int{3, 17, 19}, array.ContiguousStrides([]int{3, 17, 19}), 5)
+		require.NoError(t, err)
+		ok, err := linalg.MatmulInto(dst, a, b, 2)
+		require.NoError(t, err)
+		require.True(t, ok, "%v", dt)
+		gv, err := array.ToSlice[float64](dst)
+		require.NoError(t, err)
+		require.Equal(t, wv, gv, "%v", dt)
+		all, err := array.ToSlice[float64](bigT)
+		require.NoError(t, err)
+		require.Equal(t, []float64{9, 9, 9, 9, 9}, all[:5], "%v: before the view", dt)
+
+		refuse := func(name string, d *array.Array, x, y *array.Array) {
+			before, err := array.ToSlice[float64](d)
+			require.NoError(t, err)
+			ok, err := linalg.MatmulInto(d, x, y, 1)
+			require.NoError(t, err, name)
+			require.False(t, ok, "%v: %s", dt, name)
+			after, err := array.ToSlice[float64](d)
+			require.NoError(t, err)
+			require.Equal(t, before, after, "%v: %s: dst written", dt, name)
+		}
+		other := array.Float64
+		if dt == array.Float64 {
+			other = array.Float32
+		}
+		od, err := array.New(mem, other, 3, 17, 19)
+		require.NoError(t, err)
+		refuse("dtype", od, a, b)
+		wrong, err := array.New(mem, dt, 3, 19, 17)
+		require.NoError(t, err)
+		refuse("shape", wrong, a, b)
+		wideBuf, err := array.New(mem, dt, 3, 17, 38)
+		require.NoError(t, err)
+		strided, err := wideBuf.View([]int{3, 17, 19}, []int{17 * 38, 38, 2}, 0)
+		require.NoError(t, err)
+		wideBuf.Release()
+		refuse("strided", strided, a, b)
+		sq := randomArray(t, rng, mem, dt, []int{40, 40}, nil, false)
+		sqc, err := array.Copy(mem, sq)
+		require.NoError(t, err)
+		refuse("shares memory with an operand", sqc, sqc, sq)
+		withNull := randomArray(t, rng, mem, dt, []int{3, 17, 40}, []bool{false, false, false}, true)
+		d2, err := array.New(mem, dt, 3, 17, 19)
+		require.NoError(t, err)
+		refuse("nulls", d2, withNull, b)
+		for _, x := range []*array.Array{a, b, want, big, bigT, dst, od, wrong, strided, sq, sqc, withNull, d2} {
+			x.Release()
+		}
+	}
+}
+
+// TestEvalIntoMatmul: expr.EvalInto of a Matmul goes into dst in place, or
+// through a temporary when dst is an operand.
+func TestEvalIntoMatmul(t *testing.T) {
+	mem := checkedMem(t)
+	rng := rand.New(rand.NewSource(26))
+	for _, dt := range []array.DType{array.Float32, array.Float64} {
+		x := randomArray(t, rng, mem, dt, []int{30, 30}, nil, false)
+		xc, err := array.Copy(mem, x) // contiguous
+		require.NoError(t, err)
+		y := randomArray(t, rng, mem, dt, []int{30, 30}, nil, false)
+		want, err := linalg.Matmul(mem, xc, y)
+		require.NoError(t, err)
+		wv, err := array.ToSlice[float64](want)
+		require.NoError(t, err)
+		d, err := array.New(mem, dt, 30, 30)
+		require.NoError(t, err)
+		require.NoError(t, expr.EvalInto(d, expr.Matmul(expr.Leaf(xc), expr.Leaf(y)), expr.WithAllocator(mem)))
+		gv, err := array.ToSlice[float64](d)
+		require.NoError(t, err)
+		require.Equal(t, wv, gv, "%v: into a new array", dt)
+		require.NoError(t, expr.EvalInto(xc, expr.Matmul(expr.Leaf(xc), expr.Leaf(y)), expr.WithAllocator(mem)))
+		gv, err = array.ToSlice[float64](xc)
+		require.NoError(t, err)
+		require.Equal(t, wv, gv, "%v: into its first operand", dt)
+		for _, a := range []*array.Array{x, xc, y, want, d} {
+			a.Release()
 		}
 	}
 }
