@@ -27,6 +27,26 @@ type gemmShape struct {
 	mr, nr, kc, mc, nc int
 	direct             int
 	kern               gemmKernel
+	// for a panel of r < mr rows (the last of a matrix), rowKern[r] is the
+	// kernel of rowsOf[r] >= r rows to use (kern and mr when none is
+	// smaller)
+	rowKern []gemmKernel
+	rowsOf  []int
+}
+
+// edges sets rowKern and rowsOf from kernels of fewer rows than mr.
+func (s *gemmShape) edges(small map[int]gemmKernel) {
+	s.rowKern = make([]gemmKernel, s.mr+1)
+	s.rowsOf = make([]int, s.mr+1)
+	for r := s.mr; r >= 1; r-- {
+		s.rowKern[r], s.rowsOf[r] = s.kern, s.mr
+		if r < s.mr {
+			s.rowKern[r], s.rowsOf[r] = s.rowKern[r+1], s.rowsOf[r+1]
+		}
+		if f, ok := small[r]; ok {
+			s.rowKern[r], s.rowsOf[r] = f, r
+		}
+	}
 }
 
 // gemmF64 and gemmF32 are set by gemm_amd64.go (AVX-512 or AVX2 with FMA)
@@ -173,7 +193,7 @@ func (g *gemmCtx[T]) run(m, n, k int, a, b mat[T], c []T, ldc int) {
 				switch {
 				case !direct:
 					g.packA(a, ic, pc, mc, kc, g.ap)
-				case mc%s.mr != 0:
+				case mc%s.mr != 0 && s.rowsOf[mc%s.mr] != mc%s.mr: // a padded edge panel
 					i := mc / s.mr * s.mr
 					g.packA(a, ic+i, pc, mc-i, kc, g.ap)
 				}
@@ -229,25 +249,29 @@ func (g *gemmCtx[T]) macro(a, b mat[T], direct bool, ic, jc, pc, mc, nc, kc int,
 		}
 		for ir := 0; ir < mc; ir += mr {
 			mrr := min(mr, mc-ir)
+			kern, rows := s.kern, mr
+			if mrr < mr {
+				kern, rows = s.rowKern[mrr], s.rowsOf[mrr]
+			}
 			var ap unsafe.Pointer
 			ars, astep := esz, mr*esz
 			switch {
 			case !direct:
 				ap = unsafe.Pointer(&g.ap[ir*kc])
-			case mrr < mr:
+			case rows > mrr: // the padded panel
 				ap = unsafe.Pointer(&g.ap[0])
 			default:
 				ap = unsafe.Pointer(&a.buf[a.off+(ic+ir)*a.rs+pc*a.cs])
 				ars, astep = a.rs*esz, a.cs*esz
 			}
 			dst := unsafe.Add(c, (ir*ldc+jr)*csz)
-			if mrr == mr && nrr == nr {
-				s.kern(kc, ap, ars, astep, bp, bstep, dst, ldc*csz, mode)
+			if rows == mrr && nrr == nr {
+				kern(kc, ap, ars, astep, bp, bstep, dst, ldc*csz, mode)
 				continue
 			}
 			if mode < 2 {
 				t := g.tile
-				s.kern(kc, ap, ars, astep, bp, bstep, unsafe.Pointer(&t[0]), nr*esz, 0)
+				kern(kc, ap, ars, astep, bp, bstep, unsafe.Pointer(&t[0]), nr*esz, 0)
 				for i := 0; i < mrr; i++ {
 					row := unsafe.Slice((*T)(unsafe.Add(dst, i*ldc*csz)), nrr)
 					src := t[i*nr : i*nr+nrr]
@@ -262,7 +286,7 @@ func (g *gemmCtx[T]) macro(a, b mat[T], direct bool, ic, jc, pc, mc, nc, kc int,
 				continue
 			}
 			t := g.tile64
-			s.kern(kc, ap, ars, astep, bp, bstep, unsafe.Pointer(&t[0]), nr*8, 2)
+			kern(kc, ap, ars, astep, bp, bstep, unsafe.Pointer(&t[0]), nr*8, 2)
 			for i := 0; i < mrr; i++ {
 				row := unsafe.Slice((*float64)(unsafe.Add(dst, i*ldc*8)), nrr)
 				src := t[i*nr : i*nr+nrr]
@@ -403,5 +427,7 @@ func runGemm[T float32 | float64](p *product, ac, bc, out *array.Array, workers 
 
 // goShape is the blocking of the Go kernel.
 func goShape(k gemmKernel) gemmShape {
-	return gemmShape{mr: goMR, nr: goNR, kc: 256, mc: 128, nc: 2048, direct: 1 << 18, kern: k}
+	s := gemmShape{mr: goMR, nr: goNR, kc: 256, mc: 128, nc: 2048, direct: 1 << 18, kern: k}
+	s.edges(nil)
+	return s
 }

@@ -20,6 +20,30 @@ func gemmF64AVX2(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bste
 //go:noescape
 func gemmF32AVX2(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
 
+//go:noescape
+func gemmF64AVX512x8(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
+
+//go:noescape
+func gemmF32AVX512x8(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
+
+//go:noescape
+func gemmF64AVX512x4(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
+
+//go:noescape
+func gemmF32AVX512x4(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
+
+//go:noescape
+func gemmF64AVX2x4(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
+
+//go:noescape
+func gemmF32AVX2x4(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
+
+//go:noescape
+func gemmF64AVX2x2(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
+
+//go:noescape
+func gemmF32AVX2x2(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
+
 // The kernels by the CPU: AVX-512 (12×16 float64, 12×32 float32), AVX2
 // with FMA (6×8, 6×16), else the Go kernel.
 func init() {
@@ -27,9 +51,13 @@ func init() {
 	case cpu.X86.HasAVX512F && cpu.X86.HasAVX2 && cpu.X86.HasFMA:
 		gemmF64 = gemmShape{mr: 12, nr: 16, kc: 192, mc: 240, nc: 3072, direct: 1 << 18, kern: gemmF64AVX512}
 		gemmF32 = gemmShape{mr: 12, nr: 32, kc: 256, mc: 240, nc: 3072, direct: 1 << 18, kern: gemmF32AVX512}
+		gemmF64.edges(map[int]gemmKernel{4: gemmF64AVX512x4, 8: gemmF64AVX512x8})
+		gemmF32.edges(map[int]gemmKernel{4: gemmF32AVX512x4, 8: gemmF32AVX512x8})
 	case cpu.X86.HasAVX2 && cpu.X86.HasFMA:
 		gemmF64 = gemmShape{mr: 6, nr: 8, kc: 256, mc: 120, nc: 3072, direct: 1 << 18, kern: gemmF64AVX2}
 		gemmF32 = gemmShape{mr: 6, nr: 16, kc: 256, mc: 120, nc: 3072, direct: 1 << 18, kern: gemmF32AVX2}
+		gemmF64.edges(map[int]gemmKernel{2: gemmF64AVX2x2, 4: gemmF64AVX2x4})
+		gemmF32.edges(map[int]gemmKernel{2: gemmF32AVX2x2, 4: gemmF32AVX2x4})
 	default:
 		gemmF64 = goShape(goKernel[float64])
 		gemmF32 = goShape(goKernel[float32])

@@ -119,30 +119,33 @@ func shapesFor(s gemmShape, goKern gemmKernel) []gemmShape {
 }
 
 // dimsFor are the sizes tried: 1 to 300 with the tile's multiples, their
-// neighbours, and primes.
+// neighbours, primes, and sizes that end in 4 or 8 rows (the smaller
+// kernels without padding).
 func dimsFor(tile int) []int {
-	d := []int{1, 2, 3, 5, 13, 31, 67, 127, 257, 293}
+	d := []int{1, 2, 3, 4, 5, 8, 13, 31, 64, 67, 127, 257, 260, 293}
 	for _, q := range []int{1, 2, 5} {
 		d = append(d, q*tile-1, q*tile, q*tile+1)
 	}
 	return d
 }
 
+func pick(rng *rand.Rand, d []int) int { return d[rng.Intn(len(d))] }
+
 func TestGemmKernels(t *testing.T) {
 	rng := rand.New(rand.NewSource(20))
 	for _, s := range shapesFor(gemmF64, goKernel[float64]) {
-		for it := 0; it < 40; it++ {
-			m := dimsFor(s.mr)[rng.Intn(16)]
-			n := dimsFor(s.nr)[rng.Intn(16)]
-			k := dimsFor(s.kc)[rng.Intn(16)]
+		for it := 0; it < 60; it++ {
+			m := pick(rng, dimsFor(s.mr))
+			n := pick(rng, dimsFor(s.nr))
+			k := pick(rng, dimsFor(s.kc))
 			checkGemm[float64](t, rng, &s, m, n, k, layout(rng.Intn(int(numLayouts))), layout(rng.Intn(int(numLayouts))))
 		}
 	}
 	for _, s := range shapesFor(gemmF32, goKernel[float32]) {
-		for it := 0; it < 40; it++ {
-			m := dimsFor(s.mr)[rng.Intn(16)]
-			n := dimsFor(s.nr)[rng.Intn(16)]
-			k := dimsFor(s.kc)[rng.Intn(16)]
+		for it := 0; it < 60; it++ {
+			m := pick(rng, dimsFor(s.mr))
+			n := pick(rng, dimsFor(s.nr))
+			k := pick(rng, dimsFor(s.kc))
 			checkGemm[float32](t, rng, &s, m, n, k, layout(rng.Intn(int(numLayouts))), layout(rng.Intn(int(numLayouts))))
 		}
 	}

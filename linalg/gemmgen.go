@@ -34,11 +34,22 @@ type kern struct {
 	temps int // broadcast registers in rotation
 }
 
+// kernels: the full tiles, and for the last rows of a matrix the same
+// kernels with fewer rows (8 and 4; AVX2 4 and 2), so that 64, 256, 1024
+// or 2048 rows need no padded tile.
 var kernels = []kern{
 	{"gemmF64AVX512", true, false, 12, 4},
 	{"gemmF32AVX512", true, true, 12, 4},
 	{"gemmF64AVX2", false, false, 6, 2},
 	{"gemmF32AVX2", false, true, 6, 2},
+	{"gemmF64AVX512x8", true, false, 8, 4},
+	{"gemmF32AVX512x8", true, true, 8, 4},
+	{"gemmF64AVX512x4", true, false, 4, 4},
+	{"gemmF32AVX512x4", true, true, 4, 4},
+	{"gemmF64AVX2x4", false, false, 4, 2},
+	{"gemmF32AVX2x4", false, true, 4, 2},
+	{"gemmF64AVX2x2", false, false, 2, 2},
+	{"gemmF32AVX2x2", false, true, 2, 2},
 }
 
 func main() {
