@@ -27,11 +27,23 @@ type gemmShape struct {
 	mr, nr, kc, mc, nc int
 	direct             int
 	kern               gemmKernel
+	// kb, when set, is for float32 the most terms of k summed in float32
+	// (at most 256): a block of kc is then computed kb at a time, each
+	// added in float64 to the tile, which stays in L1 (else kb is kc)
+	kb int
 	// for a panel of r < mr rows (the last of a matrix), rowKern[r] is the
 	// kernel of rowsOf[r] >= r rows to use (kern and mr when none is
 	// smaller)
 	rowKern []gemmKernel
 	rowsOf  []int
+}
+
+// block is the most terms of k a float32 kernel call sums in float32.
+func (s *gemmShape) block() int {
+	if s.kb > 0 {
+		return min(s.kb, s.kc)
+	}
+	return s.kc
 }
 
 // edges sets rowKern and rowsOf from kernels of fewer rows than mr.
@@ -167,7 +179,7 @@ func (g *gemmCtx[T]) run(m, n, k int, a, b mat[T], c []T, ldc int) {
 	s := g.s
 	var z T
 	esz := int(unsafe.Sizeof(z))
-	wide := esz == 4 && k > s.kc // float32 blocks summed in float64
+	wide := esz == 4 && k > s.block() // float32 blocks summed in float64
 	direct := b.cs == 1 && (m*k+k*n)*esz <= s.direct
 	g.ap = aligned(g.ap, roundUp(min(m, s.mc), s.mr)*min(k, s.kc))
 	g.bp = aligned(g.bp, roundUp(min(n, s.nc), s.nr)*min(k, s.kc))
@@ -265,6 +277,16 @@ func (g *gemmCtx[T]) macro(a, b mat[T], direct bool, ic, jc, pc, mc, nc, kc int,
 				ars, astep = a.rs*esz, a.cs*esz
 			}
 			dst := unsafe.Add(c, (ir*ldc+jr)*csz)
+			if mode >= 2 && kc > s.block() {
+				// float32 into float64 sums, a block of k at a time
+				k0, f := s.block(), kern
+				kern = func(kc int, ap unsafe.Pointer, ars, astep int, bp unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int) {
+					for q := 0; q < kc; q += k0 {
+						f(min(k0, kc-q), unsafe.Add(ap, q*astep), ars, astep, unsafe.Add(bp, q*bstep), bstep, c, ldc, mode)
+						mode = 3
+					}
+				}
+			}
 			if rows == mrr && nrr == nr {
 				kern(kc, ap, ars, astep, bp, bstep, dst, ldc*csz, mode)
 				continue

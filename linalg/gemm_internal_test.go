@@ -85,7 +85,7 @@ func checkGemm[T float32 | float64](t *testing.T, rng *rand.Rand, s *gemmShape, 
 				mag += math.Abs(av[i*k+p] * bv[p*n+j])
 			}
 			got := float64(c[i*ldc+j])
-			bound := eps*math.Abs(want) + float64(min(k, s.kc)+1)*eps*mag
+			bound := eps*math.Abs(want) + float64(min(k, s.block())+1)*eps*mag
 			if !(math.Abs(got-want) <= bound) {
 				t.Fatalf("%s: C[%d,%d] = %v, want %v (bound %g)", msg, i, j, got, want, bound)
 			}
@@ -98,18 +98,21 @@ func checkGemm[T float32 | float64](t *testing.T, rng *rand.Rand, s *gemmShape, 
 	}
 }
 
-// shapesFor are the kernels' blockings as used, the same with blocks small
+// shapesFor are the kernels' blockings as used (also of the kernels this
+// CPU has but does not use, and of the Go kernel), the same with blocks small
 // enough that small products cross every block edge (for float32, the
-// float64 sums of blocks of k), each read in place and packed, and the Go
-// kernel.
-func shapesFor(s gemmShape, goKern gemmKernel) []gemmShape {
-	var out []gemmShape
-	tiny := s
-	tiny.kc, tiny.mc, tiny.nc = 7, 2*s.mr, 2*s.nr
-	gs := goShape(goKern)
-	gsTiny := gs
-	gsTiny.kc, gsTiny.mc, gsTiny.nc = 5, 3*gs.mr, 2*gs.nr
-	for _, x := range []gemmShape{s, tiny, gs, gsTiny} {
+// float64 sums of blocks of k, also of blocks shorter than kc), each read
+// in place and packed.
+func shapesFor(s gemmShape, others []gemmShape, goKern gemmKernel) []gemmShape {
+	var out, base []gemmShape
+	for _, x := range append([]gemmShape{s, goShape(goKern)}, others...) {
+		tiny := x
+		tiny.kc, tiny.mc, tiny.nc, tiny.kb = 7, 2*x.mr, 2*x.nr, 0
+		chunked := tiny // float32: blocks of k of 12 summed 5 terms at a time
+		chunked.kc, chunked.kb = 12, 5
+		base = append(base, x, tiny, chunked)
+	}
+	for _, x := range base {
 		for _, d := range []int{0, 1 << 40} {
 			x.direct = d
 			out = append(out, x)
@@ -133,16 +136,17 @@ func pick(rng *rand.Rand, d []int) int { return d[rng.Intn(len(d))] }
 
 func TestGemmKernels(t *testing.T) {
 	rng := rand.New(rand.NewSource(20))
-	for _, s := range shapesFor(gemmF64, goKernel[float64]) {
-		for it := 0; it < 60; it++ {
+	o64, o32 := otherShapes()
+	for _, s := range shapesFor(gemmF64, o64, goKernel[float64]) {
+		for it := 0; it < 30; it++ {
 			m := pick(rng, dimsFor(s.mr))
 			n := pick(rng, dimsFor(s.nr))
 			k := pick(rng, dimsFor(s.kc))
 			checkGemm[float64](t, rng, &s, m, n, k, layout(rng.Intn(int(numLayouts))), layout(rng.Intn(int(numLayouts))))
 		}
 	}
-	for _, s := range shapesFor(gemmF32, goKernel[float32]) {
-		for it := 0; it < 60; it++ {
+	for _, s := range shapesFor(gemmF32, o32, goKernel[float32]) {
+		for it := 0; it < 30; it++ {
 			m := pick(rng, dimsFor(s.mr))
 			n := pick(rng, dimsFor(s.nr))
 			k := pick(rng, dimsFor(s.kc))
