@@ -59,7 +59,7 @@ func init() {
 }
 
 func avx512Shapes() (f64, f32 gemmShape) {
-	f64 = gemmShape{mr: 12, nr: 16, kc: 512, mc: 240, nc: 3072, direct: 1 << 18, kern: gemmF64AVX512}
+	f64 = gemmShape{mr: 12, nr: 16, kc: 192, mc: 240, nc: 3072, direct: 1 << 18, kern: gemmF64AVX512}
 	f32 = gemmShape{mr: 12, nr: 32, kc: 512, kb: 256, mc: 240, nc: 3072, direct: 1 << 18, kern: gemmF32AVX512}
 	f64.edges(map[int]gemmKernel{4: gemmF64AVX512x4, 8: gemmF64AVX512x8})
 	f32.edges(map[int]gemmKernel{4: gemmF32AVX512x4, 8: gemmF32AVX512x8})
