@@ -38,7 +38,17 @@ func (ev *evaluation) structural(r *rnode, dst *array.Array, asView bool) (*arra
 	case kView:
 		return ev.viewNode(r, xs[0], dst, asView)
 	case kMatmul:
-		out, err := linalg.Matmul(ev.o.mem, xs[0], xs[1])
+		if dst != nil {
+			// straight into dst when linalg can (no temporary and copy)
+			ok, err := linalg.MatmulInto(dst, xs[0], xs[1], ev.o.workers)
+			if err != nil {
+				return nil, fmt.Errorf("expr.Matmul: %w", err)
+			}
+			if ok {
+				return dst, nil
+			}
+		}
+		out, err := linalg.MatmulWorkers(ev.o.mem, xs[0], xs[1], ev.o.workers)
 		if err != nil {
 			return nil, fmt.Errorf("expr.Matmul: %w", err)
 		}

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
+	"unsafe"
 
 	"github.com/apache/arrow/go/v15/arrow/float16"
 	"github.com/apache/arrow/go/v15/arrow/memory"
@@ -32,18 +34,72 @@ import (
 // operand is array.ErrNil or array.ErrReleased. The result is a new
 // contiguous array from mem (array.DefaultAllocator when nil).
 func Matmul(mem memory.Allocator, a, b *array.Array) (*array.Array, error) {
+	return MatmulWorkers(mem, a, b, 0)
+}
+
+// MatmulWorkers is Matmul computed by at most workers goroutines (fewer for
+// a small product; workers < 1 means GOMAXPROCS). The result does not
+// depend on it.
+func MatmulWorkers(mem memory.Allocator, a, b *array.Array, workers int) (*array.Array, error) {
+	out, _, err := matmul(mem, a, b, workers, nil)
+	return out, err
+}
+
+// MatmulInto writes the product of a and b into dst when it can without a
+// temporary: the product is one of two float32 or two float64 operands
+// without nulls, with more than one row and one column (the packed
+// kernels' products), and dst has its shape and dtype, is contiguous,
+// carries no validity bitmap and shares no memory with a or b. It reports
+// whether it did; when it did not, dst is untouched and the caller computes
+// the product otherwise (Matmul and a copy). The errors are Matmul's.
+func MatmulInto(dst, a, b *array.Array, workers int) (bool, error) {
+	if err := array.Check(dst); err != nil {
+		return false, fmt.Errorf("linalg.MatmulInto: output: %w", err)
+	}
+	out, ok, err := matmul(nil, a, b, workers, dst)
+	if out != nil {
+		out.Release()
+	}
+	return ok, err
+}
+
+// intoOK reports whether matmul can write into dst (see MatmulInto).
+func intoOK(dst, a, b *array.Array, dt array.DType, shape []int, n, m, k int) bool {
+	if dt != array.Float32 && dt != array.Float64 || a.DType() != dt || b.DType() != dt || a.HasNulls() || b.HasNulls() {
+		return false
+	}
+	if n <= 1 || m <= 1 || k == 0 || dst.DType() != dt || dst.HasNulls() || dst.ReadOnly() || !dst.IsContiguous() || !slices.Equal(dst.Shape(), shape) {
+		return false
+	}
+	span := func(x *array.Array) (lo, hi uintptr) {
+		buf := x.Data().Bytes()
+		lo = uintptr(unsafe.Pointer(unsafe.SliceData(buf)))
+		return lo, lo + uintptr(len(buf))
+	}
+	dlo, dhi := span(dst)
+	for _, x := range []*array.Array{a, b} {
+		if lo, hi := span(x); lo < dhi && dlo < hi {
+			return false
+		}
+	}
+	return true
+}
+
+// matmul is Matmul, into dst when dst is not nil and intoOK (then it
+// returns dst retained and true; nil and false when not intoOK).
+func matmul(mem memory.Allocator, a, b *array.Array, workers int, dst *array.Array) (*array.Array, bool, error) {
 	if err := array.Check(a); err != nil {
-		return nil, fmt.Errorf("linalg.Matmul: first operand: %w", err)
+		return nil, false, fmt.Errorf("linalg.Matmul: first operand: %w", err)
 	}
 	if err := array.Check(b); err != nil {
-		return nil, fmt.Errorf("linalg.Matmul: second operand: %w", err)
+		return nil, false, fmt.Errorf("linalg.Matmul: second operand: %w", err)
 	}
 	if mem == nil {
 		mem = array.DefaultAllocator
 	}
 	ash, bsh := a.Shape(), b.Shape()
 	if len(ash) == 0 || len(bsh) == 0 {
-		return nil, fmt.Errorf("linalg.Matmul: %w: shapes %v and %v: an operand is a scalar (rank 0); matmul needs rank 1 or more", array.ErrShape, ash, bsh)
+		return nil, false, fmt.Errorf("linalg.Matmul: %w: shapes %v and %v: an operand is a scalar (rank 0); matmul needs rank 1 or more", array.ErrShape, ash, bsh)
 	}
 	la, lb := coreOf(a, true), coreOf(b, false)
 	if la.cols != lb.rows {
@@ -51,12 +107,12 @@ func Matmul(mem memory.Allocator, a, b *array.Array) (*array.Array, error) {
 		if len(bsh) == 1 {
 			axis = "only axis"
 		}
-		return nil, fmt.Errorf("linalg.Matmul: %w: shapes %v and %v do not align: the first's last axis has %d, the second's %s has %d",
+		return nil, false, fmt.Errorf("linalg.Matmul: %w: shapes %v and %v do not align: the first's last axis has %d, the second's %s has %d",
 			array.ErrShape, ash, bsh, la.cols, axis, lb.rows)
 	}
 	batch, err := broadcastBatch(la.batch, lb.batch)
 	if err != nil {
-		return nil, fmt.Errorf("linalg.Matmul: %w: shapes %v and %v: %v", array.ErrShape, ash, bsh, err)
+		return nil, false, fmt.Errorf("linalg.Matmul: %w: shapes %v and %v: %v", array.ErrShape, ash, bsh, err)
 	}
 	outShape := append([]int(nil), batch...)
 	if len(ash) > 1 {
@@ -71,31 +127,42 @@ func Matmul(mem memory.Allocator, a, b *array.Array) (*array.Array, error) {
 	}
 	n, k, m := la.rows, la.cols, lb.cols
 	if m != 0 && n > math.MaxInt/m || n*m != 0 && nb > math.MaxInt/(n*m) {
-		return nil, fmt.Errorf("linalg.Matmul: %w: shapes %v and %v: the result's element count overflows int", array.ErrShape, ash, bsh)
+		return nil, false, fmt.Errorf("linalg.Matmul: %w: shapes %v and %v: the result's element count overflows int", array.ErrShape, ash, bsh)
 	}
 
 	dt := array.PromoteTypes(a.DType(), b.DType())
+	if dst != nil && !intoOK(dst, a, b, dt, outShape, n, m, k) {
+		return nil, false, nil
+	}
 	cdt := dt // the dtype the kernel computes in
 	if dt == array.Float16 {
 		cdt = array.Float32
 	}
 	ac, err := castTo(mem, a, cdt)
 	if err != nil {
-		return nil, fmt.Errorf("linalg.Matmul: first operand: %w", err)
+		return nil, false, fmt.Errorf("linalg.Matmul: first operand: %w", err)
 	}
 	defer ac.Release()
 	bc, err := castTo(mem, b, cdt)
 	if err != nil {
-		return nil, fmt.Errorf("linalg.Matmul: second operand: %w", err)
+		return nil, false, fmt.Errorf("linalg.Matmul: second operand: %w", err)
 	}
 	defer bc.Release()
-	out, err := array.New(mem, cdt, outShape...)
-	if err != nil {
-		return nil, fmt.Errorf("linalg.Matmul: %w", err)
+	newOut := array.New
+	if (cdt == array.Float32 || cdt == array.Float64) && n > 1 && m > 1 && k > 0 {
+		newOut = array.Empty // the packed kernels write every element (see useGemm)
+	}
+	var out *array.Array
+	if dst != nil {
+		dst.Retain()
+		out = dst
+	} else if out, err = newOut(mem, cdt, outShape...); err != nil {
+		return nil, false, fmt.Errorf("linalg.Matmul: %w", err)
 	}
 	p := product{
 		n: n, k: k, m: m, batch: batch,
 		a: coreOf(ac, true).on(batch), b: coreOf(bc, false).on(batch),
+		maxWorkers: workers,
 	}
 	if n*m*nb > 0 && k > 0 {
 		p.run(ac, bc, out)
@@ -104,7 +171,7 @@ func Matmul(mem memory.Allocator, a, b *array.Array) (*array.Array, error) {
 		h, err := castTo(mem, out, dt)
 		out.Release()
 		if err != nil {
-			return nil, fmt.Errorf("linalg.Matmul: %w", err)
+			return nil, false, fmt.Errorf("linalg.Matmul: %w", err)
 		}
 		out = h
 	}
@@ -112,10 +179,10 @@ func Matmul(mem memory.Allocator, a, b *array.Array) (*array.Array, error) {
 		nulls := product{n: n, k: k, m: m, batch: batch, a: coreOf(a, true).on(batch), b: coreOf(b, false).on(batch)}
 		if err := nulls.applyNulls(a, b, out); err != nil {
 			out.Release()
-			return nil, fmt.Errorf("linalg.Matmul: %w", err)
+			return nil, false, fmt.Errorf("linalg.Matmul: %w", err)
 		}
 	}
-	return out, nil
+	return out, true, nil
 }
 
 // core is the matrix layout of one operand: element (batch index t, i, j) is
@@ -188,6 +255,8 @@ type product struct {
 	n, k, m int
 	batch   []int
 	a, b    core
+	// maxWorkers bounds workers(); < 1 means GOMAXPROCS
+	maxWorkers int
 }
 
 // batches is the number of matrices in the batch.
@@ -241,6 +310,9 @@ func (p *product) workers() int {
 	if work < parallelWork {
 		return 1
 	}
+	if p.maxWorkers >= 1 {
+		return p.maxWorkers
+	}
 	return runtime.GOMAXPROCS(0)
 }
 
@@ -269,8 +341,16 @@ func parallel(units, workers int, f func(lo, hi int)) {
 func (p *product) run(ac, bc, out *array.Array) {
 	switch out.DType() {
 	case array.Float64:
+		if useGemm(p) {
+			runGemm[float64](p, ac, bc, out, p.workers())
+			return
+		}
 		runFloat(p, ac, bc, out, dgemm)
 	case array.Float32:
+		if useGemm(p) {
+			runGemm[float32](p, ac, bc, out, p.workers())
+			return
+		}
 		runFloat(p, ac, bc, out, sgemm)
 	case array.Bool:
 		runInt[uint8](p, ac, bc, out, true)

@@ -1,0 +1,455 @@
+package linalg
+
+import (
+	"sync"
+	"unsafe"
+
+	"github.com/stride0/stride0/array"
+)
+
+//go:generate go run gemmgen.go
+
+// gemmKernel computes one mr×nr tile of C (see gemmgen.go): k steps over
+// A, element (i, p) at a + i·ars + p·astep bytes, and B, row p of the
+// tile's nr columns at b + p·bstep (contiguous); c is the tile's first
+// element and ldc the bytes between its rows. mode 0 stores the tile, 1
+// adds it to C; for float32 2 stores it widened to float64, 3 adds it
+// widened (C is then float64).
+type gemmKernel func(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
+
+// gemmShape is a micro-kernel and the blocking around it: the tile is
+// mr×nr; k is cut into blocks of kc (the packed kc×nr panel of B stays in
+// L1), the rows into blocks of mc (the packed mc×kc block of A stays in
+// L2) and the columns into blocks of nc. Products whose operands take at
+// most direct bytes are read in place when B's rows are contiguous (only
+// the edge panels are packed).
+type gemmShape struct {
+	mr, nr, kc, mc, nc int
+	direct             int
+	kern               gemmKernel
+	// kb, when set, is for float32 the most terms of k summed in float32
+	// (at most 256): a block of kc is then computed kb at a time, each
+	// added in float64 to the tile, which stays in L1 (else kb is kc)
+	kb int
+	// for a panel of r < mr rows (the last of a matrix), rowKern[r] is the
+	// kernel of rowsOf[r] >= r rows to use (kern and mr when none is
+	// smaller)
+	rowKern []gemmKernel
+	rowsOf  []int
+}
+
+// block is the most terms of k a float32 kernel call sums in float32.
+func (s *gemmShape) block() int {
+	if s.kb > 0 {
+		return min(s.kb, s.kc)
+	}
+	return s.kc
+}
+
+// edges sets rowKern and rowsOf from kernels of fewer rows than mr.
+func (s *gemmShape) edges(small map[int]gemmKernel) {
+	s.rowKern = make([]gemmKernel, s.mr+1)
+	s.rowsOf = make([]int, s.mr+1)
+	for r := s.mr; r >= 1; r-- {
+		s.rowKern[r], s.rowsOf[r] = s.kern, s.mr
+		if r < s.mr {
+			s.rowKern[r], s.rowsOf[r] = s.rowKern[r+1], s.rowsOf[r+1]
+		}
+		if f, ok := small[r]; ok {
+			s.rowKern[r], s.rowsOf[r] = f, r
+		}
+	}
+}
+
+// gemmF64 and gemmF32 are set by gemm_amd64.go (AVX-512 or AVX2 with FMA)
+// or gemm_other.go (the Go kernel). For float32, kc is at most 256: each
+// block of k is summed in float32 and, when k has more than one block, the
+// blocks are summed in float64 (see gemmCtx.run).
+var gemmF64, gemmF32 gemmShape
+
+// The Go micro-kernel's tile.
+const goMR, goNR = 4, 4
+
+// goKernel is the micro-kernel in Go, for every machine: the same
+// arithmetic as the assembly ones (a float32 tile sums in float32) but
+// multiply and add are separate operations where Go does not fuse them.
+func goKernel[T float32 | float64](k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int) {
+	var acc [goMR][goNR]T
+	for p := 0; p < k; p++ {
+		bv := (*[goNR]T)(unsafe.Add(b, p*bstep))
+		ap := unsafe.Add(a, p*astep)
+		for i := range acc {
+			x := *(*T)(unsafe.Add(ap, i*ars))
+			acc[i][0] += x * bv[0]
+			acc[i][1] += x * bv[1]
+			acc[i][2] += x * bv[2]
+			acc[i][3] += x * bv[3]
+		}
+	}
+	for i := range acc {
+		row := unsafe.Add(c, i*ldc)
+		switch mode {
+		case 0, 1:
+			dst := (*[goNR]T)(row)
+			for j, v := range acc[i] {
+				if mode == 1 {
+					v += dst[j]
+				}
+				dst[j] = v
+			}
+		default:
+			dst := (*[goNR]float64)(row)
+			for j, v := range acc[i] {
+				w := float64(v)
+				if mode == 3 {
+					w += dst[j]
+				}
+				dst[j] = w
+			}
+		}
+	}
+}
+
+// mat is one matrix operand: element (i, j) is buf[off+i*rs+j*cs].
+type mat[T float32 | float64] struct {
+	buf         []T
+	off, rs, cs int
+}
+
+// gemmCtx is one goroutine's packing buffers, reused from call to call.
+type gemmCtx[T float32 | float64] struct {
+	s      *gemmShape
+	ap, bp []T       // the packed block of A and of B
+	c64    []float64 // float32 with k > kc: the float64 sums of a column block
+	tile   []T       // an edge tile
+	tile64 []float64
+}
+
+var gemmPools = [2]sync.Pool{}
+
+func getCtx[T float32 | float64]() *gemmCtx[T] {
+	var z T
+	wide := unsafe.Sizeof(z) == 8
+	pool := &gemmPools[0]
+	if wide {
+		pool = &gemmPools[1]
+	}
+	if g, ok := pool.Get().(*gemmCtx[T]); ok {
+		return g
+	}
+	g := &gemmCtx[T]{s: &gemmF32}
+	if wide {
+		g.s = &gemmF64
+	}
+	g.tile = make([]T, g.s.mr*g.s.nr)
+	g.tile64 = make([]float64, g.s.mr*g.s.nr)
+	return g
+}
+
+func putCtx[T float32 | float64](g *gemmCtx[T]) {
+	var z T
+	if unsafe.Sizeof(z) == 8 {
+		gemmPools[1].Put(g)
+	} else {
+		gemmPools[0].Put(g)
+	}
+}
+
+// aligned returns a slice of n elements starting on a 64-byte boundary,
+// reusing buf when it is large enough.
+func aligned[T float32 | float64](buf []T, n int) []T {
+	if cap(buf) >= n && uintptr(unsafe.Pointer(unsafe.SliceData(buf)))%64 == 0 {
+		return buf[:n]
+	}
+	var z T
+	sz := int(unsafe.Sizeof(z))
+	raw := make([]T, n+64/sz)
+	skip := 0
+	if r := int(uintptr(unsafe.Pointer(&raw[0])) % 64); r != 0 {
+		skip = (64 - r) / sz
+	}
+	return raw[skip : skip+n : skip+n]
+}
+
+func roundUp(x, m int) int { return (x + m - 1) / m * m }
+
+// run computes C = A·B: A is m×k, B k×n, C m×n at c with rows ldc apart.
+// m, n and k are positive.
+func (g *gemmCtx[T]) run(m, n, k int, a, b mat[T], c []T, ldc int) {
+	s := g.s
+	var z T
+	esz := int(unsafe.Sizeof(z))
+	wide := esz == 4 && k > s.block() // float32 blocks summed in float64
+	direct := b.cs == 1 && (m*k+k*n)*esz <= s.direct
+	g.ap = aligned(g.ap, roundUp(min(m, s.mc), s.mr)*min(k, s.kc))
+	g.bp = aligned(g.bp, roundUp(min(n, s.nc), s.nr)*min(k, s.kc))
+	for jc := 0; jc < n; jc += s.nc {
+		nc := min(s.nc, n-jc)
+		if wide {
+			if cap(g.c64) < m*nc {
+				g.c64 = make([]float64, m*nc)
+			}
+			g.c64 = g.c64[:m*nc]
+		}
+		for pc := 0; pc < k; pc += s.kc {
+			kc := min(s.kc, k-pc)
+			switch {
+			case !direct:
+				g.packB(b, pc, jc, kc, nc, g.bp)
+			case nc%s.nr != 0: // the edge panel only
+				j := nc / s.nr * s.nr
+				g.packB(b, pc, jc+j, kc, nc-j, g.bp)
+			}
+			for ic := 0; ic < m; ic += s.mc {
+				mc := min(s.mc, m-ic)
+				switch {
+				case !direct:
+					g.packA(a, ic, pc, mc, kc, g.ap)
+				case mc%s.mr != 0 && s.rowsOf[mc%s.mr] != mc%s.mr: // a padded edge panel
+					i := mc / s.mr * s.mr
+					g.packA(a, ic+i, pc, mc-i, kc, g.ap)
+				}
+				if wide {
+					mode := 3
+					if pc == 0 {
+						mode = 2
+					}
+					g.macro(a, b, direct, ic, jc, pc, mc, nc, kc, unsafe.Pointer(&g.c64[ic*nc]), nc, 8, mode)
+				} else {
+					mode := 1
+					if pc == 0 {
+						mode = 0
+					}
+					g.macro(a, b, direct, ic, jc, pc, mc, nc, kc, unsafe.Pointer(&c[ic*ldc+jc]), ldc, esz, mode)
+				}
+			}
+		}
+		if wide {
+			for i := 0; i < m; i++ {
+				src := g.c64[i*nc : (i+1)*nc]
+				dst := c[i*ldc+jc : i*ldc+jc+nc]
+				for j, v := range src {
+					dst[j] = T(v)
+				}
+			}
+		}
+	}
+}
+
+// macro runs the micro-kernel over the mc×kc block of A at (ic, pc) and
+// the kc×nc block of B at (pc, jc), packed in g.ap and g.bp or (direct)
+// read in place but for the edge panels, packed first in g.ap and g.bp.
+// c is C's element (ic, jc), rows ldc elements of csz bytes apart; mode is
+// the kernel's.
+func (g *gemmCtx[T]) macro(a, b mat[T], direct bool, ic, jc, pc, mc, nc, kc int, c unsafe.Pointer, ldc, csz, mode int) {
+	s := g.s
+	mr, nr := s.mr, s.nr
+	var z T
+	esz := int(unsafe.Sizeof(z))
+	for jr := 0; jr < nc; jr += nr {
+		nrr := min(nr, nc-jr)
+		var bp unsafe.Pointer
+		bstep := nr * esz
+		switch {
+		case !direct:
+			bp = unsafe.Pointer(&g.bp[jr*kc])
+		case nrr < nr:
+			bp = unsafe.Pointer(&g.bp[0])
+		default:
+			bp = unsafe.Pointer(&b.buf[b.off+pc*b.rs+jc+jr])
+			bstep = b.rs * esz
+		}
+		for ir := 0; ir < mc; ir += mr {
+			mrr := min(mr, mc-ir)
+			kern, rows := s.kern, mr
+			if mrr < mr {
+				kern, rows = s.rowKern[mrr], s.rowsOf[mrr]
+			}
+			var ap unsafe.Pointer
+			ars, astep := esz, mr*esz
+			switch {
+			case !direct:
+				ap = unsafe.Pointer(&g.ap[ir*kc])
+			case rows > mrr: // the padded panel
+				ap = unsafe.Pointer(&g.ap[0])
+			default:
+				ap = unsafe.Pointer(&a.buf[a.off+(ic+ir)*a.rs+pc*a.cs])
+				ars, astep = a.rs*esz, a.cs*esz
+			}
+			dst := unsafe.Add(c, (ir*ldc+jr)*csz)
+			if mode >= 2 && kc > s.block() {
+				// float32 into float64 sums, a block of k at a time
+				k0, f := s.block(), kern
+				kern = func(kc int, ap unsafe.Pointer, ars, astep int, bp unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int) {
+					for q := 0; q < kc; q += k0 {
+						f(min(k0, kc-q), unsafe.Add(ap, q*astep), ars, astep, unsafe.Add(bp, q*bstep), bstep, c, ldc, mode)
+						mode = 3
+					}
+				}
+			}
+			if rows == mrr && nrr == nr {
+				kern(kc, ap, ars, astep, bp, bstep, dst, ldc*csz, mode)
+				continue
+			}
+			if mode < 2 {
+				t := g.tile
+				kern(kc, ap, ars, astep, bp, bstep, unsafe.Pointer(&t[0]), nr*esz, 0)
+				for i := 0; i < mrr; i++ {
+					row := unsafe.Slice((*T)(unsafe.Add(dst, i*ldc*csz)), nrr)
+					src := t[i*nr : i*nr+nrr]
+					if mode == 0 {
+						copy(row, src)
+						continue
+					}
+					for j, v := range src {
+						row[j] += v
+					}
+				}
+				continue
+			}
+			t := g.tile64
+			kern(kc, ap, ars, astep, bp, bstep, unsafe.Pointer(&t[0]), nr*8, 2)
+			for i := 0; i < mrr; i++ {
+				row := unsafe.Slice((*float64)(unsafe.Add(dst, i*ldc*8)), nrr)
+				src := t[i*nr : i*nr+nrr]
+				if mode == 2 {
+					copy(row, src)
+					continue
+				}
+				for j, v := range src {
+					row[j] += v
+				}
+			}
+		}
+	}
+}
+
+// packA copies the mc×kc block of A at (ic, pc) into dst as panels of mr
+// rows, each a run of kc steps of mr values; rows past mc are zero.
+func (g *gemmCtx[T]) packA(a mat[T], ic, pc, mc, kc int, dst []T) {
+	mr := g.s.mr
+	var z T
+	esz := uintptr(unsafe.Sizeof(z))
+	for ir := 0; ir < mc; ir += mr {
+		rows := min(mr, mc-ir)
+		pan := dst[ir*kc : ir*kc+mr*kc]
+		base := a.off + (ic+ir)*a.rs + pc*a.cs
+		if rows < mr {
+			clear(pan)
+		}
+		// the rows (or for column-major A the steps) are read in order
+		if a.cs == 1 && rows > 1 || kc == 1 {
+			_ = a.buf[base+(rows-1)*a.rs+kc-1] // every row's kc values
+			_ = a.buf[base]
+			for i := 0; i < rows; i++ {
+				src := unsafe.Pointer(&a.buf[base+i*a.rs])
+				d := unsafe.Pointer(&pan[i])
+				for p := 0; p < kc; p++ {
+					*(*T)(unsafe.Add(d, uintptr(p*mr)*esz)) = *(*T)(unsafe.Add(src, uintptr(p)*esz))
+				}
+			}
+			continue
+		}
+		for p := 0; p < kc; p++ {
+			e := base + p*a.cs
+			d := pan[p*mr : p*mr+rows]
+			for i := range d {
+				d[i] = a.buf[e+i*a.rs]
+			}
+		}
+	}
+}
+
+// packB copies the kc×nc block of B at (pc, jc) into dst as panels of nr
+// columns, each a run of kc steps of nr values; columns past nc are zero.
+// B is read row by row.
+func (g *gemmCtx[T]) packB(b mat[T], pc, jc, kc, nc int, dst []T) {
+	nr := g.s.nr
+	if nc%nr != 0 {
+		last := nc / nr * nr
+		clear(dst[last*kc : last*kc+nr*kc])
+	}
+	if b.cs != 1 && b.rs == 1 {
+		for j := 0; j < nc; j++ {
+			e := b.off + pc + (jc+j)*b.cs
+			pan := dst[j/nr*nr*kc+j%nr:]
+			for p, v := range b.buf[e : e+kc] {
+				pan[p*nr] = v
+			}
+		}
+		return
+	}
+	for p := 0; p < kc; p++ {
+		e := b.off + (pc+p)*b.rs + jc*b.cs
+		for jr := 0; jr < nc; jr += nr {
+			cols := min(nr, nc-jr)
+			d := dst[jr*kc+p*nr : jr*kc+p*nr+cols]
+			if b.cs == 1 {
+				copy(d, b.buf[e+jr:e+jr+cols])
+				continue
+			}
+			for j := range d {
+				d[j] = b.buf[e+(jr+j)*b.cs]
+			}
+		}
+	}
+}
+
+// useGemm reports whether a float product goes to the packed kernels: every
+// product but a matrix times a vector (one row or one column), which gonum
+// does without padding a tile.
+func useGemm(p *product) bool { return p.n > 1 && p.m > 1 }
+
+// runGemm computes every batch element with the packed kernels. A batch of
+// at least as many matrices as workers is split by batch element; a
+// smaller one computes its matrices one after the other, each split into
+// workers column (or row) blocks of whole tiles.
+func runGemm[T float32 | float64](p *product, ac, bc, out *array.Array, workers int) {
+	abuf, _ := array.Values[T](ac)
+	bbuf, _ := array.Values[T](bc)
+	cbuf, _ := array.Values[T](out)
+	cbuf = cbuf[out.Offset():] // contiguous: a fresh array or MatmulInto's dst
+	nm := p.n * p.m
+	m, n, k := p.n, p.m, p.k
+	nb := p.batches()
+	if nb >= workers {
+		parallel(nb, workers, func(lo, hi int) {
+			g := getCtx[T]()
+			defer putCtx(g)
+			p.eachIn(lo, hi, func(t, aoff, boff int) {
+				g.run(m, n, k, mat[T]{abuf, aoff, p.a.rs, p.a.cs}, mat[T]{bbuf, boff, p.b.rs, p.b.cs}, cbuf[t*nm:(t+1)*nm], n)
+			})
+		})
+		return
+	}
+	s := &gemmF32
+	var z T
+	if unsafe.Sizeof(z) == 8 {
+		s = &gemmF64
+	}
+	p.each(func(t, aoff, boff int) {
+		c := cbuf[t*nm : (t+1)*nm]
+		if n >= m {
+			parallel((n+s.nr-1)/s.nr, workers, func(lo, hi int) {
+				j0, j1 := lo*s.nr, min(hi*s.nr, n)
+				g := getCtx[T]()
+				defer putCtx(g)
+				g.run(m, j1-j0, k, mat[T]{abuf, aoff, p.a.rs, p.a.cs}, mat[T]{bbuf, boff + j0*p.b.cs, p.b.rs, p.b.cs}, c[j0:], n)
+			})
+			return
+		}
+		parallel((m+s.mr-1)/s.mr, workers, func(lo, hi int) {
+			i0, i1 := lo*s.mr, min(hi*s.mr, m)
+			g := getCtx[T]()
+			defer putCtx(g)
+			g.run(i1-i0, n, k, mat[T]{abuf, aoff + i0*p.a.rs, p.a.rs, p.a.cs}, mat[T]{bbuf, boff, p.b.rs, p.b.cs}, c[i0*n:], n)
+		})
+	})
+}
+
+// goShape is the blocking of the Go kernel.
+func goShape(k gemmKernel) gemmShape {
+	s := gemmShape{mr: goMR, nr: goNR, kc: 256, mc: 128, nc: 2048, direct: 1 << 18, kern: k}
+	s.edges(nil)
+	return s
+}

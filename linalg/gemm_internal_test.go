@@ -1,0 +1,173 @@
+package linalg
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+	"testing"
+)
+
+// layout is a matrix's strides in a buffer: row-major with a padded row,
+// column-major, rows in reverse, or both axes strided.
+type layout int
+
+const (
+	rowMajor layout = iota
+	colMajor
+	reversed
+	strided
+	numLayouts
+)
+
+// place returns a buffer holding the rows×cols matrix vals (row-major) in
+// layout l, and its mat.
+func place[T float32 | float64](vals []float64, rows, cols int, l layout) mat[T] {
+	var rs, cs, off, size int
+	switch l {
+	case rowMajor:
+		rs, cs = cols+3, 1
+		size = rows * rs
+	case colMajor:
+		rs, cs = 1, rows+1
+		size = cols * cs
+	case reversed:
+		rs, cs = -cols, 1
+		off = (rows - 1) * cols
+		size = rows * cols
+	default:
+		rs, cs = 3*cols+1, 3
+		size = rows * rs
+	}
+	buf := make([]T, size+5)
+	for i := range buf {
+		buf[i] = T(math.NaN()) // the gaps must not be read
+	}
+	for i := 0; i < rows; i++ {
+		for j := 0; j < cols; j++ {
+			buf[off+i*rs+j*cs] = T(vals[i*cols+j])
+		}
+	}
+	return mat[T]{buf, off, rs, cs}
+}
+
+// checkGemm runs g on an m×k by k×n product in the given layouts and
+// compares with a float64 triple loop: every term of a float32 product is
+// exact in float64, so the error is the float32 sums of at most kc terms
+// (k·ε·Σ|a·b| each) and the rounding of the result.
+func checkGemm[T float32 | float64](t *testing.T, rng *rand.Rand, s *gemmShape, m, n, k int, la, lb layout) {
+	t.Helper()
+	av, bv := make([]float64, m*k), make([]float64, k*n)
+	for i := range av {
+		av[i] = float64(T(rng.NormFloat64()))
+	}
+	for i := range bv {
+		bv[i] = float64(T(rng.NormFloat64()))
+	}
+	a, b := place[T](av, m, k, la), place[T](bv, k, n, lb)
+	ldc := n + 2
+	c := make([]T, m*ldc)
+	for i := range c {
+		c[i] = 7 // overwritten, the gaps kept
+	}
+	g := &gemmCtx[T]{s: s, tile: make([]T, s.mr*s.nr), tile64: make([]float64, s.mr*s.nr)}
+	g.run(m, n, k, a, b, c, ldc)
+	var z T
+	eps := 0x1p-53
+	if any(z) == any(float32(0)) {
+		eps = 0x1p-24
+	}
+	msg := fmt.Sprintf("%T mr %d kc %d mc %d nc %d direct %d: %dx%dx%d layouts %d %d", z, s.mr, s.kc, s.mc, s.nc, s.direct, m, n, k, la, lb)
+	for i := 0; i < m; i++ {
+		for j := 0; j < n; j++ {
+			want, mag := 0.0, 0.0
+			for p := 0; p < k; p++ {
+				want += av[i*k+p] * bv[p*n+j]
+				mag += math.Abs(av[i*k+p] * bv[p*n+j])
+			}
+			got := float64(c[i*ldc+j])
+			bound := eps*math.Abs(want) + float64(min(k, s.block())+1)*eps*mag
+			if !(math.Abs(got-want) <= bound) {
+				t.Fatalf("%s: C[%d,%d] = %v, want %v (bound %g)", msg, i, j, got, want, bound)
+			}
+		}
+		for j := n; j < ldc; j++ {
+			if c[i*ldc+j] != 7 {
+				t.Fatalf("%s: C[%d,%d] past the row written: %v", msg, i, j, c[i*ldc+j])
+			}
+		}
+	}
+}
+
+// shapesFor are the kernels' blockings as used (also of the kernels this
+// CPU has but does not use, and of the Go kernel), the same with blocks small
+// enough that small products cross every block edge (for float32, the
+// float64 sums of blocks of k, also of blocks shorter than kc), each read
+// in place and packed.
+func shapesFor(s gemmShape, others []gemmShape, goKern gemmKernel) []gemmShape {
+	var out, base []gemmShape
+	for _, x := range append([]gemmShape{s, goShape(goKern)}, others...) {
+		tiny := x
+		tiny.kc, tiny.mc, tiny.nc, tiny.kb = 7, 2*x.mr, 2*x.nr, 0
+		chunked := tiny // float32: blocks of k of 12 summed 5 terms at a time
+		chunked.kc, chunked.kb = 12, 5
+		base = append(base, x, tiny, chunked)
+	}
+	for _, x := range base {
+		for _, d := range []int{0, 1 << 40} {
+			x.direct = d
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// dimsFor are the sizes tried: 1 to 300 with the tile's multiples, their
+// neighbours, primes, and sizes that end in 4 or 8 rows (the smaller
+// kernels without padding).
+func dimsFor(tile int) []int {
+	d := []int{1, 2, 3, 4, 5, 8, 13, 31, 64, 67, 127, 257, 260, 293}
+	for _, q := range []int{1, 2, 5} {
+		d = append(d, q*tile-1, q*tile, q*tile+1)
+	}
+	return d
+}
+
+func pick(rng *rand.Rand, d []int) int { return d[rng.Intn(len(d))] }
+
+func TestGemmKernels(t *testing.T) {
+	rng := rand.New(rand.NewSource(20))
+	o64, o32 := otherShapes()
+	for _, s := range shapesFor(gemmF64, o64, goKernel[float64]) {
+		for it := 0; it < 30; it++ {
+			m := pick(rng, dimsFor(s.mr))
+			n := pick(rng, dimsFor(s.nr))
+			k := pick(rng, dimsFor(s.kc))
+			checkGemm[float64](t, rng, &s, m, n, k, layout(rng.Intn(int(numLayouts))), layout(rng.Intn(int(numLayouts))))
+		}
+	}
+	for _, s := range shapesFor(gemmF32, o32, goKernel[float32]) {
+		for it := 0; it < 30; it++ {
+			m := pick(rng, dimsFor(s.mr))
+			n := pick(rng, dimsFor(s.nr))
+			k := pick(rng, dimsFor(s.kc))
+			checkGemm[float32](t, rng, &s, m, n, k, layout(rng.Intn(int(numLayouts))), layout(rng.Intn(int(numLayouts))))
+		}
+	}
+}
+
+// TestGemmLarge: products past one block of every kind with the blocking
+// in use, every layout of A and B.
+func TestGemmLarge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large products")
+	}
+	rng := rand.New(rand.NewSource(21))
+	for la := layout(0); la < numLayouts; la++ {
+		lb := (la + 1) % numLayouts
+		checkGemm[float64](t, rng, &gemmF64, 2*gemmF64.mc+int(la)+5, 300+int(lb), gemmF64.kc+int(la)+100, la, lb)
+		checkGemm[float32](t, rng, &gemmF32, 2*gemmF32.mc+int(lb)+3, 290, 3*gemmF32.kc+int(la), la, lb)
+	}
+	// past a block of columns
+	checkGemm[float64](t, rng, &gemmF64, 30, gemmF64.nc+30, 300, rowMajor, colMajor)
+	checkGemm[float32](t, rng, &gemmF32, 29, gemmF32.nc+33, 300, rowMajor, rowMajor)
+}
