@@ -185,8 +185,9 @@ func newPageHeader(dt DType, b []byte, p *pageAllocator, small bool) *Array {
 		h.o.buf = *memory.NewBufferWithAllocator(b, p)
 		h.o.data = &h.o.buf
 		h.o.refs.Store(1)
-		h.a = Array{own: &h.o, dtype: dt, data: h.o.data, mem: p}
-		return &h.a
+		a := &h.a // fresh memory: only the fields that are not zero
+		a.own, a.dtype, a.data, a.mem = &h.o, dt, h.o.data, p
+		return a
 	}
 	o := &owner{}
 	o.buf = *memory.NewBufferWithAllocator(b, p)
