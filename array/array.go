@@ -120,21 +120,21 @@ func empty(op string, mem memory.Allocator, dt DType, shape []int) (*Array, bool
 		mem = DefaultAllocator
 	}
 	size := n * dt.Size()
-	var buf *memory.Buffer
 	zero := true
-	if u, ok := mem.(uninitAllocator); ok {
+	var a *Array
+	if p, ok := mem.(*pageAllocator); ok {
 		// no zero fill: the caller writes every element
 		var b []byte
-		b, zero = u.allocateUninit(size)
+		b, zero = p.allocateUninit(size)
 		if b == nil {
 			return nil, false, fmt.Errorf("%s: %w", op, &AllocError{Shape: clone(shape), DType: dt, Bytes: int64(size), Reason: "the allocator refused"})
 		}
-		buf = memory.NewBufferWithAllocator(b, mem)
+		a = newPageHeader(dt, b, p, size <= PageAllocatorThreshold)
 	} else {
-		buf = memory.NewResizableBuffer(mem)
+		buf := memory.NewResizableBuffer(mem)
 		buf.Resize(size)
+		a = newHeader(dt, buf, nil, mem)
 	}
-	a := newHeader(dt, buf, nil, mem)
 	a.setLayout(shape, nil)
 	return a, zero, nil
 }
@@ -144,15 +144,19 @@ func empty(op string, mem memory.Allocator, dt DType, shape []int) (*Array, bool
 // drops the header, by a cleanup after the garbage collector finds it
 // unreachable.
 func newHeader(dt DType, data, valid *memory.Buffer, mem memory.Allocator) *Array {
-	o := &owner{data: data}
+	return (&owner{data: data}).header(dt, valid, mem)
+}
+
+// header returns a header holding o (o.data set), with its cleanup.
+func (o *owner) header(dt DType, valid *memory.Buffer, mem memory.Allocator) *Array {
 	o.refs.Store(1)
 	if valid != nil {
 		o.valid.Store(valid)
 	}
-	a := &Array{own: o, dtype: dt, data: data, valid: valid, mem: mem}
+	a := &Array{own: o, dtype: dt, data: o.data, valid: valid, mem: mem}
 	a.cleanup = runtime.AddCleanup(a, reclaim, o)
 	if debugOn.Load() {
-		o.site = track(o, data.Len())
+		o.site = track(o, o.data.Len())
 	}
 	return a
 }
@@ -164,8 +168,42 @@ func (a *Array) setValid(v *memory.Buffer) {
 	a.own.valid.Store(v)
 }
 
+// newPageHeader returns a header over b, fresh from the page allocator p,
+// holding the only reference to it. The buffer and the owner are one
+// allocation with the header. A small buffer's header (small) gets no
+// cleanup: if the program drops it, the garbage collector frees the
+// buffer's memory like any Go memory, and the buffer's own cleanup
+// (alignedBytes) takes it off the page allocators' books; nothing is ever
+// reused while the program can reach it, since only Release gives it back.
+// That saves the registration (and the removal at Release) that made most
+// of the cost of a small result. Large buffers, and every header in debug
+// mode, get the cleanup of newHeader: a dropped large result counts towards
+// the next collection (collectSoon), and debug mode lists the dropped ones.
+func newPageHeader(dt DType, b []byte, p *pageAllocator, small bool) *Array {
+	if small && !debugOn.Load() {
+		h := &pageHeader{}
+		h.o.buf = *memory.NewBufferWithAllocator(b, p)
+		h.o.data = &h.o.buf
+		h.o.refs.Store(1)
+		a := &h.a // fresh memory: only the fields that are not zero
+		a.own, a.dtype, a.data, a.mem = &h.o, dt, h.o.data, p
+		return a
+	}
+	o := &owner{}
+	o.buf = *memory.NewBufferWithAllocator(b, p)
+	o.data = &o.buf
+	return o.header(dt, nil, p)
+}
+
+// pageHeader is a header and its owner in one allocation (newPageHeader).
+type pageHeader struct {
+	o owner // first: the buffer's reference count is 64-bit aligned
+	a Array
+}
+
 // owner holds the buffer references of one header.
 type owner struct {
+	buf   memory.Buffer // data, when the owner was made with it (newPageHeader); first, so that its atomic count is 64-bit aligned
 	refs  atomic.Int64
 	data  *memory.Buffer
 	valid atomic.Pointer[memory.Buffer]

@@ -32,10 +32,14 @@
 //     while, see SetReuse).
 //   - Release is the deterministic path. An array dropped without Release is
 //     reclaimed after the garbage collector finds its header unreachable (a
-//     runtime.AddCleanup on every header gives its buffer references back);
-//     views hold their own references, so a buffer goes back to its
-//     allocator when no header can reach it, once, whichever path comes
-//     last. Releasing twice and using a released array return ErrReleased.
+//     runtime.AddCleanup on the header gives its buffer references back; a
+//     small buffer of a PageAllocator needs none: the collector frees it
+//     like any Go memory); views hold their own references, so a buffer
+//     goes back to its allocator when no header can reach it, once,
+//     whichever path comes last. Releasing twice and using a released array
+//     return ErrReleased.
+//   - Buffers of 4 MiB and more are given transparent huge pages where the
+//     system allows it (see HugePageThreshold, SetHugePages).
 //   - Every request is checked before it is made: an element or byte count
 //     that overflows, or more than AllocLimit (three quarters of the
 //     machine's memory by default) or than the address space left under

@@ -27,6 +27,37 @@ func giveBack(b []byte) {
 
 const pageSize = 4096
 
+// hugePage is the size of a transparent huge page on amd64 and arm64 (with
+// 4 KiB base pages).
+const hugePage = 2 << 20
+
+// adviseHuge asks for transparent huge pages (madvise MADV_HUGEPAGE, as NumPy
+// does for arrays of 4 MiB and more) over the 2 MiB-aligned interior of b, a
+// fresh, zeroed buffer of HugePageThreshold bytes or more. Where the
+// runtime already faulted the interior in as small pages (it zeroes reused
+// heap memory), those pages are dropped first (MADV_DONTNEED: they read as
+// zero, as they were), so that the next write faults in huge pages. With
+// transparent huge pages set to "never" the advice changes nothing.
+func adviseHuge(b []byte) {
+	if len(b) < HugePageThreshold || hugeOff.Load() {
+		return
+	}
+	p := base(b)
+	lo := (p + hugePage - 1) &^ (hugePage - 1)
+	hi := (p + uintptr(len(b))) &^ (hugePage - 1)
+	if hi <= lo {
+		return
+	}
+	in := b[lo-p : hi-p : hi-p]
+	if unix.Madvise(in, unix.MADV_HUGEPAGE) != nil {
+		return
+	}
+	var vec [1]byte
+	if _, _, e := unix.Syscall(unix.SYS_MINCORE, lo, pageSize, uintptr(unsafe.Pointer(&vec[0]))); e == 0 && vec[0]&1 != 0 {
+		_ = unix.Madvise(in, unix.MADV_DONTNEED)
+	}
+}
+
 // physicalMemory is the memory this process may use: the machine's, or its
 // cgroup's limit when that is lower.
 func physicalMemory() int64 {

@@ -14,3 +14,6 @@ func addressSpaceLeft() int64 { return -1 }
 
 // touchPages: pages are faulted in by the evaluation itself.
 func touchPages(b []byte, workers int) bool { return false }
+
+// adviseHuge: huge pages are left to the system.
+func adviseHuge(b []byte) {}

@@ -1,7 +1,9 @@
 package array
 
 import (
+	"runtime"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
@@ -24,7 +26,9 @@ const PageAllocatorThreshold = 1 << 20
 //
 //   - an array dropped without Release is reclaimed after the garbage
 //     collector finds it unreachable (package array attaches a cleanup to
-//     every header), and the collector's pacing sees the bytes;
+//     the header, or, for a small buffer, the collector frees the memory and
+//     the buffer's own cleanup takes it off the books), and the collector's
+//     pacing sees the bytes;
 //   - a slice from Values keeps its memory alive like any Go slice: memory
 //     released by the collector is never handed to another array while a
 //     slice can reach it;
@@ -70,7 +74,7 @@ func (p *pageAllocator) alloc(size int) ([]byte, bool) {
 	if size == 0 {
 		return []byte{}, true
 	}
-	var b []byte
+	var b buf
 	reused := false
 	if size <= PageAllocatorThreshold {
 		b, reused = p.small.take(size)
@@ -78,7 +82,7 @@ func (p *pageAllocator) alloc(size int) ([]byte, bool) {
 		b, reused = p.large.take(size)
 	}
 	live.add(b)
-	return b, !reused
+	return b.b, !reused
 }
 
 func (p *pageAllocator) Reallocate(size int, b []byte) []byte {
@@ -102,13 +106,13 @@ func (p *pageAllocator) Free(b []byte) {
 	if cap(b) == 0 {
 		return
 	}
-	ours, tainted := live.remove(b)
+	id, ours, tainted := live.remove(b)
 	if !ours || tainted {
 		return
 	}
-	full := b[:cap(b)]
+	full := buf{b[:cap(b)], id}
 	if debugOn.Load() {
-		poison(full) // and never reused: a stale slice reads the poison
+		poison(full.b) // and never reused: a stale slice reads the poison
 		return
 	}
 	if cap(b) <= PageAllocatorThreshold { // the largest class is the threshold
@@ -128,14 +132,23 @@ func poison(b []byte) {
 
 // liveSet records the buffers the page allocators have handed out and not
 // taken back, by base address (not a reference: a buffer nobody frees stays
-// collectable), with a flag set when an array that held the buffer was
-// reclaimed by the garbage collector.
+// collectable), with the buffer's id and a flag set when an array that held
+// the buffer was reclaimed by the garbage collector. Every buffer a page
+// allocator makes carries a cleanup that deletes its entry once the
+// collector frees its memory (forget), so that a buffer dropped without
+// Free leaves nothing behind: arrays of the default allocator need no
+// cleanup of their own for that (see newHeader).
 type liveSet struct {
 	shards [32]struct {
 		mu sync.Mutex
-		m  map[uintptr]bool // base -> tainted
-		_  [40]byte         // keep shards on separate cache lines
+		m  map[uintptr]liveEntry
+		_  [40]byte // keep shards on separate cache lines
 	}
+}
+
+type liveEntry struct {
+	id      uint64 // the buffer's (buf.id): an entry is only forgotten by its own buffer's cleanup
+	tainted bool
 }
 
 var live liveSet
@@ -144,25 +157,25 @@ func base(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b))
 
 func (s *liveSet) shard(p uintptr) int { return int((p>>6 ^ p>>12 ^ p>>20) % 32) }
 
-func (s *liveSet) add(b []byte) {
-	p := base(b)
+func (s *liveSet) add(b buf) {
+	p := base(b.b)
 	sh := &s.shards[s.shard(p)]
 	sh.mu.Lock()
 	if sh.m == nil {
-		sh.m = map[uintptr]bool{}
+		sh.m = map[uintptr]liveEntry{}
 	}
-	sh.m[p] = false
+	sh.m[p] = liveEntry{id: b.id}
 	sh.mu.Unlock()
 }
 
-func (s *liveSet) remove(b []byte) (ours, tainted bool) {
+func (s *liveSet) remove(b []byte) (id uint64, ours, tainted bool) {
 	p := base(b)
 	sh := &s.shards[s.shard(p)]
 	sh.mu.Lock()
-	tainted, ours = sh.m[p]
+	e, ours := sh.m[p]
 	delete(sh.m, p)
 	sh.mu.Unlock()
-	return ours, tainted
+	return e.id, ours, e.tainted
 }
 
 // taint marks a buffer handed out by a page allocator as reachable by
@@ -175,15 +188,56 @@ func (s *liveSet) taint(b []byte) {
 	p := base(b)
 	sh := &s.shards[s.shard(p)]
 	sh.mu.Lock()
-	if _, ok := sh.m[p]; ok {
-		sh.m[p] = true
+	if e, ok := sh.m[p]; ok {
+		e.tainted = true
+		sh.m[p] = e
 	}
 	sh.mu.Unlock()
 }
 
-// alignedBytes returns n bytes of fresh, zeroed Go memory, 64-byte aligned.
-func alignedBytes(n int) []byte {
+// forget is the cleanup of a buffer's memory: the collector freed it, so an
+// entry for it (handed out, never freed) goes. The id keeps it from
+// deleting the entry of a newer buffer at the same address.
+func forget(k bufKey) {
+	sh := &live.shards[live.shard(k.p)]
+	sh.mu.Lock()
+	if e, ok := sh.m[k.p]; ok && e.id == k.id {
+		delete(sh.m, k.p)
+	}
+	sh.mu.Unlock()
+}
+
+type bufKey struct {
+	p  uintptr
+	id uint64
+}
+
+// entries counts the buffers handed out and not taken back (tests).
+func (s *liveSet) entries() int {
+	n := 0
+	for i := range s.shards {
+		sh := &s.shards[i]
+		sh.mu.Lock()
+		n += len(sh.m)
+		sh.mu.Unlock()
+	}
+	return n
+}
+
+// buf is a buffer of a page allocator with its id, unique in the process.
+type buf struct {
+	b  []byte
+	id uint64
+}
+
+var bufIDs atomic.Uint64
+
+// alignedBytes returns n bytes of fresh, zeroed Go memory, 64-byte aligned,
+// with a new id and a cleanup that forgets it once the collector frees it.
+func alignedBytes(n int) buf {
 	raw := make([]byte, n+64)
 	off := int((64 - base(raw)%64) % 64)
-	return raw[off : off+n : off+n]
+	b := buf{raw[off : off+n : off+n], bufIDs.Add(1)}
+	runtime.AddCleanup(unsafe.SliceData(raw), forget, bufKey{base(b.b), b.id})
+	return b
 }

@@ -12,7 +12,7 @@ import (
 // recycleKeep buffers; more are left to the GC.
 type recycler struct {
 	mu    sync.Mutex
-	class [bits.UintSize][][]byte
+	class [bits.UintSize][]buf
 }
 
 const (
@@ -31,37 +31,35 @@ func classOf(size int) int {
 
 // take returns a buffer of size bytes, a released one of its class if there
 // is one (reused: its contents are old), else a new, zeroed one.
-func (r *recycler) take(size int) (b []byte, reused bool) {
+func (r *recycler) take(size int) (b buf, reused bool) {
 	c := classOf(size)
 	r.mu.Lock()
 	free := r.class[c]
 	if n := len(free); n > 0 {
 		b := free[n-1]
-		free[n-1] = nil
+		free[n-1] = buf{}
 		r.class[c] = free[:n-1]
 		r.mu.Unlock()
-		return b[:size], true
+		b.b = b.b[:size]
+		return b, true
 	}
 	r.mu.Unlock()
-	return alignedBytes(1 << c)[:size], false
+	b = alignedBytes(1 << c)
+	b.b = b.b[:size]
+	return b, false
 }
 
 // put keeps a released buffer (its full capacity) for reuse, if its class
 // has room.
-func (r *recycler) put(b []byte) {
-	c := bits.Len(uint(cap(b) - 1))
-	if cap(b) != 1<<c || c < minClass {
+func (r *recycler) put(b buf) {
+	c := bits.Len(uint(cap(b.b) - 1))
+	if cap(b.b) != 1<<c || c < minClass {
 		return // not one of ours: leave it to the GC
 	}
+	b.b = b.b[:cap(b.b)]
 	r.mu.Lock()
 	if len(r.class[c]) < recycleKeep {
-		r.class[c] = append(r.class[c], b[:cap(b)])
+		r.class[c] = append(r.class[c], b)
 	}
 	r.mu.Unlock()
-}
-
-// uninitAllocator is an allocator that can hand out memory without zeroing
-// it (the PageAllocator); Empty and New use it.
-type uninitAllocator interface {
-	allocateUninit(size int) (b []byte, zero bool)
 }

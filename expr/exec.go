@@ -49,6 +49,7 @@ type worker struct {
 	mbase   []unsafe.Pointer
 	size    []int
 	oneBuf  [8]byte // what one points at
+	fitted  uint64  // the group.fitID of the group fitWorker fitted the worker to (0: none)
 }
 
 var (

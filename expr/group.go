@@ -2,6 +2,7 @@ package expr
 
 import (
 	"fmt"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/stride0/stride0/array"
@@ -40,6 +41,8 @@ type group struct {
 	whereZero compute.WhereFunc // select on the root's element size
 	scatter   compute.MoveFunc  // moves of the root's element size
 	gatherOut compute.MoveFunc
+
+	fitID atomic.Uint64 // set on the first getWorker: workers fitted to this group keep it (worker.fitted)
 }
 
 // leafOp is one leaf array of a group.

@@ -34,7 +34,9 @@ func (c *layoutCache) run(o *options, dst *array.Array, b Bindings) (*array.Arra
 			continue
 		}
 		if out, ok, err := fg.try(o, dst, b); ok {
-			s.used.Store(c.clock.Add(1))
+			if s.used.Load() != c.clock.Load() { // not the most recent already: a loop over one layout skips the atomic add
+				s.used.Store(c.clock.Add(1))
+			}
 			return out, true, err
 		}
 	}
@@ -73,8 +75,9 @@ func (c *layoutCache) len() int {
 	return n
 }
 
-// matches is a quick check that this call's leaves and output have fg's
-// layout, without touching any pool; try checks again as it runs.
+// matches is a quick check that this call's leaves have fg's layout (and
+// that there is an output if fg was built for one), without touching any
+// pool; try checks the rest of the output as it runs.
 func (fg *fastGroup) matches(dst *array.Array, b Bindings) bool {
 	if (dst == nil) != (fg.dst == nil) {
 		return false

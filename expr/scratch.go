@@ -2,6 +2,7 @@ package expr
 
 import (
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/stride0/stride0/array"
@@ -20,25 +21,40 @@ var workerPool sync.Pool // *worker
 const maxPooledScratch = 4 << 20
 
 // getWorker returns a worker fitted to g, from the pool when it has one.
+// A worker that was last fitted to g (the same pass, run again: a Plan
+// evaluated in a loop) is not refitted: putWorker left it as fitWorker
+// does.
 func (g *group) getWorker() *worker {
 	w, _ := workerPool.Get().(*worker)
 	if w == nil {
 		w = &worker{}
 	}
-	g.fitWorker(w)
+	id := g.fitID.Load()
+	if id == 0 {
+		g.fitID.CompareAndSwap(0, groupIDs.Add(1))
+		id = g.fitID.Load()
+	}
+	if w.fitted != id {
+		g.fitWorker(w)
+		w.fitted = id
+	}
 	return w
 }
 
+// groupIDs numbers the groups that have been run (group.fitID).
+var groupIDs atomic.Uint64
+
 // putWorker returns w to the pool, dropping every reference it holds to
-// this call's arrays and output.
+// this call's arrays and output. What points into the worker's own scratch
+// stays, as fitWorker set it (the registers of leaves read in place are
+// cleared, the others point at their buffers again), so that the next run
+// of the same group can skip fitWorker.
 func (g *group) putWorker(w *worker) {
 	clear(w.arrs)
 	w.arrs = w.arrs[:0]
-	clear(w.regs)
-	clear(w.bufs)
+	copy(w.regs, w.bufs)
 	clear(w.base)
 	clear(w.mbase)
-	clear(w.exp)
 	held := cap(w.scratch)
 	for _, b := range w.keep {
 		held += cap(b)
