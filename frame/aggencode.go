@@ -391,7 +391,7 @@ func (s *momentState[T]) encode(b []byte) []byte {
 	for k := 0; k < s.width; k++ {
 		b = binary.LittleEndian.AppendUint64(b, uint64(s.n[k]))
 		if moments {
-			b = appendF64(appendF64(b, s.mean[k]), s.m2[k])
+			b = appendF64(appendF64(appendF64(b, s.mean[k]), s.m2[k]), s.piv[k])
 		} else {
 			b = appendF64(appendF64(b, s.s[k]), s.c[k])
 		}
@@ -404,10 +404,13 @@ func (s *momentState[T]) decode(d *stateDecoder, rows int64) error {
 	for k := 0; k < s.width; k++ {
 		m := compute.Moments{Count: int64(d.u64()), Mean: d.f64(), M2: d.f64()}
 		if moments {
-			if !momentsOK(m, rows) {
-				return fmt.Errorf("moments %+v of %d rows", m, rows)
+			// the mean and M2 are of the values minus the pivot (the
+			// first value), which is 0 for no values
+			piv := d.f64()
+			if !momentsOK(m, rows) || (m.Count == 0 && (piv != 0 || math.Signbit(piv))) {
+				return fmt.Errorf("moments %+v (pivot %v) of %d rows", m, piv, rows)
 			}
-			s.n[k], s.mean[k], s.m2[k] = m.Count, m.Mean, m.M2
+			s.n[k], s.mean[k], s.m2[k], s.piv[k] = m.Count, m.Mean, m.M2, piv
 			continue
 		}
 		// a compensated sum: count, sum, compensation

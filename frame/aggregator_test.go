@@ -445,13 +445,18 @@ func stateAggregator(t testing.TB) *Aggregator {
 	return a
 }
 
-// state is a stateAggregator state of rows rows whose moments are m and
-// whose count is c (sum 1.5 of c values).
+// state is a stateAggregator state of rows rows whose moments are m
+// (count, mean and M2 of the values minus the pivot, 10 when there are
+// values) and whose count is c (sum 1.5 of c values).
 func state(a *Aggregator, rows uint64, m [3]uint64, c int64) []byte {
 	return encodeState(a, rows, func(i int) []byte {
 		switch i {
 		case 0:
-			return u64s(m[:]...)
+			piv := f64(10)
+			if m[0] == 0 {
+				piv = 0
+			}
+			return u64s(append(m[:], piv)...)
 		case 1:
 			return u64s(uint64(c))
 		}
@@ -490,7 +495,10 @@ func TestAggregatorUnmarshalImpossible(t *testing.T) {
 		"rows past int64":        state(a, math.MaxUint64, [3]uint64{3, f64(2), f64(2)}, 3),
 		"rows past 2^62":         state(a, math.MaxInt64/2+1, [3]uint64{3, f64(2), f64(2)}, 3),
 		"a sum of no values": encodeState(a, 3, func(i int) []byte {
-			return [][]byte{u64s(3, f64(2), f64(2)), u64s(3), u64s(0, f64(1), 0)}[i]
+			return [][]byte{u64s(3, f64(2), f64(2), 0), u64s(3), u64s(0, f64(1), 0)}[i]
+		}),
+		"no values, a pivot": encodeState(a, 3, func(i int) []byte {
+			return [][]byte{u64s(0, 0, 0, f64(7)), u64s(0), u64s(0, 0, 0)}[i]
 		}),
 		"overlong rows": append(append(append([]byte{}, good[:13]...), 0x83, 0x00), good[14:]...),
 	}

@@ -322,15 +322,20 @@ type momentState[T number] struct {
 	width int
 	n     []int64
 	s, c  []float64 // sum and Neumaier compensation (Sum, Mean)
-	mean  []float64 // Var, Std
-	m2    []float64
+	// Var, Std: Welford's mean and M2 of the values minus piv, the
+	// element's first value, so that values far from zero relative to
+	// their spread (4e9 + small integers) keep their digits: the mean
+	// of the whole is piv + mean
+	mean []float64
+	m2   []float64
+	piv  []float64
 }
 
 func (s *momentState[T]) grow(n int) {
 	k := n * s.width
 	s.n = growTo(s.n, k)
 	if s.op == aggVar || s.op == aggStd {
-		s.mean, s.m2 = growTo(s.mean, k), growTo(s.m2, k)
+		s.mean, s.m2, s.piv = growTo(s.mean, k), growTo(s.m2, k), growTo(s.piv, k)
 	} else {
 		s.s, s.c = growTo(s.s, k), growTo(s.c, k)
 	}
@@ -353,9 +358,13 @@ func (s *momentState[T]) update(gids []int32, c *colData, _ int64) error {
 		v = v[:len(gids)]
 		cnt := s.n
 		if s.op == aggVar || s.op == aggStd {
-			mean, m2 := s.mean, s.m2
+			mean, m2, piv := s.mean, s.m2, s.piv
 			for i, g := range gids {
 				x := float64(v[i])
+				if cnt[g] == 0 {
+					piv[g] = x
+				}
+				x -= piv[g]
 				cnt[g]++
 				d := x - mean[g]
 				mean[g] += d / float64(cnt[g])
@@ -373,6 +382,10 @@ func (s *momentState[T]) update(gids []int32, c *colData, _ int64) error {
 	if s.op == aggVar || s.op == aggStd {
 		eachValid(gids, c, s.width, func(k, j int) {
 			x := float64(v[j])
+			if s.n[k] == 0 {
+				s.piv[k] = x
+			}
+			x -= s.piv[k]
 			s.n[k]++
 			d := x - s.mean[k]
 			s.mean[k] += d / float64(s.n[k])
@@ -398,7 +411,14 @@ func (s *momentState[T]) merge(o aggState, m []int32) error {
 		na := s.n[k]
 		n := na + nb
 		if moments {
-			d := os.mean[ok] - s.mean[k]
+			if na == 0 {
+				s.piv[k], s.mean[k], s.m2[k] = os.piv[ok], os.mean[ok], os.m2[ok]
+				s.n[k] = nb
+				return
+			}
+			// the difference of the means, pivots apart: close values
+			// subtract exactly
+			d := (os.piv[ok] - s.piv[k]) + (os.mean[ok] - s.mean[k])
 			s.mean[k] += d * float64(nb) / float64(n)
 			s.m2[k] += os.m2[ok] + d*d*float64(na)*float64(nb)/float64(n)
 		} else {
