@@ -204,6 +204,9 @@ type parallelMap struct {
 	stop  sync.Once
 	wg    sync.WaitGroup
 	err   error
+	// pending is the slot next left on cancellation, its result still to
+	// come: close releases it
+	pending chan result
 }
 
 type result struct {
@@ -315,12 +318,10 @@ func (p *parallelMap) next() (arrow.Record, error) {
 		return res.rec, nil
 	case <-p.ctx.Done():
 		p.err = p.ctx.Err()
-		// the slot's result arrives later; close drains it
-		go func() {
-			if res := <-ch; res.rec != nil {
-				res.rec.Release()
-			}
-		}()
+		// the slot's result arrives later; close drains it once the
+		// workers are done (a goroutine draining it could release it
+		// after close returned, past the caller's allocator checks)
+		p.pending = ch
 		return nil, p.err
 	}
 }
@@ -335,6 +336,14 @@ func (p *parallelMap) close() {
 			}
 		}
 		p.wg.Wait()
+		if p.pending != nil {
+			// every queued slot gets its result before the feeder and
+			// the workers finish
+			if res := <-p.pending; res.rec != nil {
+				res.rec.Release()
+			}
+			p.pending = nil
+		}
 		p.in.close()
 	})
 }
