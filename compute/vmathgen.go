@@ -1,0 +1,519 @@
+//go:build ignore
+
+// vmathgen.go writes vmath_amd64.s and vmath_kernels_amd64.go: AVX2+FMA
+// float64 transcendental kernels (sin, cos, log) and the power of a vector
+// to a scalar exponent (float32 and float64). Like asmgen.go's math
+// routines, each works on whole vectors of arguments in its fast range and
+// stops at the first vector with another argument, returning how many
+// elements it did; the Go wrapper computes that vector with the Go loop.
+// Run with `go generate ./compute`.
+//
+// The algorithms (all constants derived here, none taken from a library):
+//
+//   - sin, cos: k = round(x*2/pi) by adding 1.5*2^52, r = x - k*pi/2 with
+//     pi/2 in three float64 parts (the first product is exact with FMA for
+//     |x| < 2^22, the others carry the rounding), then the Taylor series of
+//     sine (to r^17) or cosine (to r^16) on |r| <= pi/4, chosen and signed
+//     by k mod 4. Beyond 2^22 in magnitude, NaN and infinities: the Go loop.
+//   - log: x = 2^e * m with m in [sqrt(1/2), sqrt(2)), f = m - 1,
+//     s = f/(2+f) (corrected for the rounding of the quotient and of 2+f),
+//     log(m) = 2 atanh(s) by its series to s^21 (|s| < 0.1716: truncation
+//     below 2^-60), plus e*ln2 in two parts. Normal positive finite x only.
+//   - power x**y (y a float64 scalar, x positive normal): log(x) as above in
+//     double-double, times y in double-double, exp of that by
+//     x = k*ln2 + r, e^r by its Taylor series to r^13, scaled by 2^k
+//     (|y log x| <= 708). float32 is computed in float64 and rounded once.
+//     x**3 in float64: x*x in double-double times x, one rounding; in
+//     float32: the product in float64, rounded once.
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"log"
+	"math"
+	"math/big"
+	"os"
+)
+
+var (
+	asm  bytes.Buffer
+	decl bytes.Buffer
+)
+
+func p(format string, args ...any) { fmt.Fprintf(&asm, "\t"+format+"\n", args...) }
+func label(l string)               { fmt.Fprintf(&asm, "%s:\n", l) }
+
+// f64 lane constants (4 lanes of 8 bytes) in vmd<>.
+var consts []uint64
+
+func kb(bits uint64) string {
+	for i, c := range consts {
+		if c == bits {
+			return fmt.Sprintf("vmd<>+%d(SB)", 32*i)
+		}
+	}
+	consts = append(consts, bits)
+	return fmt.Sprintf("vmd<>+%d(SB)", 32*(len(consts)-1))
+}
+
+func k(v float64) string { return kb(math.Float64bits(v)) }
+
+const prec = 400
+
+func bf(v float64) *big.Float { return new(big.Float).SetPrec(prec).SetFloat64(v) }
+
+// atanhInv is atanh(1/m) = sum 1/((2k+1) m^(2k+1)).
+func atanhInv(m int64) *big.Float {
+	sum := new(big.Float).SetPrec(prec)
+	pow := new(big.Float).SetPrec(prec).Quo(bf(1), bf(float64(m)))
+	m2 := bf(float64(m * m))
+	for k := int64(0); k < 400; k++ {
+		sum.Add(sum, new(big.Float).SetPrec(prec).Quo(pow, bf(float64(2*k+1))))
+		pow.Quo(pow, m2)
+	}
+	return sum
+}
+
+// bigPi is pi by Machin's formula, 16 atan(1/5) - 4 atan(1/239).
+func bigPi() *big.Float {
+	atanInv := func(m int64) *big.Float {
+		sum := new(big.Float).SetPrec(prec)
+		pow := new(big.Float).SetPrec(prec).Quo(bf(1), bf(float64(m)))
+		m2 := bf(float64(m * m))
+		for k := int64(0); k < 400; k++ {
+			t := new(big.Float).SetPrec(prec).Quo(pow, bf(float64(2*k+1)))
+			if k%2 == 0 {
+				sum.Add(sum, t)
+			} else {
+				sum.Sub(sum, t)
+			}
+			pow.Quo(pow, m2)
+		}
+		return sum
+	}
+	a := new(big.Float).SetPrec(prec).Mul(bf(16), atanInv(5))
+	return a.Sub(a, new(big.Float).SetPrec(prec).Mul(bf(4), atanInv(239)))
+}
+
+// split returns v as n float64 parts, each the rounding of the rest.
+func split(v *big.Float, n int) []float64 {
+	rest := new(big.Float).SetPrec(prec).Set(v)
+	var out []float64
+	for i := 0; i < n; i++ {
+		f, _ := rest.Float64()
+		out = append(out, f)
+		rest.Sub(rest, bf(f))
+	}
+	return out
+}
+
+func fact(n int) float64 {
+	f := 1.0
+	for i := 2; i <= n; i++ {
+		f *= float64(i)
+	}
+	return f
+}
+
+func head(name, sig string, frame int) {
+	fmt.Fprintf(&decl, "//go:noescape\nfunc %s(%s) int\n\n", name, sig)
+	fmt.Fprintf(&asm, "// func %s(%s) int\nTEXT ·%s(SB), NOSPLIT, $0-%d\n", name, sig, name, frame)
+}
+
+// trig emits sin (quadrant 0) or cos (quadrant 1) of float64.
+func trig(name string, quadrant int) {
+	head(name, "dst, x unsafe.Pointer, n int", 32)
+	p("MOVQ dst+0(FP), DI")
+	p("MOVQ x+8(FP), SI")
+	p("MOVQ n+16(FP), CX")
+	p("XORQ R8, R8")
+	label("loop")
+	p("CMPQ R8, CX")
+	p("JGE done")
+	p("VMOVUPD (SI)(R8*8), Y0")
+	p("VANDPD %s, Y0, Y12", kb(0x7fffffffffffffff))
+	p("VMOVAPD Y0, Y13")
+	p("VCMPPD $0x12, %s, Y12, Y1", k(1<<22))
+	p("VMOVMSKPD Y1, AX")
+	p("CMPL AX, $0xf")
+	p("JNE done")
+	hp := split(new(big.Float).SetPrec(prec).Quo(bigPi(), bf(2)), 3)
+	twoByPi, _ := new(big.Float).SetPrec(prec).Quo(bf(2), bigPi()).Float64()
+	p("VMOVUPD %s, Y1", k(0x1.8p52))
+	p("VFMADD231PD %s, Y0, Y1", k(twoByPi)) // Y1 = x*2/pi + 1.5*2^52: k in the low bits
+	p("VSUBPD %s, Y1, Y3", k(0x1.8p52))     // k
+	p("VFNMADD231PD %s, Y3, Y0", k(hp[0]))
+	p("VFNMADD231PD %s, Y3, Y0", k(hp[1]))
+	p("VFNMADD231PD %s, Y3, Y0", k(hp[2])) // Y0 = r
+	if quadrant != 0 {
+		p("VPADDQ %s, Y1, Y1", kb(1))
+	}
+	p("VMULPD Y0, Y0, Y5") // z
+	// sine: r + r*z*S(z), S = sum_{i=1..8} (-1)^i z^(i-1)/(2i+1)!
+	sc := func(i int) float64 {
+		v := 1 / fact(2*i+1)
+		if i%2 == 1 {
+			v = -v
+		}
+		return v
+	}
+	p("VMOVUPD %s, Y6", k(sc(8)))
+	for i := 7; i >= 1; i-- {
+		p("VFMADD213PD %s, Y5, Y6", k(sc(i)))
+	}
+	p("VMULPD Y0, Y5, Y7")
+	p("VFMADD213PD Y0, Y7, Y6") // sin
+	// sine of |x| < 2^-26 (zeros of either sign included): x
+	if quadrant == 0 {
+		p("VCMPPD $0x11, %s, Y12, Y12", k(0x1p-26))
+		p("VBLENDVPD Y12, Y13, Y6, Y6")
+	}
+	// cosine: 1 + z*(-1/2 + z*C(z)), C = sum_{i=2..8} (-1)^i z^(i-2)/(2i)!
+	cc := func(i int) float64 {
+		v := 1 / fact(2*i)
+		if i%2 == 1 {
+			v = -v
+		}
+		return v
+	}
+	p("VMOVUPD %s, Y7", k(cc(8)))
+	for i := 7; i >= 1; i-- {
+		p("VFMADD213PD %s, Y5, Y7", k(cc(i)))
+	}
+	p("VFMADD213PD %s, Y5, Y7", k(1)) // cos
+	// k odd: the cosine; k & 2: negated
+	p("VPSLLQ $63, Y1, Y8")
+	p("VBLENDVPD Y8, Y7, Y6, Y2")
+	p("VPSRLQ $1, Y1, Y8")
+	p("VPSLLQ $63, Y8, Y8")
+	p("VXORPD Y8, Y2, Y2")
+	p("VMOVUPD Y2, (DI)(R8*8)")
+	p("ADDQ $4, R8")
+	p("JMP loop")
+	label("done")
+	p("MOVQ R8, ret+24(FP)")
+	p("VZEROUPPER")
+	p("RET")
+	asm.WriteString("\n")
+}
+
+var ln2hi, ln2lo float64
+
+func ln2Parts() {
+	ln2 := new(big.Float).SetPrec(prec).Mul(bf(2), atanhInv(3))
+	// ln2hi with its low 21 bits zero: k*ln2hi is exact for |k| < 2^21
+	f, _ := ln2.Float64()
+	ln2hi = math.Float64frombits(math.Float64bits(f) &^ (1<<21 - 1))
+	ln2lo, _ = new(big.Float).SetPrec(prec).Sub(ln2, bf(ln2hi)).Float64()
+}
+
+// logBody: Y0 = x (positive normal) -> Y10 + Y11 = log(x) (Y10 the
+// rounded sum, Y11 its low part when dd; else Y10 is log x rounded).
+// Uses Y1-Y11.
+func logBody(dd bool) {
+	p("VPADDQ %s, Y0, Y1", kb(0x3ff0000000000000-0x3fe6a09e667f3bcd))
+	p("VPSRLQ $52, Y1, Y2") // e + 1023
+	p("VPSLLQ $52, Y2, Y3")
+	p("VPSUBQ Y3, Y0, Y3")
+	p("VPADDQ %s, Y3, Y3", kb(0x3ff0000000000000)) // m
+	p("VPOR %s, Y2, Y2", kb(0x4330000000000000))
+	p("VSUBPD %s, Y2, Y2", k(0x1p52+1023)) // e
+	p("VSUBPD %s, Y3, Y4", k(1))           // f = m - 1, exact
+	p("VADDPD %s, Y4, Y5", k(2))           // d = 2 + f, rounded
+	p("VDIVPD Y5, Y4, Y6")                 // s = f/d
+	// corr = -(s*d - f + s*dl)/d, dl = f - (d - 2); 1/d ~ 1/2 - f/4 + f^2/8
+	p("VSUBPD %s, Y5, Y7", k(2))
+	p("VSUBPD Y7, Y4, Y7") // dl
+	p("VMULPD Y6, Y7, Y7") // s*dl
+	p("VMOVAPD Y4, Y8")
+	p("VFMSUB231PD Y6, Y5, Y8") // s*d - f (exact)
+	p("VADDPD Y7, Y8, Y8")      // rho
+	p("VMOVUPD %s, Y9", k(0.125))
+	p("VFMADD213PD %s, Y4, Y9", k(-0.25))
+	p("VFMADD213PD %s, Y4, Y9", k(0.5))
+	p("VMULPD Y9, Y8, Y8") // rho/d; corr = -Y8
+	if dd {
+		logTailDD()
+		return
+	}
+	// 2s * z * P(z), P = sum_{i=1..10} z^(i-1)/(2i+1)
+	p("VMULPD Y6, Y6, Y7") // z
+	p("VMOVUPD %s, Y9", k(1.0/21))
+	for i := 9; i >= 1; i-- {
+		p("VFMADD213PD %s, Y7, Y9", k(1/float64(2*i+1)))
+	}
+	p("VADDPD Y6, Y6, Y6") // 2s
+	p("VMULPD Y6, Y7, Y7") // 2s z
+	p("VMULPD Y7, Y9, Y9") // 2s z P
+	// small = 2szP - 2 corr + e*ln2lo
+	p("VADDPD Y8, Y8, Y8")
+	p("VSUBPD Y8, Y9, Y9")
+	p("VFMADD231PD %s, Y2, Y9", k(ln2lo))
+	p("VMULPD %s, Y2, Y2", k(ln2hi)) // e*ln2hi, exact
+	p("VADDPD Y9, Y6, Y6")
+	p("VADDPD Y6, Y2, Y10")
+}
+
+// logTailDD ends logBody in double-double (for power, where y log x can
+// reach 709 and its error must stay near 2^-53 absolute): the leading
+// term of the series, 2s^3/3, in double-double, and the sum e ln2hi + 2s
+// + 2s^3/3 + rest by two Fast2Sums; Y6 = s, Y8 = corr (s - corr is
+// f/(2+f)), Y2 = e. Result Y10 + Y11; uses Y1-Y14.
+func logTailDD() {
+	p("VMULPD Y6, Y6, Y7") // z
+	p("VMOVAPD Y7, Y12")
+	p("VFMSUB231PD Y6, Y6, Y12") // zl = s*s - z
+	// P = 1/3 + z q2
+	p("VMOVUPD %s, Y9", k(1.0/21))
+	for i := 9; i >= 2; i-- {
+		p("VFMADD213PD %s, Y7, Y9", k(1/float64(2*i+1)))
+	}
+	p("VADDPD Y6, Y6, Y6")  // 2s
+	p("VMULPD Y6, Y7, Y13") // w = 2s z
+	p("VMOVAPD Y13, Y14")
+	p("VFMSUB231PD Y6, Y7, Y14")  // 2s z - w
+	p("VFMADD231PD Y6, Y12, Y14") // wl: + 2s zl
+	third := 1.0 / 3
+	thirdLo := 0x1p-54 * third
+	p("VMULPD %s, Y13, Y12", k(third)) // w3 = w/3
+	p("VMOVAPD Y12, Y3")
+	p("VFMSUB231PD %s, Y13, Y3", k(third))
+	p("VFMADD231PD %s, Y13, Y3", k(thirdLo))
+	p("VFMADD231PD %s, Y14, Y3", k(third)) // w3l
+	// rest = 2s z^2 q2 + w3l - corr*(2 + 2z) + e ln2lo
+	p("VMULPD Y7, Y13, Y4")
+	p("VMULPD Y4, Y9, Y9")
+	p("VADDPD Y3, Y9, Y9")
+	p("VADDPD Y7, Y7, Y4")
+	p("VADDPD %s, Y4, Y4", k(2))
+	p("VFNMADD231PD Y4, Y8, Y9")
+	p("VFMADD231PD %s, Y2, Y9", k(ln2lo))
+	p("VMULPD %s, Y2, Y2", k(ln2hi)) // h = e*ln2hi, exact
+	// a = h + 2s, b = a + w3 (Fast2Sums: |h| >= 0.69 > |2s| or h = 0; |a| > 0.34 > |w3| or e = 0)
+	p("VADDPD Y6, Y2, Y10")
+	p("VSUBPD Y2, Y10, Y11")
+	p("VSUBPD Y11, Y6, Y11") // al
+	p("VADDPD Y12, Y10, Y1")
+	p("VSUBPD Y10, Y1, Y4")
+	p("VSUBPD Y4, Y12, Y4") // bl
+	p("VADDPD Y4, Y11, Y11")
+	p("VADDPD Y9, Y11, Y11") // l
+	p("VADDPD Y11, Y1, Y10")
+	p("VSUBPD Y1, Y10, Y4")
+	p("VSUBPD Y4, Y11, Y11")
+}
+
+func logKernel() {
+	head("logF64AVX2", "dst, x unsafe.Pointer, n int", 32)
+	p("MOVQ dst+0(FP), DI")
+	p("MOVQ x+8(FP), SI")
+	p("MOVQ n+16(FP), CX")
+	p("XORQ R8, R8")
+	label("loop")
+	p("CMPQ R8, CX")
+	p("JGE done")
+	p("VMOVUPD (SI)(R8*8), Y0")
+	p("VCMPPD $0x1d, %s, Y0, Y1", k(0x1p-1022))
+	p("VCMPPD $0x12, %s, Y0, Y2", k(math.MaxFloat64))
+	p("VANDPD Y2, Y1, Y1")
+	p("VMOVMSKPD Y1, AX")
+	p("CMPL AX, $0xf")
+	p("JNE done")
+	logBody(false)
+	p("VMOVUPD Y10, (DI)(R8*8)")
+	p("ADDQ $4, R8")
+	p("JMP loop")
+	label("done")
+	p("MOVQ R8, ret+24(FP)")
+	p("VZEROUPPER")
+	p("RET")
+	asm.WriteString("\n")
+}
+
+// powBody: Y0 = x (positive normal), Y15 = y -> Y0 = x**y; jumps to done
+// when |y log x| > 708.
+func powBody() {
+	logBody(true)
+	// t = y*(Y10 + Y11) in double-double
+	p("VMULPD Y15, Y10, Y1")
+	p("VFMSUB213PD Y1, Y15, Y10")  // y*hi - th
+	p("VFMADD231PD Y15, Y11, Y10") // + y*lo = tl
+	p("VANDPD %s, Y1, Y2", kb(0x7fffffffffffffff))
+	p("VCMPPD $0x12, %s, Y2, Y2", k(708))
+	p("VMOVMSKPD Y2, AX")
+	p("CMPL AX, $0xf")
+	p("JNE done")
+	// exp(th + tl)
+	p("VMOVUPD %s, Y2", k(0x1.8p52))
+	p("VFMADD231PD %s, Y1, Y2", k(math.Log2E))
+	p("VSUBPD %s, Y2, Y3", k(0x1.8p52))
+	p("VFNMADD231PD %s, Y3, Y1", k(ln2hi))  // th - k ln2hi, exact
+	p("VFNMADD231PD %s, Y3, Y10", k(ln2lo)) // tl - k ln2lo
+	// r = Y1 + Y10 by TwoSum: Y6 + Y7
+	p("VADDPD Y10, Y1, Y6")
+	p("VSUBPD Y1, Y6, Y7")
+	p("VSUBPD Y7, Y6, Y8")
+	p("VSUBPD Y8, Y1, Y8")
+	p("VSUBPD Y7, Y10, Y7")
+	p("VADDPD Y8, Y7, Y7")
+	p("VMOVUPD %s, Y4", k(1/fact(13)))
+	for i := 12; i >= 2; i-- {
+		p("VFMADD213PD %s, Y6, Y4", k(1/fact(i)))
+	}
+	// e^r = s + ((1 - s) + rh + (rl + rh^2 Q)), s = 1 + rh
+	p("VMULPD Y6, Y6, Y5")
+	p("VFMADD213PD Y7, Y5, Y4")
+	p("VADDPD %s, Y6, Y5", k(1))
+	p("VMOVUPD %s, Y8", k(1))
+	p("VSUBPD Y5, Y8, Y8")
+	p("VADDPD Y6, Y8, Y8")
+	p("VADDPD Y8, Y4, Y4")
+	p("VADDPD Y5, Y4, Y4")
+	p("VPADDQ %s, Y2, Y2", kb(1023))
+	p("VPSLLQ $52, Y2, Y2")
+	p("VMULPD Y2, Y4, Y0")
+}
+
+func powKernels() {
+	head("powF64AVX2", "dst, x unsafe.Pointer, n int, y float64", 40)
+	p("MOVQ dst+0(FP), DI")
+	p("MOVQ x+8(FP), SI")
+	p("MOVQ n+16(FP), CX")
+	p("VBROADCASTSD y+24(FP), Y15")
+	p("XORQ R8, R8")
+	label("loop")
+	p("CMPQ R8, CX")
+	p("JGE done")
+	p("VMOVUPD (SI)(R8*8), Y0")
+	p("VCMPPD $0x1d, %s, Y0, Y1", k(0x1p-1022))
+	p("VCMPPD $0x12, %s, Y0, Y2", k(math.MaxFloat64))
+	p("VANDPD Y2, Y1, Y1")
+	p("VMOVMSKPD Y1, AX")
+	p("CMPL AX, $0xf")
+	p("JNE done")
+	powBody()
+	p("VMOVUPD Y0, (DI)(R8*8)")
+	p("ADDQ $4, R8")
+	p("JMP loop")
+	label("done")
+	p("MOVQ R8, ret+32(FP)")
+	p("VZEROUPPER")
+	p("RET")
+	asm.WriteString("\n")
+
+	// float32: 4 at a time through float64; x > 0 and finite (every
+	// float32 that is, denormals included, is a normal float64)
+	head("powF32AVX2", "dst, x unsafe.Pointer, n int, y float64", 40)
+	p("MOVQ dst+0(FP), DI")
+	p("MOVQ x+8(FP), SI")
+	p("MOVQ n+16(FP), CX")
+	p("VBROADCASTSD y+24(FP), Y15")
+	p("XORQ R8, R8")
+	label("loop")
+	p("CMPQ R8, CX")
+	p("JGE done")
+	p("VCVTPS2PD (SI)(R8*4), Y0")
+	p("VCMPPD $0x1d, %s, Y0, Y1", k(0x1p-1022))
+	p("VCMPPD $0x12, %s, Y0, Y2", k(math.MaxFloat64))
+	p("VANDPD Y2, Y1, Y1")
+	p("VMOVMSKPD Y1, AX")
+	p("CMPL AX, $0xf")
+	p("JNE done")
+	powBody()
+	p("VCVTPD2PSY Y0, X0")
+	p("VMOVUPS X0, (DI)(R8*4)")
+	p("ADDQ $4, R8")
+	p("JMP loop")
+	label("done")
+	p("MOVQ R8, ret+32(FP)")
+	p("VZEROUPPER")
+	p("RET")
+	asm.WriteString("\n")
+
+	// x**3, float64: x*x = h + l exactly (FMA), then h*x + l*x rounded once
+	fmt.Fprintf(&decl, "//go:noescape\nfunc cubeF64AVX2(dst, x unsafe.Pointer, n int)\n\n")
+	fmt.Fprintf(&asm, "// func cubeF64AVX2(dst, x unsafe.Pointer, n int)\nTEXT ·cubeF64AVX2(SB), NOSPLIT, $0-24\n")
+	p("MOVQ dst+0(FP), DI")
+	p("MOVQ x+8(FP), SI")
+	p("MOVQ n+16(FP), CX")
+	p("XORQ R8, R8")
+	label("loop")
+	p("CMPQ R8, CX")
+	p("JGE done")
+	p("VMOVUPD (SI)(R8*8), Y0")
+	p("VMULPD Y0, Y0, Y1")
+	p("VMOVAPD Y1, Y2")
+	p("VFMSUB231PD Y0, Y0, Y2") // x*x - h = l
+	p("VMULPD Y0, Y2, Y2")      // l*x
+	p("VFMADD231PD Y0, Y1, Y2") // h*x + l*x
+	// where h*x is not finite (overflow, infinities, NaN): h*x
+	p("VMULPD Y0, Y1, Y1")
+	p("VANDPD %s, Y1, Y3", kb(0x7fffffffffffffff))
+	p("VCMPPD $0x12, %s, Y3, Y3", k(math.MaxFloat64))
+	p("VBLENDVPD Y3, Y2, Y1, Y2")
+	p("VMOVUPD Y2, (DI)(R8*8)")
+	p("ADDQ $4, R8")
+	p("JMP loop")
+	label("done")
+	p("VZEROUPPER")
+	p("RET")
+	asm.WriteString("\n")
+
+	// x**3, float32: in float64 (x^2 exact, x^3 rounded once to 53 bits),
+	// rounded to float32
+	fmt.Fprintf(&decl, "//go:noescape\nfunc cubeF32AVX2(dst, x unsafe.Pointer, n int)\n\n")
+	fmt.Fprintf(&asm, "// func cubeF32AVX2(dst, x unsafe.Pointer, n int)\nTEXT ·cubeF32AVX2(SB), NOSPLIT, $0-24\n")
+	p("MOVQ dst+0(FP), DI")
+	p("MOVQ x+8(FP), SI")
+	p("MOVQ n+16(FP), CX")
+	p("XORQ R8, R8")
+	label("loop")
+	p("CMPQ R8, CX")
+	p("JGE done")
+	p("VCVTPS2PD (SI)(R8*4), Y0")
+	p("VCVTPS2PD 16(SI)(R8*4), Y3")
+	p("VMULPD Y0, Y0, Y1")
+	p("VMULPD Y3, Y3, Y4")
+	p("VMULPD Y0, Y1, Y1")
+	p("VMULPD Y3, Y4, Y4")
+	p("VCVTPD2PSY Y1, X1")
+	p("VCVTPD2PSY Y4, X4")
+	p("VMOVUPS X1, (DI)(R8*4)")
+	p("VMOVUPS X4, 16(DI)(R8*4)")
+	p("ADDQ $8, R8")
+	p("JMP loop")
+	label("done")
+	p("VZEROUPPER")
+	p("RET")
+	asm.WriteString("\n")
+}
+
+func main() {
+	ln2Parts()
+	asm.WriteString("// Code generated by vmathgen.go; DO NOT EDIT.\n\n//go:build amd64 && !noasm\n\n#include \"textflag.h\"\n\n")
+	trig("sinF64AVX2", 0)
+	trig("cosF64AVX2", 1)
+	logKernel()
+	powKernels()
+	for i, c := range consts {
+		for j := 0; j < 4; j++ {
+			fmt.Fprintf(&asm, "DATA vmd<>+%d(SB)/8, $0x%016x\n", 32*i+8*j, c)
+		}
+	}
+	fmt.Fprintf(&asm, "GLOBL vmd<>(SB), RODATA|NOPTR, $%d\n", 32*len(consts))
+	if err := os.WriteFile("vmath_amd64.s", asm.Bytes(), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	var g bytes.Buffer
+	g.WriteString("// Code generated by vmathgen.go; DO NOT EDIT.\n\n//go:build amd64 && !noasm\n\npackage compute\n\nimport \"unsafe\"\n\n")
+	g.Write(decl.Bytes())
+	src, err := format.Source(g.Bytes())
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile("vmath_kernels_amd64.go", src, 0o644); err != nil {
+		log.Fatal(err)
+	}
+}
