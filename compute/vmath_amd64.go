@@ -19,6 +19,11 @@ func registerVmath() {
 	unTable[Sin][Float64] = asmMathF64(sinF64AVX2, unTable[Sin][Float64])
 	unTable[Cos][Float64] = asmMathF64(cosF64AVX2, unTable[Cos][Float64])
 	unTable[Log][Float64] = asmMathF64(logF64AVX2, unTable[Log][Float64])
+	unTable[Log1p][Float32] = asmMath4F32(log1pF32AVX2, unTable[Log1p][Float32])
+	unTable[Expm1][Float32] = asmMath4F32(expm1F32AVX2, unTable[Expm1][Float32])
+	unTable[Tan][Float32] = asmMath4F32(tanF32AVX2, unTable[Tan][Float32])
+	unTable[Arctan][Float32] = asmMath4F32(arctanF32AVX2, unTable[Arctan][Float32])
+	unTable[Arcsin][Float32] = asmMath4F32(arcsinF32AVX2, unTable[Arcsin][Float32])
 	binTable[Power][Float64][VS] = powVS(8, binTable[Power][Float64][VS], unTable[Square][Float64], powF64AVX2, cubeF64AVX2)
 	binTable[Power][Float32][VS] = powVS(4, binTable[Power][Float32][VS], unTable[Square][Float32], powF32AVX2, cubeF32AVX2)
 }
@@ -61,6 +66,24 @@ func powVS(size int, slow BinaryFunc, square UnaryFunc, pow func(d, x unsafe.Poi
 			if done < n {
 				c := min(4, n-done)
 				slow(unsafe.Add(d, size*done), unsafe.Add(x, size*done), y, c)
+				done += c
+			}
+		}
+	}
+}
+
+// asmMath4F32 is asmMathF32 for float32 routines computed in float64
+// (blocks of 4).
+func asmMath4F32(k func(d, x unsafe.Pointer, n int) int, slow UnaryFunc) UnaryFunc {
+	return func(d, x unsafe.Pointer, n int) {
+		done := 0
+		for done < n {
+			if m := (n - done) &^ 3; m > 0 {
+				done += k(unsafe.Add(d, 4*done), unsafe.Add(x, 4*done), m)
+			}
+			if done < n {
+				c := min(4, n-done)
+				slow(unsafe.Add(d, 4*done), unsafe.Add(x, 4*done), c)
 				done += c
 			}
 		}

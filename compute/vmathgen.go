@@ -345,7 +345,11 @@ func powBody() {
 	p("VMOVMSKPD Y2, AX")
 	p("CMPL AX, $0xf")
 	p("JNE done")
-	// exp(th + tl)
+	expBody()
+}
+
+// expBody: Y0 = e^(Y1 + Y10) for |Y1| <= 708 (Y10 small); uses Y1-Y8.
+func expBody() {
 	p("VMOVUPD %s, Y2", k(0x1.8p52))
 	p("VFMADD231PD %s, Y1, Y2", k(math.Log2E))
 	p("VSUBPD %s, Y2, Y3", k(0x1.8p52))
@@ -490,6 +494,210 @@ func powKernels() {
 	asm.WriteString("\n")
 }
 
+// f32via64 emits a float32 routine computed in float64, 4 lanes at a
+// time: check (Y0 = x in float64) jumps to done for a vector it does not
+// handle; body leaves the result in Y0, rounded once to float32.
+func f32via64(name string, check, body func()) {
+	head(name, "dst, x unsafe.Pointer, n int", 32)
+	p("MOVQ dst+0(FP), DI")
+	p("MOVQ x+8(FP), SI")
+	p("MOVQ n+16(FP), CX")
+	p("XORQ R8, R8")
+	label("loop")
+	p("CMPQ R8, CX")
+	p("JGE done")
+	p("VCVTPS2PD (SI)(R8*4), Y0")
+	check()
+	body()
+	p("VCVTPD2PSY Y0, X0")
+	p("VMOVUPS X0, (DI)(R8*4)")
+	p("ADDQ $4, R8")
+	p("JMP loop")
+	label("done")
+	p("MOVQ R8, ret+24(FP)")
+	p("VZEROUPPER")
+	p("RET")
+	asm.WriteString("\n")
+}
+
+// jmpUnless jumps to done unless every lane of mask register r is set.
+func jmpUnless(r string) {
+	p("VMOVMSKPD %s, AX", r)
+	p("CMPL AX, $0xf")
+	p("JNE done")
+}
+
+// tinyBlend replaces Y0 by v (a register computed from x in Y14) where
+// |x| < lim.
+func tinyBlend(lim float64, v string) {
+	p("VANDPD %s, Y14, Y13", kb(0x7fffffffffffffff))
+	p("VCMPPD $0x11, %s, Y13, Y13", k(lim))
+	p("VBLENDVPD Y13, %s, Y0, Y0", v)
+}
+
+func f32Kernels() {
+	// log1p: log(1 + x), 1 + x exact in float64 for |x| >= 2^-29; below
+	// 2^-20, x - x^2/2
+	f32via64("log1pF32AVX2", func() {
+		p("VCMPPD $0x1e, %s, Y0, Y1", k(-1))
+		p("VCMPPD $0x12, %s, Y0, Y2", k(math.MaxFloat32))
+		p("VANDPD Y2, Y1, Y1")
+		jmpUnless("Y1")
+	}, func() {
+		p("VMOVAPD Y0, Y14")
+		p("VADDPD %s, Y0, Y0", k(1))
+		logBody(false)
+		p("VMOVAPD Y10, Y0")
+		p("VMULPD %s, Y14, Y12", k(-0.5))
+		p("VFMADD213PD Y14, Y14, Y12")
+		tinyBlend(0x1p-20, "Y12")
+	})
+	// expm1: e^x - 1 for |x| <= 708; below 2^-20, x + x^2/2; below 2^-30, x
+	f32via64("expm1F32AVX2", func() {
+		p("VANDPD %s, Y0, Y1", kb(0x7fffffffffffffff))
+		p("VCMPPD $0x12, %s, Y1, Y1", k(708))
+		jmpUnless("Y1")
+	}, func() {
+		p("VMOVAPD Y0, Y14")
+		p("VMOVAPD Y0, Y1")
+		p("VXORPD Y10, Y10, Y10")
+		expBody()
+		p("VSUBPD %s, Y0, Y0", k(1))
+		p("VMULPD %s, Y14, Y12", k(0.5))
+		p("VFMADD213PD Y14, Y14, Y12")
+		tinyBlend(0x1p-20, "Y12")
+		tinyBlend(0x1p-30, "Y14") // zeros of either sign
+	})
+	// tan: the reduction of sin and cos, then sin(r)/cos(r) or
+	// -cos(r)/sin(r) for odd k; |x| < 2^-26: x
+	hp := split(new(big.Float).SetPrec(prec).Quo(bigPi(), bf(2)), 3)
+	twoByPi, _ := new(big.Float).SetPrec(prec).Quo(bf(2), bigPi()).Float64()
+	f32via64("tanF32AVX2", func() {
+		p("VANDPD %s, Y0, Y1", kb(0x7fffffffffffffff))
+		p("VCMPPD $0x12, %s, Y1, Y1", k(1<<22))
+		jmpUnless("Y1")
+	}, func() {
+		p("VMOVAPD Y0, Y14")
+		p("VMOVUPD %s, Y1", k(0x1.8p52))
+		p("VFMADD231PD %s, Y0, Y1", k(twoByPi))
+		p("VSUBPD %s, Y1, Y3", k(0x1.8p52))
+		p("VFNMADD231PD %s, Y3, Y0", k(hp[0]))
+		p("VFNMADD231PD %s, Y3, Y0", k(hp[1]))
+		p("VFNMADD231PD %s, Y3, Y0", k(hp[2]))
+		p("VMULPD Y0, Y0, Y5")
+		p("VMOVUPD %s, Y6", k(sinC(8)))
+		for i := 7; i >= 1; i-- {
+			p("VFMADD213PD %s, Y5, Y6", k(sinC(i)))
+		}
+		p("VMULPD Y0, Y5, Y7")
+		p("VFMADD213PD Y0, Y7, Y6") // sin r
+		p("VMOVUPD %s, Y7", k(cosC(8)))
+		for i := 7; i >= 1; i-- {
+			p("VFMADD213PD %s, Y5, Y7", k(cosC(i)))
+		}
+		p("VFMADD213PD %s, Y5, Y7", k(1)) // cos r
+		p("VPSLLQ $63, Y1, Y8")           // k odd
+		p("VBLENDVPD Y8, Y7, Y6, Y2")     // numerator
+		p("VBLENDVPD Y8, Y6, Y7, Y3")     // denominator
+		p("VDIVPD Y3, Y2, Y0")
+		p("VXORPD Y8, Y0, Y0") // negated for odd k
+		tinyBlend(0x1p-26, "Y14")
+	})
+	// arctan: |x| = a; u = a (a <= tan(pi/8)), (a-1)/(a+1) + pi/4 (a <=
+	// tan(3pi/8)), -1/a + pi/2 (beyond); atan(u) by its Taylor series to
+	// u^23 (|u| <= 0.4143: truncation below 2^-31); x's sign. NaN: the Go loop.
+	f32via64("arctanF32AVX2", func() {
+		p("VCMPPD $0x7, Y0, Y0, Y1") // ordered
+		jmpUnless("Y1")
+	}, func() {
+		p("VMOVAPD Y0, Y14")
+		p("VANDPD %s, Y0, Y1", kb(0x7fffffffffffffff)) // a
+		p("VCMPPD $0x1e, %s, Y1, Y2", k(0.41421356237309503))
+		p("VCMPPD $0x1e, %s, Y1, Y3", k(2.414213562373095))
+		p("VSUBPD %s, Y1, Y4", k(1)) // a - 1
+		p("VADDPD %s, Y1, Y5", k(1)) // a + 1
+		p("VBLENDVPD Y2, Y4, Y1, Y4")
+		p("VMOVUPD %s, Y6", k(1))
+		p("VBLENDVPD Y2, Y5, Y6, Y5")
+		p("VMOVUPD %s, Y6", k(-1))
+		p("VBLENDVPD Y3, Y6, Y4, Y4")
+		p("VBLENDVPD Y3, Y1, Y5, Y5")
+		p("VDIVPD Y5, Y4, Y4") // u
+		p("VANDPD %s, Y2, Y6", k(math.Pi/4))
+		p("VMOVUPD %s, Y7", k(math.Pi/2))
+		p("VBLENDVPD Y3, Y7, Y6, Y6") // base
+		p("VMULPD Y4, Y4, Y5")
+		p("VMOVUPD %s, Y7", k(-1.0/23))
+		for i := 10; i >= 1; i-- {
+			c := 1 / float64(2*i+1)
+			if i%2 == 1 {
+				c = -c
+			}
+			p("VFMADD213PD %s, Y5, Y7", k(c))
+		}
+		p("VMULPD Y4, Y5, Y5")
+		p("VFMADD213PD Y4, Y5, Y7") // atan u
+		p("VADDPD Y6, Y7, Y0")
+		p("VANDPD %s, Y14, Y1", kb(1<<63))
+		p("VORPD Y1, Y0, Y0")
+		tinyBlend(0x1p-26, "Y14")
+	})
+	// arcsin: |x| = a <= 1; w = a (a <= 1/2) or sqrt((1-a)/2); asin(w)
+	// by its Taylor series to w^33 (w <= 1/2: truncation below 2^-36);
+	// a > 1/2: pi/2 - 2 asin(w); x's sign. |x| > 1, NaN: the Go loop.
+	f32via64("arcsinF32AVX2", func() {
+		p("VANDPD %s, Y0, Y1", kb(0x7fffffffffffffff))
+		p("VCMPPD $0x12, %s, Y1, Y1", k(1))
+		jmpUnless("Y1")
+	}, func() {
+		p("VMOVAPD Y0, Y14")
+		p("VANDPD %s, Y0, Y1", kb(0x7fffffffffffffff)) // a
+		p("VCMPPD $0x1e, %s, Y1, Y2", k(0.5))
+		p("VMOVUPD %s, Y3", k(1))
+		p("VSUBPD Y1, Y3, Y3")
+		p("VMULPD %s, Y3, Y3", k(0.5))
+		p("VSQRTPD Y3, Y3")
+		p("VBLENDVPD Y2, Y3, Y1, Y4") // w
+		p("VMULPD Y4, Y4, Y5")
+		// c_n = (2n)! / (4^n (n!)^2 (2n+1))
+		cn := func(n int) float64 {
+			c := 1.0
+			for i := 1; i <= n; i++ {
+				c *= float64(2*i-1) / float64(2*i)
+			}
+			return c / float64(2*n+1)
+		}
+		p("VMOVUPD %s, Y7", k(cn(16)))
+		for n := 15; n >= 1; n-- {
+			p("VFMADD213PD %s, Y5, Y7", k(cn(n)))
+		}
+		p("VMULPD Y4, Y5, Y5")
+		p("VFMADD213PD Y4, Y5, Y7") // asin w
+		p("VMOVUPD %s, Y6", k(math.Pi/2))
+		p("VFNMADD231PD %s, Y7, Y6", k(2))
+		p("VBLENDVPD Y2, Y6, Y7, Y0")
+		p("VANDPD %s, Y14, Y1", kb(1<<63))
+		p("VORPD Y1, Y0, Y0")
+		tinyBlend(0x1p-26, "Y14")
+	})
+}
+
+func sinC(i int) float64 {
+	v := 1 / fact(2*i+1)
+	if i%2 == 1 {
+		v = -v
+	}
+	return v
+}
+
+func cosC(i int) float64 {
+	v := 1 / fact(2*i)
+	if i%2 == 1 {
+		v = -v
+	}
+	return v
+}
+
 func main() {
 	ln2Parts()
 	asm.WriteString("// Code generated by vmathgen.go; DO NOT EDIT.\n\n//go:build amd64 && !noasm\n\n#include \"textflag.h\"\n\n")
@@ -497,6 +705,7 @@ func main() {
 	trig("cosF64AVX2", 1)
 	logKernel()
 	powKernels()
+	f32Kernels()
 	for i, c := range consts {
 		for j := 0; j < 4; j++ {
 			fmt.Fprintf(&asm, "DATA vmd<>+%d(SB)/8, $0x%016x\n", 32*i+8*j, c)
