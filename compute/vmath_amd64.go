@@ -19,6 +19,8 @@ func registerVmath() {
 	unTable[Sin][Float64] = asmMathF64(sinF64AVX2, unTable[Sin][Float64])
 	unTable[Cos][Float64] = asmMathF64(cosF64AVX2, unTable[Cos][Float64])
 	unTable[Log][Float64] = asmMathF64(logF64AVX2, unTable[Log][Float64])
+	unTable[Log1p][Float64] = asmMathF64(log1pF64AVX2, unTable[Log1p][Float64])
+	unTable[Arctan][Float64] = asmMathF64(arctanF64AVX2, unTable[Arctan][Float64])
 	unTable[Log1p][Float32] = asmMath4F32(log1pF32AVX2, unTable[Log1p][Float32])
 	unTable[Expm1][Float32] = asmMath4F32(expm1F32AVX2, unTable[Expm1][Float32])
 	unTable[Tan][Float32] = asmMath4F32(tanF32AVX2, unTable[Tan][Float32])

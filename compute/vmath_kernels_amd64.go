@@ -41,3 +41,9 @@ func arctanF32AVX2(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
 func arcsinF32AVX2(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func log1pF64AVX2(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func arctanF64AVX2(dst, x unsafe.Pointer, n int) int

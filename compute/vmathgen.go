@@ -212,9 +212,20 @@ func ln2Parts() {
 // logBody: Y0 = x (positive normal) -> Y10 + Y11 = log(x) (Y10 the
 // rounded sum, Y11 its low part when dd; else Y10 is log x rounded).
 // Uses Y1-Y11.
+// logDelta: log1p's log(u), u = 1 + x rounded, whose f falls short of the
+// true m - 1 by c 2^-e (c = x - (u - 1) in Y15): s is corrected to first
+// order (exact when f = 0).
+var logDelta bool
+
 func logBody(dd bool) {
 	p("VPADDQ %s, Y0, Y1", kb(0x3ff0000000000000-0x3fe6a09e667f3bcd))
 	p("VPSRLQ $52, Y1, Y2") // e + 1023
+	if logDelta {           // Y15 = c*2^-e
+		p("VMOVDQU %s, Y12", kb(2046))
+		p("VPSUBQ Y2, Y12, Y12")
+		p("VPSLLQ $52, Y12, Y12")
+		p("VMULPD Y12, Y15, Y15")
+	}
 	p("VPSLLQ $52, Y2, Y3")
 	p("VPSUBQ Y3, Y0, Y3")
 	p("VPADDQ %s, Y3, Y3", kb(0x3ff0000000000000)) // m
@@ -230,6 +241,10 @@ func logBody(dd bool) {
 	p("VMOVAPD Y4, Y8")
 	p("VFMSUB231PD Y6, Y5, Y8") // s*d - f (exact)
 	p("VADDPD Y7, Y8, Y8")      // rho
+	if logDelta {               // f is short of the true one by Y15: rho -= Y15 (1 - s)
+		p("VSUBPD Y15, Y8, Y8")
+		p("VFMADD231PD Y15, Y6, Y8")
+	}
 	p("VMOVUPD %s, Y9", k(0.125))
 	p("VFMADD213PD %s, Y4, Y9", k(-0.25))
 	p("VFMADD213PD %s, Y4, Y9", k(0.5))
@@ -609,39 +624,7 @@ func f32Kernels() {
 	f32via64("arctanF32AVX2", func() {
 		p("VCMPPD $0x7, Y0, Y0, Y1") // ordered
 		jmpUnless("Y1")
-	}, func() {
-		p("VMOVAPD Y0, Y14")
-		p("VANDPD %s, Y0, Y1", kb(0x7fffffffffffffff)) // a
-		p("VCMPPD $0x1e, %s, Y1, Y2", k(0.41421356237309503))
-		p("VCMPPD $0x1e, %s, Y1, Y3", k(2.414213562373095))
-		p("VSUBPD %s, Y1, Y4", k(1)) // a - 1
-		p("VADDPD %s, Y1, Y5", k(1)) // a + 1
-		p("VBLENDVPD Y2, Y4, Y1, Y4")
-		p("VMOVUPD %s, Y6", k(1))
-		p("VBLENDVPD Y2, Y5, Y6, Y5")
-		p("VMOVUPD %s, Y6", k(-1))
-		p("VBLENDVPD Y3, Y6, Y4, Y4")
-		p("VBLENDVPD Y3, Y1, Y5, Y5")
-		p("VDIVPD Y5, Y4, Y4") // u
-		p("VANDPD %s, Y2, Y6", k(math.Pi/4))
-		p("VMOVUPD %s, Y7", k(math.Pi/2))
-		p("VBLENDVPD Y3, Y7, Y6, Y6") // base
-		p("VMULPD Y4, Y4, Y5")
-		p("VMOVUPD %s, Y7", k(-1.0/23))
-		for i := 10; i >= 1; i-- {
-			c := 1 / float64(2*i+1)
-			if i%2 == 1 {
-				c = -c
-			}
-			p("VFMADD213PD %s, Y5, Y7", k(c))
-		}
-		p("VMULPD Y4, Y5, Y5")
-		p("VFMADD213PD Y4, Y5, Y7") // atan u
-		p("VADDPD Y6, Y7, Y0")
-		p("VANDPD %s, Y14, Y1", kb(1<<63))
-		p("VORPD Y1, Y0, Y0")
-		tinyBlend(0x1p-26, "Y14")
-	})
+	}, func() { atanBody(11, false) })
 	// arcsin: |x| = a <= 1; w = a (a <= 1/2) or sqrt((1-a)/2); asin(w)
 	// by its Taylor series to w^33 (w <= 1/2: truncation below 2^-36);
 	// a > 1/2: pi/2 - 2 asin(w); x's sign. |x| > 1, NaN: the Go loop.
@@ -682,6 +665,107 @@ func f32Kernels() {
 	})
 }
 
+// f64direct emits a float64 routine like f32via64, without conversions.
+func f64direct(name string, check, body func()) {
+	head(name, "dst, x unsafe.Pointer, n int", 32)
+	p("MOVQ dst+0(FP), DI")
+	p("MOVQ x+8(FP), SI")
+	p("MOVQ n+16(FP), CX")
+	p("XORQ R8, R8")
+	label("loop")
+	p("CMPQ R8, CX")
+	p("JGE done")
+	p("VMOVUPD (SI)(R8*8), Y0")
+	check()
+	body()
+	p("VMOVUPD Y0, (DI)(R8*8)")
+	p("ADDQ $4, R8")
+	p("JMP loop")
+	label("done")
+	p("MOVQ R8, ret+24(FP)")
+	p("VZEROUPPER")
+	p("RET")
+	asm.WriteString("\n")
+}
+
+func f64Kernels() {
+	// log1p: u = 1 + x rounded, c = x - (u - 1) (exact), log(u) with its f
+	// corrected by c 2^-e; |x| < 2^-60 (zeros included): x
+	f64direct("log1pF64AVX2", func() {
+		p("VCMPPD $0x1e, %s, Y0, Y1", k(-1))
+		p("VCMPPD $0x12, %s, Y0, Y2", k(math.MaxFloat64))
+		p("VANDPD Y2, Y1, Y1")
+		jmpUnless("Y1")
+	}, func() {
+		p("VMOVAPD Y0, Y14")
+		p("VADDPD %s, Y0, Y0", k(1))
+		p("VSUBPD %s, Y0, Y15", k(1))
+		p("VSUBPD Y15, Y14, Y15")
+		logDelta = true
+		logBody(false)
+		logDelta = false
+		p("VMOVAPD Y10, Y0")
+		tinyBlend(0x1p-60, "Y14")
+	})
+	// arctan as for float32, the series to u^43 (truncation below 2^-58),
+	// pi/4 and pi/2 in two parts
+	f64direct("arctanF64AVX2", func() {
+		p("VCMPPD $0x7, Y0, Y0, Y1")
+		jmpUnless("Y1")
+	}, func() { atanBody(21, true) })
+}
+
+// atanBody: Y0 = x -> Y0 = arctan(x), the series to u^(2 terms + 1).
+func atanBody(terms int, lo bool) {
+	p("VMOVAPD Y0, Y14")
+	p("VANDPD %s, Y0, Y1", kb(0x7fffffffffffffff)) // a
+	p("VCMPPD $0x1e, %s, Y1, Y2", k(0.41421356237309503))
+	p("VCMPPD $0x1e, %s, Y1, Y3", k(2.414213562373095))
+	p("VSUBPD %s, Y1, Y4", k(1)) // a - 1
+	p("VADDPD %s, Y1, Y5", k(1)) // a + 1
+	p("VBLENDVPD Y2, Y4, Y1, Y4")
+	p("VMOVUPD %s, Y6", k(1))
+	p("VBLENDVPD Y2, Y5, Y6, Y5")
+	p("VMOVUPD %s, Y6", k(-1))
+	p("VBLENDVPD Y3, Y6, Y4, Y4")
+	p("VBLENDVPD Y3, Y1, Y5, Y5")
+	p("VDIVPD Y5, Y4, Y4") // u
+	pi := bigPi()
+	q4 := split(new(big.Float).SetPrec(prec).Quo(pi, bf(4)), 2)
+	q2 := split(new(big.Float).SetPrec(prec).Quo(pi, bf(2)), 2)
+	p("VANDPD %s, Y2, Y6", k(q4[0]))
+	p("VMOVUPD %s, Y7", k(q2[0]))
+	p("VBLENDVPD Y3, Y7, Y6, Y6") // base
+	if lo {
+		p("VANDPD %s, Y2, Y8", k(q4[1]))
+		p("VMOVUPD %s, Y7", k(q2[1]))
+		p("VBLENDVPD Y3, Y7, Y8, Y8") // its low part
+	}
+	p("VMULPD Y4, Y4, Y5")
+	c := func(i int) float64 {
+		v := 1 / float64(2*i+1)
+		if i%2 == 1 {
+			v = -v
+		}
+		return v
+	}
+	p("VMOVUPD %s, Y7", k(c(terms)))
+	for i := terms - 1; i >= 1; i-- {
+		p("VFMADD213PD %s, Y5, Y7", k(c(i)))
+	}
+	p("VMULPD Y4, Y5, Y5")
+	if lo {
+		p("VFMADD213PD Y8, Y5, Y7") // u z Q + base lo
+		p("VADDPD Y4, Y7, Y7")
+	} else {
+		p("VFMADD213PD Y4, Y5, Y7") // atan u
+	}
+	p("VADDPD Y6, Y7, Y0")
+	p("VANDPD %s, Y14, Y1", kb(1<<63))
+	p("VORPD Y1, Y0, Y0")
+	tinyBlend(0x1p-26, "Y14")
+}
+
 func sinC(i int) float64 {
 	v := 1 / fact(2*i+1)
 	if i%2 == 1 {
@@ -706,6 +790,7 @@ func main() {
 	logKernel()
 	powKernels()
 	f32Kernels()
+	f64Kernels()
 	for i, c := range consts {
 		for j := 0; j < 4; j++ {
 			fmt.Fprintf(&asm, "DATA vmd<>+%d(SB)/8, $0x%016x\n", 32*i+8*j, c)
