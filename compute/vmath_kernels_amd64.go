@@ -46,4 +46,13 @@ func arcsinF32AVX2(dst, x unsafe.Pointer, n int) int
 func log1pF64AVX2(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
+func expm1F64AVX2(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func tanhF64AVX2(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func arcsinF64AVX2(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
 func arctanF64AVX2(dst, x unsafe.Pointer, n int) int

@@ -363,6 +363,9 @@ func powBody() {
 	expBody()
 }
 
+// expMinus1: expBody computes e^x - 1 (Y10 = 0).
+var expMinus1 bool
+
 // expBody: Y0 = e^(Y1 + Y10) for |Y1| <= 708 (Y10 small); uses Y1-Y8.
 func expBody() {
 	p("VMOVUPD %s, Y2", k(0x1.8p52))
@@ -384,6 +387,15 @@ func expBody() {
 	// e^r = s + ((1 - s) + rh + (rl + rh^2 Q)), s = 1 + rh
 	p("VMULPD Y6, Y6, Y5")
 	p("VFMADD213PD Y7, Y5, Y4")
+	if expMinus1 { // 2^k (e^r - 1) + (2^k - 1), e^r - 1 = rh + (rl + rh^2 Q)
+		p("VADDPD Y6, Y4, Y4")
+		p("VPADDQ %s, Y2, Y2", kb(1023))
+		p("VPSLLQ $52, Y2, Y2")
+		p("VSUBPD %s, Y2, Y3", k(1))
+		p("VFMADD213PD Y3, Y2, Y4")
+		p("VMOVAPD Y4, Y0")
+		return
+	}
 	p("VADDPD %s, Y6, Y5", k(1))
 	p("VMOVUPD %s, Y8", k(1))
 	p("VSUBPD Y5, Y8, Y8")
@@ -632,37 +644,7 @@ func f32Kernels() {
 		p("VANDPD %s, Y0, Y1", kb(0x7fffffffffffffff))
 		p("VCMPPD $0x12, %s, Y1, Y1", k(1))
 		jmpUnless("Y1")
-	}, func() {
-		p("VMOVAPD Y0, Y14")
-		p("VANDPD %s, Y0, Y1", kb(0x7fffffffffffffff)) // a
-		p("VCMPPD $0x1e, %s, Y1, Y2", k(0.5))
-		p("VMOVUPD %s, Y3", k(1))
-		p("VSUBPD Y1, Y3, Y3")
-		p("VMULPD %s, Y3, Y3", k(0.5))
-		p("VSQRTPD Y3, Y3")
-		p("VBLENDVPD Y2, Y3, Y1, Y4") // w
-		p("VMULPD Y4, Y4, Y5")
-		// c_n = (2n)! / (4^n (n!)^2 (2n+1))
-		cn := func(n int) float64 {
-			c := 1.0
-			for i := 1; i <= n; i++ {
-				c *= float64(2*i-1) / float64(2*i)
-			}
-			return c / float64(2*n+1)
-		}
-		p("VMOVUPD %s, Y7", k(cn(16)))
-		for n := 15; n >= 1; n-- {
-			p("VFMADD213PD %s, Y5, Y7", k(cn(n)))
-		}
-		p("VMULPD Y4, Y5, Y5")
-		p("VFMADD213PD Y4, Y5, Y7") // asin w
-		p("VMOVUPD %s, Y6", k(math.Pi/2))
-		p("VFNMADD231PD %s, Y7, Y6", k(2))
-		p("VBLENDVPD Y2, Y6, Y7, Y0")
-		p("VANDPD %s, Y14, Y1", kb(1<<63))
-		p("VORPD Y1, Y0, Y0")
-		tinyBlend(0x1p-26, "Y14")
-	})
+	}, func() { asinBody(16, false) })
 }
 
 // f64direct emits a float64 routine like f32via64, without conversions.
@@ -707,6 +689,47 @@ func f64Kernels() {
 		p("VMOVAPD Y10, Y0")
 		tinyBlend(0x1p-60, "Y14")
 	})
+	// expm1: 2^k (e^r - 1) + (2^k - 1) for |x| <= 708; |x| < 2^-60: x
+	f64direct("expm1F64AVX2", func() {
+		p("VANDPD %s, Y0, Y1", kb(0x7fffffffffffffff))
+		p("VCMPPD $0x12, %s, Y1, Y1", k(708))
+		jmpUnless("Y1")
+	}, func() {
+		p("VMOVAPD Y0, Y14")
+		p("VMOVAPD Y0, Y1")
+		p("VXORPD Y10, Y10, Y10")
+		expMinus1 = true
+		expBody()
+		expMinus1 = false
+		tinyBlend(0x1p-60, "Y14")
+	})
+	// tanh: m/(m + 2), m = expm1(2|x|), |x| clamped to 20 (tanh rounds
+	// to 1 from 19.1); x's sign; |x| < 2^-30: x. NaN: the Go loop.
+	f64direct("tanhF64AVX2", func() {
+		p("VCMPPD $0x7, Y0, Y0, Y1")
+		jmpUnless("Y1")
+	}, func() {
+		p("VMOVAPD Y0, Y14")
+		p("VANDPD %s, Y0, Y1", kb(0x7fffffffffffffff))
+		p("VMINPD %s, Y1, Y1", k(20))
+		p("VADDPD Y1, Y1, Y1")
+		p("VXORPD Y10, Y10, Y10")
+		expMinus1 = true
+		expBody()
+		expMinus1 = false
+		p("VADDPD %s, Y0, Y1", k(2))
+		p("VDIVPD Y1, Y0, Y0")
+		p("VANDPD %s, Y14, Y1", kb(1<<63))
+		p("VORPD Y1, Y0, Y0")
+		tinyBlend(0x1p-30, "Y14")
+	})
+	// arcsin: as for float32, the series to w^57 (w <= 1/2: truncation
+	// below 2^-58), pi/2 in two parts
+	f64direct("arcsinF64AVX2", func() {
+		p("VANDPD %s, Y0, Y1", kb(0x7fffffffffffffff))
+		p("VCMPPD $0x12, %s, Y1, Y1", k(1))
+		jmpUnless("Y1")
+	}, func() { asinBody(28, true) })
 	// arctan as for float32, the series to u^43 (truncation below 2^-58),
 	// pi/4 and pi/2 in two parts
 	f64direct("arctanF64AVX2", func() {
@@ -761,6 +784,46 @@ func atanBody(terms int, lo bool) {
 		p("VFMADD213PD Y4, Y5, Y7") // atan u
 	}
 	p("VADDPD Y6, Y7, Y0")
+	p("VANDPD %s, Y14, Y1", kb(1<<63))
+	p("VORPD Y1, Y0, Y0")
+	tinyBlend(0x1p-26, "Y14")
+}
+
+// asinBody: Y0 = x (|x| <= 1) -> arcsin(x), the series to w^(2 terms+1).
+func asinBody(terms int, lo bool) {
+	p("VMOVAPD Y0, Y14")
+	p("VANDPD %s, Y0, Y1", kb(0x7fffffffffffffff)) // a
+	p("VCMPPD $0x1e, %s, Y1, Y2", k(0.5))
+	p("VMOVUPD %s, Y3", k(1))
+	p("VSUBPD Y1, Y3, Y3")
+	p("VMULPD %s, Y3, Y3", k(0.5))
+	p("VSQRTPD Y3, Y3")
+	p("VBLENDVPD Y2, Y3, Y1, Y4") // w
+	p("VMULPD Y4, Y4, Y5")
+	// c_n = (2n)! / (4^n (n!)^2 (2n+1))
+	cn := func(n int) float64 {
+		c := 1.0
+		for i := 1; i <= n; i++ {
+			c *= float64(2*i-1) / float64(2*i)
+		}
+		return c / float64(2*n+1)
+	}
+	p("VMOVUPD %s, Y7", k(cn(terms)))
+	for n := terms - 1; n >= 1; n-- {
+		p("VFMADD213PD %s, Y5, Y7", k(cn(n)))
+	}
+	p("VMULPD Y4, Y5, Y5")
+	p("VFMADD213PD Y4, Y5, Y7") // asin w
+	hp := split(new(big.Float).SetPrec(prec).Quo(bigPi(), bf(2)), 2)
+	if lo { // pi/2 - 2 asin w = hp0 + (hp1 - 2 asin w)
+		p("VMOVUPD %s, Y6", k(hp[1]))
+		p("VFNMADD231PD %s, Y7, Y6", k(2))
+		p("VADDPD %s, Y6, Y6", k(hp[0]))
+	} else {
+		p("VMOVUPD %s, Y6", k(math.Pi/2))
+		p("VFNMADD231PD %s, Y7, Y6", k(2))
+	}
+	p("VBLENDVPD Y2, Y6, Y7, Y0")
 	p("VANDPD %s, Y14, Y1", kb(1<<63))
 	p("VORPD Y1, Y0, Y0")
 	tinyBlend(0x1p-26, "Y14")
