@@ -76,6 +76,47 @@ func BenchmarkVmath(b *testing.B) {
 			}
 		}, pow(Float32, 3)},
 	}
+	s64, s32 := make([]float64, n), make([]float32, n) // uniform [-1, 1]
+	for i := range s64 {
+		s64[i] = rng.Float64()*2 - 1
+		s32[i] = float32(s64[i])
+	}
+	for _, f := range []struct {
+		op     Op
+		in     string
+		f      func(float64) float64
+		f32too bool
+	}{{Log1p, "s", math.Log1p, true}, {Expm1, "u", math.Expm1, true}, {Tanh, "u", math.Tanh, false}, {Arctan, "u", math.Atan, true},
+		{Arcsin, "s", math.Asin, true}, {Tan, "u", math.Tan, true}} {
+		x64, x32 := u64, u32
+		if f.in == "s" {
+			x64, x32 = s64, s32
+		}
+		if f.op != Tan {
+			k := unTable[f.op][Float64]
+			cases = append(cases, struct {
+				name     string
+				size     int
+				old, new func()
+			}{f.op.String() + "/float64", 8, func() {
+				for i, v := range x64 {
+					d64[i] = f.f(v)
+				}
+			}, func() { k(unsafe.Pointer(&d64[0]), unsafe.Pointer(&x64[0]), n) }})
+		}
+		if f.f32too {
+			k := unTable[f.op][Float32]
+			cases = append(cases, struct {
+				name     string
+				size     int
+				old, new func()
+			}{f.op.String() + "/float32", 4, func() {
+				for i, v := range x32 {
+					d32[i] = float32(f.f(float64(v)))
+				}
+			}, func() { k(unsafe.Pointer(&d32[0]), unsafe.Pointer(&x32[0]), n) }})
+		}
+	}
 	for _, c := range cases {
 		for _, v := range []struct {
 			name string
