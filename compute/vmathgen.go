@@ -407,6 +407,21 @@ func expBody() {
 	p("VMULPD Y2, Y4, Y0")
 }
 
+// powBody32 is powBody for float32 results: log x and y log x in plain
+// float64 (relative error near 2^-52, |y log x| < 710: e^t off by under
+// 2^-42), exp as in powBody with no low part.
+func powBody32() {
+	logBody(false)
+	p("VMULPD Y15, Y10, Y1")
+	p("VANDPD %s, Y1, Y2", kb(0x7fffffffffffffff))
+	p("VCMPPD $0x12, %s, Y2, Y2", k(708))
+	p("VMOVMSKPD Y2, AX")
+	p("CMPL AX, $0xf")
+	p("JNE done")
+	p("VXORPD Y10, Y10, Y10")
+	expBody()
+}
+
 func powKernels() {
 	head("powF64AVX2", "dst, x unsafe.Pointer, n int, y float64", 40)
 	p("MOVQ dst+0(FP), DI")
@@ -452,7 +467,7 @@ func powKernels() {
 	p("VMOVMSKPD Y1, AX")
 	p("CMPL AX, $0xf")
 	p("JNE done")
-	powBody()
+	powBody32()
 	p("VCVTPD2PSY Y0, X0")
 	p("VMOVUPS X0, (DI)(R8*4)")
 	p("ADDQ $4, R8")
