@@ -32,6 +32,7 @@ func registerAsm() {
 		unTable[Cos][Float32] = asmMathF32(cosF32AVX2, unTable[Cos][Float32])
 		unTable[Exp][Float64] = asmMathF64(expF64AVX2, unTable[Exp][Float64])
 	}
+	registerVmath()
 	// x op y[i] for commutative operators: the VS kernel with x and y swapped.
 	for _, op := range []Op{Add, Mul} {
 		for t := Bool; t < numTypes; t++ {

@@ -642,7 +642,7 @@ func emitLogF32() {
 
 // emitTanhF32: Cephes' odd polynomial below 0.625, 1 - 2/(exp(2|x|)+1)
 // with the sign of x above (exp as in emitExpF32); both are computed and
-// blended. Arguments beyond 8.5 in magnitude (and NaN) go to the Go loop.
+// blended, |x| clamped to 10 first. NaN goes to the Go loop.
 func emitTanhF32() {
 	w := &asm
 	fmt.Fprintf(&decl, "//go:noescape\nfunc tanhF32AVX2(dst, x unsafe.Pointer, n int) int\n\n")
@@ -652,7 +652,10 @@ func emitTanhF32() {
 	fmt.Fprintf(w, "\tVMOVUPS (SI)(R8*4), Y0\n")
 	sign := constF32("sign", 0x80000000)
 	fmt.Fprintf(w, "\tVMOVUPS %s, Y9\n\tVANDNPS Y0, Y9, Y1\n\tVANDPS Y0, Y9, Y9\n", sign)
-	fmt.Fprintf(w, "\tVCMPPS $0x12, %s, Y1, Y2\n\tVMOVMSKPS Y2, AX\n\tCMPL AX, $0xff\n\tJNE done\n", cf("tanhmax", 8.5))
+	// NaN to the Go loop; |x| clamped to 10, whose tanh rounds to 1 (as
+	// every larger one's)
+	fmt.Fprintf(w, "\tVCMPPS $0x7, Y0, Y0, Y2\n\tVMOVMSKPS Y2, AX\n\tCMPL AX, $0xff\n\tJNE done\n")
+	fmt.Fprintf(w, "\tVMINPS %s, Y1, Y1\n", cf("tanhmax", 10))
 	// small: x + x*z*P(z)
 	fmt.Fprintf(w, "\tVMULPS Y0, Y0, Y2\n\tVMOVUPS %s, Y3\n", cf("t0", -5.70498872745e-3))
 	for i, c := range []float32{2.06390887954e-2, -5.37397155531e-2, 1.33314422036e-1, -3.33332819422e-1} {

@@ -35,3 +35,4 @@ package compute
 
 //go:generate go run gen.go
 //go:generate go run asmgen.go
+//go:generate go run vmathgen.go

@@ -22677,10 +22677,11 @@ loop:
 	VMOVUPS mathc<>+928(SB), Y9
 	VANDNPS Y0, Y9, Y1
 	VANDPS Y0, Y9, Y9
-	VCMPPS $0x12, mathc<>+960(SB), Y1, Y2
+	VCMPPS $0x7, Y0, Y0, Y2
 	VMOVMSKPS Y2, AX
 	CMPL AX, $0xff
 	JNE done
+	VMINPS mathc<>+960(SB), Y1, Y1
 	VMULPS Y0, Y0, Y2
 	VMOVUPS mathc<>+992(SB), Y3
 	VFMADD213PS mathc<>+1024(SB), Y2, Y3
@@ -23108,14 +23109,14 @@ DATA mathc<>+944(SB)/4, $0x80000000
 DATA mathc<>+948(SB)/4, $0x80000000
 DATA mathc<>+952(SB)/4, $0x80000000
 DATA mathc<>+956(SB)/4, $0x80000000
-DATA mathc<>+960(SB)/4, $0x41080000
-DATA mathc<>+964(SB)/4, $0x41080000
-DATA mathc<>+968(SB)/4, $0x41080000
-DATA mathc<>+972(SB)/4, $0x41080000
-DATA mathc<>+976(SB)/4, $0x41080000
-DATA mathc<>+980(SB)/4, $0x41080000
-DATA mathc<>+984(SB)/4, $0x41080000
-DATA mathc<>+988(SB)/4, $0x41080000
+DATA mathc<>+960(SB)/4, $0x41200000
+DATA mathc<>+964(SB)/4, $0x41200000
+DATA mathc<>+968(SB)/4, $0x41200000
+DATA mathc<>+972(SB)/4, $0x41200000
+DATA mathc<>+976(SB)/4, $0x41200000
+DATA mathc<>+980(SB)/4, $0x41200000
+DATA mathc<>+984(SB)/4, $0x41200000
+DATA mathc<>+988(SB)/4, $0x41200000
 DATA mathc<>+992(SB)/4, $0xbbbaf0ea
 DATA mathc<>+996(SB)/4, $0xbbbaf0ea
 DATA mathc<>+1000(SB)/4, $0xbbbaf0ea

@@ -2173,7 +2173,7 @@ func expm1_f[T float](d []T, x []T) {
 func log_f[T float](d []T, x []T) {
 	d = d[:len(x)]
 	for i := range x {
-		d[i] = T(math.Log(float64(x[i])))
+		d[i] = T(logF(float64(x[i])))
 	}
 }
 
@@ -2187,7 +2187,7 @@ func log2_f[T float](d []T, x []T) {
 func log10_f[T float](d []T, x []T) {
 	d = d[:len(x)]
 	for i := range x {
-		d[i] = T(math.Log10(float64(x[i])))
+		d[i] = T(log10F(float64(x[i])))
 	}
 }
 
@@ -2222,7 +2222,7 @@ func tan_f[T float](d []T, x []T) {
 func arcsin_f[T float](d []T, x []T) {
 	d = d[:len(x)]
 	for i := range x {
-		d[i] = T(math.Asin(float64(x[i])))
+		d[i] = T(asinF(float64(x[i])))
 	}
 }
 

@@ -13,6 +13,124 @@ import (
 // ~30 ulp off: not fixed), and sin, cos and tan of arguments of 2^29 and more, whose
 // reduction modulo pi/2 Go does in float64.
 
+// ln2 in two parts, the first with its low 21 bits zero (k*ln2Hi is exact
+// for |k| < 2^21), the second the rest rounded (vmathgen.go computes them
+// from 2 atanh(1/3) in math/big).
+var (
+	ln2Hi = math.Float64frombits(0x3fe62e42fee00000)
+	ln2Lo = math.Float64frombits(0x3dea39ef35793c76)
+)
+
+// powDD is x**y for a positive normal x and a finite y by exp(y log x)
+// with log x and y log x in double-double: the algorithm of the power
+// kernels of vmathgen.go, in Go (within about 1 ulp, where Go's math.Pow
+// is up to ~30 ulp off for large bases and fractional exponents). ok is
+// false when the result overflows or underflows to zero.
+func powDD(x, y float64) (float64, bool) {
+	if x < 0x1p-1022 { // denormal: Go's math.Pow is far off there (1e-310**0.25)
+		hi, lo := logDD(x * 0x1p54)
+		hi, lo = ddAdd(hi, lo, -54*ln2Hi, -54*ln2Lo)
+		return powLog(hi, lo, y)
+	}
+	hi, lo := logDD(x)
+	return powLog(hi, lo, y)
+}
+
+// ddAdd is (ah + al) + (bh + bl) in double-double.
+func ddAdd(ah, al, bh, bl float64) (float64, float64) {
+	s := ah + bh
+	bb := s - ah
+	e := (ah - (s - bb)) + (bh - bb) + al + bl
+	h := s + e
+	return h, e - (h - s)
+}
+
+// powLog is e^(y (hi + lo)).
+func powLog(hi, lo, y float64) (float64, bool) {
+	th := y * hi
+	tl := math.FMA(y, hi, -th)
+	tl = math.FMA(y, lo, tl)
+	if th > 709.8 || th < -745.2 {
+		return 0, false // overflow or underflow: math.Pow's inf or 0
+	}
+	return expDD(th, tl), true
+}
+
+// logDD is log(x) = hi + lo for a positive normal x: x = 2^e m with m in
+// [sqrt(1/2), sqrt(2)), s = f/(2+f) for f = m - 1 (corrected for the
+// roundings of the quotient and of 2+f), log m = 2 atanh(s) by its series
+// to s^21 (|s| < 0.1716), its leading term 2s^3/3 in double-double,
+// plus e ln2 in two parts; the sum by Fast2Sums (about 2^-70 relative).
+func logDD(x float64) (float64, float64) {
+	xb := math.Float64bits(x)
+	eb := (xb + (0x3ff0000000000000 - 0x3fe6a09e667f3bcd)) >> 52
+	m := math.Float64frombits(xb - eb<<52 + 0x3ff0000000000000)
+	e := float64(int64(eb) - 1023)
+	f := m - 1
+	d := 2 + f
+	s := f / d
+	dl := f - (d - 2)
+	rho := math.FMA(s, d, -f) + s*dl
+	rho *= math.FMA(math.FMA(0.125, f, -0.25), f, 0.5) // s - rho is f/(2+f)
+	z := s * s
+	zl := math.FMA(s, s, -z)
+	q2 := 1.0 / 21 // P = 1/3 + z q2
+	for i := 9; i >= 2; i-- {
+		q2 = math.FMA(q2, z, 1/float64(2*i+1))
+	}
+	s2 := 2 * s
+	w := s2 * z // 2s z = 2s^3, then w3 = w/3 in double-double
+	wl := math.FMA(s2, zl, math.FMA(s2, z, -w))
+	const third = 1.0 / 3
+	w3 := w * third
+	w3l := math.FMA(wl, third, math.FMA(w, 0x1p-54*third, math.FMA(w, third, -w3)))
+	rest := math.FMA(e, ln2Lo, math.FMA(-rho, 2+(z+z), w*z*q2+w3l))
+	h := e * ln2Hi
+	a := h + s2
+	al := s2 - (a - h)
+	b := a + w3
+	bl := w3 - (b - a)
+	l := al + bl + rest
+	hi := b + l
+	return hi, l - (hi - b)
+}
+
+// expTaylor are 1/k! for k = 0..13.
+var expTaylor = func() (c [14]float64) {
+	f := 1.0
+	for k := range c {
+		if k > 0 {
+			f *= float64(k)
+		}
+		c[k] = 1 / f
+	}
+	return c
+}()
+
+// expDD is e^(th+tl) for th in [-745.2, 709.8]: th+tl = k ln2 + r, e^r
+// by its Taylor series to r^13, times 2^k.
+func expDD(th, tl float64) float64 {
+	kf := math.FMA(th, math.Log2E, 0x1.8p52) - 0x1.8p52
+	a := math.FMA(-kf, ln2Hi, th) // exact
+	b := math.FMA(-kf, ln2Lo, tl)
+	rh := a + b // TwoSum
+	bb := rh - a
+	rl := (a - (rh - bb)) + (b - bb)
+	q := expTaylor[13]
+	for i := 12; i >= 2; i-- {
+		q = math.FMA(q, rh, expTaylor[i])
+	}
+	w := math.FMA(q, rh*rh, rl)
+	s := 1 + rh
+	p := s + (w + ((1 - s) + rh))
+	ki := int64(kf)
+	if ki > 1023 || ki < -1021 { // 2^k in two normal factors, the last product rounded once
+		h := ki / 2
+		return p * math.Float64frombits(uint64(h+1023)<<52) * math.Float64frombits(uint64(ki-h+1023)<<52)
+	}
+	return p * math.Float64frombits(uint64(ki+1023)<<52)
+}
+
 // powF is x**y. An integer exponent is computed in double-double
 // arithmetic (each product with its rounding error, by FMA) and rounded
 // once; a result or intermediate outside the normal range, and every other
@@ -20,6 +138,11 @@ import (
 func powF(x, y float64) float64 {
 	ay := math.Abs(y)
 	if ay > 1<<53 || y != math.Trunc(y) || x == 0 || math.IsInf(x, 0) || math.IsNaN(x) || ay < 2 {
+		if x > 0 && x <= math.MaxFloat64 && y != 0 && y != 1 && !math.IsInf(y, 0) && !math.IsNaN(y) {
+			if r, ok := powDD(x, y); ok {
+				return r
+			}
+		}
 		return math.Pow(x, y)
 	}
 	n := uint64(ay)
@@ -71,7 +194,72 @@ func ddMul(ah, al, bh, bl float64) (float64, float64) {
 // reduction; from there on the argument is reduced exactly.
 const trigThreshold = 1 << 29
 
+// pi/2 in three parts (vmathgen.go), and 2/pi.
+var (
+	halfPi1  = math.Float64frombits(0x3ff921fb54442d18)
+	halfPi2  = math.Float64frombits(0x3c91a62633145c07)
+	halfPi3  = math.Float64frombits(0xb91f1976b7ed8fbc)
+	twoByPiF = math.Float64frombits(0x3fe45f306dc9c883)
+)
+
+// sinCosDD is sin(x) (quadrant 0) or cos(x) (quadrant 1) for |x| < 2^22,
+// the algorithm of the sin and cos kernels of vmathgen.go: k = round(x
+// 2/pi), r = x - k pi/2 with pi/2 in three parts (the first product exact
+// by FMA), the Taylor series of sine (to r^17) or cosine (to r^16) by k
+// mod 4 (Go's math.Sin is up to 7 ulp off near multiples of pi).
+func sinCosDD(x float64, quadrant int) float64 {
+	if quadrant == 0 && math.Abs(x) < 0x1p-26 {
+		return x // zeros of either sign included
+	}
+	kb := math.FMA(x, twoByPiF, 0x1.8p52)
+	kf := kb - 0x1.8p52
+	r := math.FMA(-kf, halfPi1, x)
+	r = math.FMA(-kf, halfPi2, r)
+	r = math.FMA(-kf, halfPi3, r)
+	j := math.Float64bits(kb) + uint64(quadrant)
+	z := r * r
+	var v float64
+	if j&1 == 0 {
+		q := sinTaylor[8]
+		for i := 7; i >= 1; i-- {
+			q = math.FMA(q, z, sinTaylor[i])
+		}
+		v = math.FMA(q, r*z, r)
+	} else {
+		q := cosTaylor[8]
+		for i := 7; i >= 1; i-- {
+			q = math.FMA(q, z, cosTaylor[i])
+		}
+		v = math.FMA(q, z, 1)
+	}
+	if j&2 != 0 {
+		v = -v
+	}
+	return v
+}
+
+// sinTaylor[i] = (-1)^i/(2i+1)!, cosTaylor[i] = (-1)^i/(2i)!.
+var sinTaylor, cosTaylor = func() (s, c [9]float64) {
+	fact := func(n int) float64 {
+		f := 1.0
+		for i := 2; i <= n; i++ {
+			f *= float64(i)
+		}
+		return f
+	}
+	for i := range s {
+		s[i], c[i] = 1/fact(2*i+1), 1/fact(2*i)
+		if i%2 == 1 {
+			s[i], c[i] = -s[i], -c[i]
+		}
+	}
+	return
+}()
+
 func sinF(x float64) float64 {
+	if math.Abs(x) < 1<<22 {
+		return sinCosDD(x, 0)
+	}
 	if math.Abs(x) < trigThreshold || math.IsInf(x, 0) || math.IsNaN(x) {
 		return math.Sin(x)
 	}
@@ -80,6 +268,9 @@ func sinF(x float64) float64 {
 }
 
 func cosF(x float64) float64 {
+	if math.Abs(x) < 1<<22 {
+		return sinCosDD(x, 1)
+	}
 	if math.Abs(x) < trigThreshold || math.IsInf(x, 0) || math.IsNaN(x) {
 		return math.Cos(x)
 	}
@@ -159,4 +350,42 @@ func machinPi(prec uint) *big.Float {
 	a := new(big.Float).SetPrec(prec).Mul(big.NewFloat(16), atanInv(5))
 	b := new(big.Float).SetPrec(prec).Mul(big.NewFloat(4), atanInv(239))
 	return a.Sub(a, b)
+}
+
+// logF is log(x): Go's math.Log on amd64 is wrong for denormals (log of
+// 5e-324 is -709.09 there, not -744.44); they are scaled by 2^54 first.
+func logF(x float64) float64 {
+	if x > 0 && x < 0x1p-1022 {
+		return math.Log(x*0x1p54) - 54*math.Ln2
+	}
+	return math.Log(x)
+}
+
+// log10F is log10(x), denormals as in logF.
+func log10F(x float64) float64 {
+	if x > 0 && x < 0x1p-1022 {
+		return math.Log10(x*0x1p54) - 54*math.Log10(2)
+	}
+	return math.Log10(x)
+}
+
+// asinF is arcsin(x): Go's math.Asin computes sqrt(1 - x*x) with 1 - x*x
+// rounded twice (in error by up to 2^-53/(1-x^2) relative near |x| = 1);
+// here 1 - x^2 is rounded once (FMA).
+func asinF(x float64) float64 {
+	a := math.Abs(x)
+	if !(a <= 1) {
+		return math.Asin(x) // NaN
+	}
+	if a < 0x1p-26 {
+		return x
+	}
+	c := math.Sqrt(math.FMA(-a, a, 1))
+	var r float64
+	if a > 0.7 {
+		r = math.Pi/2 - math.Atan(c/a)
+	} else {
+		r = math.Atan(a / c)
+	}
+	return math.Copysign(r, x)
 }

@@ -396,10 +396,16 @@ func refUnary[T elem](t compute.Type, op compute.Op, x T) T {
 		r = math.Expm1(f)
 	case compute.Log:
 		r = math.Log(f)
+		if f > 0 && f < 0x1p-1022 { // Go's math.Log is wrong for denormals on amd64
+			r = math.Log(f*0x1p54) - 54*math.Ln2
+		}
 	case compute.Log2:
 		r = math.Log2(f)
 	case compute.Log10:
 		r = math.Log10(f)
+		if f > 0 && f < 0x1p-1022 { // as log
+			r = math.Log10(f*0x1p54) - 54*math.Log10(2)
+		}
 	case compute.Log1p:
 		r = math.Log1p(f)
 	case compute.Sin, compute.Cos, compute.Tan:
@@ -562,6 +568,14 @@ func intRange(t compute.Type) (lo, hi *big.Int) {
 // rounded once (where the result is a normal float64); else math.Pow.
 func refPow(x, y float64) float64 {
 	if y != math.Trunc(y) || math.Abs(y) < 2 || math.Abs(y) > 1024 || x == 0 || math.IsInf(x, 0) || math.IsNaN(x) {
+		if x > 0 && !math.IsInf(x, 0) && y != 0 && y != 1 && !math.IsInf(y, 0) && !math.IsNaN(y) {
+			// exp(y log x) in 160 bits, rounded once (math.Pow is up to
+			// ~30 ulp off for large bases and fractional exponents)
+			r, _ := bigExp(new(big.Float).SetPrec(bprec).Mul(bigLog(x), bnew(y))).Float64()
+			if a := math.Abs(r); a >= 0x1p-1022 && !math.IsInf(r, 0) {
+				return r
+			}
+		}
 		return math.Pow(x, y)
 	}
 	n := int(math.Abs(y))
