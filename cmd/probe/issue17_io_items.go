@@ -170,7 +170,7 @@ func negativeM2() (string, string) {
 	if err != nil {
 		return vFailed, fmt.Sprintf("setup: %v", err)
 	}
-	binary.LittleEndian.PutUint64(enc[len(enc)-8:], math.Float64bits(-1)) // M2, the last field
+	binary.LittleEndian.PutUint64(enc[len(enc)-16:], math.Float64bits(-1)) // M2, before the pivot (the last field)
 	if err := r.UnmarshalBinary(enc); err != nil {
 		return vError, err.Error()
 	}
