@@ -49,25 +49,55 @@ func (ev *evaluation) structural(r *rnode, dst *array.Array, asView bool) (*arra
 		return nil, err
 	}
 	ax, _ := normAxis(r.n.st.axis, x.Rank())
-	out, err := ev.newOutput(r.dtype, r.shape)
-	if err != nil {
+	var out *array.Array
+	if direct := writeDirect(dst, xs); direct {
+		out = dst // written in place: no result to copy over
+	} else if out, err = ev.newOutput(r.dtype, r.shape); err != nil {
 		return nil, err
 	}
 	switch r.n.kind {
 	case kTake:
-		var idx []int
-		var valid []bool
-		if idx, valid, err = indexValues(xs[1]); err == nil {
-			err = gather(out, x, idx, valid, ax)
+		var done bool
+		if done, err = takeDirect(out, x, xs[1], ax); !done {
+			var idx []int
+			var valid []bool
+			if idx, valid, err = indexValues(xs[1]); err == nil {
+				err = gather(out, x, idx, valid, ax)
+			}
 		}
 	case kSort:
-		err = sortInto(out, x, ax, r.n.st.arg)
+		err = ev.sortInto(out, x, ax, r.n.st.arg)
+	}
+	if out == dst {
+		if err != nil {
+			return nil, err
+		}
+		return dst, nil
 	}
 	if err != nil {
 		out.Release()
 		return nil, err
 	}
 	return ev.structDeliver(out, dst)
+}
+
+// writeDirect reports whether a take or sort may write straight into dst:
+// contiguous, without a validity mask, not sharing memory with an operand,
+// and no operand with nulls (whose result would need a mask).
+func writeDirect(dst *array.Array, xs []*array.Array) bool {
+	if dst == nil || !dst.IsContiguous() || dst.Validity() != nil {
+		return false
+	}
+	dlo, dhi := span(dst)
+	for _, x := range xs {
+		if x.HasNulls() {
+			return false
+		}
+		if lo, hi := span(x); lo < dhi && dlo < hi {
+			return false
+		}
+	}
+	return true
 }
 
 // structOperand returns the array an operand of a structural node reads: a leaf
