@@ -183,3 +183,46 @@ func TestTakeDirect(t *testing.T) {
 		}
 	}
 }
+
+// Repeat with one count of a contiguous array (copied slice by slice, or
+// element by element along the last axis) against a direct reference, for
+// every element width, axis and counts 0 to 3, through Eval and EvalInto.
+func TestRepeatCopy(t *testing.T) {
+	mem := checkedMem(t)
+	shape := []int{3, 4, 5}
+	v := make([]float64, 60)
+	for i := range v {
+		v[i] = float64(i)
+	}
+	base := mk(t, mem, v, shape...)
+	for _, dt := range []array.DType{array.Int8, array.Int16, array.Float32, array.Float64} {
+		x, err := expr.Eval(expr.Cast(expr.Leaf(base), dt), expr.WithAllocator(mem))
+		require.NoError(t, err)
+		for ax := range 3 {
+			for count := range 4 {
+				os := append([]int{}, shape...)
+				os[ax] *= count
+				want := make([]float64, 0, 60*count)
+				for i := range os[0] {
+					for j := range os[1] {
+						for k := range os[2] {
+							idx := []int{i, j, k}
+							idx[ax] /= count
+							want = append(want, v[idx[0]*20+idx[1]*5+idx[2]])
+						}
+					}
+				}
+				got := evalAs[float64](t, mem, expr.Repeat(expr.Leaf(x), []int{count}, ax), dt, os...)
+				require.Equal(t, want, got, "%v axis %d count %d", dt, ax, count)
+				into, err := array.Empty(mem, dt, os...)
+				require.NoError(t, err)
+				require.NoError(t, expr.EvalInto(into, expr.Repeat(expr.Leaf(x), []int{count}, ax)))
+				iv, err := array.ToSlice[float64](into)
+				require.NoError(t, err)
+				require.Equal(t, want, iv, "into: %v axis %d count %d", dt, ax, count)
+				into.Release()
+			}
+		}
+		x.Release()
+	}
+}

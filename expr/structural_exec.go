@@ -3,6 +3,7 @@ package expr
 import (
 	"errors"
 	"fmt"
+	"unsafe"
 
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/broadcast"
@@ -184,6 +185,9 @@ func (ev *evaluation) viewNode(r *rnode, x, dst *array.Array, asView bool) (*arr
 		if s.ints != nil {
 			return ev.repeatEach(r, x, dst)
 		}
+		if !asView && ev.explain == nil && x.IsContiguous() && !x.HasNulls() {
+			return ev.repeatCopy(r, x, dst)
+		}
 		v, err = view.Repeat(x, s.count, s.axis)
 	}
 	if err == nil {
@@ -264,6 +268,67 @@ func (ev *evaluation) repeatEach(r *rnode, x, dst *array.Array) (*array.Array, e
 		return nil, err
 	}
 	return ev.structDeliver(out, dst)
+}
+
+// repeatCopy evaluates a repeat with one count of a contiguous x without
+// nulls by copying: each slice along the axis count times with one
+// memmove, or, along the last axis, each element count times in a typed
+// loop (the copy pass from a stride-0 view would run 2-element inner loops).
+func (ev *evaluation) repeatCopy(r *rnode, x, dst *array.Array) (*array.Array, error) {
+	out := dst
+	if !writeDirect(dst, []*array.Array{x}) {
+		var err error
+		if out, err = ev.newOutput(r.dtype, r.shape); err != nil {
+			return nil, err
+		}
+	}
+	ax, _ := normAxis(r.n.st.axis, x.Rank())
+	xs := x.Shape()
+	count, sz := r.n.st.count, x.DType().Size()
+	src, dstb := contiguousBytes(x), contiguousBytes(out)
+	if count > 0 && len(src) > 0 {
+		block := size(xs[ax+1:]) * sz
+		outer := len(src) / block
+		switch {
+		case block == 4:
+			repeatEach4[uint32](dstb, src, count)
+		case block == 8:
+			repeatEach4[uint64](dstb, src, count)
+		default:
+			for o := range outer {
+				b := src[o*block : (o+1)*block]
+				for k := range count {
+					copy(dstb[(o*count+k)*block:], b)
+				}
+			}
+		}
+	}
+	if out == dst || dst == nil {
+		return out, nil
+	}
+	return ev.structDeliver(out, dst)
+}
+
+// repeatEach4 writes each element of src (4- or 8-byte words) count times
+// in a row into dst.
+func repeatEach4[T uint32 | uint64](dst, src []byte, count int) {
+	var z T
+	sz := int(unsafe.Sizeof(z))
+	s := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(src))), len(src)/sz)
+	d := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(dst))), len(s)*count)
+	if count == 2 {
+		d = d[:2*len(s)]
+		for i, v := range s {
+			d[2*i] = v
+			d[2*i+1] = v
+		}
+		return
+	}
+	for i, v := range s {
+		for k := range count {
+			d[i*count+k] = v
+		}
+	}
 }
 
 // concat evaluates a concatenate or stack: each piece is evaluated (fused
