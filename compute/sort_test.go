@@ -268,3 +268,86 @@ func BenchmarkSort(b *testing.B) {
 		})
 	}
 }
+
+// TestTakeBits checks TakeBits against direct indexing: negative indices
+// wrap, the first index out of range is reported and nothing at or after
+// it is written.
+func TestTakeBits(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	for _, n := range []int{0, 1, 5, 1000} {
+		src := make([]uint32, n)
+		for i := range src {
+			src[i] = r.Uint32()
+		}
+		for _, m := range []int{0, 1, 100} {
+			idx := make([]int64, m)
+			for i := range idx {
+				if n > 0 {
+					idx[i] = int64(r.IntN(2*n) - n)
+				}
+			}
+			dst := make([]uint32, m+1)
+			dst[m] = 7
+			bad := compute.TakeBits(dst[:m], src, idx)
+			if n == 0 && m > 0 {
+				if bad != 0 {
+					t.Fatalf("n=0: bad = %d; want 0", bad)
+				}
+				continue
+			}
+			if bad != -1 {
+				t.Fatalf("n=%d m=%d: bad = %d; want -1", n, m, bad)
+			}
+			for k, i := range idx {
+				if i < 0 {
+					i += int64(n)
+				}
+				if dst[k] != src[i] {
+					t.Fatalf("n=%d: dst[%d] = %d; want %d", n, k, dst[k], src[i])
+				}
+			}
+			if dst[m] != 7 {
+				t.Fatal("write past the end")
+			}
+			if m > 10 && n > 0 {
+				idx[10] = int64(n)
+				clear(dst)
+				if bad := compute.TakeBits(dst[:m], src, idx); bad != 10 {
+					t.Fatalf("bad = %d; want 10", bad)
+				}
+				for k := 10; k < m; k++ {
+					if dst[k] != 0 {
+						t.Fatalf("dst[%d] written after the bad index", k)
+					}
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkTake times TakeBits of 4M random indices from 16M elements (the
+// vocab harness's take), named like BenchmarkTake/f32.
+func BenchmarkTake(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 3))
+	const n, m = 1 << 24, 4 << 20
+	idx := make([]int64, m)
+	for i := range idx {
+		idx[i] = int64(r.IntN(n))
+	}
+	b.Run("f32", func(b *testing.B) {
+		src, dst := make([]uint32, n), make([]uint32, m)
+		b.SetBytes(int64(m * (8 + 4 + 4)))
+		b.ReportAllocs()
+		for b.Loop() {
+			compute.TakeBits(dst, src, idx)
+		}
+	})
+	b.Run("f64", func(b *testing.B) {
+		src, dst := make([]uint64, n), make([]uint64, m)
+		b.SetBytes(int64(m * (8 + 8 + 8)))
+		b.ReportAllocs()
+		for b.Loop() {
+			compute.TakeBits(dst, src, idx)
+		}
+	})
+}
