@@ -11,6 +11,7 @@ import (
 
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/broadcast"
+	"github.com/stride0/stride0/compute"
 )
 
 // Sort sorts x along axis (negative counts from the end), as
@@ -213,8 +214,129 @@ func floatKey64(f float64) uint64 {
 }
 
 // sortInto writes x (contiguous) sorted along ax into out (contiguous, x's
-// dtype and shape), or the argsort indices into out (int64).
-func sortInto(out, x *array.Array, ax int, arg bool) error {
+// dtype and shape, not overlapping x), or the argsort indices into out
+// (int64). Without nulls each lane goes through compute's radix sort (read
+// in place when the axis is the last one, else copied out and back);
+// scratch comes from ev's allocator.
+func (ev *evaluation) sortInto(out, x *array.Array, ax int, arg bool) error {
+	var kind compute.KeyKind
+	switch dt := x.DType(); {
+	case x.HasNulls():
+		return sortMasked(out, x, ax, arg)
+	case dt == array.Bool:
+		kind = compute.KeyBool
+	case dt.IsSigned():
+		kind = compute.KeySigned
+	case dt.IsUnsigned():
+		kind = compute.KeyUnsigned
+	case dt.IsFloat():
+		kind = compute.KeyFloat
+	default:
+		return sortMasked(out, x, ax, arg)
+	}
+	xs := x.Shape()
+	n := xs[ax]
+	outer, inner := size(xs[:ax]), size(xs[ax+1:])
+	if n == 0 || outer == 0 || inner == 0 {
+		return nil
+	}
+	sz := x.DType().Size()
+	// scratch, in 8-byte words: the sort's own, then a lane copied in and
+	// its result when the lane is strided
+	words := (n*sz + 7) / 8
+	if arg {
+		words = compute.ArgsortScratch(n, sz)
+	}
+	if inner > 1 {
+		words += (n*sz+7)/8 + n
+	}
+	sc, err := ev.newOutput(array.Uint64, []int{words})
+	if err != nil {
+		return err
+	}
+	defer sc.Release()
+	l := sortLanes{src: contiguousBytes(x), dst: contiguousBytes(out), scratch: contiguousBytes(sc), n: n, outer: outer, inner: inner, kind: kind, arg: arg}
+	switch sz {
+	case 1:
+		sortLanesOf[uint8](l)
+	case 2:
+		sortLanesOf[uint16](l)
+	case 4:
+		sortLanesOf[uint32](l)
+	default:
+		sortLanesOf[uint64](l)
+	}
+	return nil
+}
+
+// sortLanes is one sort's lanes: the contiguous source and result bytes,
+// the lane length n, the outer and inner sizes around the axis.
+type sortLanes struct {
+	src, dst, scratch []byte
+	n, outer, inner   int
+	kind              compute.KeyKind
+	arg               bool
+}
+
+func sortLanesOf[K compute.SortKey](l sortLanes) {
+	var z K
+	sz := int(unsafe.Sizeof(z))
+	n, inner := l.n, l.inner
+	src := unsafe.Slice((*K)(unsafe.Pointer(unsafe.SliceData(l.src))), len(l.src)/sz)
+	words := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(l.scratch))), len(l.scratch)/8)
+	own := (n*sz + 7) / 8
+	if l.arg {
+		own = compute.ArgsortScratch(n, sz)
+	}
+	var laneIn []K
+	var laneOut []uint64
+	if inner > 1 {
+		laneIn = unsafe.Slice((*K)(unsafe.Pointer(&words[own])), n)
+		laneOut = words[own+(n*sz+7)/8:][:n]
+	}
+	sortScratch := unsafe.Slice((*K)(unsafe.Pointer(unsafe.SliceData(words))), n)
+	var dstK []K
+	var dstI []int64
+	if l.arg {
+		dstI = unsafe.Slice((*int64)(unsafe.Pointer(unsafe.SliceData(l.dst))), len(l.dst)/8)
+	} else {
+		dstK = unsafe.Slice((*K)(unsafe.Pointer(unsafe.SliceData(l.dst))), len(l.dst)/sz)
+	}
+	for o := range l.outer {
+		for in := range inner {
+			base := o*n*inner + in
+			lane := src[base : base+n]
+			if inner > 1 {
+				lane = laneIn
+				for j := range n {
+					lane[j] = src[base+j*inner]
+				}
+			}
+			switch {
+			case l.arg && inner == 1:
+				compute.ArgsortBits(dstI[base:base+n], lane, l.kind, words[:own])
+			case l.arg:
+				idx := unsafe.Slice((*int64)(unsafe.Pointer(unsafe.SliceData(laneOut))), n)
+				compute.ArgsortBits(idx, lane, l.kind, words[:own])
+				for j, v := range idx {
+					dstI[base+j*inner] = v
+				}
+			case inner == 1:
+				compute.SortBits(dstK[base:base+n], lane, sortScratch, l.kind)
+			default:
+				res := unsafe.Slice((*K)(unsafe.Pointer(unsafe.SliceData(laneOut))), n)
+				compute.SortBits(res, lane, sortScratch, l.kind)
+				for j, v := range res {
+					dstK[base+j*inner] = v
+				}
+			}
+		}
+	}
+}
+
+// sortMasked is sortInto for an x with nulls: each lane through
+// sortOrder, element by element.
+func sortMasked(out, x *array.Array, ax int, arg bool) error {
 	sz := x.DType().Size()
 	src, dst := contiguousBytes(x), contiguousBytes(out)
 	srcMask := contiguousMask(x)

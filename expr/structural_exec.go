@@ -3,6 +3,7 @@ package expr
 import (
 	"errors"
 	"fmt"
+	"unsafe"
 
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/broadcast"
@@ -59,25 +60,55 @@ func (ev *evaluation) structural(r *rnode, dst *array.Array, asView bool) (*arra
 		return nil, err
 	}
 	ax, _ := normAxis(r.n.st.axis, x.Rank())
-	out, err := ev.newOutput(r.dtype, r.shape)
-	if err != nil {
+	var out *array.Array
+	if direct := writeDirect(dst, xs); direct {
+		out = dst // written in place: no result to copy over
+	} else if out, err = ev.newOutput(r.dtype, r.shape); err != nil {
 		return nil, err
 	}
 	switch r.n.kind {
 	case kTake:
-		var idx []int
-		var valid []bool
-		if idx, valid, err = indexValues(xs[1]); err == nil {
-			err = gather(out, x, idx, valid, ax)
+		var done bool
+		if done, err = takeDirect(out, x, xs[1], ax); !done {
+			var idx []int
+			var valid []bool
+			if idx, valid, err = indexValues(xs[1]); err == nil {
+				err = gather(out, x, idx, valid, ax)
+			}
 		}
 	case kSort:
-		err = sortInto(out, x, ax, r.n.st.arg)
+		err = ev.sortInto(out, x, ax, r.n.st.arg)
+	}
+	if out == dst {
+		if err != nil {
+			return nil, err
+		}
+		return dst, nil
 	}
 	if err != nil {
 		out.Release()
 		return nil, err
 	}
 	return ev.structDeliver(out, dst)
+}
+
+// writeDirect reports whether a take or sort may write straight into dst:
+// contiguous, without a validity mask, not sharing memory with an operand,
+// and no operand with nulls (whose result would need a mask).
+func writeDirect(dst *array.Array, xs []*array.Array) bool {
+	if dst == nil || !dst.IsContiguous() || dst.Validity() != nil {
+		return false
+	}
+	dlo, dhi := span(dst)
+	for _, x := range xs {
+		if x.HasNulls() {
+			return false
+		}
+		if lo, hi := span(x); lo < dhi && dlo < hi {
+			return false
+		}
+	}
+	return true
 }
 
 // structOperand returns the array an operand of a structural node reads: a leaf
@@ -164,6 +195,9 @@ func (ev *evaluation) viewNode(r *rnode, x, dst *array.Array, asView bool) (*arr
 		if s.ints != nil {
 			return ev.repeatEach(r, x, dst)
 		}
+		if !asView && ev.explain == nil && x.IsContiguous() && !x.HasNulls() {
+			return ev.repeatCopy(r, x, dst)
+		}
 		v, err = view.Repeat(x, s.count, s.axis)
 	}
 	if err == nil {
@@ -244,6 +278,67 @@ func (ev *evaluation) repeatEach(r *rnode, x, dst *array.Array) (*array.Array, e
 		return nil, err
 	}
 	return ev.structDeliver(out, dst)
+}
+
+// repeatCopy evaluates a repeat with one count of a contiguous x without
+// nulls by copying: each slice along the axis count times with one
+// memmove, or, along the last axis, each element count times in a typed
+// loop (the copy pass from a stride-0 view would run 2-element inner loops).
+func (ev *evaluation) repeatCopy(r *rnode, x, dst *array.Array) (*array.Array, error) {
+	out := dst
+	if !writeDirect(dst, []*array.Array{x}) {
+		var err error
+		if out, err = ev.newOutput(r.dtype, r.shape); err != nil {
+			return nil, err
+		}
+	}
+	ax, _ := normAxis(r.n.st.axis, x.Rank())
+	xs := x.Shape()
+	count, sz := r.n.st.count, x.DType().Size()
+	src, dstb := contiguousBytes(x), contiguousBytes(out)
+	if count > 0 && len(src) > 0 {
+		block := size(xs[ax+1:]) * sz
+		outer := len(src) / block
+		switch {
+		case block == 4:
+			repeatEach4[uint32](dstb, src, count)
+		case block == 8:
+			repeatEach4[uint64](dstb, src, count)
+		default:
+			for o := range outer {
+				b := src[o*block : (o+1)*block]
+				for k := range count {
+					copy(dstb[(o*count+k)*block:], b)
+				}
+			}
+		}
+	}
+	if out == dst || dst == nil {
+		return out, nil
+	}
+	return ev.structDeliver(out, dst)
+}
+
+// repeatEach4 writes each element of src (4- or 8-byte words) count times
+// in a row into dst.
+func repeatEach4[T uint32 | uint64](dst, src []byte, count int) {
+	var z T
+	sz := int(unsafe.Sizeof(z))
+	s := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(src))), len(src)/sz)
+	d := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(dst))), len(s)*count)
+	if count == 2 {
+		d = d[:2*len(s)]
+		for i, v := range s {
+			d[2*i] = v
+			d[2*i+1] = v
+		}
+		return
+	}
+	for i, v := range s {
+		for k := range count {
+			d[i*count+k] = v
+		}
+	}
 }
 
 // concat evaluates a concatenate or stack: each piece is evaluated (fused

@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"unsafe"
 
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/broadcast"
+	"github.com/stride0/stride0/compute"
 )
 
 // ErrIndex: an index of Take (or a Compress mask longer than its axis) out
@@ -143,6 +145,51 @@ func gather(out, x *array.Array, idx []int, valid []bool, ax int) error {
 		}
 	}
 	return nil
+}
+
+// takeDirect is gather for the common case: x (contiguous) taken along its
+// last axis at int64 indices in a contiguous array, no nulls on either
+// side; it reads the indices in place and gathers each row's elements with
+// compute.TakeBits. It reports whether it applied.
+func takeDirect(out, x, ind *array.Array, ax int) (bool, error) {
+	xs := x.Shape()
+	if ax != len(xs)-1 || ind.DType() != array.Int64 || !ind.IsContiguous() || ind.HasNulls() || x.HasNulls() {
+		return false, nil
+	}
+	n, m := xs[ax], ind.Len()
+	outer := size(xs[:ax])
+	if m == 0 || outer == 0 {
+		return true, nil
+	}
+	idx := unsafe.Slice((*int64)(unsafe.Pointer(unsafe.SliceData(contiguousBytes(ind)))), m)
+	src, dst := contiguousBytes(x), contiguousBytes(out)
+	sz := x.DType().Size()
+	bad := -1
+	for o := 0; o < outer && bad < 0; o++ {
+		s, d := src[o*n*sz:(o+1)*n*sz], dst[o*m*sz:(o+1)*m*sz]
+		switch sz {
+		case 1:
+			bad = compute.TakeBits(d, s[:n], idx)
+		case 2:
+			bad = compute.TakeBits(asKeys[uint16](d, m), asKeys[uint16](s, n), idx)
+		case 4:
+			bad = compute.TakeBits(asKeys[uint32](d, m), asKeys[uint32](s, n), idx)
+		default:
+			bad = compute.TakeBits(asKeys[uint64](d, m), asKeys[uint64](s, n), idx)
+		}
+	}
+	if bad >= 0 {
+		return true, fmt.Errorf("expr.Take: %w: index %d is out of bounds for axis %d with size %d", ErrIndex, idx[bad], ax, n)
+	}
+	return true, nil
+}
+
+// asKeys is the first n elements of b as K.
+func asKeys[K compute.SortKey](b []byte, n int) []K {
+	if n == 0 {
+		return nil
+	}
+	return unsafe.Slice((*K)(unsafe.Pointer(unsafe.SliceData(b))), n)
 }
 
 // contiguousBytes is the data of a contiguous array, from its first
