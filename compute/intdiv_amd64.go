@@ -1,0 +1,14 @@
+//go:build amd64 && !noasm
+
+package compute
+
+import "unsafe"
+
+//go:noescape
+func floorDivI32AVX2(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod int)
+
+func init() {
+	if Asm {
+		floorDivI32Vec = floorDivI32AVX2
+	}
+}
