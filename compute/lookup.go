@@ -162,6 +162,7 @@ func init() {
 	registerSums()
 	registerAsm()
 	registerCasts()
+	registerWiden() // over the Go casts and loops
 }
 
 // ntTable holds binary kernels that stream their result with non-temporal
