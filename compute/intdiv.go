@@ -53,6 +53,9 @@ func (d udiv) q64(u uint64) uint64 {
 // on whole vectors of 8 (mod != 0: the remainder).
 var floorDivI32Vec func(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod int)
 
+// floorDivI64Vec is floorDivI32Vec for int64, on whole vectors of 4.
+var floorDivI64Vec func(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod int)
+
 type narrowSigned interface{ ~int8 | ~int16 | ~int32 }
 
 // floorDivNarrow computes dst = x // c (mod: x % c) for int8, int16 and
@@ -141,6 +144,11 @@ func floorDiv64(mod bool, generic BinaryFunc) BinaryFunc {
 				return
 			}
 			d := newUdiv(uint64(c), 64)
+			if vec := floorDivI64Vec; vec != nil && n >= 4 {
+				m := n &^ 3
+				vec(dst, x, m, d.m, uint64(d.sh), c, b2i(mod))
+				xs, ds = xs[m:], ds[m:]
+			}
 			for i, v := range xs {
 				s := v >> 63
 				q := int64(d.q64(uint64(v^s))) ^ s

@@ -163,6 +163,7 @@ func init() {
 	registerAsm()
 	registerCasts()
 	registerWiden() // over the Go casts and loops
+	registerClassify()
 }
 
 // ntTable holds binary kernels that stream their result with non-temporal

@@ -137,3 +137,29 @@ func genericVS(op Op, t Type) BinaryFunc {
 		}
 	}
 }
+
+func BenchmarkIsNaN(b *testing.B) {
+	x32 := make([]float32, vredN)
+	x64 := make([]float64, vredN)
+	d := make([]uint8, vredN)
+	for i := range x32 {
+		x32[i], x64[i] = float32(i), float64(i)
+	}
+	k32, _ := LookupUnary(IsNaN, Float32)
+	k64, _ := LookupUnary(IsNaN, Float64)
+	for _, c := range []struct {
+		name string
+		f    UnaryFunc
+		x    unsafe.Pointer
+		size int
+	}{{"float32/go", wrapUnary(isnan_f[float32]), unsafe.Pointer(&x32[0]), 4}, {"float32/new", k32, unsafe.Pointer(&x32[0]), 4},
+		{"float64/go", wrapUnary(isnan_f[float64]), unsafe.Pointer(&x64[0]), 8}, {"float64/new", k64, unsafe.Pointer(&x64[0]), 8}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(vredN * (c.size + 1)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				c.f(unsafe.Pointer(&d[0]), c.x, vredN)
+			}
+		})
+	}
+}
