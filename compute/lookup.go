@@ -157,10 +157,13 @@ func where[T any](dst, c, x, y unsafe.Pointer, n, cs, xs, ys int) {
 func init() {
 	registerGenerated()
 	registerVek()
+	registerIntDiv()
 	registerReductions() // before the assembly: accumulations alias acc and x, which the NT and vek paths must not see
 	registerSums()
 	registerAsm()
 	registerCasts()
+	registerWiden() // over the Go casts and loops
+	registerClassify()
 }
 
 // ntTable holds binary kernels that stream their result with non-temporal

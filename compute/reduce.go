@@ -116,8 +116,9 @@ func registerReductions() {
 	regFold[float64](Float64)
 	foldTable[Fmax][Float32], foldTable[Fmin][Float32] = foldFmax[float32], foldFmin[float32]
 	foldTable[Fmax][Float64], foldTable[Fmin][Float64] = foldFmax[float64], foldFmin[float64]
-	foldTable[Maximum][Bool] = foldMax[uint8]
-	foldTable[Minimum][Bool] = foldMin[uint8]
+	foldTable[Maximum][Bool] = foldAnyBool // bools are 0 or 1: max is or, min is and
+	foldTable[Minimum][Bool] = foldAllBool
+	registerExtrema()
 	// The generated VV loops read and write element i in one step, so they
 	// accumulate in place with dst = acc and x = acc.
 	for _, op := range []Op{Add, Mul, Maximum, Minimum} {

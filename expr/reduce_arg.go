@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/compute"
 )
 
 // Argmin returns the index of the minimum of x over axes, as an int64
@@ -103,6 +104,23 @@ func better[T ordered](v, b T, isMax bool) bool {
 // argRun folds n values (validity mk, nil: all valid) whose reduced indices
 // start at k0 into the best value *b at index *bi (-1: none yet).
 func argRun[T ordered](p, mk unsafe.Pointer, n int, k0 int64, b *T, bi *int64, isMax bool) {
+	if mk == nil && n >= 64 {
+		// floats without nulls: the block's first extreme (or first NaN)
+		// by the vector kernels, then one comparison with the best so far
+		i := -1
+		switch any(*b).(type) {
+		case float32:
+			i = compute.ArgExtremeFloat32(p, n, isMax)
+		case float64:
+			i = compute.ArgExtremeFloat64(p, n, isMax)
+		}
+		if i >= 0 {
+			if v := *(*T)(unsafe.Add(p, i*int(unsafe.Sizeof(*b)))); *bi < 0 || better(v, *b, isMax) {
+				*b, *bi = v, k0+int64(i)
+			}
+			return
+		}
+	}
 	x := unsafe.Slice((*T)(p), n)
 	var m []byte
 	if mk != nil {

@@ -1,0 +1,174 @@
+package compute
+
+import (
+	"math"
+	"unsafe"
+)
+
+// Extrema of float vectors (max, min, argmax, argmin) with AVX2 where the
+// build has it. The vector kernels only see whole blocks of 32 values: they
+// return the block's extreme and whether it holds a NaN; the Go wrappers
+// keep the scalar rules. A NaN anywhere makes max and min NaN (NumPy's rule);
+// a zero extreme, whose sign the vector instructions do not choose, is
+// recomputed by the Go loop (max(-0, 0) = 0, min(-0, 0) = -0, as Go's max
+// and min); argmax and argmin return the first NaN when there is one, else
+// the first index holding the extreme.
+
+// [0] min, [1] max; nil without assembly.
+var (
+	extF32   [2]func(x unsafe.Pointer, n int) (float32, bool)
+	extF64   [2]func(x unsafe.Pointer, n int) (float64, bool)
+	firstF32 [2]func(x unsafe.Pointer, n int, v float32) int // first x[i] <= v, >= v
+	firstF64 [2]func(x unsafe.Pointer, n int, v float64) int
+)
+
+// extBlock: the vector kernels take multiples of this many elements.
+const extBlock = 32
+
+func b2k(isMax bool) int {
+	if isMax {
+		return 1
+	}
+	return 0
+}
+
+// foldExtreme returns a fold of max (isMax) or min built on the vector
+// kernel ext, with goFold for heads, tails and zero results.
+func foldExtreme[T float](ext func(unsafe.Pointer, int) (T, bool), isMax bool, goFold FoldFunc) FoldFunc {
+	return func(acc, x unsafe.Pointer, n int) {
+		m := n &^ (extBlock - 1)
+		if m == 0 {
+			goFold(acc, x, n)
+			return
+		}
+		v, nan := ext(x, m)
+		if nan {
+			*(*T)(acc) = T(math.NaN())
+			return
+		}
+		if v == 0 {
+			goFold(acc, x, n)
+			return
+		}
+		s := *(*T)(acc)
+		if isMax {
+			s = max(s, v)
+		} else {
+			s = min(s, v)
+		}
+		*(*T)(acc) = s
+		if m < n {
+			var z T
+			goFold(acc, unsafe.Add(x, m*int(unsafe.Sizeof(z))), n-m)
+		}
+	}
+}
+
+// ArgExtremeFloat32 returns the index of the first maximum (isMax) or
+// minimum of the n float32 values at x, or of the first NaN when there is
+// one (NumPy's argmax and argmin); -1 when n is 0.
+func ArgExtremeFloat32(x unsafe.Pointer, n int, isMax bool) int {
+	return argExtreme(x, n, isMax, extF32[b2k(isMax)], firstF32[b2k(isMax)])
+}
+
+// ArgExtremeFloat64 is ArgExtremeFloat32 for float64 values.
+func ArgExtremeFloat64(x unsafe.Pointer, n int, isMax bool) int {
+	return argExtreme(x, n, isMax, extF64[b2k(isMax)], firstF64[b2k(isMax)])
+}
+
+func argExtreme[T float](x unsafe.Pointer, n int, isMax bool, ext func(unsafe.Pointer, int) (T, bool), first func(unsafe.Pointer, int, T) int) int {
+	xs := unsafe.Slice((*T)(x), n)
+	m := n &^ (extBlock - 1)
+	if ext == nil || m == 0 {
+		return argExtremeGo(xs, 0, -1, isMax)
+	}
+	v, nan := ext(x, m)
+	if nan {
+		for i, u := range xs[:m] {
+			if u != u {
+				return i
+			}
+		}
+	}
+	at := first(x, m, v)
+	if at < 0 { // cannot happen: v is one of the values
+		return argExtremeGo(xs, 0, -1, isMax)
+	}
+	return argExtremeGo(xs, m, at, isMax)
+}
+
+// argExtremeGo continues an argmax (argmin) whose best so far is at index
+// at (-1: none) from index i0 on.
+func argExtremeGo[T float](xs []T, i0, at int, isMax bool) int {
+	var best T
+	if at >= 0 {
+		best = xs[at]
+		if best != best {
+			return at
+		}
+	}
+	for i := i0; i < len(xs); i++ {
+		u := xs[i]
+		if u != u {
+			return i
+		}
+		if at < 0 || (isMax && u > best) || (!isMax && u < best) {
+			best, at = u, i
+		}
+	}
+	return at
+}
+
+// registerExtrema replaces the float max and min folds by the vector ones.
+func registerExtrema() {
+	extremaAsm()
+	if extF32[0] == nil {
+		return
+	}
+	foldTable[Minimum][Float32] = foldExtreme(extF32[0], false, foldMin[float32])
+	foldTable[Maximum][Float32] = foldExtreme(extF32[1], true, foldMax[float32])
+	foldTable[Minimum][Float64] = foldExtreme(extF64[0], false, foldMin[float64])
+	foldTable[Maximum][Float64] = foldExtreme(extF64[1], true, foldMax[float64])
+}
+
+// foldAnyBool and foldAllBool are the bool max (any) and min (all) folds,
+// eight bytes at a time; an accumulator already decided reads nothing.
+func foldAnyBool(acc, x unsafe.Pointer, n int) {
+	a := (*uint8)(acc)
+	if *a != 0 {
+		return
+	}
+	var w uint64
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		w |= *(*uint64)(unsafe.Add(x, i))
+	}
+	for ; i < n; i++ {
+		w |= uint64(*(*uint8)(unsafe.Add(x, i)))
+	}
+	if w != 0 {
+		*a = 1
+	}
+}
+
+func foldAllBool(acc, x unsafe.Pointer, n int) {
+	a := (*uint8)(acc)
+	if *a == 0 {
+		return
+	}
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		v := *(*uint64)(unsafe.Add(x, i))
+		if (v-lo)&^v&hi != 0 { // a zero byte
+			*a = 0
+			return
+		}
+	}
+	for ; i < n; i++ {
+		if *(*uint8)(unsafe.Add(x, i)) == 0 {
+			*a = 0
+			return
+		}
+	}
+}

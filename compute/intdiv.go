@@ -1,0 +1,202 @@
+package compute
+
+import (
+	"math/bits"
+	"unsafe"
+)
+
+// Floor division and remainder of signed integers by one divisor (the VS
+// form: x // c, x % c) without a divide per element. The quotient of
+// magnitudes is a multiply-high and shifts (Granlund and Montgomery's
+// round-up method, valid for every dividend below 2^N), and the floor for
+// the signs is folded around it:
+//
+//	c > 0: x // c = (u // c) ^ s, s = x >> (bits-1), u = x ^ s (~x for x < 0)
+//	c < 0: x // c = ^((x - 1) // |c|) for x > 0, (-x) // |c| for x <= 0
+//
+// in unsigned magnitudes, so that MinInt // -1 wraps to MinInt as NumPy's
+// does. The remainder is x - (x // c) * c (sign of c, wrapping). A zero
+// divisor keeps the element-wise kernel's result (0).
+
+// udiv divides magnitudes u < 2^N by D >= 2: q = (t + (u - t) >> 1) >> sh,
+// t = mulhi_N(m, u).
+type udiv struct {
+	m  uint64
+	sh uint
+}
+
+// newUdiv returns the constants for D >= 2 and dividends below 2^n (n is
+// 32 or 64).
+func newUdiv(D uint64, n uint) udiv {
+	l := uint(bits.Len64(D - 1)) // ceil(log2 D)
+	hi := uint64(1)<<l - D       // (2^l - D) < D; l = 64 wraps to 2^64 - D
+	var m uint64
+	if n == 64 {
+		m, _ = bits.Div64(hi, 0, D)
+	} else {
+		m = (hi << 32) / D
+	}
+	return udiv{m: m + 1, sh: l - 1}
+}
+
+func (d udiv) q32(u uint64) uint64 {
+	t := (d.m * u) >> 32
+	return (t + (u-t)>>1) >> d.sh
+}
+
+func (d udiv) q64(u uint64) uint64 {
+	t, _ := bits.Mul64(d.m, u)
+	return (t + (u-t)>>1) >> d.sh
+}
+
+// floorDivI32Vec, where the build has it, is the int32 loop below for c >= 2
+// on whole vectors of 8 (mod != 0: the remainder).
+var floorDivI32Vec func(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod int)
+
+// floorDivI64Vec is floorDivI32Vec for int64, on whole vectors of 4.
+var floorDivI64Vec func(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod int)
+
+type narrowSigned interface{ ~int8 | ~int16 | ~int32 }
+
+// floorDivNarrow computes dst = x // c (mod: x % c) for int8, int16 and
+// int32, whose magnitudes (at most 2^31) fit the 32-bit constants.
+func floorDivNarrow[T narrowSigned](mod bool, generic BinaryFunc) BinaryFunc {
+	return func(dst, x, y unsafe.Pointer, n int) {
+		c := *(*T)(y)
+		if c == 0 || n == 0 {
+			generic(dst, x, y, n)
+			return
+		}
+		xs, ds := unsafe.Slice((*T)(x), n), unsafe.Slice((*T)(dst), n)
+		w := uint(unsafe.Sizeof(c))*8 - 1
+		if c > 0 {
+			if c == 1 {
+				for i, v := range xs {
+					if mod {
+						ds[i] = 0
+					} else {
+						ds[i] = v
+					}
+				}
+				return
+			}
+			d := newUdiv(uint64(c), 32)
+			if vec := floorDivI32Vec; vec != nil && w == 31 && n >= 8 {
+				m := n &^ 7
+				vec(dst, x, m, d.m, uint64(d.sh), int64(c), b2i(mod))
+				xs, ds = xs[m:], ds[m:]
+			}
+			for i, v := range xs {
+				s := v >> w
+				q := T(d.q32(uint64(uint32(int32(v^s))))) ^ s
+				if mod {
+					q = v - q*c
+				}
+				ds[i] = q
+			}
+			return
+		}
+		D := uint64(-int64(c))
+		if D == 1 {
+			for i, v := range xs {
+				if mod {
+					ds[i] = 0
+				} else {
+					ds[i] = -v
+				}
+			}
+			return
+		}
+		d := newUdiv(D, 32)
+		for i, v := range xs {
+			var q T
+			if v > 0 {
+				q = ^T(d.q32(uint64(v - 1)))
+			} else {
+				q = T(d.q32(uint64(-int64(v))))
+			}
+			if mod {
+				q = v - q*c
+			}
+			ds[i] = q
+		}
+	}
+}
+
+// floorDiv64 is floorDivNarrow for int64 (64-bit constants).
+func floorDiv64(mod bool, generic BinaryFunc) BinaryFunc {
+	return func(dst, x, y unsafe.Pointer, n int) {
+		c := *(*int64)(y)
+		if c == 0 || n == 0 {
+			generic(dst, x, y, n)
+			return
+		}
+		xs, ds := unsafe.Slice((*int64)(x), n), unsafe.Slice((*int64)(dst), n)
+		if c > 0 {
+			if c == 1 {
+				for i, v := range xs {
+					if mod {
+						ds[i] = 0
+					} else {
+						ds[i] = v
+					}
+				}
+				return
+			}
+			d := newUdiv(uint64(c), 64)
+			if vec := floorDivI64Vec; vec != nil && n >= 4 {
+				m := n &^ 3
+				vec(dst, x, m, d.m, uint64(d.sh), c, b2i(mod))
+				xs, ds = xs[m:], ds[m:]
+			}
+			for i, v := range xs {
+				s := v >> 63
+				q := int64(d.q64(uint64(v^s))) ^ s
+				if mod {
+					q = v - q*c
+				}
+				ds[i] = q
+			}
+			return
+		}
+		D := uint64(-c) // 2^63 for MinInt64
+		if D == 1 {
+			for i, v := range xs {
+				if mod {
+					ds[i] = 0
+				} else {
+					ds[i] = -v
+				}
+			}
+			return
+		}
+		d := newUdiv(D, 64)
+		for i, v := range xs {
+			var q int64
+			if v > 0 {
+				q = ^int64(d.q64(uint64(v - 1)))
+			} else {
+				q = int64(d.q64(uint64(-v))) // -MinInt64 wraps to 2^63 as uint64
+			}
+			if mod {
+				q = v - q*c
+			}
+			ds[i] = q
+		}
+	}
+}
+
+// registerIntDiv installs the by-one-divisor kernels over the generated
+// element-wise ones (kept for a zero divisor).
+func registerIntDiv() {
+	for _, mod := range []bool{false, true} {
+		op := FloorDiv
+		if mod {
+			op = Remainder
+		}
+		binTable[op][Int8][VS] = floorDivNarrow[int8](mod, binTable[op][Int8][VS])
+		binTable[op][Int16][VS] = floorDivNarrow[int16](mod, binTable[op][Int16][VS])
+		binTable[op][Int32][VS] = floorDivNarrow[int32](mod, binTable[op][Int32][VS])
+		binTable[op][Int64][VS] = floorDiv64(mod, binTable[op][Int64][VS])
+	}
+}

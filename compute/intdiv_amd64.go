@@ -1,0 +1,18 @@
+//go:build amd64 && !noasm
+
+package compute
+
+import "unsafe"
+
+//go:noescape
+func floorDivI32AVX2(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod int)
+
+//go:noescape
+func floorDivI64AVX2(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod int)
+
+func init() {
+	if Asm {
+		floorDivI32Vec = floorDivI32AVX2
+		floorDivI64Vec = floorDivI64AVX2
+	}
+}

@@ -1,0 +1,125 @@
+//go:build amd64 && !noasm
+
+#include "textflag.h"
+
+// func floorDivI32AVX2(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod int)
+// dst = x // c (mod != 0: x % c) for int32 x and a divisor c >= 2 whose
+// constants (m, sh) are newUdiv(c, 32)'s; n is a positive multiple of 8.
+// Per lane: s = x >> 31, u = x ^ s, t = mulhi(m, u),
+// q = ((t + ((u - t) >> 1)) >> sh) ^ s; the remainder is x - q*c.
+TEXT ·floorDivI32AVX2(SB), NOSPLIT, $0-56
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VPBROADCASTD m+24(FP), Y15
+	MOVQ sh+32(FP), AX
+	VMOVQ AX, X14
+	VPBROADCASTD c+40(FP), Y13
+	MOVQ mod+48(FP), R8
+	TESTQ R8, R8
+	JNZ modloop
+loop:
+	VMOVDQU 0(SI), Y0
+	VPSRAD $31, Y0, Y1
+	VPXOR Y1, Y0, Y2
+	VPMULUDQ Y15, Y2, Y3
+	VPSRLQ $32, Y3, Y3
+	VPSRLQ $32, Y2, Y4
+	VPMULUDQ Y15, Y4, Y4
+	VPBLENDD $0xAA, Y4, Y3, Y3
+	VPSUBD Y3, Y2, Y5
+	VPSRLD $1, Y5, Y5
+	VPADDD Y3, Y5, Y5
+	VPSRLD X14, Y5, Y5
+	VPXOR Y1, Y5, Y5
+	VMOVDQU Y5, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JNZ loop
+	VZEROUPPER
+	RET
+modloop:
+	VMOVDQU 0(SI), Y0
+	VPSRAD $31, Y0, Y1
+	VPXOR Y1, Y0, Y2
+	VPMULUDQ Y15, Y2, Y3
+	VPSRLQ $32, Y3, Y3
+	VPSRLQ $32, Y2, Y4
+	VPMULUDQ Y15, Y4, Y4
+	VPBLENDD $0xAA, Y4, Y3, Y3
+	VPSUBD Y3, Y2, Y5
+	VPSRLD $1, Y5, Y5
+	VPADDD Y3, Y5, Y5
+	VPSRLD X14, Y5, Y5
+	VPXOR Y1, Y5, Y5
+	VPMULLD Y13, Y5, Y6
+	VPSUBD Y6, Y0, Y5
+	VMOVDQU Y5, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JNZ modloop
+	VZEROUPPER
+	RET
+
+// func floorDivI64AVX2(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod int)
+// floorDivI32AVX2 for int64 (constants from newUdiv(c, 64)); AVX2 has no
+// 64-bit multiply-high, so mulhi(m, u) is put together from the four 32-bit
+// products, and q*c for the remainder from three. n is a positive multiple
+// of 4.
+TEXT ·floorDivI64AVX2(SB), NOSPLIT, $0-56
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VPBROADCASTQ m+24(FP), Y15
+	VPSRLQ $32, Y15, Y14
+	MOVQ sh+32(FP), AX
+	VMOVQ AX, X13
+	VPBROADCASTQ c+40(FP), Y12
+	VPSRLQ $32, Y12, Y11
+	VPXOR Y10, Y10, Y10
+	MOVQ mod+48(FP), R8
+loop:
+	VMOVDQU 0(SI), Y0
+	VPCMPGTQ Y0, Y10, Y1
+	VPXOR Y1, Y0, Y2
+	VPSRLQ $32, Y2, Y3
+	VPMULUDQ Y15, Y2, Y4
+	VPMULUDQ Y15, Y3, Y5
+	VPMULUDQ Y14, Y2, Y6
+	VPMULUDQ Y14, Y3, Y7
+	VPSRLQ $32, Y4, Y4
+	VPBLENDD $0xAA, Y10, Y5, Y8
+	VPADDQ Y8, Y4, Y4
+	VPBLENDD $0xAA, Y10, Y6, Y8
+	VPADDQ Y8, Y4, Y4
+	VPSRLQ $32, Y4, Y4
+	VPSRLQ $32, Y5, Y5
+	VPSRLQ $32, Y6, Y6
+	VPADDQ Y5, Y7, Y7
+	VPADDQ Y6, Y7, Y7
+	VPADDQ Y4, Y7, Y7
+	VPSUBQ Y7, Y2, Y5
+	VPSRLQ $1, Y5, Y5
+	VPADDQ Y7, Y5, Y5
+	VPSRLQ X13, Y5, Y5
+	VPXOR Y1, Y5, Y5
+	TESTQ R8, R8
+	JZ store
+	VPMULUDQ Y12, Y5, Y6
+	VPSRLQ $32, Y5, Y7
+	VPMULUDQ Y12, Y7, Y7
+	VPMULUDQ Y11, Y5, Y8
+	VPADDQ Y8, Y7, Y7
+	VPSLLQ $32, Y7, Y7
+	VPADDQ Y7, Y6, Y6
+	VPSUBQ Y6, Y0, Y5
+store:
+	VMOVDQU Y5, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JNZ loop
+	VZEROUPPER
+	RET

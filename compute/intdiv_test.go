@@ -1,0 +1,126 @@
+package compute
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+	"unsafe"
+)
+
+func checkDivVS[T signed](t *testing.T, tt Type, xs []T, cs []T) {
+	t.Helper()
+	div, _ := LookupBinary(FloorDiv, tt, VS)
+	mod, _ := LookupBinary(Remainder, tt, VS)
+	q := make([]T, len(xs))
+	r := make([]T, len(xs))
+	for _, c := range cs {
+		div(unsafe.Pointer(unsafe.SliceData(q)), unsafe.Pointer(unsafe.SliceData(xs)), unsafe.Pointer(&c), len(xs))
+		mod(unsafe.Pointer(unsafe.SliceData(r)), unsafe.Pointer(unsafe.SliceData(xs)), unsafe.Pointer(&c), len(xs))
+		for i, x := range xs {
+			if wq, wr := floorDivS(x, c), floorModS(x, c); q[i] != wq || r[i] != wr {
+				t.Fatalf("%v: %d // %d = %d, %% = %d; want %d, %d", tt, x, c, q[i], r[i], wq, wr)
+			}
+		}
+	}
+}
+
+// specialDividends returns the int min/max neighbourhoods, small values and
+// random ones for a width of w bits.
+func specialDividends[T signed](rng *rand.Rand, w uint, n int) []T {
+	lo, hi := int64(-1)<<(w-1), int64(1)<<(w-1)-1
+	var xs []T
+	for k := int64(0); k < 70; k++ {
+		xs = append(xs, T(lo+k), T(hi-k), T(k-35))
+	}
+	for i := 0; i < n; i++ {
+		xs = append(xs, T(rng.Uint64()>>(64-w)), T(int64(rng.Uint64())>>(64-w+uint(rng.Intn(int(w))))))
+	}
+	return xs
+}
+
+func specialDivisors[T signed](rng *rand.Rand, w uint, n int) []T {
+	lo, hi := int64(-1)<<(w-1), int64(1)<<(w-1)-1
+	cs := []T{0, 1, -1, 2, -2, 3, -3, 7, -7, 10, -10, T(lo), T(lo + 1), T(hi), T(hi - 1), T(hi / 2), T(hi/2 + 1), T(lo / 2)}
+	for k := uint(1); k < w-1; k++ {
+		cs = append(cs, T(int64(1)<<k), -T(int64(1)<<k), T(int64(1)<<k+1), T(int64(1)<<k-1), -T(int64(1)<<k-1))
+	}
+	for i := 0; i < n; i++ {
+		cs = append(cs, T(int64(rng.Uint64())>>(64-w+uint(rng.Intn(int(w))))))
+	}
+	return cs
+}
+
+func TestIntDivByScalar(t *testing.T) {
+	rng := rand.New(rand.NewSource(23))
+	// int8: every dividend by every divisor
+	var x8, c8 []int8
+	for v := math.MinInt8; v <= math.MaxInt8; v++ {
+		x8 = append(x8, int8(v))
+		c8 = append(c8, int8(v))
+	}
+	checkDivVS(t, Int8, x8, c8)
+	// int16: every dividend by special and random divisors
+	var x16 []int16
+	for v := math.MinInt16; v <= math.MaxInt16; v++ {
+		x16 = append(x16, int16(v))
+	}
+	checkDivVS(t, Int16, x16, specialDivisors[int16](rng, 16, 30))
+	checkDivVS(t, Int32, specialDividends[int32](rng, 32, 3000), specialDivisors[int32](rng, 32, 200))
+	checkDivVS(t, Int64, specialDividends[int64](rng, 64, 3000), specialDivisors[int64](rng, 64, 200))
+	// lengths 0 and 1, and in place
+	for _, n := range []int{0, 1, 5} {
+		x := specialDividends[int32](rng, 32, 0)[:n]
+		checkDivVS(t, Int32, x, []int32{7, -7})
+	}
+	x := specialDividends[int64](rng, 64, 100)
+	want := make([]int64, len(x))
+	for i, v := range x {
+		want[i] = floorDivS(v, 9)
+	}
+	div, _ := LookupBinary(FloorDiv, Int64, VS)
+	c := int64(9)
+	div(unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(&c), len(x))
+	for i := range x {
+		if x[i] != want[i] {
+			t.Fatalf("in place: %d, want %d", x[i], want[i])
+		}
+	}
+}
+
+// TestUdivProperty checks the magic constants over random magnitudes and
+// divisors of each width against the hardware division.
+func TestUdivProperty(t *testing.T) {
+	rng := rand.New(rand.NewSource(24))
+	for i := 0; i < 20000; i++ {
+		D := rng.Uint64()>>uint(rng.Intn(64)) | 2
+		if i%5 == 0 {
+			D = uint64(2 + rng.Intn(100))
+		}
+		d := newUdiv(D, 64)
+		for j := 0; j < 20; j++ {
+			u := rng.Uint64() >> uint(rng.Intn(64))
+			if j == 0 {
+				u = 1 << 63
+			} else if j == 1 {
+				u = D*uint64(rng.Intn(1000)) - 1
+			}
+			if got := d.q64(u); got != u/D {
+				t.Fatalf("%d / %d = %d, want %d", u, D, got, u/D)
+			}
+		}
+		D32 := D>>32 | 2
+		if i%3 == 0 {
+			D32 = 1 << 31
+		}
+		d32 := newUdiv(D32, 32)
+		for j := 0; j < 20; j++ {
+			u := uint64(rng.Uint32()) >> uint(rng.Intn(32))
+			if j == 0 {
+				u = 1 << 31
+			}
+			if got := d32.q32(u); got != u/D32 {
+				t.Fatalf("%d / %d = %d (32), want %d", u, D32, got, u/D32)
+			}
+		}
+	}
+}
