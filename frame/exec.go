@@ -220,7 +220,7 @@ type job struct {
 }
 
 func startParallelMap(ctx context.Context, in batches, fn batchFn, cfg runConfig) *parallelMap {
-	p := &parallelMap{ctx: ctx, in: in, order: make(chan chan result, 2*cfg.workers), done: make(chan struct{})}
+	p := &parallelMap{ctx: ctx, in: in, order: make(chan chan result, cfg.workers), done: make(chan struct{})}
 	jobs := make(chan job)
 	p.wg.Add(1 + cfg.workers)
 	go p.feed(jobs)

@@ -376,7 +376,7 @@ func (b *groupBatches) run() (arrow.Record, error) {
 	workers := b.r.cfg.workers
 	tables := make([]*gtable, workers)
 	errs := make([]error, workers)
-	jobs := make(chan groupJob, workers)
+	jobs := make(chan groupJob) // a batch per worker, and the next one read
 	var wg sync.WaitGroup
 	for w := range tables {
 		tables[w] = newTable(b.n)
