@@ -195,7 +195,8 @@ func (s *serialMap) close() { s.in.close() }
 // parallelMap applies fn to the batches of in on several workers and hands
 // the results on in the input's order. A feeder reads in (alone, so a source
 // is read sequentially) and queues each batch's result slot in order; at
-// most 2 × workers batches are in flight.
+// most one result slot per worker is queued, so a batch per worker (and
+// the one being read) is in flight.
 type parallelMap struct {
 	ctx   context.Context
 	in    batches
