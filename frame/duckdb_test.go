@@ -257,11 +257,7 @@ func TestAgainstDuckDB(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skipping the DuckDB comparison (npm)")
 	}
-	dir := npmtest.Packages(t, "@duckdb/node-api@1.5.6-r.1")
-	script, err := os.ReadFile(filepath.Join("testdata", "duckdb_queries.mjs"))
-	require.NoError(t, err)
-	prog := filepath.Join(dir, "duckdb_queries.mjs")
-	require.NoError(t, os.WriteFile(prog, script, 0o644))
+	prog := duckProgram(t)
 
 	mem := checked(t)
 	work := t.TempDir()
@@ -282,17 +278,7 @@ func TestAgainstDuckDB(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			want, ok := duck[c.name]
 			require.True(t, ok)
-			require.Empty(t, want.Error, "DuckDB: %s", c.sql)
-			for _, workers := range []int{1, 2} {
-				f := c.f(scan(t, mem, tPath), scan(t, mem, rPath))
-				require.NoError(t, f.Err())
-				tb, err := f.Collect(context.Background(), frame.WithWorkers(workers), frame.WithAllocator(mem))
-				require.NoError(t, err)
-				func() {
-					defer tb.Release() // also when compareDuck fails the test
-					compareDuck(t, tb, want)
-				}()
-			}
+			checkDuck(t, mem, c, want, tPath, rPath)
 		})
 	}
 }
@@ -452,4 +438,33 @@ func floatEqual(g float64, want any, tol float64) bool {
 		return err == nil && floatEqual(g, f, tol)
 	}
 	return false
+}
+
+// duckProgram installs DuckDB's npm package (once per test binary) and
+// returns the path of the query runner beside it.
+func duckProgram(t *testing.T) string {
+	t.Helper()
+	dir := npmtest.Packages(t, "@duckdb/node-api@1.5.6-r.1")
+	script, err := os.ReadFile(filepath.Join("testdata", "duckdb_queries.mjs"))
+	require.NoError(t, err)
+	prog := filepath.Join(dir, "duckdb_queries.mjs")
+	require.NoError(t, os.WriteFile(prog, script, 0o644))
+	return prog
+}
+
+// checkDuck runs case c with frame over the Parquet files left and right,
+// at 1 and 2 workers, and compares each result with DuckDB's rows want.
+func checkDuck(t *testing.T, mem memory.Allocator, c duckCase, want duckResult, left, right string) {
+	t.Helper()
+	require.Empty(t, want.Error, "DuckDB: %s", c.sql)
+	for _, workers := range []int{1, 2} {
+		f := c.f(scan(t, mem, left), scan(t, mem, right))
+		require.NoError(t, f.Err())
+		tb, err := f.Collect(context.Background(), frame.WithWorkers(workers), frame.WithAllocator(mem))
+		require.NoError(t, err)
+		func() {
+			defer tb.Release() // also when compareDuck fails the test
+			compareDuck(t, tb, want)
+		}()
+	}
 }

@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -16,7 +15,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/stride0/stride0/frame"
-	"github.com/stride0/stride0/internal/npmtest"
 )
 
 // typesTable is the fixture of the column-type comparison: id int64 (the
@@ -194,11 +192,7 @@ func TestColumnTypesAgainstDuckDB(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skipping the DuckDB comparison (npm)")
 	}
-	dir := npmtest.Packages(t, "@duckdb/node-api@1.5.6-r.1")
-	script, err := os.ReadFile(filepath.Join("testdata", "duckdb_queries.mjs"))
-	require.NoError(t, err)
-	prog := filepath.Join(dir, "duckdb_queries.mjs")
-	require.NoError(t, os.WriteFile(prog, script, 0o644))
+	prog := duckProgram(t)
 
 	mem := checked(t)
 	work := t.TempDir()
@@ -262,17 +256,7 @@ func TestColumnTypesAgainstDuckDB(t *testing.T) {
 		t.Run(r.file+"/"+r.name, func(t *testing.T) {
 			want, ok := duck[r.file][r.name]
 			require.True(t, ok)
-			require.Empty(t, want.Error, "DuckDB: %s", r.sql)
-			for _, workers := range []int{1, 2} {
-				f := r.f(scan(t, mem, files[r.file]), scan(t, mem, files["right"]))
-				require.NoError(t, f.Err())
-				tb, err := f.Collect(context.Background(), frame.WithWorkers(workers), frame.WithAllocator(mem))
-				require.NoError(t, err)
-				func() {
-					defer tb.Release() // also when compareDuck fails the test
-					compareDuck(t, tb, want)
-				}()
-			}
+			checkDuck(t, mem, r.duckCase, want, files[r.file], files["right"])
 		})
 	}
 }

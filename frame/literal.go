@@ -1,6 +1,7 @@
 package frame
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -237,7 +238,7 @@ func (sp *special) eval(mem memory.Allocator, c arrow.Array) (*array.Array, erro
 			if _, ok := c.(*arrowarray.Date32); ok {
 				v = int64(int32(intBits(c, i)))
 			}
-			r = cmpInt(v, sp.ival)
+			r = cmp.Compare(v, sp.ival)
 		default:
 			r = strings.Compare(strValue(c, i), sp.lit)
 		}
@@ -257,14 +258,4 @@ func (sp *special) eval(mem memory.Allocator, c arrow.Array) (*array.Array, erro
 		}
 	}
 	return array.FromSliceValid(mem, vals, valid, n)
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

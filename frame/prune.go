@@ -1,6 +1,7 @@
 package frame
 
 import (
+	"cmp"
 	"math"
 	"sync/atomic"
 
@@ -152,7 +153,7 @@ func (c cond) refutes(rg parquetio.RowGroup) bool {
 		if !c.isStr {
 			return false
 		}
-		lo, hi = cmpStr(c.str, mn), cmpStr(c.str, cs.Max.(string))
+		lo, hi = cmp.Compare(c.str, mn), cmp.Compare(c.str, cs.Max.(string))
 	case int64:
 		mx := cs.Max.(int64)
 		if c.isStr || math.Abs(float64(mn)) > 1<<53 || math.Abs(float64(mx)) > 1<<53 {
@@ -183,16 +184,6 @@ func (c cond) refutes(rg parquetio.RowGroup) bool {
 }
 
 func cmpF(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-func cmpStr(a, b string) int {
 	switch {
 	case a < b:
 		return -1
