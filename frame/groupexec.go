@@ -7,9 +7,11 @@ import (
 	"math/bits"
 	"slices"
 	"sync"
+	"unsafe"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/bitutil"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/stride0/stride0/array"
@@ -28,6 +30,10 @@ type gtable struct {
 	// unordered: a batch came before one already added (the groups' first
 	// rows are then kept by a pass over each batch)
 	unordered bool
+	// merged by partitions (mergeParts): the keys and first rows of the
+	// groups (nil: the keyer's)
+	merged *mergedKeys
+	mfirst []int64
 }
 
 func newTable(n *node) *gtable {
@@ -120,6 +126,11 @@ func (t *gtable) merge(o *gtable) error {
 
 // result builds the output batch: groups in the order of their first row.
 func (t *gtable) result(mem memory.Allocator) (arrow.Record, error) {
+	return t.resultN(mem, 1)
+}
+
+// resultN is result with up to workers columns built at once.
+func (t *gtable) resultN(mem memory.Allocator, workers int) (arrow.Record, error) {
 	if len(t.n.keys) == 0 && t.k.groups() == 0 {
 		// no keys: one group, even over no rows
 		if err := t.k.assign(nil, 1, 0, nil, []int32{0}); err != nil {
@@ -127,41 +138,101 @@ func (t *gtable) result(mem memory.Allocator) (arrow.Record, error) {
 		}
 		t.grow()
 	}
-	order := firstOrder(t.k.first)
-	var cols []arrow.Array
+	var keys keySource = t.k
+	first := t.k.first
+	if t.merged != nil {
+		keys, first = t.merged, t.mfirst
+	}
+	order := firstOrder(first)
+	nk := len(t.types)
+	cols := make([]arrow.Array, nk+len(t.states))
+	errs := make([]error, len(cols))
 	defer func() {
 		for _, c := range cols {
-			c.Release()
+			if c != nil {
+				c.Release()
+			}
 		}
 	}()
-	for c, typ := range t.types {
-		a, err := t.keyColumn(mem, c, typ, order)
-		if err != nil {
-			return nil, err
-		}
-		cols = append(cols, a)
+	if len(order) < 1<<16 {
+		workers = 1
 	}
-	for a, s := range t.states {
-		c, err := s.finish(mem, order)
+	// int32 and int64 keys of packed keys: built together, each group's
+	// key read once (in the order of first rows, a read that misses)
+	var pk *packedKeys
+	if t.merged == nil {
+		pk, _ = t.k.packed()
+	} else {
+		pk = t.merged.pk
+	}
+	var ints []int
+	if pk != nil {
+		for c, typ := range t.types {
+			if id := typ.ID(); id == arrow.INT64 || id == arrow.INT32 {
+				ints = append(ints, c)
+			}
+		}
+	}
+	done := make([]bool, len(cols))
+	for _, c := range ints {
+		done[c] = true
+	}
+	tasks := []int{}
+	if len(ints) > 0 {
+		tasks = append(tasks, -1)
+	}
+	for i := range cols {
+		if !done[i] {
+			tasks = append(tasks, i)
+		}
+	}
+	parallel(workers, len(tasks), func(ti int) {
+		i := tasks[ti]
+		defer func() {
+			if r := recover(); r != nil {
+				if i < 0 {
+					i = ints[0]
+				}
+				errs[i] = fmt.Errorf("frame.GroupBy: internal error: %v", r)
+			}
+		}()
+		if i < 0 {
+			intKeyColumns(mem, pk, ints, t.types, order, cols)
+			return
+		}
+		if i < nk {
+			cols[i], errs[i] = t.keyColumn(mem, keys, i, t.types[i], order)
+			return
+		}
+		a := i - nk
+		c, err := t.states[a].finish(mem, order)
 		if err != nil {
-			return nil, fmt.Errorf("frame.Agg %v: %w", t.n.aggs[a].Agg, err)
+			errs[i] = fmt.Errorf("frame.Agg %v: %w", t.n.aggs[a].Agg, err)
+			return
 		}
 		if want := t.n.aggs[a].field.Type; !arrow.TypeEqual(c.DataType(), want) {
 			r, err := retype(c, want)
 			c.Release()
 			if err != nil {
-				return nil, fmt.Errorf("frame.Agg %v: %w", t.n.aggs[a].Agg, err)
+				errs[i] = fmt.Errorf("frame.Agg %v: %w", t.n.aggs[a].Agg, err)
+				return
 			}
 			c = r
 		}
-		cols = append(cols, c)
+		cols[i] = c
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
 	}
 	rec := arrowarray.NewRecord(t.n.schema, cols, int64(len(order)))
 	return rec, nil
 }
 
 // firstOrder returns the groups in the order of their first rows (which
-// are distinct): the identity when they already are, else a radix sort.
+// are distinct): the identity when they already are, else placed by
+// first row when those are dense enough, else a radix sort.
 func firstOrder(first []int64) []int32 {
 	n := len(first)
 	order := make([]int32, n)
@@ -176,6 +247,26 @@ func firstOrder(first []int64) []int32 {
 	}
 	if sorted {
 		return order
+	}
+	if top < int64(4*n)+4096 {
+		// first rows dense enough: place each group at its first row
+		at := make([]int32, top+1) // group + 1 by first row; 0: none
+		for g, f := range first {
+			at[f] = int32(g + 1)
+		}
+		i := 0
+		for _, g := range at {
+			if g != 0 {
+				order[i] = g - 1
+				i++
+			}
+		}
+		if i == n {
+			return order
+		}
+		for i := range order { // (first rows not distinct: sort)
+			order[i] = int32(i)
+		}
 	}
 	keys := make([]int64, n)
 	copy(keys, first)
@@ -203,21 +294,21 @@ func firstOrder(first []int64) []int32 {
 }
 
 // keyColumn builds key column c of the groups in order.
-func (t *gtable) keyColumn(mem memory.Allocator, c int, typ arrow.DataType, order []int32) (arrow.Array, error) {
+func (t *gtable) keyColumn(mem memory.Allocator, keys keySource, c int, typ arrow.DataType, order []int32) (arrow.Array, error) {
 	b := arrowarray.NewBuilder(mem, typ)
 	defer b.Release()
 	b.Reserve(len(order))
 	col := t.k.cols[c]
 	switch bb := b.(type) {
 	case *arrowarray.Int64Builder:
-		appendRaw(bb, t.k, c, order, func(u uint64) int64 { return int64(u) })
+		appendRaw(bb, keys, c, order, func(u uint64) int64 { return int64(u) })
 		return b.NewArray(), nil
 	case *arrowarray.Int32Builder:
-		appendRaw(bb, t.k, c, order, func(u uint64) int32 { return int32(u) })
+		appendRaw(bb, keys, c, order, func(u uint64) int32 { return int32(u) })
 		return b.NewArray(), nil
 	}
 	for _, g := range order {
-		u, ok := t.k.raw(int(g), c)
+		u, ok := keys.raw(int(g), c)
 		if !ok {
 			b.AppendNull()
 			continue
@@ -254,8 +345,73 @@ func (t *gtable) keyColumn(mem memory.Allocator, c int, typ arrow.DataType, orde
 	return b.NewArray(), nil
 }
 
+// intKeyColumns sets cols[c] for the int32 and int64 key columns cs of
+// packed keys pk, the groups in order, in one pass.
+func intKeyColumns(mem memory.Allocator, pk *packedKeys, cs []int, types []arrow.DataType, order []int32, cols []arrow.Array) {
+	n := len(order)
+	type col struct {
+		vals, valid *memory.Buffer
+		v64         []int64
+		v32         []int32
+		bm          []byte
+		nulls       int
+		sh          uint
+		mask, lo    uint64
+	}
+	os := make([]col, len(cs))
+	for j, c := range cs {
+		o := &os[j]
+		o.sh, o.mask, o.lo = pk.shift[c], pk.mask[c], pk.lo[c]
+		o.vals = memory.NewResizableBuffer(mem)
+		o.valid = memory.NewResizableBuffer(mem)
+		o.valid.Resize(int(bitutil.BytesForBits(int64(n))))
+		o.bm = o.valid.Bytes()
+		for i := range o.bm {
+			o.bm[i] = 0xff
+		}
+		if types[c].ID() == arrow.INT64 {
+			o.vals.Resize(n * 8)
+			o.v64 = unsafe.Slice((*int64)(unsafe.Pointer(unsafe.SliceData(o.vals.Bytes()))), n)
+		} else {
+			o.vals.Resize(n * 4)
+			o.v32 = unsafe.Slice((*int32)(unsafe.Pointer(unsafe.SliceData(o.vals.Bytes()))), n)
+		}
+	}
+	keys := pk.keys
+	for i, g := range order {
+		q := keys[g]
+		for j := range os {
+			o := &os[j]
+			code := (q >> o.sh) & o.mask
+			v := code - 1 + o.lo
+			if code == 0 {
+				o.nulls++
+				bitutil.ClearBit(o.bm, i)
+				v = 0
+			}
+			if o.v64 != nil {
+				o.v64[i] = int64(v)
+			} else {
+				o.v32[i] = int32(v)
+			}
+		}
+	}
+	for j, c := range cs {
+		o := &os[j]
+		valid := o.valid
+		if o.nulls == 0 {
+			valid = nil
+		}
+		d := arrowarray.NewData(types[c], n, []*memory.Buffer{valid, o.vals}, nil, o.nulls, 0)
+		cols[c] = arrowarray.MakeFromData(d)
+		d.Release()
+		o.vals.Release()
+		o.valid.Release()
+	}
+}
+
 // appendRaw appends an integer key column's values in one call.
-func appendRaw[T any, B interface{ AppendValues([]T, []bool) }](b B, k *keyer, c int, order []int32, conv func(uint64) T) {
+func appendRaw[T any, B interface{ AppendValues([]T, []bool) }](b B, k keySource, c int, order []int32, conv func(uint64) T) {
 	vals := make([]T, len(order))
 	var valid []bool
 	for i, g := range order {
@@ -422,13 +578,23 @@ func (b *groupBatches) run() (arrow.Record, error) {
 	// the others merge into the largest table (the fewest groups to insert)
 	slices.SortStableFunc(tables, func(a, b *gtable) int { return b.k.groups() - a.k.groups() })
 	t := tables[0]
+	others := 0
+	for _, o := range tables[1:] {
+		others += o.k.groups()
+	}
+	if len(tables) > 1 && len(b.n.keys) > 0 && others > 0 && others >= partMergeMin {
+		if err := mergeParts(tables, workers); err != nil {
+			return nil, err
+		}
+		return t.resultN(b.r.cfg.mem, workers)
+	}
 	for _, o := range tables[1:] {
 		if err := t.merge(o); err != nil {
 			return nil, err
 		}
 		*o = gtable{} // its states can go
 	}
-	return t.result(b.r.cfg.mem)
+	return t.resultN(b.r.cfg.mem, workers)
 }
 
 func safeAdd(t *gtable, rec arrow.Record, pos int64) (err error) {

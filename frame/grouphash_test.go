@@ -149,6 +149,24 @@ func TestGroupKeysWeakHash(t *testing.T) {
 	testGroupKeys(t)
 }
 
+// TestGroupKeysPartitioned: the same with the workers' tables merged by
+// partitions (mergeParts) however few their groups, in 8 partitions or
+// more, packed keys and raw rows; and with weak hashes (every group in
+// one partition).
+func TestGroupKeysPartitioned(t *testing.T) {
+	defer func(m, b int) { partMergeMin, partMinBits = m, b }(partMergeMin, partMinBits)
+	partMergeMin, partMinBits = 0, 3
+	before := partMerges.Load()
+	t.Run("strong", testGroupKeys)
+	require.Greater(t, partMerges.Load()-before, int64(5), "merges by partitions")
+	partRowsOnly = true
+	t.Run("rows", testGroupKeys)
+	partRowsOnly = false
+	weakHash = true
+	defer func() { weakHash = false }()
+	t.Run("weak", testGroupKeys)
+}
+
 func testGroupKeys(t *testing.T) {
 	i64, i32, i8, u16, u64 := arrow.PrimitiveTypes.Int64, arrow.PrimitiveTypes.Int32, arrow.PrimitiveTypes.Int8, arrow.PrimitiveTypes.Uint16, arrow.PrimitiveTypes.Uint64
 	dictT := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
