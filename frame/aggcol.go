@@ -26,6 +26,7 @@ type colData struct {
 	vals  any
 	base  int
 	width int
+	rowOK []bool // rowMask's answer, once asked
 }
 
 func (c *colData) rowValid(i int) bool { return c.col.IsValid(i) }
@@ -36,6 +37,26 @@ func (c *colData) elemValid(j int) bool { return c.elems.IsValid(c.base + j) }
 // element: the case the aggregates' tight loops take.
 func (c *colData) dense() bool {
 	return c.width == 1 && c.col.NullN() == 0 && c.elems.NullN() == 0
+}
+
+// elemsDense reports whether no element is null (rows may be: rowMask),
+// the case of the typed loops of aggdense.go.
+func (c *colData) elemsDense() bool {
+	return c.vals != nil && c.width >= 1 && c.elems.NullN() == 0
+}
+
+// rowMask returns whether each row is valid, or nil when all are.
+func (c *colData) rowMask() []bool {
+	if c.col.NullN() == 0 {
+		return nil
+	}
+	if c.rowOK == nil {
+		c.rowOK = make([]bool, c.col.Len())
+		for i := range c.rowOK {
+			c.rowOK[i] = c.col.IsValid(i)
+		}
+	}
+	return c.rowOK
 }
 
 // numericShape returns the dtype and element shape of a column the

@@ -208,6 +208,9 @@ func (s *intSumState[T]) update(gids []int32, c *colData, _ int64) error {
 		}
 		return s.overflow(over < 0)
 	}
+	if c.elemsDense() {
+		return s.overflow(intSumRows(s.s, s.has, gids, v, s.width, c.rowMask()))
+	}
 	over := false
 	eachValid(gids, c, s.width, func(k, j int) { over = s.add(k, int64(v[j]), true) || over })
 	return s.overflow(over)
@@ -267,6 +270,9 @@ func (s *uintSumState[T]) update(gids []int32, c *colData, _ int64) error {
 			carry |= cy
 		}
 		return s.overflow(carry)
+	}
+	if c.elemsDense() {
+		return s.overflow(uintSumRows(s.s, s.has, gids, v, s.width, c.rowMask()))
 	}
 	eachValid(gids, c, s.width, func(k, j int) { carry |= s.add(k, uint64(v[j]), true) })
 	return s.overflow(carry)
@@ -329,6 +335,10 @@ type momentState[T number] struct {
 	mean []float64
 	m2   []float64
 	piv  []float64
+	// Sum, Mean of narrow types: a block's plain float64 sums and rows
+	// per group (updateDense), folded into s, c after the block
+	acc  []float64
+	rows []int64
 }
 
 func (s *momentState[T]) grow(n int) {
@@ -341,42 +351,31 @@ func (s *momentState[T]) grow(n int) {
 	}
 }
 
-// neumaier adds x to the compensated sum (s, c).
+// neumaier adds x to the compensated sum (s, c): c gathers the exact
+// rounding error of each addition, found without a branch by Knuth's
+// TwoSum (the same error as Neumaier's |s| >= |x| test picks, bit for
+// bit, but no mispredicted branch on values of random magnitude). A
+// non-finite s makes c NaN: finish and merge then read s alone.
 func neumaier(s, c *float64, x float64) {
 	t := *s + x
-	if math.Abs(*s) >= math.Abs(x) {
-		*c += (*s - t) + x
-	} else {
-		*c += (x - t) + *s
-	}
+	z := t - *s
+	*c += (*s - (t - z)) + (x - z)
 	*s = t
+}
+
+// compensated returns the sum s + c, or s when s is not finite (c is NaN
+// then: an infinity or NaN among the values).
+func compensated(s, c float64) float64 {
+	if math.IsInf(s, 0) || math.IsNaN(s) {
+		return s
+	}
+	return s + c
 }
 
 func (s *momentState[T]) update(gids []int32, c *colData, _ int64) error {
 	v := typed[T](c)
-	if c.dense() {
-		v = v[:len(gids)]
-		cnt := s.n
-		if s.op == aggVar || s.op == aggStd {
-			mean, m2, piv := s.mean, s.m2, s.piv
-			for i, g := range gids {
-				x := float64(v[i])
-				if cnt[g] == 0 {
-					piv[g] = x
-				}
-				x -= piv[g]
-				cnt[g]++
-				d := x - mean[g]
-				mean[g] += d / float64(cnt[g])
-				m2[g] += d * (x - mean[g])
-			}
-			return nil
-		}
-		sum, comp := s.s, s.c
-		for i, g := range gids {
-			cnt[g]++
-			neumaier(&sum[g], &comp[g], float64(v[i]))
-		}
+	if c.elemsDense() {
+		s.updateDense(gids, v, c.rowMask())
 		return nil
 	}
 	if s.op == aggVar || s.op == aggStd {
@@ -423,7 +422,9 @@ func (s *momentState[T]) merge(o aggState, m []int32) error {
 			s.m2[k] += os.m2[ok] + d*d*float64(na)*float64(nb)/float64(n)
 		} else {
 			neumaier(&s.s[k], &s.c[k], os.s[ok])
-			neumaier(&s.s[k], &s.c[k], os.c[ok])
+			if oc := os.c[ok]; !math.IsNaN(oc) && !math.IsInf(oc, 0) {
+				neumaier(&s.s[k], &s.c[k], oc)
+			}
 		}
 		s.n[k] = n
 	})
@@ -442,9 +443,9 @@ func (s *momentState[T]) finish(mem memory.Allocator, order []int32) (arrow.Arra
 			ok := n > 0
 			switch s.op {
 			case aggSum:
-				v = s.s[k] + s.c[k]
+				v = compensated(s.s[k], s.c[k])
 			case aggMean:
-				v = (s.s[k] + s.c[k]) / float64(n)
+				v = compensated(s.s[k], s.c[k]) / float64(n)
 			case aggVar, aggStd:
 				ok = n > int64(s.ddof)
 				if ok {
@@ -505,6 +506,10 @@ func (s *extremeState[T]) update(gids []int32, c *colData, _ int64) error {
 				has[g] = true
 			}
 		}
+		return nil
+	}
+	if c.elemsDense() {
+		extremeRows(s.v, s.has, gids, v, s.width, s.max, c.rowMask())
 		return nil
 	}
 	eachValid(gids, c, s.width, func(k, j int) { s.put(k, v[j]) })

@@ -136,6 +136,18 @@ func (r *runner) stream(n *node) (batches, error) {
 			fns = append(fns, jt.probe)
 			continue
 		}
+		if m.kind == stepProject && m.in.kind == stepFilter && !m.in.whole && m.in.err == nil {
+			// a projection right above a filter: the filter gathers only
+			// the columns it keeps
+			proj := m
+			m = m.in
+			fns = append(fns, m.filterFn(proj.pick, proj.schema))
+			continue
+		}
+		if m.kind == stepFilter {
+			fns = append(fns, m.filterFn(nil, nil))
+			continue
+		}
 		fns = append(fns, m.batchFn())
 	}
 	in, err := r.stream(m)
