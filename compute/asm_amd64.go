@@ -187,6 +187,30 @@ func asmBinaryNT(k func(d, x, y unsafe.Pointer, n int), tail BinaryFunc, size, l
 	}
 }
 
+// asmUnaryNT is asmBinaryNT for unary kernels: the Go loop up to the first
+// 32-byte boundary of dst, streaming stores for the aligned whole vectors,
+// the Go loop for the rest.
+func asmUnaryNT(k func(d, x unsafe.Pointer, n int), tail UnaryFunc, size, lanes int) UnaryFunc {
+	return func(d, x unsafe.Pointer, n int) {
+		h := 0
+		if a := int(uintptr(d) & 31); a != 0 {
+			if a%size != 0 { // not element aligned: no streaming
+				tail(d, x, n)
+				return
+			}
+			h = min(n, (32-a)/size)
+			tail(d, x, h)
+		}
+		m := (n - h) &^ (lanes - 1)
+		if m > 0 {
+			k(unsafe.Add(d, h*size), unsafe.Add(x, h*size), m)
+		}
+		if h+m < n {
+			tail(unsafe.Add(d, (h+m)*size), unsafe.Add(x, (h+m)*size), n-h-m)
+		}
+	}
+}
+
 //go:noescape
 func copyNTAVX2(dst, src unsafe.Pointer, n int)
 

@@ -498,6 +498,9 @@ var maps = []mapOp{
 	}},
 	{"Abs", "abs", 1, signConst, func(t typ) string { return fmt.Sprintf("\tVANDN%s Y0, Y8, Y2\n", sfx(t)) }},
 	{"Neg", "neg", 1, signConst, func(t typ) string { return fmt.Sprintf("\tVXOR%s Y8, Y0, Y2\n", sfx(t)) }},
+	// IEEE division, correctly rounded like the Go loop (unlike vek's
+	// reciprocal estimate, see DESIGN.md)
+	{"Div", "div", 2, nil, func(t typ) string { return fmt.Sprintf("\tVDIV%s Y1, Y0, Y2\n", sfx(t)) }},
 	{"Square", "square", 1, nil, func(t typ) string { return fmt.Sprintf("\tVMUL%s Y0, Y0, Y2\n", sfx(t)) }},
 	{"Sqrt", "sqrt", 1, nil, func(t typ) string { return fmt.Sprintf("\tVSQRT%s Y0, Y2\n", sfx(t)) }},
 	// ROUNDPS modes (with 8: no inexact exception): nearest-even, down, up, toward zero
@@ -538,6 +541,10 @@ func emitMap(m mapOp, t typ, form string, nt bool) {
 	fmt.Fprintf(w, "\tADDQ $32, SI\n\tADDQ $32, DI\n\tSUBQ $%d, CX\n\tJMP loop1\n", L)
 	fmt.Fprintf(w, "done:\n\tVZEROUPPER\n\tRET\n\n")
 	if m.arity == 1 {
+		if nt {
+			fmt.Fprintf(&reg, "\tunNTTable[%s][%s] = asmUnaryNT(%sAVX2, wrapUnary(%s_f[%s]), %d, %d)\n", m.op, t.konst, name, m.stem, t.name, t.size, L)
+			return
+		}
 		fmt.Fprintf(&reg, "\tunTable[%s][%s] = asmUnary(%sAVX2, wrapUnary(%s_f[%s]), %d, %d)\n", m.op, t.konst, name, m.stem, t.name, t.size, L)
 		return
 	}
@@ -547,6 +554,16 @@ func emitMap(m mapOp, t typ, form string, nt bool) {
 		return
 	}
 	fmt.Fprintf(&reg, "\tbinTable[%s][%s][%s] = asmBinary(%sAVX2, wrap%s(%s_f_%s[%s]), %d, %d, %q)\n", m.op, t.konst, goForm, name, goForm, m.stem, goForm, t.name, t.size, L, form)
+}
+
+// shifts of 4- and 8-byte integers by per-lane counts (VPSLLV/VPSRLV/
+// VPSRAV): a count of the width or more, read unsigned (so a negative one
+// too), gives 0, or the sign for an arithmetic right shift: NumPy's and
+// the Go loop's rule. int64 >> has no AVX2 instruction (VPSRAVQ is
+// AVX-512) and keeps the Go loop.
+var shifts = []arith{
+	{"LeftShift", "lshift", map[string]string{"int32": "VPSLLVD", "int64": "VPSLLVQ", "uint32": "VPSLLVD", "uint64": "VPSLLVQ"}},
+	{"RightShift", "rshift", map[string]string{"int32": "VPSRAVD", "uint32": "VPSRLVD", "uint64": "VPSRLVQ"}},
 }
 
 // bitwise ops of 4- and 8-byte integers.
@@ -889,6 +906,7 @@ func main() {
 		for _, t := range []typ{f32, f64} {
 			if m.arity == 1 {
 				emitMap(m, t, "", false)
+				emitMap(m, t, "", true)
 				continue
 			}
 			for _, nt := range []bool{false, true} {
@@ -901,6 +919,20 @@ func main() {
 		for _, t := range []typ{i32, i64, u32, u64} {
 			emitArith(a, t, "vv", false)
 			emitArith(a, t, "vs", false)
+		}
+	}
+	for _, a := range shifts {
+		for _, t := range []typ{i32, i64, u32, u64} {
+			if a.insts[t.name] == "" {
+				continue
+			}
+			for _, f := range []string{"vv", "vs", "sv"} {
+				emitArith(a, t, f, false)
+				emitArith(a, t, f, true)
+				emitArith2D(a, t, f, false, false)
+				emitArith2D(a, t, f, true, false)
+				emitArith2D(a, t, f, false, true)
+			}
 		}
 	}
 	emitExpF32()

@@ -1504,49 +1504,121 @@ func copysignVSFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
 func absFloat32AVX2(dst, x unsafe.Pointer, n int)
 
 //go:noescape
+func absFloat32NTAVX2(dst, x unsafe.Pointer, n int)
+
+//go:noescape
 func absFloat64AVX2(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func absFloat64NTAVX2(dst, x unsafe.Pointer, n int)
 
 //go:noescape
 func negFloat32AVX2(dst, x unsafe.Pointer, n int)
 
 //go:noescape
+func negFloat32NTAVX2(dst, x unsafe.Pointer, n int)
+
+//go:noescape
 func negFloat64AVX2(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func negFloat64NTAVX2(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func divVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func divVSFloat32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func divVVFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func divVSFloat32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func divVVFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func divVSFloat64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func divVVFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func divVSFloat64NTAVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
 func squareFloat32AVX2(dst, x unsafe.Pointer, n int)
 
 //go:noescape
+func squareFloat32NTAVX2(dst, x unsafe.Pointer, n int)
+
+//go:noescape
 func squareFloat64AVX2(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func squareFloat64NTAVX2(dst, x unsafe.Pointer, n int)
 
 //go:noescape
 func sqrtFloat32AVX2(dst, x unsafe.Pointer, n int)
 
 //go:noescape
+func sqrtFloat32NTAVX2(dst, x unsafe.Pointer, n int)
+
+//go:noescape
 func sqrtFloat64AVX2(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func sqrtFloat64NTAVX2(dst, x unsafe.Pointer, n int)
 
 //go:noescape
 func rintFloat32AVX2(dst, x unsafe.Pointer, n int)
 
 //go:noescape
+func rintFloat32NTAVX2(dst, x unsafe.Pointer, n int)
+
+//go:noescape
 func rintFloat64AVX2(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func rintFloat64NTAVX2(dst, x unsafe.Pointer, n int)
 
 //go:noescape
 func floorFloat32AVX2(dst, x unsafe.Pointer, n int)
 
 //go:noescape
+func floorFloat32NTAVX2(dst, x unsafe.Pointer, n int)
+
+//go:noescape
 func floorFloat64AVX2(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func floorFloat64NTAVX2(dst, x unsafe.Pointer, n int)
 
 //go:noescape
 func ceilFloat32AVX2(dst, x unsafe.Pointer, n int)
 
 //go:noescape
+func ceilFloat32NTAVX2(dst, x unsafe.Pointer, n int)
+
+//go:noescape
 func ceilFloat64AVX2(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func ceilFloat64NTAVX2(dst, x unsafe.Pointer, n int)
 
 //go:noescape
 func truncFloat32AVX2(dst, x unsafe.Pointer, n int)
 
 //go:noescape
+func truncFloat32NTAVX2(dst, x unsafe.Pointer, n int)
+
+//go:noescape
 func truncFloat64AVX2(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func truncFloat64NTAVX2(dst, x unsafe.Pointer, n int)
 
 //go:noescape
 func bitAndVVInt32AVX2(dst, x, y unsafe.Pointer, n int)
@@ -1619,6 +1691,321 @@ func bitXorVVUint64AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
 func bitXorVSUint64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func lshiftVVInt32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func lshiftVVInt32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func lshiftVVInt322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftVVInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftVVInt322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftVSInt32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func lshiftVSInt32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func lshiftVSInt322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftVSInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftVSInt322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftSVInt32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func lshiftSVInt32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func lshiftSVInt322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftSVInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftSVInt322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftVVInt64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func lshiftVVInt64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func lshiftVVInt642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftVVInt642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftVVInt642DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftVSInt64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func lshiftVSInt64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func lshiftVSInt642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftVSInt642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftVSInt642DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftSVInt64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func lshiftSVInt64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func lshiftSVInt642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftSVInt642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftSVInt642DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftVVUint32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func lshiftVVUint32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func lshiftVVUint322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftVVUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftVVUint322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftVSUint32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func lshiftVSUint32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func lshiftVSUint322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftVSUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftVSUint322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftSVUint32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func lshiftSVUint32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func lshiftSVUint322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftSVUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftSVUint322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftVVUint64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func lshiftVVUint64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func lshiftVVUint642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftVVUint642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftVVUint642DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftVSUint64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func lshiftVSUint64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func lshiftVSUint642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftVSUint642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftVSUint642DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftSVUint64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func lshiftSVUint64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func lshiftSVUint642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftSVUint642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func lshiftSVUint642DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func rshiftVVInt32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func rshiftVVInt32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func rshiftVVInt322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func rshiftVVInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func rshiftVVInt322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func rshiftVSInt32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func rshiftVSInt32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func rshiftVSInt322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func rshiftVSInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func rshiftVSInt322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func rshiftSVInt32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func rshiftSVInt32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func rshiftSVInt322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func rshiftSVInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func rshiftSVInt322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func rshiftVVUint32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func rshiftVVUint32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func rshiftVVUint322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func rshiftVVUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func rshiftVVUint322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func rshiftVSUint32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func rshiftVSUint32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func rshiftVSUint322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func rshiftVSUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func rshiftVSUint322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func rshiftSVUint32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func rshiftSVUint32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func rshiftSVUint322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func rshiftSVUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func rshiftSVUint322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func rshiftVVUint64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func rshiftVVUint64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func rshiftVVUint642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func rshiftVVUint642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func rshiftVVUint642DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func rshiftVSUint64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func rshiftVSUint64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func rshiftVSUint642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func rshiftVSUint642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func rshiftVSUint642DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func rshiftSVUint64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func rshiftSVUint64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func rshiftSVUint642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func rshiftSVUint642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func rshiftSVUint642DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func expF32AVX2(dst, x unsafe.Pointer, n int) int
@@ -2138,21 +2525,45 @@ func registerAsmKernels() {
 	ntTable[Copysign][Float64][VV] = asmBinaryNT(copysignVVFloat64NTAVX2, wrapVV(copysign_f_VV[float64]), 8, 4, "vv")
 	ntTable[Copysign][Float64][VS] = asmBinaryNT(copysignVSFloat64NTAVX2, wrapVS(copysign_f_VS[float64]), 8, 4, "vs")
 	unTable[Abs][Float32] = asmUnary(absFloat32AVX2, wrapUnary(abs_f[float32]), 4, 8)
+	unNTTable[Abs][Float32] = asmUnaryNT(absFloat32NTAVX2, wrapUnary(abs_f[float32]), 4, 8)
 	unTable[Abs][Float64] = asmUnary(absFloat64AVX2, wrapUnary(abs_f[float64]), 8, 4)
+	unNTTable[Abs][Float64] = asmUnaryNT(absFloat64NTAVX2, wrapUnary(abs_f[float64]), 8, 4)
 	unTable[Neg][Float32] = asmUnary(negFloat32AVX2, wrapUnary(neg_f[float32]), 4, 8)
+	unNTTable[Neg][Float32] = asmUnaryNT(negFloat32NTAVX2, wrapUnary(neg_f[float32]), 4, 8)
 	unTable[Neg][Float64] = asmUnary(negFloat64AVX2, wrapUnary(neg_f[float64]), 8, 4)
+	unNTTable[Neg][Float64] = asmUnaryNT(negFloat64NTAVX2, wrapUnary(neg_f[float64]), 8, 4)
+	binTable[Div][Float32][VV] = asmBinary(divVVFloat32AVX2, wrapVV(div_f_VV[float32]), 4, 8, "vv")
+	binTable[Div][Float32][VS] = asmBinary(divVSFloat32AVX2, wrapVS(div_f_VS[float32]), 4, 8, "vs")
+	ntTable[Div][Float32][VV] = asmBinaryNT(divVVFloat32NTAVX2, wrapVV(div_f_VV[float32]), 4, 8, "vv")
+	ntTable[Div][Float32][VS] = asmBinaryNT(divVSFloat32NTAVX2, wrapVS(div_f_VS[float32]), 4, 8, "vs")
+	binTable[Div][Float64][VV] = asmBinary(divVVFloat64AVX2, wrapVV(div_f_VV[float64]), 8, 4, "vv")
+	binTable[Div][Float64][VS] = asmBinary(divVSFloat64AVX2, wrapVS(div_f_VS[float64]), 8, 4, "vs")
+	ntTable[Div][Float64][VV] = asmBinaryNT(divVVFloat64NTAVX2, wrapVV(div_f_VV[float64]), 8, 4, "vv")
+	ntTable[Div][Float64][VS] = asmBinaryNT(divVSFloat64NTAVX2, wrapVS(div_f_VS[float64]), 8, 4, "vs")
 	unTable[Square][Float32] = asmUnary(squareFloat32AVX2, wrapUnary(square_f[float32]), 4, 8)
+	unNTTable[Square][Float32] = asmUnaryNT(squareFloat32NTAVX2, wrapUnary(square_f[float32]), 4, 8)
 	unTable[Square][Float64] = asmUnary(squareFloat64AVX2, wrapUnary(square_f[float64]), 8, 4)
+	unNTTable[Square][Float64] = asmUnaryNT(squareFloat64NTAVX2, wrapUnary(square_f[float64]), 8, 4)
 	unTable[Sqrt][Float32] = asmUnary(sqrtFloat32AVX2, wrapUnary(sqrt_f[float32]), 4, 8)
+	unNTTable[Sqrt][Float32] = asmUnaryNT(sqrtFloat32NTAVX2, wrapUnary(sqrt_f[float32]), 4, 8)
 	unTable[Sqrt][Float64] = asmUnary(sqrtFloat64AVX2, wrapUnary(sqrt_f[float64]), 8, 4)
+	unNTTable[Sqrt][Float64] = asmUnaryNT(sqrtFloat64NTAVX2, wrapUnary(sqrt_f[float64]), 8, 4)
 	unTable[Rint][Float32] = asmUnary(rintFloat32AVX2, wrapUnary(rint_f[float32]), 4, 8)
+	unNTTable[Rint][Float32] = asmUnaryNT(rintFloat32NTAVX2, wrapUnary(rint_f[float32]), 4, 8)
 	unTable[Rint][Float64] = asmUnary(rintFloat64AVX2, wrapUnary(rint_f[float64]), 8, 4)
+	unNTTable[Rint][Float64] = asmUnaryNT(rintFloat64NTAVX2, wrapUnary(rint_f[float64]), 8, 4)
 	unTable[Floor][Float32] = asmUnary(floorFloat32AVX2, wrapUnary(floor_f[float32]), 4, 8)
+	unNTTable[Floor][Float32] = asmUnaryNT(floorFloat32NTAVX2, wrapUnary(floor_f[float32]), 4, 8)
 	unTable[Floor][Float64] = asmUnary(floorFloat64AVX2, wrapUnary(floor_f[float64]), 8, 4)
+	unNTTable[Floor][Float64] = asmUnaryNT(floorFloat64NTAVX2, wrapUnary(floor_f[float64]), 8, 4)
 	unTable[Ceil][Float32] = asmUnary(ceilFloat32AVX2, wrapUnary(ceil_f[float32]), 4, 8)
+	unNTTable[Ceil][Float32] = asmUnaryNT(ceilFloat32NTAVX2, wrapUnary(ceil_f[float32]), 4, 8)
 	unTable[Ceil][Float64] = asmUnary(ceilFloat64AVX2, wrapUnary(ceil_f[float64]), 8, 4)
+	unNTTable[Ceil][Float64] = asmUnaryNT(ceilFloat64NTAVX2, wrapUnary(ceil_f[float64]), 8, 4)
 	unTable[Trunc][Float32] = asmUnary(truncFloat32AVX2, wrapUnary(trunc_f[float32]), 4, 8)
+	unNTTable[Trunc][Float32] = asmUnaryNT(truncFloat32NTAVX2, wrapUnary(trunc_f[float32]), 4, 8)
 	unTable[Trunc][Float64] = asmUnary(truncFloat64AVX2, wrapUnary(trunc_f[float64]), 8, 4)
+	unNTTable[Trunc][Float64] = asmUnaryNT(truncFloat64NTAVX2, wrapUnary(trunc_f[float64]), 8, 4)
 	binTable[BitwiseAnd][Int32][VV] = asmBinary(bitAndVVInt32AVX2, wrapVV(bitAnd_s_VV[int32]), 4, 8, "vv")
 	binTable[BitwiseAnd][Int32][VS] = asmBinary(bitAndVSInt32AVX2, wrapVS(bitAnd_s_VS[int32]), 4, 8, "vs")
 	binTable[BitwiseAnd][Int64][VV] = asmBinary(bitAndVVInt64AVX2, wrapVV(bitAnd_s_VV[int64]), 8, 4, "vv")
@@ -2177,4 +2588,109 @@ func registerAsmKernels() {
 	binTable[BitwiseXor][Uint32][VS] = asmBinary(bitXorVSUint32AVX2, wrapVS(bitXor_u_VS[uint32]), 4, 8, "vs")
 	binTable[BitwiseXor][Uint64][VV] = asmBinary(bitXorVVUint64AVX2, wrapVV(bitXor_u_VV[uint64]), 8, 4, "vv")
 	binTable[BitwiseXor][Uint64][VS] = asmBinary(bitXorVSUint64AVX2, wrapVS(bitXor_u_VS[uint64]), 8, 4, "vs")
+	binTable[LeftShift][Int32][VV] = asmBinary(lshiftVVInt32AVX2, wrapVV(lshift_s_VV[int32]), 4, 8, "vv")
+	ntTable[LeftShift][Int32][VV] = asmBinaryNT(lshiftVVInt32NTAVX2, wrapVV(lshift_s_VV[int32]), 4, 8, "vv")
+	table2D[LeftShift][Int32][VV] = Binary2D{Func: lshiftVVInt322DAVX2, Lanes: 8}
+	table2DNT[LeftShift][Int32][VV] = Binary2D{Func: lshiftVVInt322DNTAVX2, Lanes: 8}
+	table2DZ[LeftShift][Int32][VV] = Binary2D{Func: lshiftVVInt322DZAVX2, Lanes: 8}
+	binTable[LeftShift][Int32][VS] = asmBinary(lshiftVSInt32AVX2, wrapVS(lshift_s_VS[int32]), 4, 8, "vs")
+	ntTable[LeftShift][Int32][VS] = asmBinaryNT(lshiftVSInt32NTAVX2, wrapVS(lshift_s_VS[int32]), 4, 8, "vs")
+	table2D[LeftShift][Int32][VS] = Binary2D{Func: lshiftVSInt322DAVX2, Lanes: 8}
+	table2DNT[LeftShift][Int32][VS] = Binary2D{Func: lshiftVSInt322DNTAVX2, Lanes: 8}
+	table2DZ[LeftShift][Int32][VS] = Binary2D{Func: lshiftVSInt322DZAVX2, Lanes: 8}
+	binTable[LeftShift][Int32][SV] = asmBinary(lshiftSVInt32AVX2, wrapSV(lshift_s_SV[int32]), 4, 8, "sv")
+	ntTable[LeftShift][Int32][SV] = asmBinaryNT(lshiftSVInt32NTAVX2, wrapSV(lshift_s_SV[int32]), 4, 8, "sv")
+	table2D[LeftShift][Int32][SV] = Binary2D{Func: lshiftSVInt322DAVX2, Lanes: 8}
+	table2DNT[LeftShift][Int32][SV] = Binary2D{Func: lshiftSVInt322DNTAVX2, Lanes: 8}
+	table2DZ[LeftShift][Int32][SV] = Binary2D{Func: lshiftSVInt322DZAVX2, Lanes: 8}
+	binTable[LeftShift][Int64][VV] = asmBinary(lshiftVVInt64AVX2, wrapVV(lshift_s_VV[int64]), 8, 4, "vv")
+	ntTable[LeftShift][Int64][VV] = asmBinaryNT(lshiftVVInt64NTAVX2, wrapVV(lshift_s_VV[int64]), 8, 4, "vv")
+	table2D[LeftShift][Int64][VV] = Binary2D{Func: lshiftVVInt642DAVX2, Lanes: 4}
+	table2DNT[LeftShift][Int64][VV] = Binary2D{Func: lshiftVVInt642DNTAVX2, Lanes: 4}
+	table2DZ[LeftShift][Int64][VV] = Binary2D{Func: lshiftVVInt642DZAVX2, Lanes: 4}
+	binTable[LeftShift][Int64][VS] = asmBinary(lshiftVSInt64AVX2, wrapVS(lshift_s_VS[int64]), 8, 4, "vs")
+	ntTable[LeftShift][Int64][VS] = asmBinaryNT(lshiftVSInt64NTAVX2, wrapVS(lshift_s_VS[int64]), 8, 4, "vs")
+	table2D[LeftShift][Int64][VS] = Binary2D{Func: lshiftVSInt642DAVX2, Lanes: 4}
+	table2DNT[LeftShift][Int64][VS] = Binary2D{Func: lshiftVSInt642DNTAVX2, Lanes: 4}
+	table2DZ[LeftShift][Int64][VS] = Binary2D{Func: lshiftVSInt642DZAVX2, Lanes: 4}
+	binTable[LeftShift][Int64][SV] = asmBinary(lshiftSVInt64AVX2, wrapSV(lshift_s_SV[int64]), 8, 4, "sv")
+	ntTable[LeftShift][Int64][SV] = asmBinaryNT(lshiftSVInt64NTAVX2, wrapSV(lshift_s_SV[int64]), 8, 4, "sv")
+	table2D[LeftShift][Int64][SV] = Binary2D{Func: lshiftSVInt642DAVX2, Lanes: 4}
+	table2DNT[LeftShift][Int64][SV] = Binary2D{Func: lshiftSVInt642DNTAVX2, Lanes: 4}
+	table2DZ[LeftShift][Int64][SV] = Binary2D{Func: lshiftSVInt642DZAVX2, Lanes: 4}
+	binTable[LeftShift][Uint32][VV] = asmBinary(lshiftVVUint32AVX2, wrapVV(lshift_u_VV[uint32]), 4, 8, "vv")
+	ntTable[LeftShift][Uint32][VV] = asmBinaryNT(lshiftVVUint32NTAVX2, wrapVV(lshift_u_VV[uint32]), 4, 8, "vv")
+	table2D[LeftShift][Uint32][VV] = Binary2D{Func: lshiftVVUint322DAVX2, Lanes: 8}
+	table2DNT[LeftShift][Uint32][VV] = Binary2D{Func: lshiftVVUint322DNTAVX2, Lanes: 8}
+	table2DZ[LeftShift][Uint32][VV] = Binary2D{Func: lshiftVVUint322DZAVX2, Lanes: 8}
+	binTable[LeftShift][Uint32][VS] = asmBinary(lshiftVSUint32AVX2, wrapVS(lshift_u_VS[uint32]), 4, 8, "vs")
+	ntTable[LeftShift][Uint32][VS] = asmBinaryNT(lshiftVSUint32NTAVX2, wrapVS(lshift_u_VS[uint32]), 4, 8, "vs")
+	table2D[LeftShift][Uint32][VS] = Binary2D{Func: lshiftVSUint322DAVX2, Lanes: 8}
+	table2DNT[LeftShift][Uint32][VS] = Binary2D{Func: lshiftVSUint322DNTAVX2, Lanes: 8}
+	table2DZ[LeftShift][Uint32][VS] = Binary2D{Func: lshiftVSUint322DZAVX2, Lanes: 8}
+	binTable[LeftShift][Uint32][SV] = asmBinary(lshiftSVUint32AVX2, wrapSV(lshift_u_SV[uint32]), 4, 8, "sv")
+	ntTable[LeftShift][Uint32][SV] = asmBinaryNT(lshiftSVUint32NTAVX2, wrapSV(lshift_u_SV[uint32]), 4, 8, "sv")
+	table2D[LeftShift][Uint32][SV] = Binary2D{Func: lshiftSVUint322DAVX2, Lanes: 8}
+	table2DNT[LeftShift][Uint32][SV] = Binary2D{Func: lshiftSVUint322DNTAVX2, Lanes: 8}
+	table2DZ[LeftShift][Uint32][SV] = Binary2D{Func: lshiftSVUint322DZAVX2, Lanes: 8}
+	binTable[LeftShift][Uint64][VV] = asmBinary(lshiftVVUint64AVX2, wrapVV(lshift_u_VV[uint64]), 8, 4, "vv")
+	ntTable[LeftShift][Uint64][VV] = asmBinaryNT(lshiftVVUint64NTAVX2, wrapVV(lshift_u_VV[uint64]), 8, 4, "vv")
+	table2D[LeftShift][Uint64][VV] = Binary2D{Func: lshiftVVUint642DAVX2, Lanes: 4}
+	table2DNT[LeftShift][Uint64][VV] = Binary2D{Func: lshiftVVUint642DNTAVX2, Lanes: 4}
+	table2DZ[LeftShift][Uint64][VV] = Binary2D{Func: lshiftVVUint642DZAVX2, Lanes: 4}
+	binTable[LeftShift][Uint64][VS] = asmBinary(lshiftVSUint64AVX2, wrapVS(lshift_u_VS[uint64]), 8, 4, "vs")
+	ntTable[LeftShift][Uint64][VS] = asmBinaryNT(lshiftVSUint64NTAVX2, wrapVS(lshift_u_VS[uint64]), 8, 4, "vs")
+	table2D[LeftShift][Uint64][VS] = Binary2D{Func: lshiftVSUint642DAVX2, Lanes: 4}
+	table2DNT[LeftShift][Uint64][VS] = Binary2D{Func: lshiftVSUint642DNTAVX2, Lanes: 4}
+	table2DZ[LeftShift][Uint64][VS] = Binary2D{Func: lshiftVSUint642DZAVX2, Lanes: 4}
+	binTable[LeftShift][Uint64][SV] = asmBinary(lshiftSVUint64AVX2, wrapSV(lshift_u_SV[uint64]), 8, 4, "sv")
+	ntTable[LeftShift][Uint64][SV] = asmBinaryNT(lshiftSVUint64NTAVX2, wrapSV(lshift_u_SV[uint64]), 8, 4, "sv")
+	table2D[LeftShift][Uint64][SV] = Binary2D{Func: lshiftSVUint642DAVX2, Lanes: 4}
+	table2DNT[LeftShift][Uint64][SV] = Binary2D{Func: lshiftSVUint642DNTAVX2, Lanes: 4}
+	table2DZ[LeftShift][Uint64][SV] = Binary2D{Func: lshiftSVUint642DZAVX2, Lanes: 4}
+	binTable[RightShift][Int32][VV] = asmBinary(rshiftVVInt32AVX2, wrapVV(rshift_s_VV[int32]), 4, 8, "vv")
+	ntTable[RightShift][Int32][VV] = asmBinaryNT(rshiftVVInt32NTAVX2, wrapVV(rshift_s_VV[int32]), 4, 8, "vv")
+	table2D[RightShift][Int32][VV] = Binary2D{Func: rshiftVVInt322DAVX2, Lanes: 8}
+	table2DNT[RightShift][Int32][VV] = Binary2D{Func: rshiftVVInt322DNTAVX2, Lanes: 8}
+	table2DZ[RightShift][Int32][VV] = Binary2D{Func: rshiftVVInt322DZAVX2, Lanes: 8}
+	binTable[RightShift][Int32][VS] = asmBinary(rshiftVSInt32AVX2, wrapVS(rshift_s_VS[int32]), 4, 8, "vs")
+	ntTable[RightShift][Int32][VS] = asmBinaryNT(rshiftVSInt32NTAVX2, wrapVS(rshift_s_VS[int32]), 4, 8, "vs")
+	table2D[RightShift][Int32][VS] = Binary2D{Func: rshiftVSInt322DAVX2, Lanes: 8}
+	table2DNT[RightShift][Int32][VS] = Binary2D{Func: rshiftVSInt322DNTAVX2, Lanes: 8}
+	table2DZ[RightShift][Int32][VS] = Binary2D{Func: rshiftVSInt322DZAVX2, Lanes: 8}
+	binTable[RightShift][Int32][SV] = asmBinary(rshiftSVInt32AVX2, wrapSV(rshift_s_SV[int32]), 4, 8, "sv")
+	ntTable[RightShift][Int32][SV] = asmBinaryNT(rshiftSVInt32NTAVX2, wrapSV(rshift_s_SV[int32]), 4, 8, "sv")
+	table2D[RightShift][Int32][SV] = Binary2D{Func: rshiftSVInt322DAVX2, Lanes: 8}
+	table2DNT[RightShift][Int32][SV] = Binary2D{Func: rshiftSVInt322DNTAVX2, Lanes: 8}
+	table2DZ[RightShift][Int32][SV] = Binary2D{Func: rshiftSVInt322DZAVX2, Lanes: 8}
+	binTable[RightShift][Uint32][VV] = asmBinary(rshiftVVUint32AVX2, wrapVV(rshift_u_VV[uint32]), 4, 8, "vv")
+	ntTable[RightShift][Uint32][VV] = asmBinaryNT(rshiftVVUint32NTAVX2, wrapVV(rshift_u_VV[uint32]), 4, 8, "vv")
+	table2D[RightShift][Uint32][VV] = Binary2D{Func: rshiftVVUint322DAVX2, Lanes: 8}
+	table2DNT[RightShift][Uint32][VV] = Binary2D{Func: rshiftVVUint322DNTAVX2, Lanes: 8}
+	table2DZ[RightShift][Uint32][VV] = Binary2D{Func: rshiftVVUint322DZAVX2, Lanes: 8}
+	binTable[RightShift][Uint32][VS] = asmBinary(rshiftVSUint32AVX2, wrapVS(rshift_u_VS[uint32]), 4, 8, "vs")
+	ntTable[RightShift][Uint32][VS] = asmBinaryNT(rshiftVSUint32NTAVX2, wrapVS(rshift_u_VS[uint32]), 4, 8, "vs")
+	table2D[RightShift][Uint32][VS] = Binary2D{Func: rshiftVSUint322DAVX2, Lanes: 8}
+	table2DNT[RightShift][Uint32][VS] = Binary2D{Func: rshiftVSUint322DNTAVX2, Lanes: 8}
+	table2DZ[RightShift][Uint32][VS] = Binary2D{Func: rshiftVSUint322DZAVX2, Lanes: 8}
+	binTable[RightShift][Uint32][SV] = asmBinary(rshiftSVUint32AVX2, wrapSV(rshift_u_SV[uint32]), 4, 8, "sv")
+	ntTable[RightShift][Uint32][SV] = asmBinaryNT(rshiftSVUint32NTAVX2, wrapSV(rshift_u_SV[uint32]), 4, 8, "sv")
+	table2D[RightShift][Uint32][SV] = Binary2D{Func: rshiftSVUint322DAVX2, Lanes: 8}
+	table2DNT[RightShift][Uint32][SV] = Binary2D{Func: rshiftSVUint322DNTAVX2, Lanes: 8}
+	table2DZ[RightShift][Uint32][SV] = Binary2D{Func: rshiftSVUint322DZAVX2, Lanes: 8}
+	binTable[RightShift][Uint64][VV] = asmBinary(rshiftVVUint64AVX2, wrapVV(rshift_u_VV[uint64]), 8, 4, "vv")
+	ntTable[RightShift][Uint64][VV] = asmBinaryNT(rshiftVVUint64NTAVX2, wrapVV(rshift_u_VV[uint64]), 8, 4, "vv")
+	table2D[RightShift][Uint64][VV] = Binary2D{Func: rshiftVVUint642DAVX2, Lanes: 4}
+	table2DNT[RightShift][Uint64][VV] = Binary2D{Func: rshiftVVUint642DNTAVX2, Lanes: 4}
+	table2DZ[RightShift][Uint64][VV] = Binary2D{Func: rshiftVVUint642DZAVX2, Lanes: 4}
+	binTable[RightShift][Uint64][VS] = asmBinary(rshiftVSUint64AVX2, wrapVS(rshift_u_VS[uint64]), 8, 4, "vs")
+	ntTable[RightShift][Uint64][VS] = asmBinaryNT(rshiftVSUint64NTAVX2, wrapVS(rshift_u_VS[uint64]), 8, 4, "vs")
+	table2D[RightShift][Uint64][VS] = Binary2D{Func: rshiftVSUint642DAVX2, Lanes: 4}
+	table2DNT[RightShift][Uint64][VS] = Binary2D{Func: rshiftVSUint642DNTAVX2, Lanes: 4}
+	table2DZ[RightShift][Uint64][VS] = Binary2D{Func: rshiftVSUint642DZAVX2, Lanes: 4}
+	binTable[RightShift][Uint64][SV] = asmBinary(rshiftSVUint64AVX2, wrapSV(rshift_u_SV[uint64]), 8, 4, "sv")
+	ntTable[RightShift][Uint64][SV] = asmBinaryNT(rshiftSVUint64NTAVX2, wrapSV(rshift_u_SV[uint64]), 8, 4, "sv")
+	table2D[RightShift][Uint64][SV] = Binary2D{Func: rshiftSVUint642DAVX2, Lanes: 4}
+	table2DNT[RightShift][Uint64][SV] = Binary2D{Func: rshiftSVUint642DNTAVX2, Lanes: 4}
+	table2DZ[RightShift][Uint64][SV] = Binary2D{Func: rshiftSVUint642DZAVX2, Lanes: 4}
 }

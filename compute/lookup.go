@@ -170,6 +170,21 @@ func init() {
 // stores (where the CPU and build have them).
 var ntTable [numOps][numTypes][numForms]BinaryFunc
 
+// unNTTable holds unary kernels that stream their result with
+// non-temporal stores (where the CPU and build have them).
+var unNTTable [numOps][numTypes]UnaryFunc
+
+// LookupUnaryNT returns a kernel like LookupUnary's whose stores bypass the
+// cache (non-temporal); ok is false when there is none for op and t. Call
+// Fence after the last such kernel of a goroutine.
+func LookupUnaryNT(op Op, t Type) (UnaryFunc, bool) {
+	if op >= numOps || t >= numTypes {
+		return nil, false
+	}
+	f := unNTTable[op][t]
+	return f, f != nil
+}
+
 // LookupBinaryNT returns a kernel like LookupBinary's whose stores bypass
 // the cache (non-temporal), for results far larger than the cache that are
 // not read again soon. ok is false when there is none for op and t; call

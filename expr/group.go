@@ -306,7 +306,7 @@ func (g *group) emitNode(r *rnode, next *int) (value, error) {
 			rt = array.Bool
 		}
 		out := value{reg: g.newReg(), dt: rt, scalar: x.scalar}
-		g.add(instr{code: iUnary, un: k, dst: out.reg, a: x.reg, scalar: x.scalar, name: fmt.Sprintf("%v %v", n.op, kt)})
+		g.add(instr{code: iUnary, un: k, dst: out.reg, a: x.reg, scalar: x.scalar, name: fmt.Sprintf("%v %v", n.op, kt), op: n.op, kt: compute.Type(kt)})
 		return g.cast(out, r.dtype)
 	case kBinary:
 		kt := kernelType(r.ctype)

@@ -487,6 +487,12 @@ func (g *group) streamOutput(rootIsLeaf bool) {
 			in.name += " (streaming stores)"
 			g.nt = true
 		}
+	case iUnary:
+		if k, ok := compute.LookupUnaryNT(in.op, in.kt); ok && !in.scalar {
+			in.un = k
+			in.name += " (streaming stores)"
+			g.nt = true
+		}
 	case iChain:
 		if k, ok := compute.LookupChain(in.op, in.op2, in.kt, in.bS, in.cS, true); ok {
 			in.chain = k
