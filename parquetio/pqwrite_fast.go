@@ -229,44 +229,54 @@ func (fw *fastWriter) writeGroup(parts []arrow.Record, rows int64) error {
 	nc := len(fw.cols)
 	chunks := make([]fastChunk, nc)
 	errs := make([]error, nc)
+	done := make([]chan struct{}, nc)
+	for i := range done {
+		done[i] = make(chan struct{})
+	}
 	var next atomic.Int64
+	var stop atomic.Bool // the caller gave up (a write failed)
 	work := func(sc *fastScratch) {
 		for {
 			i := int(next.Add(1) - 1)
 			if i >= nc {
 				return
 			}
-			cols := make([]arrow.Array, len(parts))
-			for j, p := range parts {
-				cols[j] = p.Column(i)
+			if !stop.Load() {
+				cols := make([]arrow.Array, len(parts))
+				for j, p := range parts {
+					cols[j] = p.Column(i)
+				}
+				chunks[i], errs[i] = encodeChunk(&fw.cols[i], cols, sc, fw.page)
 			}
-			chunks[i], errs[i] = encodeChunk(&fw.cols[i], cols, sc, fw.page)
+			close(done[i])
 		}
 	}
-	nw := min(fw.workers, nc)
-	if nw <= 1 {
-		work(&fastScratch{})
-	} else {
-		var wg sync.WaitGroup
-		for k := 0; k < nw; k++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				work(&fastScratch{})
-			}()
-		}
-		wg.Wait()
+	// the workers encode the chunks; this goroutine writes each, in order,
+	// as soon as it is done
+	var wg sync.WaitGroup
+	for k := 0; k < min(fw.workers, nc); k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work(&fastScratch{})
+		}()
 	}
+	defer wg.Wait()
 	g := fastRowGroup{rows: rows, chunks: make([]fastChunkMeta, nc)}
 	for i := range chunks {
-		if errs[i] != nil {
-			return fmt.Errorf("column %q: %w", fw.cols[i].name, errs[i])
+		<-done[i]
+		err := errs[i]
+		if err != nil {
+			err = fmt.Errorf("column %q: %w", fw.cols[i].name, err)
+		} else {
+			g.chunks[i] = fastChunkMeta{fastChunk: chunks[i], offset: fw.pos}
+			err = fw.write(chunks[i].buf)
 		}
-		g.chunks[i] = fastChunkMeta{fastChunk: chunks[i], offset: fw.pos}
-		if err := fw.write(chunks[i].buf); err != nil {
+		chunks[i].buf, g.chunks[i].buf = nil, nil
+		if err != nil {
+			stop.Store(true)
 			return err
 		}
-		g.chunks[i].buf = nil
 	}
 	fw.groups = append(fw.groups, g)
 	return nil
@@ -620,6 +630,25 @@ func (d *fixedDict[W]) index(vals []W, idx []uint32, limit int) bool {
 	return true
 }
 
+// indexTable is index for values within len(table) of base: table[v-base]
+// holds v's index+1, or 0.
+func (d *fixedDict[W]) indexTable(vals []W, idx []uint32, limit int, table []int32, base W) bool {
+	for i, v := range vals {
+		o := uint64(v - base)
+		k := table[o]
+		if k == 0 {
+			if len(d.keys) >= limit {
+				return false
+			}
+			d.keys = append(d.keys, v)
+			k = int32(len(d.keys))
+			table[o] = k
+		}
+		idx[i] = uint32(k - 1)
+	}
+	return true
+}
+
 // dictLimit is the most distinct values a chunk of n non-null values may
 // have for the dictionary to be used.
 func dictLimit(n int) int { return max(n/4, 16) }
@@ -630,13 +659,30 @@ func encodeFixedChunk[W uint32 | uint64](c *fastCol, parts []arrow.Array, sc *fa
 	for _, v := range vals {
 		nv += len(v)
 	}
+	// integers over a small range are looked up in a table indexed by
+	// the value's offset from the least, not hashed
+	var signed minMaxState[W]
+	var table []int32
+	if c.stat != statFloat {
+		for _, v := range vals {
+			signed.add(&fastCol{stat: statSigned}, v)
+		}
+		if r := uint64(signed.max - signed.min); signed.have && r < uint64(max(4096, min(nv, 1<<20))) {
+			table = make([]int32, r+1)
+		}
+	}
 	// the dictionary
 	var dict fixedDict[W]
 	useDict := nv > 0
 	if useDict {
 		sc.idx = grow(sc.idx, nv)
 		limit := dictLimit(nv)
-		dict.init(min(limit, 1<<12))
+		index := dict.index
+		if table != nil {
+			index = func(v []W, idx []uint32, limit int) bool { return dict.indexTable(v, idx, limit, table, signed.min) }
+		} else {
+			dict.init(min(limit, 1<<12))
+		}
 		at := 0
 	outer:
 		for _, v := range vals {
@@ -645,7 +691,7 @@ func encodeFixedChunk[W uint32 | uint64](c *fastCol, parts []arrow.Array, sc *fa
 				if at < fastSample {
 					k = min(k, fastSample-at)
 				}
-				if !dict.index(v[:k], sc.idx[at:], limit) {
+				if !index(v[:k], sc.idx[at:], limit) {
 					useDict = false
 					break outer
 				}
@@ -660,9 +706,12 @@ func encodeFixedChunk[W uint32 | uint64](c *fastCol, parts []arrow.Array, sc *fa
 		}
 	}
 	// statistics
-	if useDict {
+	switch {
+	case useDict:
 		fixedMinMax(c, dict.keys, ch)
-	} else {
+	case c.stat == statSigned:
+		signed.finish(c, ch)
+	default:
 		var st minMaxState[W]
 		for _, v := range vals {
 			st.add(c, v)
@@ -671,15 +720,17 @@ func encodeFixedChunk[W uint32 | uint64](c *fastCol, parts []arrow.Array, sc *fa
 	}
 	var z W
 	width := int(unsafe.Sizeof(z))
+	rows := int(ch.numValues)
 	if useDict {
 		ch.dict = true
+		bw := max(1, bits.Len(uint(len(dict.keys)-1)))
+		ch.buf = make([]byte, 0, len(dict.keys)*width+nv*bw/8+rows/8+64*(2+rows*bw/8/page))
 		body := append(sc.body[:0], wordBytes(dict.keys)...)
 		ch.buf = appendPageHeader(ch.buf, pageDict, len(body), len(dict.keys), encPlain)
 		ch.buf = append(ch.buf, body...)
 		ch.dictLen = len(ch.buf)
 		ch.pageCounts[0] = 1
 		sc.body = body
-		bw := max(1, bits.Len(uint(len(dict.keys)-1)))
 		pageRows := max(fastMinPageRows, page*8/bw)
 		writeDataPages(c, parts, pageRows, sc, ch, func(body []byte, from, to int) []byte {
 			body = append(body, byte(bw))
@@ -687,6 +738,7 @@ func encodeFixedChunk[W uint32 | uint64](c *fastCol, parts []arrow.Array, sc *fa
 		})
 		return
 	}
+	ch.buf = make([]byte, 0, nv*width+rows/8+64*(2+rows*width/page))
 	pageRows := max(fastMinPageRows, page/width)
 	flat := vals
 	writeDataPages(c, parts, pageRows, sc, ch, func(body []byte, from, to int) []byte {
@@ -792,21 +844,47 @@ func fixedMinMax[W uint32 | uint64](c *fastCol, keys []W, ch *fastChunk) {
 func minMaxSigned[W uint32 | uint64](v []W) (W, W, bool) {
 	var z W
 	if unsafe.Sizeof(z) == 4 {
-		mn, mx := int32(v[0]), int32(v[0])
-		for _, w := range v {
-			x := int32(w)
-			mn = min(mn, x)
-			mx = max(mx, x)
-		}
+		mn, mx := minMaxInt32(unsafe.Slice((*int32)(unsafe.Pointer(unsafe.SliceData(v))), len(v)))
 		return W(uint32(mn)), W(uint32(mx)), true
 	}
-	mn, mx := int64(v[0]), int64(v[0])
-	for _, w := range v {
-		x := int64(w)
-		mn = min(mn, x)
-		mx = max(mx, x)
-	}
+	mn, mx := minMaxInt64(unsafe.Slice((*int64)(unsafe.Pointer(unsafe.SliceData(v))), len(v)))
 	return W(uint64(mn)), W(uint64(mx)), true
+}
+
+// minMaxInt32 of a non-empty slice, four lanes at a time.
+func minMaxInt32(v []int32) (int32, int32) {
+	m0, m1, m2, m3 := v[0], v[0], v[0], v[0]
+	x0, x1, x2, x3 := v[0], v[0], v[0], v[0]
+	i := 0
+	for ; i+4 <= len(v); i += 4 {
+		q := v[i : i+4 : i+4]
+		m0, x0 = min(m0, q[0]), max(x0, q[0])
+		m1, x1 = min(m1, q[1]), max(x1, q[1])
+		m2, x2 = min(m2, q[2]), max(x2, q[2])
+		m3, x3 = min(m3, q[3]), max(x3, q[3])
+	}
+	for ; i < len(v); i++ {
+		m0, x0 = min(m0, v[i]), max(x0, v[i])
+	}
+	return min(m0, m1, m2, m3), max(x0, x1, x2, x3)
+}
+
+// minMaxInt64 of a non-empty slice, four lanes at a time.
+func minMaxInt64(v []int64) (int64, int64) {
+	m0, m1, m2, m3 := v[0], v[0], v[0], v[0]
+	x0, x1, x2, x3 := v[0], v[0], v[0], v[0]
+	i := 0
+	for ; i+4 <= len(v); i += 4 {
+		q := v[i : i+4 : i+4]
+		m0, x0 = min(m0, q[0]), max(x0, q[0])
+		m1, x1 = min(m1, q[1]), max(x1, q[1])
+		m2, x2 = min(m2, q[2]), max(x2, q[2])
+		m3, x3 = min(m3, q[3]), max(x3, q[3])
+	}
+	for ; i < len(v); i++ {
+		m0, x0 = min(m0, v[i]), max(x0, v[i])
+	}
+	return min(m0, m1, m2, m3), max(x0, x1, x2, x3)
 }
 
 func minMaxUnsigned[W uint32 | uint64](v []W) (W, W, bool) {
@@ -937,33 +1015,51 @@ func appendDefLevels(b []byte, p arrow.Array, r, rows int, sc *fastScratch) ([]b
 	return b, rows - nulls
 }
 
-// appendBitPacked appends vals as one bit-packed run of width bw (the
-// last group of 8 padded with zeros).
+// appendBitPacked appends vals as one bit-packed run of width bw (1 to
+// 32; the last group of 8 padded with zeros).
 func appendBitPacked(b []byte, vals []uint32, bw int) []byte {
 	if len(vals) == 0 {
 		return b
 	}
 	groups := (len(vals) + 7) / 8
 	b = binary.AppendUvarint(b, uint64(groups)<<1|1)
+	start := len(b)
+	need := groups * bw // bytes: 8 values of bw bits per group
+	b = slicesGrow(b, need+8)
+	out := b[start : start+need+8]
+	pos := 0
 	var acc uint64
 	nb := 0
+	w := uint(bw)
 	for _, v := range vals {
-		acc |= uint64(v) << nb
+		acc |= uint64(v) << uint(nb)
 		nb += bw
-		for nb >= 32 {
-			b = binary.LittleEndian.AppendUint32(b, uint32(acc))
-			acc >>= 32
-			nb -= 32
+		if nb >= 64 {
+			binary.LittleEndian.PutUint64(out[pos:], acc)
+			pos += 8
+			nb -= 64
+			acc = uint64(v) >> (w - uint(nb)) // the bits that did not fit (0 when none)
 		}
 	}
-	pad := groups*8 - len(vals)
-	nb += pad * bw
-	for nb > 0 {
-		b = append(b, byte(acc))
-		acc >>= 8
-		nb -= 8
+	if nb > 0 {
+		binary.LittleEndian.PutUint64(out[pos:], acc)
 	}
-	return b
+	// the padding values are zeros: the bytes past the last value's are
+	// zero (acc's high bits), and those past pos+8 are cut off
+	for i := pos + (nb+7)/8; i < need; i++ {
+		out[i] = 0
+	}
+	return b[:start+need]
+}
+
+// slicesGrow returns b with room for n more bytes past its length.
+func slicesGrow(b []byte, n int) []byte {
+	if cap(b)-len(b) >= n {
+		return b
+	}
+	nb := make([]byte, len(b), 2*cap(b)+n)
+	copy(nb, b)
+	return nb
 }
 
 // appendPageHeader appends a PageHeader: a dictionary page of n values

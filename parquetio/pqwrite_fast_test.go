@@ -3,6 +3,7 @@ package parquetio
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand"
@@ -462,4 +463,58 @@ func (w *failWriter) Write(p []byte) (int, error) {
 	}
 	w.left -= len(p)
 	return len(p), nil
+}
+
+// appendBitPacked against a naive bit-by-bit packer, for every width and
+// lengths around the group of 8 and the 64-bit word.
+func TestFastBitPacked(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	for bw := 1; bw <= 32; bw++ {
+		for _, n := range []int{1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1000, rng.Intn(5000) + 1} {
+			vals := make([]uint32, n)
+			for i := range vals {
+				vals[i] = uint32(rng.Uint64() & (1<<uint(bw) - 1))
+			}
+			prefix := []byte{0xaa, 0xbb}
+			got := appendBitPacked(append([]byte{}, prefix...), vals, bw)
+			groups := (n + 7) / 8
+			want := binary.AppendUvarint(append([]byte{}, prefix...), uint64(groups)<<1|1)
+			bitsOut := make([]byte, groups*bw)
+			for i, v := range vals {
+				for k := 0; k < bw; k++ {
+					if v>>uint(k)&1 == 1 {
+						p := i*bw + k
+						bitsOut[p/8] |= 1 << uint(p%8)
+					}
+				}
+			}
+			want = append(want, bitsOut...)
+			require.Equal(t, want, got, "width %d, %d values", bw, n)
+		}
+	}
+}
+
+// The Thrift compact writer's field headers: a delta of 1..15 in the
+// header byte, else the type byte and the zigzag id; nested structs keep
+// their own last id; lists of 15 or more elements take a varint size.
+func TestThriftCompactWriter(t *testing.T) {
+	w := &thriftW{}
+	w.begin()
+	w.i32(1, -3)  // 0x15, zigzag(-3)=5
+	w.i64(20, 64) // delta 19: 0x06, zigzag(20)=40, zigzag(64)=128 -> 0x80 0x01
+	w.beginField(21)
+	w.boolean(1, true) // 0x11
+	w.end()
+	w.list(22, tcI32, 15) // 0x19, 0xf5, 15
+	for i := 0; i < 15; i++ {
+		w.listI32(int32(i))
+	}
+	w.str(23, "ab")
+	w.end()
+	want := []byte{0x15, 0x05, 0x06, 0x28, 0x80, 0x01, 0x1c, 0x11, 0x00, 0x19, 0xf5, 0x0f}
+	for i := 0; i < 15; i++ {
+		want = append(want, byte(2*i))
+	}
+	want = append(want, 0x18, 0x02, 'a', 'b', 0x00)
+	require.Equal(t, want, w.b)
 }
