@@ -1092,13 +1092,18 @@ func appendPageHeader(b []byte, typ int32, size, n int, enc int32, dict ...bool)
 	return t.b
 }
 
-// bytesDict is a dictionary of byte strings.
+// bytesDict is a dictionary of byte strings. Strings of at most 16 bytes
+// are found through short, which holds them inline (no second memory
+// access, no byte comparison); longer ones through slots.
 type bytesDict struct {
-	slots  []int32 // 0 empty, else index+1
-	hashes []uint64
-	offs   []int32 // entry k is data[offs[k]:offs[k+1]]
-	data   []byte
-	shift  uint
+	short     []shortSlot
+	shortUsed int
+	longUsed  int
+	slots     []int32  // 0 empty, else index+1
+	hashes    []uint64 // of the long entries, by index (0 for short ones)
+	offs      []int32  // entry k is data[offs[k]:offs[k+1]]
+	data      []byte
+	shift     uint
 }
 
 func hashBytes(b []byte) uint64 {
@@ -1117,7 +1122,88 @@ func hashBytes(b []byte) uint64 {
 	return hashWord(h)
 }
 
+// shortSlot is a string of at most 16 bytes, little-endian in lo and hi,
+// and its entry index+1 (0: empty).
+type shortSlot struct {
+	lo, hi uint64
+	n      uint32
+	k      int32
+}
+
+// load16 returns the bytes of v (at most 16) as two little-endian words,
+// zero beyond len(v).
+func load16(v []byte) (lo, hi uint64) {
+	n := len(v)
+	switch {
+	case n >= 16:
+		return binary.LittleEndian.Uint64(v), binary.LittleEndian.Uint64(v[8:])
+	case n >= 8:
+		lo = binary.LittleEndian.Uint64(v)
+		v = v[8:]
+	}
+	if cap(v) >= 8 { // the buffer goes on: one load, masked
+		t := binary.LittleEndian.Uint64(v[:8:8]) & (1<<(8*uint(len(v))) - 1)
+		if n >= 8 {
+			return lo, t
+		}
+		return t, 0
+	}
+	var t uint64
+	for i, c := range v {
+		t |= uint64(c) << (8 * i)
+	}
+	if n >= 8 {
+		return lo, t
+	}
+	return t, 0
+}
+
+// addShort is add for len(v) <= 16.
+func (d *bytesDict) addShort(v []byte, limit int) int32 {
+	lo, hi := load16(v)
+	n := uint32(len(v))
+	h := hashWord(lo*0x9E3779B97F4A7C15 ^ hi ^ uint64(n)<<56)
+	mask := uint64(len(d.short) - 1)
+	s := h & mask
+	for {
+		e := &d.short[s]
+		if e.k == 0 {
+			break
+		}
+		if e.lo == lo && e.hi == hi && e.n == n {
+			return e.k - 1
+		}
+		s = (s + 1) & mask
+	}
+	if len(d.hashes) >= limit {
+		return -1
+	}
+	d.hashes = append(d.hashes, 0)
+	d.data = append(d.data, v...)
+	d.offs = append(d.offs, int32(len(d.data)))
+	k := int32(len(d.hashes))
+	d.short[s] = shortSlot{lo: lo, hi: hi, n: n, k: k}
+	d.shortUsed++
+	if 2*d.shortUsed > len(d.short) {
+		old := d.short
+		d.short = make([]shortSlot, 2*len(old))
+		mask = uint64(len(d.short) - 1)
+		for _, e := range old {
+			if e.k == 0 {
+				continue
+			}
+			s := hashWord(e.lo*0x9E3779B97F4A7C15^e.hi^uint64(e.n)<<56) & mask
+			for d.short[s].k != 0 {
+				s = (s + 1) & mask
+			}
+			d.short[s] = e
+		}
+	}
+	return k - 1
+}
+
 func (d *bytesDict) init() {
+	d.short = make([]shortSlot, 1024)
 	d.slots = make([]int32, 1024)
 	d.shift = 64 - 10
 	d.offs = append(d.offs[:0], 0)
@@ -1130,6 +1216,9 @@ func (d *bytesDict) grow() {
 	d.shift--
 	mask := uint64(len(d.slots) - 1)
 	for k, h := range d.hashes {
+		if k >= len(d.offs)-1 || d.offs[k+1]-d.offs[k] <= 16 {
+			continue // a short entry
+		}
 		s := h >> d.shift
 		for d.slots[s] != 0 {
 			s = (s + 1) & mask
@@ -1140,6 +1229,9 @@ func (d *bytesDict) grow() {
 
 // add returns v's index, adding it; -1 when that would pass limit entries.
 func (d *bytesDict) add(v []byte, limit int) int32 {
+	if len(v) <= 16 {
+		return d.addShort(v, limit)
+	}
 	h := hashBytes(v)
 	mask := uint64(len(d.slots) - 1)
 	s := h >> d.shift
@@ -1161,7 +1253,8 @@ func (d *bytesDict) add(v []byte, limit int) int32 {
 	d.offs = append(d.offs, int32(len(d.data)))
 	k := len(d.hashes)
 	d.slots[s] = int32(k)
-	if 2*k > len(d.slots) {
+	d.longUsed++
+	if 2*d.longUsed > len(d.slots) {
 		d.grow()
 	}
 	return int32(k - 1)
@@ -1257,8 +1350,11 @@ func encodeBytesChunk(c *fastCol, parts []arrow.Array, sc *fastScratch, ch *fast
 	if have && len(mn) <= fastMaxStat && len(mx) <= fastMaxStat {
 		ch.min, ch.max, ch.hasMinMax = append([]byte{}, mn...), append([]byte{}, mx...), true
 	}
+	rows := int(ch.numValues)
 	if useDict {
 		ch.dict = true
+		bw := max(1, bits.Len(uint(len(dict.hashes)-1)))
+		ch.buf = make([]byte, 0, len(dict.data)+4*len(dict.hashes)+nv*bw/8+rows/8+64*(2+rows*bw/8/page))
 		body := sc.body[:0]
 		for k := range dict.hashes {
 			e := dict.entry(k)
@@ -1270,7 +1366,6 @@ func encodeBytesChunk(c *fastCol, parts []arrow.Array, sc *fastScratch, ch *fast
 		ch.dictLen = len(ch.buf)
 		ch.pageCounts[0] = 1
 		sc.body = body
-		bw := max(1, bits.Len(uint(len(dict.hashes)-1)))
 		pageRows := max(fastMinPageRows, page*8/bw)
 		writeDataPages(c, parts, pageRows, sc, ch, func(body []byte, from, to int) []byte {
 			body = append(body, byte(bw))
@@ -1284,6 +1379,7 @@ func encodeBytesChunk(c *fastCol, parts []arrow.Array, sc *fastScratch, ch *fast
 			total += int64(v.offs[len(v.offs)-1] - v.offs[0])
 		}
 	}
+	ch.buf = make([]byte, 0, int(total)+4*nv+rows/8+64*(2+int(total)/page))
 	avg := int(total/int64(max(1, nv))) + 4
 	pageRows := max(fastMinPageRows, page/avg)
 	// pages never span parts, so the page's values are those of its part

@@ -102,8 +102,10 @@ func fastValue(rng *rand.Rand, t arrow.DataType, card int) any {
 		var s string
 		if v, ok := pick([]any{"", "\x00", "\xff\xfe", strings.Repeat("long", 1200), "é"}); ok {
 			s = v.(string)
-		} else if card > 0 {
+		} else if card > 0 && r%2 == 0 {
 			s = fmt.Sprintf("id%04d", r%100000)
+		} else if card > 0 { // longer than the inline 16 bytes
+			s = fmt.Sprintf("a rather longer id%04d", r%100000)
 		} else {
 			s = fmt.Sprintf("%x", rng.Int63n(1<<uint(rng.Intn(62)+1)))
 		}
