@@ -315,79 +315,99 @@ func TestFastWriterRoundTrip(t *testing.T) {
 			rows = rng.Intn(30000)
 		}
 		t.Run(fmt.Sprintf("%d_rows_%d", it, rows), func(t *testing.T) {
-			mem := arrowtest.NewMem(t)
-			schema, recs := fastTable(t, mem, rng, rows)
-			defer arrowtest.ReleaseRecords(recs)
 			rg := []int{1, 3, 1000, 8192, 1 << 20}[rng.Intn(5)]
-			rg = max(rg, rows/40) // at most about 40 row groups
 			page := []int{0, 1, 200, 5000}[rng.Intn(4)]
-			opts := []WriteOption{WithRowGroupRows(rg), WithWriteWorkers(rng.Intn(4)), func(c *writeConfig) { c.pageBytes = page }}
-			data := writePQ(t, mem, schema, recs, opts...)
-			require.True(t, fastWritten(t, data), "written by the fast writer")
-
-			rr, err := Read(bytes.NewReader(data), WithAllocator(mem))
-			require.NoError(t, err)
-			got, _ := drainCols(t, mem, rr)
-			require.True(t, rr.Schema().Equal(schema), "schema %v vs %v", rr.Schema(), schema)
-			rr.Release()
-			defer releaseArrow(got)
-			want, err := arrowarray.NewRecordReader(schema, recs)
-			require.NoError(t, err)
-			wcols, _ := drainCols(t, mem, want)
-			want.Release()
-			defer releaseArrow(wcols)
-			for i := range wcols {
-				if wcols[i] == nil || got[i] == nil {
-					require.Equal(t, 0, rows)
-					continue
-				}
-				sameBits(t, wcols[i], got[i], schema.Field(i).Name)
-			}
-
-			// pqarrow alone
-			pf, err := file.NewParquetReader(bytes.NewReader(data))
-			require.NoError(t, err)
-			fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, mem)
-			require.NoError(t, err)
-			tbl, err := fr.ReadTable(context.Background())
-			require.NoError(t, err)
-			for i := range wcols {
-				ch := tbl.Column(i).Data()
-				if rows == 0 {
-					require.Equal(t, 0, ch.Len())
-					continue
-				}
-				c, err := arrowarray.Concatenate(ch.Chunks(), mem)
-				require.NoError(t, err)
-				sameBits(t, wcols[i], c, "pqarrow "+schema.Field(i).Name)
-				c.Release()
-			}
-			tbl.Release()
-			pf.Close()
-
-			// statistics, row group by row group
-			info, err := Info(bytes.NewReader(data))
-			require.NoError(t, err)
-			require.Equal(t, int64(rows), info.NumRows)
-			at := int64(0)
-			for g, grp := range info.RowGroups {
-				require.LessOrEqual(t, grp.Rows, int64(rg))
-				for i, f := range schema.Fields() {
-					part := arrowarray.NewSlice(wcols[i], at, at+grp.Rows)
-					want, ok := naiveStats(part)
-					part.Release()
-					if !ok {
-						continue
-					}
-					got, has := grp.Stats[f.Name]
-					require.True(t, has, "row group %d column %s: no statistics", g, f.Name)
-					require.Equal(t, want, got, "row group %d column %s", g, f.Name)
-				}
-				at += grp.Rows
-			}
-			require.Equal(t, int64(rows), at)
+			fastRoundTrip(t, rng, rows, rg, page, rng.Intn(4))
 		})
 	}
+}
+
+// fastRoundTrip writes a random table (fastTable) of rows rows with the
+// fast writer, in row groups of rg rows (at least rows/40), pages of
+// about page bytes, workers workers, and checks what Read, pqarrow and
+// Info see of it.
+func fastRoundTrip(t *testing.T, rng *rand.Rand, rows, rg, page, workers int) {
+	mem := arrowtest.NewMem(t)
+	schema, recs := fastTable(t, mem, rng, rows)
+	defer arrowtest.ReleaseRecords(recs)
+	rg = max(rg, rows/40) // at most about 40 row groups
+	opts := []WriteOption{WithRowGroupRows(rg), WithWriteWorkers(workers), func(c *writeConfig) { c.pageBytes = page }}
+	data := writePQ(t, mem, schema, recs, opts...)
+	require.True(t, fastWritten(t, data), "written by the fast writer")
+
+	rr, err := Read(bytes.NewReader(data), WithAllocator(mem))
+	require.NoError(t, err)
+	got, _ := drainCols(t, mem, rr)
+	require.True(t, rr.Schema().Equal(schema), "schema %v vs %v", rr.Schema(), schema)
+	rr.Release()
+	defer releaseArrow(got)
+	want, err := arrowarray.NewRecordReader(schema, recs)
+	require.NoError(t, err)
+	wcols, _ := drainCols(t, mem, want)
+	want.Release()
+	defer releaseArrow(wcols)
+	for i := range wcols {
+		if wcols[i] == nil || got[i] == nil {
+			require.Equal(t, 0, rows)
+			continue
+		}
+		sameBits(t, wcols[i], got[i], schema.Field(i).Name)
+	}
+
+	// pqarrow alone
+	pf, err := file.NewParquetReader(bytes.NewReader(data))
+	require.NoError(t, err)
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, mem)
+	require.NoError(t, err)
+	tbl, err := fr.ReadTable(context.Background())
+	require.NoError(t, err)
+	for i := range wcols {
+		ch := tbl.Column(i).Data()
+		if rows == 0 {
+			require.Equal(t, 0, ch.Len())
+			continue
+		}
+		c, err := arrowarray.Concatenate(ch.Chunks(), mem)
+		require.NoError(t, err)
+		sameBits(t, wcols[i], c, "pqarrow "+schema.Field(i).Name)
+		c.Release()
+	}
+	tbl.Release()
+	pf.Close()
+
+	// statistics, row group by row group
+	info, err := Info(bytes.NewReader(data))
+	require.NoError(t, err)
+	require.Equal(t, int64(rows), info.NumRows)
+	at := int64(0)
+	for g, grp := range info.RowGroups {
+		require.LessOrEqual(t, grp.Rows, int64(rg))
+		for i, f := range schema.Fields() {
+			part := arrowarray.NewSlice(wcols[i], at, at+grp.Rows)
+			want, ok := naiveStats(part)
+			part.Release()
+			if !ok {
+				continue
+			}
+			got, has := grp.Stats[f.Name]
+			require.True(t, has, "row group %d column %s: no statistics", g, f.Name)
+			require.Equal(t, want, got, "row group %d column %s", g, f.Name)
+		}
+		at += grp.Rows
+	}
+	require.Equal(t, int64(rows), at)
+}
+
+// FuzzFastWriter fuzzes the table and the writer's options: the seed of
+// the table, its rows, the row group and page sizes and the workers.
+func FuzzFastWriter(f *testing.F) {
+	f.Add(int64(1), uint16(100), uint16(7), uint16(0), uint8(2))
+	f.Add(int64(2), uint16(9000), uint16(1000), uint16(1), uint8(1))
+	f.Add(int64(3), uint16(0), uint16(1), uint16(300), uint8(0))
+	f.Fuzz(func(t *testing.T, seed int64, rows, rg, page uint16, workers uint8) {
+		rng := rand.New(rand.NewSource(seed))
+		fastRoundTrip(t, rng, int(rows%20000), 1+int(rg), int(page), int(workers%5))
+	})
 }
 
 // Files with properties, or with a column the fast writer does not take,
