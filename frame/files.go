@@ -334,15 +334,18 @@ func (b *ipcBatches) close() {
 }
 
 // WriteParquet runs f and writes its rows to w as a Parquet file (with
-// parquetio.Write's options, given by WithParquetWrite). It does not
-// close w.
+// parquetio.Write's options, given by WithParquetWrite; the column chunks
+// of a row group are encoded by WithWorkers workers unless
+// parquetio.WithWriteWorkers says otherwise). It does not close w.
 func (f Frame) WriteParquet(ctx context.Context, w io.Writer, opts ...Option) error {
 	rr, err := f.Reader(ctx, opts...)
 	if err != nil {
 		return err
 	}
 	defer rr.Release()
-	if err := parquetio.Write(w, rr, makeConfig(opts).parquet...); err != nil {
+	cfg := makeConfig(opts)
+	wopts := append([]parquetio.WriteOption{parquetio.WithWriteWorkers(cfg.workers)}, cfg.parquet...)
+	if err := parquetio.Write(w, rr, wopts...); err != nil {
 		return fmt.Errorf("frame.WriteParquet: %w", err)
 	}
 	return nil

@@ -148,6 +148,10 @@ type writeConfig struct {
 	mem      memory.Allocator
 	rowGroup int64
 	props    []parquet.WriterProperty
+	workers  int
+	// pageBytes is the rough size of the fast writer's data pages (0:
+	// fastPageBytes); set by tests.
+	pageBytes int
 }
 
 // DefaultRowGroupRows is the largest row group Write writes unless
@@ -165,6 +169,15 @@ func WithRowGroupRows(n int) WriteOption {
 // come from (memory.DefaultAllocator by default).
 func WithWriteAllocator(mem memory.Allocator) WriteOption {
 	return func(c *writeConfig) { c.mem = mem }
+}
+
+// WithWriteWorkers sets how many column chunks of a row group are encoded
+// at once (n <= 0: runtime.GOMAXPROCS(0)). It applies to the files written
+// without WithProperties whose columns are all flat numbers, dates or
+// strings (see fastColumnOf); the others are written by arrow-go's
+// pqarrow, one column after another.
+func WithWriteWorkers(n int) WriteOption {
+	return func(c *writeConfig) { c.workers = n }
 }
 
 // WithProperties passes writer properties to arrow-go's parquet
@@ -229,28 +242,37 @@ func (g *pqGroup) flush(fw *pqarrow.FileWriter) error {
 	if g.rows == 0 {
 		return nil
 	}
-	rec := g.parts[0]
-	if len(g.parts) > 1 {
-		cols := make([]arrow.Array, g.schema.NumFields())
-		defer releaseArrow(cols)
-		for i := range cols {
-			chunks := make([]arrow.Array, len(g.parts))
-			for j, p := range g.parts {
-				chunks[j] = p.Column(i)
-			}
-			c, err := arrowarray.Concatenate(chunks, g.mem)
-			if err != nil {
-				return fmt.Errorf("parquetio.Write: column %q: %w: %w", g.schema.Field(i).Name, ErrInvalid, err)
-			}
-			cols[i] = c
-		}
-		rec = arrowarray.NewRecord(g.schema, cols, g.rows)
-		defer rec.Release()
+	rec, err := g.concat()
+	if err != nil {
+		return err
 	}
+	defer rec.Release()
 	if err := fw.Write(rec); err != nil {
 		return fmt.Errorf("parquetio.Write: %w: %w", ErrUnsupported, err)
 	}
 	return nil
+}
+
+// concat returns the gathered pieces as one record (retained).
+func (g *pqGroup) concat() (arrow.Record, error) {
+	if len(g.parts) == 1 {
+		g.parts[0].Retain()
+		return g.parts[0], nil
+	}
+	cols := make([]arrow.Array, g.schema.NumFields())
+	defer releaseArrow(cols)
+	for i := range cols {
+		chunks := make([]arrow.Array, len(g.parts))
+		for j, p := range g.parts {
+			chunks[j] = p.Column(i)
+		}
+		c, err := arrowarray.Concatenate(chunks, g.mem)
+		if err != nil {
+			return nil, fmt.Errorf("parquetio.Write: column %q: %w: %w", g.schema.Field(i).Name, ErrInvalid, err)
+		}
+		cols[i] = c
+	}
+	return arrowarray.NewRecord(g.schema, cols, g.rows), nil
 }
 
 // pqWritable returns rec with every top-level FixedSizeList column (plain or

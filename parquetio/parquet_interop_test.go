@@ -58,6 +58,7 @@ type pqCol struct {
 	shape  []int // physical shape of a tensor
 	perm   []int // permutation written (nil: identity)
 	rows   []any
+	str    bool // a utf8 column (dt unused): VARCHAR in DuckDB, Utf8 in arrow-rs
 }
 
 // pqInteropBatches and pqInteropRowGroup lay out the mixed file: batches of
@@ -236,6 +237,79 @@ func pqEveryDTypeFixture(t *testing.T, mem memory.Allocator, rng *rand.Rand) ([]
 	return []arrow.Record{rec}, cols
 }
 
+// pqFlatRowGroup and pqFlatBatches lay out the flat file.
+const pqFlatRowGroup = 1000
+
+var pqFlatBatches = []int{700, 1800, 1, 499}
+
+// pqFlatFixture builds the batches of a file the fast writer writes: for
+// every dtype but bool and float16, and for utf8, a nullable column with
+// nulls and many distinct values (PLAIN pages), one with few (a
+// dictionary), and one not nullable; row groups straddle batches.
+func pqFlatFixture(t *testing.T, mem memory.Allocator, rng *rand.Rand) ([]arrow.Record, []pqCol) {
+	t.Helper()
+	rows := 0
+	for _, n := range pqFlatBatches {
+		rows += n
+	}
+	var fields []arrow.Field
+	var arrs []arrow.Array
+	var cols []pqCol
+	add := func(name string, typ arrow.DataType, nullable bool, c pqCol, value func(b arrowarray.Builder, r int) any) {
+		b := arrowarray.NewBuilder(mem, typ)
+		c.name = name
+		for r := 0; r < rows; r++ {
+			if nullable && rng.Intn(10) == 0 {
+				b.AppendNull()
+				c.rows = append(c.rows, nil)
+				continue
+			}
+			c.rows = append(c.rows, value(b, r))
+		}
+		arrs = append(arrs, b.NewArray())
+		b.Release()
+		fields = append(fields, arrow.Field{Name: name, Type: typ, Nullable: nullable})
+		cols = append(cols, c)
+	}
+	for _, dt := range array.DTypes {
+		if dt == array.Bool || dt == array.Float16 {
+			continue
+		}
+		c := pqCol{dt: dt}
+		add("many_"+dt.String(), dt.ArrowType(), true, c, func(b arrowarray.Builder, r int) any { return appendRandom(t, b, rng) })
+		add("few_"+dt.String(), dt.ArrowType(), true, c, func(b arrowarray.Builder, r int) any {
+			return appendRandom(t, b, rand.New(rand.NewSource(int64(rng.Intn(5)))))
+		})
+		add("req_"+dt.String(), dt.ArrowType(), false, c, func(b arrowarray.Builder, r int) any { return appendRandom(t, b, rng) })
+	}
+	str := func(s string) func(b arrowarray.Builder, r int) any {
+		return func(b arrowarray.Builder, r int) any {
+			v := fmt.Sprintf(s, rng.Intn(1<<30))
+			if s == "few" {
+				v = []string{"", "a", "b\"", "é"}[rng.Intn(4)]
+			}
+			b.(*arrowarray.StringBuilder).Append(v)
+			return v
+		}
+	}
+	add("many_utf8", arrow.BinaryTypes.String, true, pqCol{str: true}, str("s%d"))
+	add("few_utf8", arrow.BinaryTypes.String, true, pqCol{str: true}, str("few"))
+	s := arrow.NewSchema(fields, nil)
+	var recs []arrow.Record
+	at := 0
+	for _, n := range pqFlatBatches {
+		part := make([]arrow.Array, len(arrs))
+		for i, a := range arrs {
+			part[i] = arrowarray.NewSlice(a, int64(at), int64(at+n))
+		}
+		recs = append(recs, arrowarray.NewRecord(s, part, int64(n)))
+		releaseArrow(part)
+		at += n
+	}
+	releaseArrow(arrs)
+	return recs, cols
+}
+
 // appendRandom appends a random value of b's type (over the type's whole
 // range for integers) to b and returns it as the script reports it.
 func appendRandom(t *testing.T, b arrowarray.Builder, rng *rand.Rand) any {
@@ -336,23 +410,28 @@ func TestParquetOtherReaders(t *testing.T) {
 	require.NoError(t, os.WriteFile(prog, script, 0o644))
 
 	for _, tc := range []struct {
-		name    string
-		fixture func(*testing.T, memory.Allocator, *rand.Rand) ([]arrow.Record, []pqCol)
+		name     string
+		fixture  func(*testing.T, memory.Allocator, *rand.Rand) ([]arrow.Record, []pqCol)
+		rowGroup int
+		fast     bool // written by the fast writer (pqwrite_fast.go)
 	}{
-		{"mixed", pqInteropFixture},
-		{"every dtype", pqEveryDTypeFixture},
+		{"mixed", pqInteropFixture, pqInteropRowGroup, false},
+		{"every dtype", pqEveryDTypeFixture, pqInteropRowGroup, false},
+		{"flat", pqFlatFixture, pqFlatRowGroup, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			mem := arrowtest.NewMem(t)
 			recs, cols := tc.fixture(t, mem, rand.New(rand.NewSource(13)))
 			defer arrowtest.ReleaseRecords(recs)
-			data := writePQ(t, mem, recs[0].Schema(), recs, WithRowGroupRows(pqInteropRowGroup))
+			// small pages: several per column chunk
+			data := writePQ(t, mem, recs[0].Schema(), recs, WithRowGroupRows(tc.rowGroup), func(c *writeConfig) { c.pageBytes = 2000 })
+			require.Equal(t, tc.fast, fastWritten(t, data), "written by the fast writer")
 			seen := readWithOthers(t, prog, data)
 			n := 0
 			for _, r := range recs {
 				n += int(r.NumRows())
 			}
-			checkDuckDB(t, seen, cols, n)
+			checkDuckDB(t, seen, cols, n, tc.rowGroup)
 			checkArrowRS(t, seen, recs[0].Schema(), cols, n)
 		})
 	}
@@ -380,11 +459,11 @@ func readWithOthers(t *testing.T, prog string, data []byte) pqSeen {
 // FLOAT[6]), nullable; a null tensor row is a list of NULL elements, not
 // NULL, and list_count(col) = 0 finds those rows; col::FLOAT[k] casts to a
 // fixed-size array; the row groups are those written.
-func checkDuckDB(t *testing.T, seen pqSeen, cols []pqCol, n int) {
+func checkDuckDB(t *testing.T, seen pqSeen, cols []pqCol, n, rowGroup int) {
 	d := seen.DuckDB
 	t.Logf("DuckDB %s", d.Version)
 	assert.Equal(t, n, d.Count, "DuckDB row count")
-	assert.Equal(t, (n+pqInteropRowGroup-1)/pqInteropRowGroup, d.RowGroups, "DuckDB row groups")
+	assert.Equal(t, (n+rowGroup-1)/rowGroup, d.RowGroups, "DuckDB row groups")
 	require.Len(t, d.Columns, len(cols))
 	require.Len(t, d.Rows, n)
 	for i, w := range cols {
@@ -393,6 +472,11 @@ func checkDuckDB(t *testing.T, seen pqSeen, cols []pqCol, n int) {
 		assert.True(t, c.Nullable, "DuckDB: column %s nullable", w.name)
 		for r := range w.rows {
 			assertRow(t, "DuckDB", w, r, d.Rows[r][w.name])
+		}
+		if w.str {
+			assert.Equal(t, "VARCHAR", c.Type, "DuckDB type of %s", w.name)
+			assert.Equal(t, pqCountNil(w.rows), d.NullRows[w.name], "DuckDB: NULLs in %s", w.name)
+			continue
 		}
 		if !w.tensor {
 			assert.Equal(t, duckdbTypes[w.dt], c.Type, "DuckDB type of %s", w.name)
@@ -418,11 +502,18 @@ func checkArrowRS(t *testing.T, seen pqSeen, schema *arrow.Schema, cols []pqCol,
 	for i, w := range cols {
 		f := a.Fields[i]
 		assert.Equal(t, w.name, f.Name)
-		assert.True(t, f.Nullable, "arrow-rs: field %s nullable", w.name)
+		// every column holding a tensor is written nullable; the others as
+		// the schema says
+		assert.Equal(t, w.tensor || schema.Field(i).Nullable, f.Nullable, "arrow-rs: field %s nullable", w.name)
 		rows := a.Rows[w.name]
 		require.Len(t, rows, n, "arrow-rs rows of %s", w.name)
 		for r := range w.rows {
 			assertRow(t, "arrow-rs", w, r, rows[r])
+		}
+		if w.str {
+			assert.Equal(t, "Utf8", f.Type, "arrow-rs type of %s", w.name)
+			assert.Empty(t, f.Metadata, "arrow-rs metadata of %s", w.name)
+			continue
 		}
 		if !w.tensor {
 			assert.Equal(t, arrowRSTypes[w.dt], f.Type, "arrow-rs type of %s", w.name)

@@ -22,6 +22,7 @@ import (
 // written. Not safe for concurrent use.
 type Writer struct {
 	fw     *pqarrow.FileWriter
+	fast   *fastWriter // instead of fw for flat primitive and string columns
 	sink   *footerSink
 	g      *pqGroup
 	schema *arrow.Schema // the caller's
@@ -65,6 +66,12 @@ func newWriter(what string, w io.Writer, schema *arrow.Schema, opts []WriteOptio
 	props := append(append([]parquet.WriterProperty{parquet.WithDataPageVersion(parquet.DataPageV2)}, c.props...),
 		parquet.WithAllocator(c.mem), parquet.WithMaxRowGroupLength(math.MaxInt64))
 	defer readlimit.Guard(&err, what)
+	if len(c.props) == 0 {
+		if cols := fastColumns(schema); cols != nil {
+			return &Writer{fast: newFastWriter(w, schema, cols, c.workers, c.pageBytes), g: &pqGroup{mem: c.mem, schema: schema},
+				schema: schema, ws: schema, mem: c.mem, rg: c.rowGroup}, nil
+		}
+	}
 	ws, relaxed := pqWriteSchema(schema)
 	// pqarrow's Close closes its sink when it is an io.Closer: the sink
 	// hides w's Close, as the writer leaves w open.
@@ -92,7 +99,7 @@ func newWriter(what string, w io.Writer, schema *arrow.Schema, opts []WriteOptio
 // of the file (a batch of another schema, pqarrow's) sticks: later Writes
 // and Close return it. A nil record is refused and changes nothing.
 func (pw *Writer) Write(rec arrow.Record) error {
-	if pw == nil || pw.fw == nil {
+	if pw == nil || (pw.fw == nil && pw.fast == nil) {
 		return fmt.Errorf("parquetio.Writer.Write: %w: nil or zero writer", array.ErrNil)
 	}
 	if rec == nil {
@@ -127,16 +134,20 @@ func (pw *Writer) write(what string, rec arrow.Record) (err error) {
 	for off := int64(0); off < rec.NumRows(); {
 		n := min(rec.NumRows()-off, pw.rg-g.rows)
 		part := rec.NewSlice(off, off+n)
-		out, err := pqWritable(pw.mem, part, pw.ws)
-		part.Release()
-		if err != nil {
-			return fmt.Errorf("%s: %w", what, err)
+		out := part
+		if pw.fast == nil {
+			var err error
+			out, err = pqWritable(pw.mem, part, pw.ws)
+			part.Release()
+			if err != nil {
+				return fmt.Errorf("%s: %w", what, err)
+			}
 		}
 		g.parts = append(g.parts, out)
 		g.rows += n
 		off += n
 		if g.rows == pw.rg {
-			if err := g.flush(pw.fw); err != nil {
+			if err := pw.flush(); err != nil {
 				pw.done = true // pqarrow closes the writer on error
 				return err
 			}
@@ -149,7 +160,7 @@ func (pw *Writer) write(what string, rec arrow.Record) (err error) {
 // io.Writer. After an error of Write it releases what the writer holds and
 // returns that error; a second Close returns nil.
 func (pw *Writer) Close() error {
-	if pw == nil || pw.fw == nil {
+	if pw == nil || (pw.fw == nil && pw.fast == nil) {
 		return fmt.Errorf("parquetio.Writer.Close: %w: nil or zero writer", array.ErrNil)
 	}
 	return pw.close("parquetio.Writer.Close")
@@ -167,8 +178,14 @@ func (pw *Writer) close(what string) (err error) {
 	defer readlimit.Guard(&err, what)
 	defer pw.g.release()
 	pw.done = true
-	if err := pw.g.flush(pw.fw); err != nil {
+	if err := pw.flush(); err != nil {
 		return err // pqarrow closed the writer
+	}
+	if pw.fast != nil {
+		if err := pw.fast.close(); err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		return nil
 	}
 	pw.sink.hold = true
 	if err := pw.fw.Close(); err != nil {
@@ -183,6 +200,9 @@ func (pw *Writer) close(what string) (err error) {
 // abort releases what the writer holds without finishing the file.
 func (pw *Writer) abort() {
 	pw.g.release()
+	if !pw.done && pw.fast != nil {
+		pw.done = true
+	}
 	if !pw.done {
 		pw.done = true
 		func() {
@@ -190,4 +210,29 @@ func (pw *Writer) abort() {
 			pw.fw.Close()
 		}()
 	}
+}
+
+// flush writes the gathered row group with the writer's backend.
+func (pw *Writer) flush() error {
+	if pw.fast == nil {
+		return pw.g.flush(pw.fw)
+	}
+	g := pw.g
+	defer g.release()
+	if g.rows == 0 {
+		return nil
+	}
+	parts := g.parts
+	if !fastParts(parts, g.rows) {
+		rec, err := g.concat()
+		if err != nil {
+			return err
+		}
+		defer rec.Release()
+		parts = []arrow.Record{rec}
+	}
+	if err := pw.fast.writeGroup(parts, g.rows); err != nil {
+		return fmt.Errorf("parquetio.Write: %w", err)
+	}
+	return nil
 }

@@ -12,7 +12,7 @@
 //     every row.
 //
 // Values: a list row is an array of numbers (null for a null element), a
-// null row is null, an int64 is a decimal string.
+// null row is null, an int64 is a decimal string, a string is itself.
 //
 // usage: node parquet_readers.mjs IN.parquet OUT.json
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -66,7 +66,7 @@ const out = {};
   const plain = (v) => {
     if (v === null || v === undefined) return null;
     if (typeof v === 'bigint') return String(v);
-    if (typeof v === 'number' || typeof v === 'boolean') return v;
+    if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') return v;
     return Array.from(v, plain); // a list row (a Vector)
   };
   const a = { count: table.numRows, fields: [], rows: {} };
