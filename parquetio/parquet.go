@@ -2,7 +2,6 @@ package parquetio
 
 import (
 	"bytes"
-	"context"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -24,6 +23,7 @@ import (
 	"github.com/stride0/stride0/arrowio"
 	"github.com/stride0/stride0/internal/readlimit"
 	"github.com/stride0/stride0/internal/suggest"
+	"github.com/stride0/stride0/parquetio/internal/pqdecode"
 	"github.com/stride0/stride0/parquetio/internal/pqscan"
 )
 
@@ -56,6 +56,7 @@ type readConfig struct {
 	groupWorkers     int
 	batch            int
 	rowGroups        []int // nil: all
+	pqarrowOnly      bool  // withPqarrowOnly
 }
 
 // applyReadOptions returns the configuration opts make, defaults filled in.
@@ -454,10 +455,9 @@ func Read(r parquet.ReaderAtSeeker, opts ...ReadOption) (rr arrowarray.RecordRea
 	if err := o.scan.CheckPages(o.r, groups, leafList, pqLimits(o.lim)); err != nil {
 		return nil, pqScanErr(what, err)
 	}
-	p := &pqReader{pf: pf, lim: o.lim, parallel: c.parallel, batch: int64(c.batch)}
+	p := &pqReader{pf: pf, lim: o.lim, parallel: c.parallel, batch: int64(c.batch), fr: o.fr, scan: o.scan, r: o.r}
 	p.refs.Store(1)
 	fields := make([]arrow.Field, len(idx))
-	ctx := context.Background()
 	for k, i := range idx {
 		sf := &m.Fields[i]
 		f := o.field(i)
@@ -466,21 +466,27 @@ func Read(r parquet.ReaderAtSeeker, opts ...ReadOption) (rr arrowarray.RecordRea
 		}
 		leaves := map[int]bool{}
 		pqLeaves(sf, leaves)
-		cr, err := o.fr.GetFieldReader(ctx, i, leaves, groups)
-		if err != nil || cr == nil {
-			p.Release()
-			ok = true // p.Release closed pf
-			return nil, fmt.Errorf("%s: %w: column %q: %v", what, ErrInvalid, f.Name, err)
-		}
-		p.cols = append(p.cols, cr)
+		spec, leaf, fast := fastSpec(o.scan, sf, o.lim)
 		p.fieldIdx = append(p.fieldIdx, i)
 		p.leaves = append(p.leaves, leaves)
+		p.fast = append(p.fast, fast && !c.pqarrowOnly)
+		p.spec = append(p.spec, spec)
+		p.leaf = append(p.leaf, leaf)
 		fields[k] = f
 	}
 	p.schema = arrow.NewSchema(fields, m.SchemaMeta)
+	for k := range idx {
+		src, err := p.newSource(k, groups)
+		if err != nil {
+			p.Release()
+			ok = true // p.Release closed pf
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		p.cols = append(p.cols, src)
+	}
 	p.rows = rows
 	if c.groupWorkers > 1 && len(groups) > 1 {
-		p.fr, p.groups, p.workers = o.fr, groups, c.groupWorkers
+		p.groups, p.workers = groups, c.groupWorkers
 	}
 	ok = true
 	return p, nil
@@ -736,7 +742,7 @@ type pqReader struct {
 	pf       *file.Reader
 	lim      *readlimit.Allocator
 	schema   *arrow.Schema
-	cols     []*pqarrow.ColumnReader
+	cols     []colSource
 	parallel bool
 	batch    int64
 	rows     int64
@@ -749,10 +755,17 @@ type pqReader struct {
 	fr       *pqarrow.FileReader
 	fieldIdx []int          // the manifest field of each column read
 	leaves   []map[int]bool // its leaves
-	groups   []int
-	workers  int
-	ahead    *pqAhead
-	pending  []arrow.Record // the current row group's batches not yet handed out
+	// pqdecode's reading of each column: whether it is used, its spec and
+	// leaf (fastread.go); scan and r the footer and file
+	fast    []bool
+	spec    []pqdecode.Spec
+	leaf    []int
+	scan    *pqscan.File
+	r       parquet.ReaderAtSeeker
+	groups  []int
+	workers int
+	ahead   *pqAhead
+	pending []arrow.Record // the current row group's batches not yet handed out
 }
 
 func (p *pqReader) Retain()               { p.refs.Add(1) }
@@ -832,7 +845,7 @@ func (p *pqReader) readColumn(i int, n int64) (a arrow.Array, err error) {
 }
 
 // readColumnOf reads the next n rows of cr, column i, as readColumn does.
-func (p *pqReader) readColumnOf(cr *pqarrow.ColumnReader, i int, n int64) (a arrow.Array, err error) {
+func (p *pqReader) readColumnOf(cr colSource, i int, n int64) (a arrow.Array, err error) {
 	f := p.schema.Field(i)
 	defer func() {
 		if r := recover(); r != nil {
@@ -1012,8 +1025,7 @@ func (a *pqAhead) stop() {
 
 // readGroup decodes row group g whole, in batches of p.batch rows.
 func (p *pqReader) readGroup(g int, done <-chan struct{}) (_ []arrow.Record, err error) {
-	ctx := context.Background()
-	cols := make([]*pqarrow.ColumnReader, len(p.fieldIdx))
+	cols := make([]colSource, len(p.fieldIdx))
 	var recs []arrow.Record
 	defer func() {
 		for _, c := range cols {
@@ -1025,20 +1037,10 @@ func (p *pqReader) readGroup(g int, done <-chan struct{}) (_ []arrow.Record, err
 			releaseRecords(recs) // (a return of nil, err leaves recs as it was)
 		}
 	}()
-	for k, i := range p.fieldIdx {
-		var cr *pqarrow.ColumnReader
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					err = fmt.Errorf("arrow-go panicked: %v", r)
-				}
-			}()
-			cr, err = p.fr.GetFieldReader(ctx, i, p.leaves[k], []int{g})
-		}()
-		if err != nil || cr == nil {
-			return nil, fmt.Errorf("parquetio.Read: %w: column %q: %v", ErrInvalid, p.schema.Field(k).Name, err)
+	for k := range p.fieldIdx {
+		if cols[k], err = p.newSource(k, []int{g}); err != nil {
+			return nil, err
 		}
-		cols[k] = cr
 	}
 	rows := p.pf.MetaData().RowGroup(g).NumRows()
 	for at := int64(0); at < rows; {

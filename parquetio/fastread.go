@@ -1,0 +1,196 @@
+package parquetio
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/parquet/pqarrow"
+
+	"github.com/stride0/stride0/internal/readlimit"
+	"github.com/stride0/stride0/parquetio/internal/pqdecode"
+	"github.com/stride0/stride0/parquetio/internal/pqscan"
+)
+
+// The read path has two decoders: package pqdecode's, for the common flat
+// case (a top-level primitive column, required or optional, PLAIN or
+// dictionary pages; see its documentation), which decodes a column chunk
+// straight into buffers from the caller's allocator, and pqarrow's for
+// everything else. The choice is made per column when Read starts
+// (fastSpec), and again per column chunk: a chunk pqdecode does not handle
+// (ErrFallback: an encoding, a codec) is read by pqarrow alone. Both give
+// the same arrays (TestFastReadMatchesPqarrow).
+
+// colSource yields a column's rows batch by batch: pqarrow's ColumnReader
+// or a fastColumn.
+type colSource interface {
+	NextBatch(n int64) (*arrow.Chunked, error)
+	Release()
+}
+
+// withPqarrowOnly makes Read use pqarrow for every column (the tests'
+// reference).
+func withPqarrowOnly() ReadOption {
+	return func(c *readConfig) { c.pqarrowOnly = true }
+}
+
+// fastSpec returns the pqdecode spec of manifest field sf (its Arrow type
+// as pqarrow reads it), and whether pqdecode can read it.
+func fastSpec(scan *pqscan.File, sf *pqarrow.SchemaField, lim *readlimit.Allocator) (pqdecode.Spec, int, bool) {
+	if len(sf.Children) != 0 || sf.ColIndex < 0 || sf.ColIndex >= len(scan.Leaves) {
+		return pqdecode.Spec{}, 0, false
+	}
+	leaf := scan.Leaves[sf.ColIndex]
+	el := scan.Elements[leaf.Element]
+	if leaf.MaxRep != 0 || leaf.MaxDef > 1 || el.Parent != 0 || !pqdecode.Supported(el.Physical, sf.Field.Type) {
+		return pqdecode.Spec{}, 0, false
+	}
+	return pqdecode.Spec{Physical: el.Physical, Optional: leaf.MaxDef == 1, Type: sf.Field.Type, MaxBuffer: int64(lim.Max)}, sf.ColIndex, true
+}
+
+// newSource returns the source of column k of p's schema over row groups
+// groups.
+func (p *pqReader) newSource(k int, groups []int) (colSource, error) {
+	if p.fast[k] {
+		return &fastColumn{p: p, k: k, groups: groups}, nil
+	}
+	return p.pqarrowSource(k, groups)
+}
+
+// pqarrowSource is pqarrow's reader of column k over groups.
+func (p *pqReader) pqarrowSource(k int, groups []int) (cr *pqarrow.ColumnReader, err error) {
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("arrow-go panicked: %v", r)
+			}
+		}()
+		cr, err = p.fr.GetFieldReader(context.Background(), p.fieldIdx[k], p.leaves[k], groups)
+	}()
+	if err != nil || cr == nil {
+		return nil, fmt.Errorf("parquetio.Read: %w: column %q: %v", ErrInvalid, p.schema.Field(k).Name, err)
+	}
+	return cr, nil
+}
+
+// fastScratch is a decoder's scratch space and a buffer for a column
+// chunk's bytes, pooled across columns and row groups.
+type fastScratch struct {
+	dec   pqdecode.Decoder
+	chunk []byte
+}
+
+var fastPool = sync.Pool{New: func() any { return new(fastScratch) }}
+
+// fastColumn decodes column k row group by row group with pqdecode (or
+// pqarrow for a chunk pqdecode leaves), handing out slices of the decoded
+// row group.
+type fastColumn struct {
+	p      *pqReader
+	k      int
+	groups []int
+	next   int         // the next row group of groups to decode
+	cur    arrow.Array // the current row group's column
+	at     int         // its rows handed out
+}
+
+func (f *fastColumn) Release() {
+	if f.cur != nil {
+		f.cur.Release()
+		f.cur = nil
+	}
+}
+
+func (f *fastColumn) NextBatch(n int64) (*arrow.Chunked, error) {
+	var parts []arrow.Array
+	for n > 0 {
+		if f.cur == nil || f.at == f.cur.Len() {
+			f.Release()
+			if f.next >= len(f.groups) {
+				break
+			}
+			a, err := f.decode(f.groups[f.next])
+			if err != nil {
+				releaseArrow(parts)
+				return nil, err
+			}
+			f.next++
+			f.cur, f.at = a, 0
+			continue
+		}
+		take := min(int64(f.cur.Len()-f.at), n)
+		parts = append(parts, arrowarray.NewSlice(f.cur, int64(f.at), int64(f.at)+take))
+		f.at += int(take)
+		n -= take
+	}
+	ch := arrow.NewChunked(f.p.spec[f.k].Type, parts)
+	releaseArrow(parts)
+	return ch, nil
+}
+
+// decode reads row group g's chunk of the column whole.
+func (f *fastColumn) decode(g int) (arrow.Array, error) {
+	p := f.p
+	scan := p.scan
+	rg := scan.RowGroups[g]
+	c := rg.Chunks[p.leaf[f.k]]
+	// as pqscan.CheckPages: up to 100 bytes of padding past the chunk
+	end := c.Start + c.Len
+	end += max(0, min(100, scan.Size-8-scan.FooterLen-end))
+	spec := p.spec[f.k]
+	spec.Codec, spec.Rows = c.Codec, rg.Rows
+	s := fastPool.Get().(*fastScratch)
+	defer fastPool.Put(s)
+	size := end - c.Start
+	if int64(cap(s.chunk)) < size {
+		s.chunk = make([]byte, size)
+	}
+	b := s.chunk[:size]
+	if m, err := p.r.ReadAt(b, c.Start); int64(m) < size {
+		return nil, fmt.Errorf("parquetio.Read: column %q: %w: reading row group %d's %d bytes at %d: %w", p.schema.Field(f.k).Name, ErrInvalid, g, size, c.Start, err)
+	}
+	d, err := s.dec.Decode(b, spec, p.lim)
+	if cap(s.chunk) > 64<<20 {
+		s.chunk = nil
+	}
+	if errors.Is(err, pqdecode.ErrFallback) {
+		return f.fallback(g)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("parquetio.Read: column %q: row group %d: %w: %w", p.schema.Field(f.k).Name, g, ErrInvalid, err)
+	}
+	defer d.Release()
+	return arrowarray.MakeFromData(d), nil
+}
+
+// fallback reads row group g's chunk of the column with pqarrow.
+func (f *fastColumn) fallback(g int) (a arrow.Array, err error) {
+	p := f.p
+	cr, err := p.pqarrowSource(f.k, []int{g})
+	if err != nil {
+		return nil, err
+	}
+	defer cr.Release()
+	defer func() {
+		if r := recover(); r != nil {
+			a, err = nil, fmt.Errorf("parquetio.Read: column %q: %w: arrow-go panicked: %v", p.schema.Field(f.k).Name, ErrInvalid, r)
+		}
+	}()
+	ch, err := cr.NextBatch(p.scan.RowGroups[g].Rows)
+	if err != nil {
+		return nil, fmt.Errorf("parquetio.Read: column %q: %w: %w", p.schema.Field(f.k).Name, ErrInvalid, err)
+	}
+	defer ch.Release()
+	switch len(ch.Chunks()) {
+	case 0:
+		return arrowarray.MakeArrayOfNull(p.lim, p.spec[f.k].Type, 0), nil
+	case 1:
+		a := ch.Chunk(0)
+		a.Retain()
+		return a, nil
+	}
+	return arrowarray.Concatenate(ch.Chunks(), p.lim)
+}
