@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sync"
+	"sync/atomic"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/parquet"
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
 
 	"github.com/stride0/stride0/internal/readlimit"
@@ -134,28 +137,15 @@ func (f *fastColumn) NextBatch(n int64) (*arrow.Chunked, error) {
 // decode reads row group g's chunk of the column whole.
 func (f *fastColumn) decode(g int) (arrow.Array, error) {
 	p := f.p
-	scan := p.scan
-	rg := scan.RowGroups[g]
-	c := rg.Chunks[p.leaf[f.k]]
-	// as pqscan.CheckPages: up to 100 bytes of padding past the chunk
-	end := c.Start + c.Len
-	end += max(0, min(100, scan.Size-8-scan.FooterLen-end))
-	spec := p.spec[f.k]
-	spec.Codec, spec.Rows = c.Codec, rg.Rows
 	s := fastPool.Get().(*fastScratch)
 	defer fastPool.Put(s)
-	size := end - c.Start
-	if int64(cap(s.chunk)) < size {
-		s.chunk = make([]byte, size)
+	b, rows, codec, err := p.chunkBytes(s, g, f.k)
+	if err != nil {
+		return nil, err
 	}
-	b := s.chunk[:size]
-	if m, err := p.r.ReadAt(b, c.Start); int64(m) < size {
-		return nil, fmt.Errorf("parquetio.Read: column %q: %w: reading row group %d's %d bytes at %d: %w", p.schema.Field(f.k).Name, ErrInvalid, g, size, c.Start, err)
-	}
+	spec := p.spec[f.k]
+	spec.Codec, spec.Rows = codec, rows
 	d, err := s.dec.Decode(b, spec, p.lim)
-	if cap(s.chunk) > 64<<20 {
-		s.chunk = nil
-	}
 	if errors.Is(err, pqdecode.ErrFallback) {
 		return f.fallback(g)
 	}
@@ -164,6 +154,32 @@ func (f *fastColumn) decode(g int) (arrow.Array, error) {
 	}
 	defer d.Release()
 	return arrowarray.MakeFromData(d), nil
+}
+
+// chunkBytes reads the bytes of row group g's chunk of column k into
+// s.chunk; it returns them, the row group's rows and the chunk's codec.
+func (p *pqReader) chunkBytes(s *fastScratch, g, k int) ([]byte, int64, int32, error) {
+	scan := p.scan
+	rg := scan.RowGroups[g]
+	c := rg.Chunks[p.leaf[k]]
+	// as pqscan.CheckPages: up to 100 bytes of padding past the chunk
+	end := c.Start + c.Len
+	end += max(0, min(100, scan.Size-8-scan.FooterLen-end))
+	size := end - c.Start
+	if size > int64(p.lim.Max) {
+		return nil, 0, 0, fmt.Errorf("parquetio.Read: column %q: %w: %w: row group %d's chunk of %d bytes exceeds the limit of %d", p.schema.Field(k).Name, ErrInvalid, ErrLimit, g, size, p.lim.Max)
+	}
+	if cap(s.chunk) > 64<<20 {
+		s.chunk = nil // do not keep a huge buffer
+	}
+	if int64(cap(s.chunk)) < size {
+		s.chunk = make([]byte, size)
+	}
+	b := s.chunk[:size]
+	if m, err := p.r.ReadAt(b, c.Start); int64(m) < size {
+		return nil, 0, 0, fmt.Errorf("parquetio.Read: column %q: %w: reading row group %d's %d bytes at %d: %w", p.schema.Field(k).Name, ErrInvalid, g, size, c.Start, err)
+	}
+	return b, rg.Rows, c.Codec, nil
 }
 
 // fallback reads row group g's chunk of the column with pqarrow.
@@ -194,3 +210,108 @@ func (f *fastColumn) fallback(g int) (a arrow.Array, err error) {
 	}
 	return arrowarray.Concatenate(ch.Chunks(), p.lim)
 }
+
+// ReadTable reads the file r whole (the columns and row groups the
+// options select, as Read does, with the same checks, limits and types)
+// into one record whose columns are single arrays. A column pqdecode reads
+// is decoded row group after row group straight into one set of buffers,
+// so there are no batches to concatenate; the others are read by pqarrow
+// and concatenated. With WithRowGroupWorkers(n > 1) or WithParallel, up to
+// n (or all) columns are decoded at once. WithBatchRows is ignored.
+func ReadTable(r parquet.ReaderAtSeeker, opts ...ReadOption) (rec arrow.Record, err error) {
+	const what = "parquetio.ReadTable"
+	defer readlimit.Guard(&err, what)
+	rr, err := Read(r, opts...)
+	if err != nil {
+		return nil, err
+	}
+	defer rr.Release()
+	p := rr.(*pqReader)
+	c := applyReadOptions(opts)
+	workers := max(1, c.groupWorkers)
+	if c.parallel {
+		workers = len(p.cols)
+	}
+	workers = min(workers, len(p.cols))
+	cols := make([]arrow.Array, len(p.cols))
+	errs := make([]error, len(p.cols))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := fastPool.Get().(*fastScratch)
+			defer fastPool.Put(s)
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= len(cols) {
+					return
+				}
+				cols[k], errs[k] = p.wholeColumn(k, s)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			releaseArrow(cols)
+			return nil, err
+		}
+	}
+	defer releaseArrow(cols)
+	return arrowarray.NewRecord(p.schema, cols, p.rows), nil
+}
+
+// wholeColumn reads column k over all the row groups read as one array.
+func (p *pqReader) wholeColumn(k int, s *fastScratch) (arrow.Array, error) {
+	if !p.fast[k] || p.rows > math.MaxInt32 {
+		return p.readColumnOf(p.cols[k], k, p.rows)
+	}
+	spec := p.spec[k]
+	spec.Rows = p.rows
+	col, err := s.dec.Begin(spec, p.lim)
+	if errors.Is(err, pqdecode.ErrFallback) {
+		return p.readColumnOf(p.cols[k], k, p.rows)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("parquetio.Read: column %q: %w: %w", p.schema.Field(k).Name, ErrInvalid, err)
+	}
+	for _, g := range p.sel {
+		b, rows, codec, err := p.chunkBytes(s, g, k)
+		if err == nil {
+			err = col.Chunk(b, rows, codec)
+		}
+		if errors.Is(err, pqdecode.ErrFallback) {
+			col.Abort()
+			return p.readColumnOf(p.cols[k], k, p.rows) // p.cols[k] falls back per row group
+		}
+		if err != nil {
+			col.Abort()
+			if errors.Is(err, pqdecode.ErrInvalid) {
+				err = fmt.Errorf("parquetio.Read: column %q: row group %d: %w: %w", p.schema.Field(k).Name, g, ErrInvalid, err)
+			}
+			return nil, err
+		}
+	}
+	d, err := col.Finish()
+	if errors.Is(err, pqdecode.ErrFallback) {
+		return p.readColumnOf(p.cols[k], k, p.rows)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("parquetio.Read: column %q: %w: %w", p.schema.Field(k).Name, ErrInvalid, err)
+	}
+	a := arrowarray.MakeFromData(d)
+	d.Release()
+	defer a.Release()
+	return p.readColumnOf(&arraySource{a}, k, p.rows)
+}
+
+// arraySource hands out one array whole.
+type arraySource struct{ a arrow.Array }
+
+func (s *arraySource) NextBatch(int64) (*arrow.Chunked, error) {
+	return arrow.NewChunked(s.a.DataType(), []arrow.Array{s.a}), nil
+}
+
+func (s *arraySource) Release() {}

@@ -182,6 +182,31 @@ func readAllRecords(t *testing.T, data []byte, opts ...ReadOption) []arrow.Recor
 	return recs
 }
 
+// concatRecords concatenates recs (at least one) into one record.
+func concatRecords(t *testing.T, mem memory.Allocator, recs []arrow.Record) arrow.Record {
+	t.Helper()
+	schema := recs[0].Schema()
+	cols := make([]arrow.Array, schema.NumFields())
+	rows := int64(0)
+	for _, r := range recs {
+		rows += r.NumRows()
+	}
+	for j := range cols {
+		parts := make([]arrow.Array, len(recs))
+		for i, r := range recs {
+			parts[i] = r.Column(j)
+		}
+		c, err := arrowarray.Concatenate(parts, mem)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols[j] = c
+	}
+	rec := arrowarray.NewRecord(schema, cols, rows)
+	releaseArrow(cols)
+	return rec
+}
+
 // sameRecords checks that got and want hold the same batches: schemas,
 // lengths, values and nulls.
 func sameRecords(t *testing.T, what string, got, want []arrow.Record) {
@@ -235,6 +260,26 @@ func TestFastReadMatchesPqarrow(t *testing.T) {
 			got := readAllRecords(t, data, o...)
 			sameRecords(t, fmt.Sprintf("file %d (%s), options %d", it, desc, len(o)), got, want)
 			releaseRecords(got)
+			releaseRecords(want)
+		}
+		// ReadTable: one record, the rows of the batches
+		for _, extra := range [][]ReadOption{nil, {WithRowGroupWorkers(2)}, {WithParallel(true)}} {
+			o := append(append([]ReadOption{}, opts...), extra...)
+			want := readAllRecords(t, data, append(o, withPqarrowOnly())...)
+			tab, err := ReadTable(bytes.NewReader(data), o...)
+			if err != nil {
+				t.Fatalf("file %d (%s): ReadTable: %v", it, desc, err)
+			}
+			if len(want) == 0 {
+				if tab.NumRows() != 0 {
+					t.Fatalf("file %d (%s): ReadTable: %d rows, want none", it, desc, tab.NumRows())
+				}
+			} else {
+				all := concatRecords(t, mem, want)
+				sameRecords(t, fmt.Sprintf("file %d (%s), ReadTable", it, desc), []arrow.Record{tab}, []arrow.Record{all})
+				all.Release()
+			}
+			tab.Release()
 			releaseRecords(want)
 		}
 		// and the values are the ones written (projection and subsets aside)
@@ -309,4 +354,41 @@ func sameValues(a, b arrow.Array) bool {
 		return true
 	}
 	return arrowarray.Equal(a, b)
+}
+
+// BenchmarkReadHarness reads the frame harness's files (when present)
+// whole, through pqdecode and through pqarrow alone, one row group at a
+// time.
+func BenchmarkReadHarness(b *testing.B) {
+	for _, name := range []string{"G1_1e7_1e2_0_0_intkeys", "G1_1e7_1e2_0_0", "tensor_1e6_16"} {
+		f, err := os.Open("/tmp/frame-bench/data/" + name + ".parquet")
+		if err != nil {
+			b.Logf("%s: %v (skipped)", name, err)
+			continue
+		}
+		st, _ := f.Stat()
+		for _, dec := range []string{"pqdecode", "pqarrow"} {
+			b.Run(name+"/"+dec, func(b *testing.B) {
+				b.SetBytes(st.Size())
+				b.ReportAllocs()
+				opts := []ReadOption{WithMaxTotal(-1), WithRowGroupWorkers(1)}
+				if dec == "pqarrow" {
+					opts = append(opts, withPqarrowOnly())
+				}
+				for i := 0; i < b.N; i++ {
+					rr, err := Read(f, opts...)
+					if err != nil {
+						b.Fatal(err)
+					}
+					for rr.Next() {
+					}
+					if err := rr.Err(); err != nil {
+						b.Fatal(err)
+					}
+					rr.Release()
+				}
+			})
+		}
+		f.Close()
+	}
 }

@@ -117,9 +117,10 @@ func WithParallel(on bool) ReadOption {
 }
 
 // WithRowGroupWorkers makes Read decode up to n row groups at once, each
-// on its own goroutine, ahead of the batches the caller reads (n <= 1:
-// one row group at a time, in the caller's goroutine). Batches still come
-// in the file's order, but none spans two row groups. Memory: up to n
+// on its own goroutine, ahead of the batches the caller reads (n == 1: one
+// row group at a time, in the caller's goroutine; n <= 0, the default:
+// batches of WithBatchRows rows that may span row groups). Batches still
+// come in the file's order, but with n >= 1 none spans two row groups. Memory: up to n
 // decoded row groups besides the batch being read. Every limit holds as
 // without it (the checks run once, before any decoding; the allocations of
 // all the row groups count against one WithMaxTotal).
@@ -484,8 +485,8 @@ func Read(r parquet.ReaderAtSeeker, opts ...ReadOption) (rr arrowarray.RecordRea
 		}
 		p.cols = append(p.cols, src)
 	}
-	p.rows = rows
-	if c.groupWorkers > 1 && len(groups) > 1 {
+	p.rows, p.sel = rows, groups
+	if c.groupWorkers >= 1 && len(groups) > 1 {
 		p.groups, p.workers = groups, c.groupWorkers
 	}
 	ok = true
@@ -563,6 +564,7 @@ type pqOpen struct {
 	// scan is the footer as pqscan read it; r the caller's reader.
 	scan *pqscan.File
 	r    parquet.ReaderAtSeeker
+	sel  []int // the row groups read
 	// orig is the schema Write was given when it wrote some columns
 	// more nullable than they were (stride0:schema), else nil.
 	orig *arrow.Schema
@@ -750,22 +752,28 @@ type pqReader struct {
 	cur      arrow.Record
 	err      error
 
-	// with row-group workers (workers > 1): each row group of groups is
-	// decoded whole by a goroutine of its own, at most workers at once
+	// the manifest field of each column read, and its leaves; fr the
+	// reader of the columns pqarrow reads
 	fr       *pqarrow.FileReader
-	fieldIdx []int          // the manifest field of each column read
-	leaves   []map[int]bool // its leaves
+	fieldIdx []int
+	leaves   []map[int]bool
 	// pqdecode's reading of each column: whether it is used, its spec and
 	// leaf (fastread.go); scan and r the footer and file
-	fast    []bool
-	spec    []pqdecode.Spec
-	leaf    []int
-	scan    *pqscan.File
-	r       parquet.ReaderAtSeeker
-	groups  []int
-	workers int
-	ahead   *pqAhead
-	pending []arrow.Record // the current row group's batches not yet handed out
+	fast []bool
+	spec []pqdecode.Spec
+	leaf []int
+	scan *pqscan.File
+	r    parquet.ReaderAtSeeker
+	sel  []int // the row groups read
+
+	// with row-group workers (workers >= 1): each row group of groups is
+	// decoded whole, by a goroutine of its own, at most workers at once
+	// (workers > 1), or by Next (workers == 1, nextGroup the next)
+	groups    []int
+	workers   int
+	nextGroup int
+	ahead     *pqAhead
+	pending   []arrow.Record // the current row group's batches not yet handed out
 }
 
 func (p *pqReader) Retain()               { p.refs.Add(1) }
@@ -799,8 +807,11 @@ func (p *pqReader) Next() bool {
 	if p.err != nil || p.done >= p.rows {
 		return false
 	}
-	if p.workers > 1 {
+	switch {
+	case p.workers > 1:
 		return p.nextAhead()
+	case p.workers == 1:
+		return p.nextGroups()
 	}
 	want := p.rows - p.done
 	if want > p.batch {
@@ -1062,6 +1073,27 @@ func (p *pqReader) readGroup(g int, done <-chan struct{}) (_ []arrow.Record, err
 		at += n
 	}
 	return recs, nil
+}
+
+// nextGroups is Next with one row-group worker: row group by row group in
+// the caller's goroutine.
+func (p *pqReader) nextGroups() bool {
+	for len(p.pending) == 0 {
+		if p.nextGroup >= len(p.groups) {
+			return false
+		}
+		recs, err := p.readGroup(p.groups[p.nextGroup], nil)
+		p.nextGroup++
+		if err != nil {
+			p.err = err
+			return false
+		}
+		p.pending = recs
+	}
+	p.cur = p.pending[0]
+	p.pending = p.pending[1:]
+	p.done += p.cur.NumRows()
+	return true
 }
 
 // nextAhead is Next with row-group workers.

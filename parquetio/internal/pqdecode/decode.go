@@ -80,7 +80,9 @@ func Supported(phys int32, t arrow.DataType) bool {
 // goroutine.
 type Decoder struct {
 	page    []byte   // an inflated page
-	dict    []byte   // the dictionary's values (fixed width) or bytes
+	dict    []byte   // a byte-array dictionary's bytes
+	dict4   []uint32 // a dictionary of 4-byte values
+	dict8   []uint64 // a dictionary of 8-byte values
 	dictOff []int32  // a byte-array dictionary's offsets into dict
 	dictN   int      // the dictionary's values
 	idx     []uint32 // a page's dictionary indices
@@ -105,36 +107,58 @@ type chunk struct {
 // allocated kept) for what it does not handle, an error wrapping ErrInvalid
 // for malformed bytes, and the allocator's refusal (a panic of mem turned
 // into an error) for a buffer over its limits.
-func (d *Decoder) Decode(b []byte, s Spec, mem memory.Allocator) (out arrow.ArrayData, err error) {
-	if !Supported(s.Physical, s.Type) || s.Rows < 0 {
-		return nil, ErrFallback
+func (d *Decoder) Decode(b []byte, s Spec, mem memory.Allocator) (arrow.ArrayData, error) {
+	col, err := d.Begin(s, mem)
+	if err != nil {
+		return nil, err
 	}
-	if s.Rows > math.MaxInt32 {
-		return nil, ErrFallback
+	if err := col.Chunk(b, s.Rows, s.Codec); err != nil {
+		col.Abort()
+		return nil, err
 	}
-	var bufs []*memory.Buffer
-	defer func() {
-		if r := recover(); r != nil {
-			if e, ok := r.(error); ok {
-				err = fmt.Errorf("%w: %w", ErrInvalid, e)
-			} else {
-				err = fmt.Errorf("%w: decoding panicked: %v", ErrInvalid, r)
-			}
+	return col.Finish()
+}
+
+// Column decodes column chunks one after the other into the buffers of one
+// array (the chunks of a column in the row groups read, say).
+type Column struct {
+	d     *Decoder
+	mem   memory.Allocator
+	c     chunk
+	bufs  []*memory.Buffer // validity (when optional), values or offsets
+	row   int              // rows decoded
+	nulls int
+}
+
+// guard turns a panic (the allocator's refusal) into an error wrapping
+// ErrInvalid.
+func guard(err *error) {
+	if r := recover(); r != nil {
+		if e, ok := r.(error); ok {
+			*err = fmt.Errorf("%w: %w", ErrInvalid, e)
+		} else {
+			*err = fmt.Errorf("%w: decoding panicked: %v", ErrInvalid, r)
 		}
+	}
+}
+
+// Begin allocates the buffers of an array of s.Rows rows of s.Type from
+// mem, to be filled by Chunk and handed out by Finish (or released by
+// Abort). s.Codec is ignored (each chunk gives its own).
+func (d *Decoder) Begin(s Spec, mem memory.Allocator) (col *Column, err error) {
+	if !Supported(s.Physical, s.Type) || s.Rows < 0 || s.Rows > math.MaxInt32 {
+		return nil, ErrFallback
+	}
+	col = &Column{d: d, mem: mem}
+	defer func() {
+		guard(&err)
 		if err != nil {
-			out = nil
-			for _, buf := range bufs {
-				buf.Release()
-			}
+			col.Abort()
+			col = nil
 		}
 	}()
-	alloc := func(n int) []byte {
-		buf := memory.NewResizableBuffer(mem)
-		bufs = append(bufs, buf)
-		buf.Resize(n)
-		return buf.Bytes()
-	}
-	c := &chunk{s: s, n: int(s.Rows)}
+	c := &col.c
+	*c = chunk{s: s, n: int(s.Rows)}
 	switch s.Physical {
 	case pqscan.TypeInt32, pqscan.TypeFloat:
 		c.w = 4
@@ -146,62 +170,100 @@ func (d *Decoder) Decode(b []byte, s Spec, mem memory.Allocator) (out arrow.Arra
 		c.w = -1
 	}
 	if s.Optional {
-		c.valid = alloc(int(bitutil.BytesForBits(int64(c.n))))
+		c.valid = col.alloc(int(bitutil.BytesForBits(int64(c.n))))
 		clear(c.valid)
 	}
 	switch {
 	case c.w > 0:
-		c.vals = alloc(c.n * c.w)
+		c.vals = col.alloc(c.n * c.w)
 	case c.w == 0:
-		c.vals = alloc(int(bitutil.BytesForBits(int64(c.n))))
+		c.vals = col.alloc(int(bitutil.BytesForBits(int64(c.n))))
 		clear(c.vals)
 	default:
-		c.offs = arrow.Int32Traits.CastFromBytes(alloc((c.n + 1) * 4))
+		c.offs = arrow.Int32Traits.CastFromBytes(col.alloc((c.n + 1) * 4))
 		c.offs[0] = 0
 		d.data = d.data[:0]
 	}
-	d.dictN = 0
-	nulls, err := d.pages(b, c)
+	return col, nil
+}
+
+func (col *Column) alloc(n int) []byte {
+	buf := memory.NewResizableBuffer(col.mem)
+	col.bufs = append(col.bufs, buf)
+	buf.Resize(n)
+	return buf.Bytes()
+}
+
+// Chunk decodes the next column chunk, of rows rows compressed with codec,
+// whose pages are b. On error the column is to be aborted.
+func (col *Column) Chunk(b []byte, rows int64, codec int32) (err error) {
+	defer guard(&err)
+	if rows < 0 || rows > int64(col.c.n-col.row) {
+		return fmt.Errorf("%w: a chunk of %d rows with %d of %d left", ErrInvalid, rows, col.c.n-col.row, col.c.n)
+	}
+	col.c.s.Codec = codec
+	col.d.dictN = 0
+	col.c.haveDic = false
+	nulls, err := col.d.pages(b, &col.c, col.row, col.row+int(rows))
 	if err != nil {
-		return nil, err
+		return err
+	}
+	col.row += int(rows)
+	col.nulls += nulls
+	return nil
+}
+
+// Abort releases the column's buffers.
+func (col *Column) Abort() {
+	for _, buf := range col.bufs {
+		buf.Release()
+	}
+	col.bufs = nil
+}
+
+// Finish returns the array the chunks filled (every row must have been
+// decoded); the column is done either way.
+func (col *Column) Finish() (out arrow.ArrayData, err error) {
+	defer func() {
+		guard(&err)
+		if err != nil {
+			out = nil
+		}
+		col.Abort()
+	}()
+	c, d := &col.c, col.d
+	if col.row != c.n {
+		return nil, fmt.Errorf("%w: %d of the column's %d rows decoded", ErrInvalid, col.row, c.n)
 	}
 	if c.w < 0 {
 		if len(d.data) > math.MaxInt32 {
 			return nil, ErrFallback
 		}
-		data := alloc(len(d.data))
+		data := col.alloc(len(d.data))
 		copy(data, d.data)
 		if cap(d.data) > 64<<20 {
 			d.data = nil // do not keep a huge scratch
 		}
 	}
+	bufs := col.bufs
 	var vb *memory.Buffer
-	if s.Optional {
-		vb = bufs[0]
-		bufs = bufs[1:]
-		if nulls == 0 {
-			vb.Release()
+	if c.s.Optional {
+		vb, bufs = bufs[0], bufs[1:]
+		if col.nulls == 0 {
 			vb = nil
 		}
 	}
 	all := append([]*memory.Buffer{vb}, bufs...)
-	out = arrowarray.NewData(s.Type, c.n, all, nil, nulls, 0)
-	for _, buf := range all {
-		if buf != nil {
-			buf.Release()
-		}
-	}
-	bufs = nil
-	return out, nil
+	return arrowarray.NewData(c.s.Type, c.n, all, nil, col.nulls, 0), nil
 }
 
 // pages walks the chunk's pages until its rows are read; it returns the
 // count of nulls.
-func (d *Decoder) pages(b []byte, c *chunk) (nulls int, err error) {
-	row, pos := 0, 0
-	for page := 0; row < c.n; page++ {
+func (d *Decoder) pages(b []byte, c *chunk, row, end int) (nulls int, err error) {
+	pos := 0
+	for page := 0; row < end; page++ {
 		if pos >= len(b) {
-			return 0, fmt.Errorf("%w: the pages end after %d of the %d rows", ErrInvalid, row, c.n)
+			return 0, fmt.Errorf("%w: the pages end %d rows short of the chunk's", ErrInvalid, end-row)
 		}
 		h, hl, err := pqscan.ParsePageHeader(b[pos:])
 		if err != nil {
@@ -234,8 +296,8 @@ func (d *Decoder) pages(b []byte, c *chunk) (nulls int, err error) {
 			c.haveDic = true
 		case pqscan.PageData, pqscan.PageDataV2:
 			nv := int(h.NumValues)
-			if nv < 0 || nv > c.n-row {
-				return 0, fmt.Errorf("%w: page %d: %d values with %d of the row group's %d rows left", ErrInvalid, page, nv, c.n-row, c.n)
+			if nv < 0 || nv > end-row {
+				return 0, fmt.Errorf("%w: page %d: %d values with %d of the row group's rows left", ErrInvalid, page, nv, end-row)
 			}
 			var levels, vals []byte
 			if h.Type == pqscan.PageData {
@@ -368,7 +430,23 @@ func (d *Decoder) loadDict(p []byte, n int, c *chunk) error {
 		if int64(n)*int64(c.w) > int64(len(p)) {
 			return fmt.Errorf("%w: a dictionary of %d values of %d bytes in %d bytes", ErrInvalid, n, c.w, len(p))
 		}
-		d.dict = append(d.dict[:0], p[:n*c.w]...)
+		if c.w == 4 {
+			if cap(d.dict4) < n {
+				d.dict4 = make([]uint32, n)
+			}
+			d.dict4 = d.dict4[:n]
+			for i := range d.dict4 {
+				d.dict4[i] = binary.LittleEndian.Uint32(p[i*4:])
+			}
+		} else {
+			if cap(d.dict8) < n {
+				d.dict8 = make([]uint64, n)
+			}
+			d.dict8 = d.dict8[:n]
+			for i := range d.dict8 {
+				d.dict8[i] = binary.LittleEndian.Uint64(p[i*8:])
+			}
+		}
 	case c.w == 0:
 		return fmt.Errorf("%w: a dictionary page for a BOOLEAN column", ErrInvalid)
 	default:
@@ -395,6 +473,7 @@ func (d *Decoder) loadDict(p []byte, n int, c *chunk) error {
 			at += int(l)
 		}
 		d.dictOff[n] = int32(len(d.dict))
+		d.dict = append(d.dict, make([]byte, 16)...)[:len(d.dict)] // slack for copy16
 	}
 	d.dictN = n
 	return nil
@@ -429,12 +508,6 @@ func (d *Decoder) values(c *chunk, enc int32, p []byte, row, nv, k int) error {
 		idx := d.idx[:k]
 		if err := rleInts(p[1:], bw, idx); err != nil {
 			return fmt.Errorf("dictionary indices: %w", err)
-		}
-		n := uint32(d.dictN)
-		for _, v := range idx {
-			if v >= n {
-				return fmt.Errorf("%w: dictionary index %d of a dictionary of %d values", ErrInvalid, v, n)
-			}
 		}
 		return d.gather(c, idx, row, nv, k)
 	case pqscan.EncRLE:
@@ -492,26 +565,33 @@ func (d *Decoder) plain(c *chunk, p []byte, row, nv, k int) error {
 		}
 		return spreadBits(c, p, row, nv, k)
 	}
+	// the values take at most the page's bytes (their total is checked
+	// against the limits after)
+	dst := d.room(len(p))
+	o := len(d.data)
 	at := 0
 	for r := 0; r < nv; r++ {
 		if c.valid == nil || bitutil.BitIsSet(c.valid, row+r) {
 			if len(p)-at < 4 {
 				return fmt.Errorf("%w: byte array %d of the page runs past its end", ErrInvalid, r)
 			}
-			l := binary.LittleEndian.Uint32(p[at:])
+			l := int(binary.LittleEndian.Uint32(p[at:]))
 			at += 4
-			if uint64(l) > uint64(len(p)-at) {
+			if l > len(p)-at || l < 0 {
 				return fmt.Errorf("%w: a byte array of %d bytes with %d left in the page", ErrInvalid, l, len(p)-at)
 			}
-			if err := d.grow(c, int(l)); err != nil {
-				return err
+			if l <= 16 && len(p)-at >= 16 {
+				copy16(dst[o:], p[at:])
+			} else {
+				copy(dst[o:], p[at:at+l])
 			}
-			d.data = append(d.data, p[at:at+int(l)]...)
-			at += int(l)
+			o += l
+			at += l
 		}
-		c.offs[row+r+1] = int32(len(d.data))
+		c.offs[row+r+1] = int32(o)
 	}
-	return nil
+	d.data = d.data[:o]
+	return d.grow(c, 0)
 }
 
 // grow checks that l more value bytes keep a byte-array chunk within its
@@ -526,53 +606,22 @@ func (d *Decoder) grow(c *chunk, l int) error {
 	return nil
 }
 
-// gather writes dictionary values idx (all in range) to the page's rows.
+// gather writes dictionary values idx to the page's rows; an index out
+// of the dictionary is invalid.
 func (d *Decoder) gather(c *chunk, idx []uint32, row, nv, k int) error {
 	switch c.w {
 	case 4:
-		dict := d.dict
-		dst := c.vals[row*4 : (row+nv)*4]
-		if k == nv {
-			for i, v := range idx {
-				copy(dst[i*4:i*4+4], dict[v*4:v*4+4])
-			}
-			return nil
-		}
-		j := 0
-		for r := 0; r < nv; r++ {
-			if bitutil.BitIsSet(c.valid, row+r) {
-				v := idx[j]
-				copy(dst[r*4:r*4+4], dict[v*4:v*4+4])
-				j++
-			} else {
-				clear(dst[r*4 : r*4+4])
-			}
-		}
-		return nil
+		return gatherFixed(d.dict4, arrow.Uint32Traits.CastFromBytes(c.vals)[row:row+nv], idx, c.valid, row, k)
 	case 8:
-		dict := d.dict
-		dst := c.vals[row*8 : (row+nv)*8]
-		if k == nv {
-			for i, v := range idx {
-				binary.LittleEndian.PutUint64(dst[i*8:], binary.LittleEndian.Uint64(dict[v*8:]))
-			}
-			return nil
-		}
-		j := 0
-		for r := 0; r < nv; r++ {
-			if bitutil.BitIsSet(c.valid, row+r) {
-				v := idx[j]
-				binary.LittleEndian.PutUint64(dst[r*8:], binary.LittleEndian.Uint64(dict[v*8:]))
-				j++
-			} else {
-				clear(dst[r*8 : r*8+8])
-			}
-		}
-		return nil
+		return gatherFixed(d.dict8, arrow.Uint64Traits.CastFromBytes(c.vals)[row:row+nv], idx, c.valid, row, k)
 	}
 	// byte arrays
 	var total int64
+	n := uint32(d.dictN)
 	for _, v := range idx {
+		if v >= n {
+			return errIndex(v, n)
+		}
 		total += int64(d.dictOff[v+1] - d.dictOff[v])
 	}
 	if total > math.MaxInt32 {
@@ -581,14 +630,75 @@ func (d *Decoder) gather(c *chunk, idx []uint32, row, nv, k int) error {
 	if err := d.grow(c, int(total)); err != nil {
 		return err
 	}
+	dst := d.room(int(total))
+	o := len(d.data)
+	dict := d.dict[:cap(d.dict)]
 	j := 0
 	for r := 0; r < nv; r++ {
 		if c.valid == nil || bitutil.BitIsSet(c.valid, row+r) {
 			v := idx[j]
-			d.data = append(d.data, d.dict[d.dictOff[v]:d.dictOff[v+1]]...)
+			s0, s1 := int(d.dictOff[v]), int(d.dictOff[v+1])
+			if s1-s0 <= 16 {
+				copy16(dst[o:], dict[s0:])
+			} else {
+				copy(dst[o:], dict[s0:s1])
+			}
+			o += s1 - s0
 			j++
 		}
-		c.offs[row+r+1] = int32(len(d.data))
+		c.offs[row+r+1] = int32(o)
+	}
+	d.data = d.data[:o]
+	return nil
+}
+
+// room makes d.data's capacity hold n more bytes and 16 of slack (for
+// copy16), and returns it up to its capacity.
+func (d *Decoder) room(n int) []byte {
+	if need := len(d.data) + n + 16; cap(d.data) < need {
+		nd := make([]byte, len(d.data), max(need, 2*cap(d.data)))
+		copy(nd, d.data)
+		d.data = nd
+	}
+	return d.data[:cap(d.data)]
+}
+
+// copy16 copies 16 bytes from src to dst (both hold them): a short value
+// and whatever follows it, overwritten by the next.
+func copy16(dst, src []byte) {
+	*(*[16]byte)(dst[:16]) = *(*[16]byte)(src[:16])
+}
+
+func errIndex(v, n uint32) error {
+	return fmt.Errorf("%w: dictionary index %d of a dictionary of %d values", ErrInvalid, v, n)
+}
+
+// gatherFixed writes dict[idx[j]] to the j-th non-null row of dst (rows
+// from row of the bitmap valid; null rows get 0).
+func gatherFixed[T uint32 | uint64](dict, dst []T, idx []uint32, valid []byte, row, k int) error {
+	n := uint32(len(dict))
+	if k == len(dst) {
+		dst = dst[:len(idx)]
+		for i, v := range idx {
+			if v >= n {
+				return errIndex(v, n)
+			}
+			dst[i] = dict[v]
+		}
+		return nil
+	}
+	j := 0
+	for r := range dst {
+		if bitutil.BitIsSet(valid, row+r) {
+			v := idx[j]
+			if v >= n {
+				return errIndex(v, n)
+			}
+			dst[r] = dict[v]
+			j++
+		} else {
+			dst[r] = 0
+		}
 	}
 	return nil
 }
@@ -727,6 +837,16 @@ func unpack(b []byte, bw int, mask uint64, dst []uint32) {
 	}
 	q := 0 // bit position
 	j := 0
+	if bw <= 8 {
+		for ; j+8 <= len(dst) && q/8+8 <= len(b); j += 8 {
+			w := binary.LittleEndian.Uint64(b[q/8:])
+			o := dst[j : j+8]
+			for i := range o {
+				o[i] = uint32(w >> (i * bw) & mask)
+			}
+			q += 8 * bw
+		}
+	}
 	for ; j < len(dst) && q/8+8 <= len(b); j++ {
 		dst[j] = uint32(binary.LittleEndian.Uint64(b[q/8:]) >> (q & 7) & mask)
 		q += bw
