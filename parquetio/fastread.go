@@ -10,6 +10,8 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/bitutil"
+	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/apache/arrow/go/v15/parquet"
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
 
@@ -38,6 +40,45 @@ type colSource interface {
 // reference).
 func withPqarrowOnly() ReadOption {
 	return func(c *readConfig) { c.pqarrowOnly = true }
+}
+
+// fastList returns the pqdecode spec of manifest field sf when it is a
+// list of fixed-width values in the three-level layout (or nil), and its
+// leaf.
+func fastList(scan *pqscan.File, sf *pqarrow.SchemaField, lim *readlimit.Allocator) (*pqdecode.ListSpec, int) {
+	lt, ok := sf.Field.Type.(*arrow.ListType)
+	if !ok || len(sf.Children) != 1 || len(sf.Children[0].Children) != 0 {
+		return nil, 0
+	}
+	li := sf.Children[0].ColIndex
+	if li < 0 || li >= len(scan.Leaves) {
+		return nil, 0
+	}
+	leaf := scan.Leaves[li]
+	e := scan.Elements[leaf.Element]
+	if e.Parent <= 0 || leaf.MaxRep != 1 {
+		return nil, 0
+	}
+	r := scan.Elements[e.Parent]
+	if r.Parent <= 0 || r.Repetition != 2 || r.Children != 1 || e.Repetition == 2 {
+		return nil, 0
+	}
+	l := scan.Elements[r.Parent]
+	if l.Parent != 0 || l.Repetition == 2 || l.Children != 1 {
+		return nil, 0
+	}
+	s := &pqdecode.ListSpec{Physical: e.Physical, Elem: lt.Elem(), Type: lt, NullList: l.Repetition == 1, NullElem: e.Repetition == 1, MaxBuffer: int64(lim.Max)}
+	def := 1
+	if s.NullList {
+		def++
+	}
+	if s.NullElem {
+		def++
+	}
+	if leaf.MaxDef != def || !pqdecode.Supported(e.Physical, lt.Elem()) || e.Physical == pqscan.TypeBoolean || e.Physical == pqscan.TypeBytes {
+		return nil, 0
+	}
+	return s, li
 }
 
 // fastSpec returns the pqdecode spec of manifest field sf (its Arrow type
@@ -108,6 +149,10 @@ func (f *fastColumn) Release() {
 }
 
 func (f *fastColumn) NextBatch(n int64) (*arrow.Chunked, error) {
+	typ := f.p.spec[f.k].Type
+	if l := f.p.list[f.k]; l != nil {
+		typ = l.Type
+	}
 	var parts []arrow.Array
 	for n > 0 {
 		if f.cur == nil || f.at == f.cur.Len() {
@@ -125,13 +170,39 @@ func (f *fastColumn) NextBatch(n int64) (*arrow.Chunked, error) {
 			continue
 		}
 		take := min(int64(f.cur.Len()-f.at), n)
-		parts = append(parts, arrowarray.NewSlice(f.cur, int64(f.at), int64(f.at)+take))
+		if f.p.list[f.k] != nil {
+			parts = append(parts, listPart(f.p.lim, f.cur, f.at, int(take)))
+		} else {
+			parts = append(parts, arrowarray.NewSlice(f.cur, int64(f.at), int64(f.at)+take))
+		}
 		f.at += int(take)
 		n -= take
 	}
-	ch := arrow.NewChunked(f.p.spec[f.k].Type, parts)
+	ch := arrow.NewChunked(typ, parts)
 	releaseArrow(parts)
 	return ch, nil
+}
+
+// listPart is rows [from, from+n) of the list array a (of offset 0) as a
+// list array of offset 0 (its offsets a slice of a's, its validity
+// copied), as pqarrow gives them: frame's AsTensor takes a list's offset
+// for its FixedSizeList's, which holds for offset 0 only.
+func listPart(mem memory.Allocator, a arrow.Array, from, n int) arrow.Array {
+	d := a.Data()
+	offs := memory.SliceBuffer(d.Buffers()[1], from*4, (n+1)*4)
+	defer offs.Release()
+	var valid *memory.Buffer
+	nulls := 0
+	if b := d.Buffers()[0]; b != nil && d.NullN() > 0 {
+		valid = memory.NewResizableBuffer(mem)
+		defer valid.Release()
+		valid.Resize(int(bitutil.BytesForBits(int64(n))))
+		bitutil.CopyBitmap(b.Bytes(), from, n, valid.Bytes(), 0)
+		nulls = n - bitutil.CountSetBits(valid.Bytes(), 0, n)
+	}
+	nd := arrowarray.NewData(d.DataType(), n, []*memory.Buffer{valid, offs}, d.Children(), nulls, 0)
+	defer nd.Release()
+	return arrowarray.MakeFromData(nd)
 }
 
 // decode reads row group g's chunk of the column whole.
@@ -143,9 +214,23 @@ func (f *fastColumn) decode(g int) (arrow.Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	spec := p.spec[f.k]
-	spec.Codec, spec.Rows = codec, rows
-	d, err := s.dec.Decode(b, spec, p.lim)
+	var d arrow.ArrayData
+	if ls := p.list[f.k]; ls != nil {
+		l := *ls
+		l.Rows, l.Values = rows, p.scan.RowGroups[g].Chunks[p.leaf[f.k]].NumValues
+		var col *pqdecode.ListColumn
+		if col, err = s.dec.BeginList(l, p.lim); err == nil {
+			if err = col.Chunk(b, rows, l.Values, codec); err == nil {
+				d, err = col.Finish()
+			} else {
+				col.Abort()
+			}
+		}
+	} else {
+		spec := p.spec[f.k]
+		spec.Codec, spec.Rows = codec, rows
+		d, err = s.dec.Decode(b, spec, p.lim)
+	}
 	if errors.Is(err, pqdecode.ErrFallback) {
 		return f.fallback(g)
 	}
@@ -202,7 +287,7 @@ func (f *fastColumn) fallback(g int) (a arrow.Array, err error) {
 	defer ch.Release()
 	switch len(ch.Chunks()) {
 	case 0:
-		return arrowarray.MakeArrayOfNull(p.lim, p.spec[f.k].Type, 0), nil
+		return arrowarray.MakeArrayOfNull(p.lim, ch.DataType(), 0), nil
 	case 1:
 		a := ch.Chunk(0)
 		a.Retain()
@@ -268,6 +353,9 @@ func (p *pqReader) wholeColumn(k int, s *fastScratch) (arrow.Array, error) {
 	if !p.fast[k] || p.rows > math.MaxInt32 {
 		return p.readColumnOf(p.cols[k], k, p.rows)
 	}
+	if p.list[k] != nil {
+		return p.wholeList(k, s)
+	}
 	spec := p.spec[k]
 	spec.Rows = p.rows
 	col, err := s.dec.Begin(spec, p.lim)
@@ -298,6 +386,51 @@ func (p *pqReader) wholeColumn(k int, s *fastScratch) (arrow.Array, error) {
 	if errors.Is(err, pqdecode.ErrFallback) {
 		return p.readColumnOf(p.cols[k], k, p.rows)
 	}
+	if err != nil {
+		return nil, fmt.Errorf("parquetio.Read: column %q: %w: %w", p.schema.Field(k).Name, ErrInvalid, err)
+	}
+	a := arrowarray.MakeFromData(d)
+	d.Release()
+	defer a.Release()
+	return p.readColumnOf(&arraySource{a}, k, p.rows)
+}
+
+// wholeList is wholeColumn for a list column.
+func (p *pqReader) wholeList(k int, s *fastScratch) (arrow.Array, error) {
+	l := *p.list[k]
+	l.Rows = p.rows
+	for _, g := range p.sel {
+		n := p.scan.RowGroups[g].Chunks[p.leaf[k]].NumValues
+		if n < 0 || l.Values > math.MaxInt32-n {
+			return p.readColumnOf(p.cols[k], k, p.rows)
+		}
+		l.Values += n
+	}
+	col, err := s.dec.BeginList(l, p.lim)
+	if errors.Is(err, pqdecode.ErrFallback) {
+		return p.readColumnOf(p.cols[k], k, p.rows)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("parquetio.Read: column %q: %w: %w", p.schema.Field(k).Name, ErrInvalid, err)
+	}
+	for _, g := range p.sel {
+		b, rows, codec, err := p.chunkBytes(s, g, k)
+		if err == nil {
+			err = col.Chunk(b, rows, p.scan.RowGroups[g].Chunks[p.leaf[k]].NumValues, codec)
+		}
+		if errors.Is(err, pqdecode.ErrFallback) {
+			col.Abort()
+			return p.readColumnOf(p.cols[k], k, p.rows)
+		}
+		if err != nil {
+			col.Abort()
+			if errors.Is(err, pqdecode.ErrInvalid) {
+				err = fmt.Errorf("parquetio.Read: column %q: row group %d: %w: %w", p.schema.Field(k).Name, g, ErrInvalid, err)
+			}
+			return nil, err
+		}
+	}
+	d, err := col.Finish()
 	if err != nil {
 		return nil, fmt.Errorf("parquetio.Read: column %q: %w: %w", p.schema.Field(k).Name, ErrInvalid, err)
 	}

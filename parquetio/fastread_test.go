@@ -259,6 +259,13 @@ func TestFastReadMatchesPqarrow(t *testing.T) {
 			want := readAllRecords(t, data, append(o, withPqarrowOnly())...)
 			got := readAllRecords(t, data, o...)
 			sameRecords(t, fmt.Sprintf("file %d (%s), options %d", it, desc, len(o)), got, want)
+			for _, g := range got {
+				for j, c := range g.Columns() {
+					if _, ok := c.DataType().(*arrow.ListType); ok && c.Data().Offset() != 0 {
+						t.Fatalf("file %d: list column %d of a batch at offset %d (frame's AsTensor wants 0)", it, j, c.Data().Offset())
+					}
+				}
+			}
 			releaseRecords(got)
 			releaseRecords(want)
 		}

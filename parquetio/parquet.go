@@ -468,6 +468,11 @@ func Read(r parquet.ReaderAtSeeker, opts ...ReadOption) (rr arrowarray.RecordRea
 		leaves := map[int]bool{}
 		pqLeaves(sf, leaves)
 		spec, leaf, fast := fastSpec(o.scan, sf, o.lim)
+		list, lleaf := fastList(o.scan, sf, o.lim)
+		if list != nil {
+			fast, leaf = true, lleaf
+		}
+		p.list = append(p.list, list)
 		p.fieldIdx = append(p.fieldIdx, i)
 		p.leaves = append(p.leaves, leaves)
 		p.fast = append(p.fast, fast && !c.pqarrowOnly)
@@ -761,6 +766,7 @@ type pqReader struct {
 	// leaf (fastread.go); scan and r the footer and file
 	fast []bool
 	spec []pqdecode.Spec
+	list []*pqdecode.ListSpec // a list column's (spec is then unused)
 	leaf []int
 	scan *pqscan.File
 	r    parquet.ReaderAtSeeker

@@ -151,12 +151,12 @@ func (d *Decoder) Begin(s Spec, mem memory.Allocator) (col *Column, err error) {
 	}
 	col = &Column{d: d, mem: mem}
 	defer func() {
-		guard(&err)
 		if err != nil {
 			col.Abort()
 			col = nil
 		}
 	}()
+	defer guard(&err) // (runs first)
 	c := &col.c
 	*c = chunk{s: s, n: int(s.Rows)}
 	switch s.Physical {
@@ -225,12 +225,12 @@ func (col *Column) Abort() {
 // decoded); the column is done either way.
 func (col *Column) Finish() (out arrow.ArrayData, err error) {
 	defer func() {
-		guard(&err)
 		if err != nil {
 			out = nil
 		}
 		col.Abort()
 	}()
+	defer guard(&err) // (runs first)
 	c, d := &col.c, col.d
 	if col.row != c.n {
 		return nil, fmt.Errorf("%w: %d of the column's %d rows decoded", ErrInvalid, col.row, c.n)
