@@ -11,7 +11,8 @@
 // Write goes through arrow-go v15's parquet/pqarrow, and so does Read,
 // except for the common flat columns (top-level BOOLEAN, INT32, INT64,
 // FLOAT, DOUBLE and BYTE_ARRAY, required or optional, PLAIN or dictionary
-// pages, version 1 or 2, uncompressed, snappy, gzip or zstd): those are
+// pages, version 1 or 2, uncompressed, snappy, gzip or zstd; and lists of
+// fixed-width values with PLAIN pages): those are
 // decoded by an internal decoder of ours straight into buffers from the
 // caller's allocator, with the same results (a chunk it does not handle
 // falls back to pqarrow).
