@@ -314,7 +314,7 @@ func TestFastReadMatchesPqarrow(t *testing.T) {
 // TestFastReadHarnessFiles reads the frame harness's files (when present)
 // through both decoders and compares them.
 func TestFastReadHarnessFiles(t *testing.T) {
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		t.Skip("large files")
 	}
 	for _, name := range []string{"G1_1e7_1e2_0_0_intkeys.parquet", "G1_1e7_1e2_0_0.parquet", "tensor_1e6_16.parquet"} {
