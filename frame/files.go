@@ -377,3 +377,50 @@ func (f Frame) WriteIPCStream(ctx context.Context, w io.Writer, opts ...Option) 
 	}
 	return nil
 }
+
+// collectParquet is Collect of a Frame that is a Parquet source alone (one
+// file or reader, every column, no statistics asked): the file is read
+// whole by parquetio.ReadTable, each column decoded straight into one
+// array, with no batches to concatenate. ok is false for any other Frame.
+func collectParquet(ctx context.Context, f Frame, cfg runConfig) (t *Table, ok bool, err error) {
+	if ctx != nil && ctx.Err() != nil {
+		return nil, false, nil // the run's own error
+	}
+	n := f.node()
+	s, isPq := n.src.(*parquetSource)
+	if n.err != nil || n.kind != stepSource || !isPq || cfg.stats != nil || (s.at == nil && len(s.files) != 1) {
+		return nil, false, nil
+	}
+	cols := make([]string, n.schema.NumFields())
+	for i, fl := range n.schema.Fields() {
+		cols[i] = fl.Name
+	}
+	if len(cols) == 0 {
+		return nil, false, nil
+	}
+	opts := append(append([]parquetio.ReadOption{parquetio.WithAllocator(cfg.mem), parquetio.WithRowGroupWorkers(cfg.workers)}, s.opts...), parquetio.WithColumns(cols...))
+	var r parquet.ReaderAtSeeker
+	if s.at != nil {
+		r = io.NewSectionReader(s.at, 0, s.size)
+	} else {
+		file, err := os.Open(s.files[0])
+		if err != nil {
+			return nil, true, err
+		}
+		defer file.Close()
+		r = file
+	}
+	rec, err := parquetio.ReadTable(r, opts...)
+	if err != nil {
+		return nil, true, err
+	}
+	for i, fl := range n.schema.Fields() {
+		if !arrow.TypeEqual(fl.Type, rec.Column(i).DataType()) {
+			rec.Release()
+			return nil, false, nil // (as the batches' widen would not give either)
+		}
+	}
+	out := arrowarray.NewRecord(n.schema, rec.Columns(), rec.NumRows())
+	rec.Release()
+	return &Table{rec: out, mem: cfg.mem}, true, nil
+}

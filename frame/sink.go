@@ -16,6 +16,9 @@ import (
 // array to stride0 without copying). The context cancels the run; on any
 // error nothing is kept.
 func (f Frame) Collect(ctx context.Context, opts ...Option) (*Table, error) {
+	if t, ok, err := collectParquet(ctx, f, makeConfig(opts)); ok {
+		return t, err
+	}
 	rr, err := f.Reader(ctx, opts...)
 	if err != nil {
 		return nil, err

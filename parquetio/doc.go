@@ -1,13 +1,21 @@
 // Package parquetio reads and writes Parquet files of stride0 record
-// batches, arrow.fixed_shape_tensor columns included: Read, Write,
-// NewWriter (batches pushed one at a time) and Info (the footer alone).
+// batches, arrow.fixed_shape_tensor columns included: Read, ReadTable (a
+// file whole, one array a column), Write, NewWriter (batches pushed one at
+// a time) and Info (the footer alone).
 // It is the only stride0 package that links arrow-go's parquet/pqarrow,
 // and with it Thrift, gRPC and Arrow Flight; package arrowio (arrays,
 // the tensor extension type, IPC, the C Data Interface) does not.
 //
 // # Reading and writing
 //
-// Write and Read go through arrow-go v15's parquet/pqarrow.
+// Write goes through arrow-go v15's parquet/pqarrow, and so does Read,
+// except for the common flat columns (top-level BOOLEAN, INT32, INT64,
+// FLOAT, DOUBLE and BYTE_ARRAY, required or optional, PLAIN or dictionary
+// pages, version 1 or 2, uncompressed, snappy, gzip or zstd; and lists of
+// fixed-width values with PLAIN pages): those are
+// decoded by an internal decoder of ours straight into buffers from the
+// caller's allocator, with the same results (a chunk it does not handle
+// falls back to pqarrow).
 // The Arrow schema is stored in the file (ARROW:schema), so
 // arrow.fixed_shape_tensor columns come back as *arrowio.FixedShapeTensorArray
 // with their metadata (pqarrow v15 cannot read an extension column: Read
@@ -22,7 +30,8 @@
 // bytes are read), WithParallel (a batch's columns decoded concurrently) and
 // WithBatchRows and WithRowGroups (chosen row groups, as a splitter that
 // read Info's footer metadata hands them out) and WithRowGroupWorkers (n
-// row groups decoded at once, ahead of the reader); it holds, for each
+// row groups decoded at once, ahead of the reader; with n >= 1 no batch
+// spans two row groups); it holds, for each
 // column read, the compressed column chunk of the current row group
 // (pqarrow reads a chunk whole) and a batch (with WithRowGroupWorkers(n),
 // up to n decoded row groups). The reader is an

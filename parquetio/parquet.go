@@ -2,7 +2,6 @@ package parquetio
 
 import (
 	"bytes"
-	"context"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -24,6 +23,7 @@ import (
 	"github.com/stride0/stride0/arrowio"
 	"github.com/stride0/stride0/internal/readlimit"
 	"github.com/stride0/stride0/internal/suggest"
+	"github.com/stride0/stride0/parquetio/internal/pqdecode"
 	"github.com/stride0/stride0/parquetio/internal/pqscan"
 )
 
@@ -56,6 +56,7 @@ type readConfig struct {
 	groupWorkers     int
 	batch            int
 	rowGroups        []int // nil: all
+	pqarrowOnly      bool  // withPqarrowOnly
 }
 
 // applyReadOptions returns the configuration opts make, defaults filled in.
@@ -116,9 +117,10 @@ func WithParallel(on bool) ReadOption {
 }
 
 // WithRowGroupWorkers makes Read decode up to n row groups at once, each
-// on its own goroutine, ahead of the batches the caller reads (n <= 1:
-// one row group at a time, in the caller's goroutine). Batches still come
-// in the file's order, but none spans two row groups. Memory: up to n
+// on its own goroutine, ahead of the batches the caller reads (n == 1: one
+// row group at a time, in the caller's goroutine; n <= 0, the default:
+// batches of WithBatchRows rows that may span row groups). Batches still
+// come in the file's order, but with n >= 1 none spans two row groups. Memory: up to n
 // decoded row groups besides the batch being read. Every limit holds as
 // without it (the checks run once, before any decoding; the allocations of
 // all the row groups count against one WithMaxTotal).
@@ -476,10 +478,9 @@ func Read(r parquet.ReaderAtSeeker, opts ...ReadOption) (rr arrowarray.RecordRea
 	if err := o.scan.CheckPages(o.r, groups, leafList, pqLimits(o.lim)); err != nil {
 		return nil, pqScanErr(what, err)
 	}
-	p := &pqReader{pf: pf, lim: o.lim, parallel: c.parallel, batch: int64(c.batch)}
+	p := &pqReader{pf: pf, lim: o.lim, parallel: c.parallel, batch: int64(c.batch), fr: o.fr, scan: o.scan, r: o.r}
 	p.refs.Store(1)
 	fields := make([]arrow.Field, len(idx))
-	ctx := context.Background()
 	for k, i := range idx {
 		sf := &m.Fields[i]
 		f := o.field(i)
@@ -488,21 +489,32 @@ func Read(r parquet.ReaderAtSeeker, opts ...ReadOption) (rr arrowarray.RecordRea
 		}
 		leaves := map[int]bool{}
 		pqLeaves(sf, leaves)
-		cr, err := o.fr.GetFieldReader(ctx, i, leaves, groups)
-		if err != nil || cr == nil {
-			p.Release()
-			ok = true // p.Release closed pf
-			return nil, fmt.Errorf("%s: %w: column %q: %v", what, ErrInvalid, f.Name, err)
+		spec, leaf, fast := fastSpec(o.scan, sf, o.lim)
+		list, lleaf := fastList(o.scan, sf, o.lim)
+		if list != nil {
+			fast, leaf = true, lleaf
 		}
-		p.cols = append(p.cols, cr)
+		p.list = append(p.list, list)
 		p.fieldIdx = append(p.fieldIdx, i)
 		p.leaves = append(p.leaves, leaves)
+		p.fast = append(p.fast, fast && !c.pqarrowOnly)
+		p.spec = append(p.spec, spec)
+		p.leaf = append(p.leaf, leaf)
 		fields[k] = f
 	}
 	p.schema = arrow.NewSchema(fields, m.SchemaMeta)
-	p.rows = rows
-	if c.groupWorkers > 1 && len(groups) > 1 {
-		p.fr, p.groups, p.workers = o.fr, groups, c.groupWorkers
+	for k := range idx {
+		src, err := p.newSource(k, groups)
+		if err != nil {
+			p.Release()
+			ok = true // p.Release closed pf
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		p.cols = append(p.cols, src)
+	}
+	p.rows, p.sel = rows, groups
+	if c.groupWorkers >= 1 && len(groups) > 1 {
+		p.groups, p.workers = groups, c.groupWorkers
 	}
 	ok = true
 	return p, nil
@@ -579,6 +591,7 @@ type pqOpen struct {
 	// scan is the footer as pqscan read it; r the caller's reader.
 	scan *pqscan.File
 	r    parquet.ReaderAtSeeker
+	sel  []int // the row groups read
 	// orig is the schema Write was given when it wrote some columns
 	// more nullable than they were (stride0:schema), else nil.
 	orig *arrow.Schema
@@ -758,7 +771,7 @@ type pqReader struct {
 	pf       *file.Reader
 	lim      *readlimit.Allocator
 	schema   *arrow.Schema
-	cols     []*pqarrow.ColumnReader
+	cols     []colSource
 	parallel bool
 	batch    int64
 	rows     int64
@@ -766,15 +779,29 @@ type pqReader struct {
 	cur      arrow.Record
 	err      error
 
-	// with row-group workers (workers > 1): each row group of groups is
-	// decoded whole by a goroutine of its own, at most workers at once
+	// the manifest field of each column read, and its leaves; fr the
+	// reader of the columns pqarrow reads
 	fr       *pqarrow.FileReader
-	fieldIdx []int          // the manifest field of each column read
-	leaves   []map[int]bool // its leaves
-	groups   []int
-	workers  int
-	ahead    *pqAhead
-	pending  []arrow.Record // the current row group's batches not yet handed out
+	fieldIdx []int
+	leaves   []map[int]bool
+	// pqdecode's reading of each column: whether it is used, its spec and
+	// leaf (fastread.go); scan and r the footer and file
+	fast []bool
+	spec []pqdecode.Spec
+	list []*pqdecode.ListSpec // a list column's (spec is then unused)
+	leaf []int
+	scan *pqscan.File
+	r    parquet.ReaderAtSeeker
+	sel  []int // the row groups read
+
+	// with row-group workers (workers >= 1): each row group of groups is
+	// decoded whole, by a goroutine of its own, at most workers at once
+	// (workers > 1), or by Next (workers == 1, nextGroup the next)
+	groups    []int
+	workers   int
+	nextGroup int
+	ahead     *pqAhead
+	pending   []arrow.Record // the current row group's batches not yet handed out
 }
 
 func (p *pqReader) Retain()               { p.refs.Add(1) }
@@ -808,8 +835,11 @@ func (p *pqReader) Next() bool {
 	if p.err != nil || p.done >= p.rows {
 		return false
 	}
-	if p.workers > 1 {
+	switch {
+	case p.workers > 1:
 		return p.nextAhead()
+	case p.workers == 1:
+		return p.nextGroups()
 	}
 	want := p.rows - p.done
 	if want > p.batch {
@@ -854,7 +884,7 @@ func (p *pqReader) readColumn(i int, n int64) (a arrow.Array, err error) {
 }
 
 // readColumnOf reads the next n rows of cr, column i, as readColumn does.
-func (p *pqReader) readColumnOf(cr *pqarrow.ColumnReader, i int, n int64) (a arrow.Array, err error) {
+func (p *pqReader) readColumnOf(cr colSource, i int, n int64) (a arrow.Array, err error) {
 	f := p.schema.Field(i)
 	defer func() {
 		if r := recover(); r != nil {
@@ -1034,8 +1064,7 @@ func (a *pqAhead) stop() {
 
 // readGroup decodes row group g whole, in batches of p.batch rows.
 func (p *pqReader) readGroup(g int, done <-chan struct{}) (_ []arrow.Record, err error) {
-	ctx := context.Background()
-	cols := make([]*pqarrow.ColumnReader, len(p.fieldIdx))
+	cols := make([]colSource, len(p.fieldIdx))
 	var recs []arrow.Record
 	defer func() {
 		for _, c := range cols {
@@ -1047,20 +1076,10 @@ func (p *pqReader) readGroup(g int, done <-chan struct{}) (_ []arrow.Record, err
 			releaseRecords(recs) // (a return of nil, err leaves recs as it was)
 		}
 	}()
-	for k, i := range p.fieldIdx {
-		var cr *pqarrow.ColumnReader
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					err = fmt.Errorf("arrow-go panicked: %v", r)
-				}
-			}()
-			cr, err = p.fr.GetFieldReader(ctx, i, p.leaves[k], []int{g})
-		}()
-		if err != nil || cr == nil {
-			return nil, fmt.Errorf("parquetio.Read: %w: column %q: %v", ErrInvalid, p.schema.Field(k).Name, err)
+	for k := range p.fieldIdx {
+		if cols[k], err = p.newSource(k, []int{g}); err != nil {
+			return nil, err
 		}
-		cols[k] = cr
 	}
 	rows := p.pf.MetaData().RowGroup(g).NumRows()
 	for at := int64(0); at < rows; {
@@ -1082,6 +1101,27 @@ func (p *pqReader) readGroup(g int, done <-chan struct{}) (_ []arrow.Record, err
 		at += n
 	}
 	return recs, nil
+}
+
+// nextGroups is Next with one row-group worker: row group by row group in
+// the caller's goroutine.
+func (p *pqReader) nextGroups() bool {
+	for len(p.pending) == 0 {
+		if p.nextGroup >= len(p.groups) {
+			return false
+		}
+		recs, err := p.readGroup(p.groups[p.nextGroup], nil)
+		p.nextGroup++
+		if err != nil {
+			p.err = err
+			return false
+		}
+		p.pending = recs
+	}
+	p.cur = p.pending[0]
+	p.pending = p.pending[1:]
+	p.done += p.cur.NumRows()
+	return true
 }
 
 // nextAhead is Next with row-group workers.

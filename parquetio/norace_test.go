@@ -1,0 +1,5 @@
+//go:build !race
+
+package parquetio
+
+const raceEnabled = false
