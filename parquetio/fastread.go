@@ -120,14 +120,14 @@ func (p *pqReader) pqarrowSource(k int, groups []int) (cr *pqarrow.ColumnReader,
 	return cr, nil
 }
 
-// fastScratch is a decoder's scratch space and a buffer for a column
+// readScratch is a decoder's scratch space and a buffer for a column
 // chunk's bytes, pooled across columns and row groups.
-type fastScratch struct {
+type readScratch struct {
 	dec   pqdecode.Decoder
 	chunk []byte
 }
 
-var fastPool = sync.Pool{New: func() any { return new(fastScratch) }}
+var readScratchPool = sync.Pool{New: func() any { return new(readScratch) }}
 
 // fastColumn decodes column k row group by row group with pqdecode (or
 // pqarrow for a chunk pqdecode leaves), handing out slices of the decoded
@@ -208,8 +208,8 @@ func listPart(mem memory.Allocator, a arrow.Array, from, n int) arrow.Array {
 // decode reads row group g's chunk of the column whole.
 func (f *fastColumn) decode(g int) (arrow.Array, error) {
 	p := f.p
-	s := fastPool.Get().(*fastScratch)
-	defer fastPool.Put(s)
+	s := readScratchPool.Get().(*readScratch)
+	defer readScratchPool.Put(s)
 	b, rows, codec, err := p.chunkBytes(s, g, f.k)
 	if err != nil {
 		return nil, err
@@ -243,7 +243,7 @@ func (f *fastColumn) decode(g int) (arrow.Array, error) {
 
 // chunkBytes reads the bytes of row group g's chunk of column k into
 // s.chunk; it returns them, the row group's rows and the chunk's codec.
-func (p *pqReader) chunkBytes(s *fastScratch, g, k int) ([]byte, int64, int32, error) {
+func (p *pqReader) chunkBytes(s *readScratch, g, k int) ([]byte, int64, int32, error) {
 	scan := p.scan
 	rg := scan.RowGroups[g]
 	c := rg.Chunks[p.leaf[k]]
@@ -326,8 +326,8 @@ func ReadTable(r parquet.ReaderAtSeeker, opts ...ReadOption) (rec arrow.Record, 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s := fastPool.Get().(*fastScratch)
-			defer fastPool.Put(s)
+			s := readScratchPool.Get().(*readScratch)
+			defer readScratchPool.Put(s)
 			for {
 				k := int(next.Add(1) - 1)
 				if k >= len(cols) {
@@ -349,7 +349,7 @@ func ReadTable(r parquet.ReaderAtSeeker, opts ...ReadOption) (rec arrow.Record, 
 }
 
 // wholeColumn reads column k over all the row groups read as one array.
-func (p *pqReader) wholeColumn(k int, s *fastScratch) (arrow.Array, error) {
+func (p *pqReader) wholeColumn(k int, s *readScratch) (arrow.Array, error) {
 	if !p.fast[k] || p.rows > math.MaxInt32 {
 		return p.readColumnOf(p.cols[k], k, p.rows)
 	}
@@ -396,7 +396,7 @@ func (p *pqReader) wholeColumn(k int, s *fastScratch) (arrow.Array, error) {
 }
 
 // wholeList is wholeColumn for a list column.
-func (p *pqReader) wholeList(k int, s *fastScratch) (arrow.Array, error) {
+func (p *pqReader) wholeList(k int, s *readScratch) (arrow.Array, error) {
 	l := *p.list[k]
 	l.Rows = p.rows
 	for _, g := range p.sel {

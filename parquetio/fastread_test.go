@@ -15,9 +15,9 @@ import (
 	"github.com/apache/arrow/go/v15/parquet/compress"
 )
 
-// fastTypes are the column types of the random files: those pqdecode
+// readTypes are the column types of the random files: those pqdecode
 // reads and some it leaves to pqarrow (int8, a list, a fixed-size list).
-var fastTypes = []arrow.DataType{
+var readTypes = []arrow.DataType{
 	arrow.PrimitiveTypes.Int32, arrow.PrimitiveTypes.Int64, arrow.PrimitiveTypes.Uint32,
 	arrow.PrimitiveTypes.Uint64, arrow.PrimitiveTypes.Float32, arrow.PrimitiveTypes.Float64,
 	arrow.FixedWidthTypes.Boolean, arrow.BinaryTypes.String, arrow.BinaryTypes.Binary,
@@ -27,7 +27,7 @@ var fastTypes = []arrow.DataType{
 	arrow.PrimitiveTypes.Int8, arrow.ListOf(arrow.PrimitiveTypes.Float32), arrow.FixedSizeListOf(3, arrow.PrimitiveTypes.Float64),
 }
 
-// fastColumn builds n random values of t, a fraction nullFrac of them null
+// fastRandomColumn builds n random values of t, a fraction nullFrac of them null
 // (none when the field is not nullable), few distinct values when dict
 // (so that the writer's dictionary holds), special values included.
 func fastRandomColumn(mem memory.Allocator, rng *rand.Rand, t arrow.DataType, n int, nullFrac float64, few bool) arrow.Array {
@@ -122,7 +122,7 @@ func fastRandomFile(t *testing.T, mem memory.Allocator, rng *rand.Rand) (arrow.R
 	fields := make([]arrow.Field, ncols)
 	cols := make([]arrow.Array, ncols)
 	for i := range fields {
-		typ := fastTypes[rng.IntN(len(fastTypes))]
+		typ := readTypes[rng.IntN(len(readTypes))]
 		nullable := rng.IntN(3) > 0
 		frac := 0.0
 		if nullable {

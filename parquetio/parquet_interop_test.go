@@ -413,7 +413,7 @@ func TestParquetOtherReaders(t *testing.T) {
 		name     string
 		fixture  func(*testing.T, memory.Allocator, *rand.Rand) ([]arrow.Record, []pqCol)
 		rowGroup int
-		fast     bool // written by the fast writer (pqwrite_fast.go)
+		fast     bool // written by the fast writer (fastwrite.go)
 	}{
 		{"mixed", pqInteropFixture, pqInteropRowGroup, false},
 		{"every dtype", pqEveryDTypeFixture, pqInteropRowGroup, false},

@@ -26,7 +26,7 @@ import (
 // version 1 data pages, uncompressed, of about fastPageBytes; every chunk
 // carries min/max (min_value/max_value, type-defined order) and its null
 // count. The footer is written with our own Thrift compact writer
-// (pqwrite_thrift.go) and stores the Arrow schema (ARROW:schema) as
+// (thriftwrite.go) and stores the Arrow schema (ARROW:schema) as
 // pqarrow does, so that Read, arrow-go, DuckDB and pyarrow read the same
 // columns back.
 
@@ -74,8 +74,8 @@ const (
 	statBytes    = 3
 )
 
-// fastCol is how one column is written.
-type fastCol struct {
+// writeCol is how one column is written.
+type writeCol struct {
 	name     string
 	ptype    int32
 	conv     int32 // converted type, -1 none
@@ -88,8 +88,8 @@ type fastCol struct {
 
 // fastColumnOf returns how f is written by the fast writer, or false when
 // it is not one it writes.
-func fastColumnOf(f arrow.Field) (fastCol, bool) {
-	c := fastCol{name: f.Name, conv: -1, optional: f.Nullable}
+func fastColumnOf(f arrow.Field) (writeCol, bool) {
+	c := writeCol{name: f.Name, conv: -1, optional: f.Nullable}
 	intLogical := func(bw int8, signed bool) func(t *thriftW) {
 		return func(t *thriftW) {
 			t.beginField(10)
@@ -144,8 +144,8 @@ func fastColumnOf(f arrow.Field) (fastCol, bool) {
 
 // fastColumns returns the fast writer's columns for s, or nil when a
 // column is not one it writes.
-func fastColumns(s *arrow.Schema) []fastCol {
-	cols := make([]fastCol, s.NumFields())
+func fastColumns(s *arrow.Schema) []writeCol {
+	cols := make([]writeCol, s.NumFields())
 	for i, f := range s.Fields() {
 		c, ok := fastColumnOf(f)
 		if !ok {
@@ -156,9 +156,9 @@ func fastColumns(s *arrow.Schema) []fastCol {
 	return cols
 }
 
-// fastChunk is one encoded column chunk: its bytes (pages with their
+// writeChunk is one encoded column chunk: its bytes (pages with their
 // headers) and what the footer says of it.
-type fastChunk struct {
+type writeChunk struct {
 	buf        []byte
 	dictLen    int // bytes of the dictionary page (header included), 0 without
 	numValues  int64
@@ -173,18 +173,18 @@ type fastChunk struct {
 // fastRowGroup is a row group written: where each chunk went.
 type fastRowGroup struct {
 	rows   int64
-	chunks []fastChunkMeta
+	chunks []writeChunkMeta
 }
 
-type fastChunkMeta struct {
-	fastChunk
+type writeChunkMeta struct {
+	writeChunk
 	offset int64 // of the chunk's first byte in the file
 }
 
 // fastWriter writes the file.
 type fastWriter struct {
 	w       io.Writer
-	cols    []fastCol
+	cols    []writeCol
 	schema  *arrow.Schema
 	workers int
 	page    int // bytes of a data page, about
@@ -193,7 +193,7 @@ type fastWriter struct {
 	started bool
 }
 
-func newFastWriter(w io.Writer, schema *arrow.Schema, cols []fastCol, workers, page int) *fastWriter {
+func newFastWriter(w io.Writer, schema *arrow.Schema, cols []writeCol, workers, page int) *fastWriter {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -227,7 +227,7 @@ func (fw *fastWriter) writeGroup(parts []arrow.Record, rows int64) error {
 		return err
 	}
 	nc := len(fw.cols)
-	chunks := make([]fastChunk, nc)
+	chunks := make([]writeChunk, nc)
 	errs := make([]error, nc)
 	done := make([]chan struct{}, nc)
 	for i := range done {
@@ -235,7 +235,7 @@ func (fw *fastWriter) writeGroup(parts []arrow.Record, rows int64) error {
 	}
 	var next atomic.Int64
 	var stop atomic.Bool // the caller gave up (a write failed)
-	work := func(sc *fastScratch) {
+	work := func(sc *writeScratch) {
 		for {
 			i := int(next.Add(1) - 1)
 			if i >= nc {
@@ -258,18 +258,18 @@ func (fw *fastWriter) writeGroup(parts []arrow.Record, rows int64) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			work(&fastScratch{})
+			work(&writeScratch{})
 		}()
 	}
 	defer wg.Wait()
-	g := fastRowGroup{rows: rows, chunks: make([]fastChunkMeta, nc)}
+	g := fastRowGroup{rows: rows, chunks: make([]writeChunkMeta, nc)}
 	for i := range chunks {
 		<-done[i]
 		err := errs[i]
 		if err != nil {
 			err = fmt.Errorf("column %q: %w", fw.cols[i].name, err)
 		} else {
-			g.chunks[i] = fastChunkMeta{fastChunk: chunks[i], offset: fw.pos}
+			g.chunks[i] = writeChunkMeta{writeChunk: chunks[i], offset: fw.pos}
 			err = fw.write(chunks[i].buf)
 		}
 		chunks[i].buf, g.chunks[i].buf = nil, nil
@@ -421,8 +421,8 @@ func (fw *fastWriter) footer() ([]byte, error) {
 	return t.b, nil
 }
 
-// fastScratch is a worker's reusable buffers.
-type fastScratch struct {
+// writeScratch is a worker's reusable buffers.
+type writeScratch struct {
 	idx   []uint32 // dictionary indices of the chunk's non-null values
 	body  []byte   // a page's body
 	u32   []uint32 // widened or compacted values
@@ -433,7 +433,7 @@ type fastScratch struct {
 
 // encodeChunk encodes one column chunk from the column's pieces (each
 // with its own offset and nulls).
-func encodeChunk(c *fastCol, parts []arrow.Array, sc *fastScratch, page int) (ch fastChunk, err error) {
+func encodeChunk(c *writeCol, parts []arrow.Array, sc *writeScratch, page int) (ch writeChunk, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%w: encoding: %v", ErrInvalid, r)
@@ -458,7 +458,7 @@ func encodeChunk(c *fastCol, parts []arrow.Array, sc *fastScratch, page int) (ch
 
 // values32 is the part's values as 32-bit words (widened when the column
 // is narrower), all rows (nulls included).
-func values32(c *fastCol, a arrow.Array, sc *fastScratch) []uint32 {
+func values32(c *writeCol, a arrow.Array, sc *writeScratch) []uint32 {
 	d := a.Data()
 	off, n := d.Offset(), d.Len()
 	buf := d.Buffers()[1]
@@ -536,7 +536,7 @@ func nonNull[W uint32 | uint64](a arrow.Array, vals []W, scratch *[]W) []W {
 }
 
 // fixedParts returns each part's non-null values, in order.
-func fixedParts[W uint32 | uint64](c *fastCol, parts []arrow.Array, sc *fastScratch) [][]W {
+func fixedParts[W uint32 | uint64](c *writeCol, parts []arrow.Array, sc *writeScratch) [][]W {
 	out := make([][]W, len(parts))
 	for j, p := range parts {
 		var vals []W
@@ -653,7 +653,7 @@ func (d *fixedDict[W]) indexTable(vals []W, idx []uint32, limit int, table []int
 // have for the dictionary to be used.
 func dictLimit(n int) int { return max(n/4, 16) }
 
-func encodeFixedChunk[W uint32 | uint64](c *fastCol, parts []arrow.Array, sc *fastScratch, ch *fastChunk, page int) {
+func encodeFixedChunk[W uint32 | uint64](c *writeCol, parts []arrow.Array, sc *writeScratch, ch *writeChunk, page int) {
 	vals := fixedParts[W](c, parts, sc)
 	nv := 0
 	for _, v := range vals {
@@ -665,7 +665,7 @@ func encodeFixedChunk[W uint32 | uint64](c *fastCol, parts []arrow.Array, sc *fa
 	var table []int32
 	if c.stat != statFloat {
 		for _, v := range vals {
-			signed.add(&fastCol{stat: statSigned}, v)
+			signed.add(&writeCol{stat: statSigned}, v)
 		}
 		if r := uint64(signed.max - signed.min); signed.have && r < uint64(max(4096, min(nv, 1<<20))) {
 			table = make([]int32, r+1)
@@ -775,7 +775,7 @@ type minMaxState[W uint32 | uint64] struct {
 	min, max W
 }
 
-func (s *minMaxState[W]) add(c *fastCol, vals []W) {
+func (s *minMaxState[W]) add(c *writeCol, vals []W) {
 	if len(vals) == 0 {
 		return
 	}
@@ -807,7 +807,7 @@ func (s *minMaxState[W]) add(c *fastCol, vals []W) {
 	}
 }
 
-func (s *minMaxState[W]) finish(c *fastCol, ch *fastChunk) {
+func (s *minMaxState[W]) finish(c *writeCol, ch *writeChunk) {
 	if !s.have {
 		return
 	}
@@ -835,7 +835,7 @@ func (s *minMaxState[W]) finish(c *fastCol, ch *fastChunk) {
 	ch.hasMinMax = true
 }
 
-func fixedMinMax[W uint32 | uint64](c *fastCol, keys []W, ch *fastChunk) {
+func fixedMinMax[W uint32 | uint64](c *writeCol, keys []W, ch *writeChunk) {
 	var st minMaxState[W]
 	st.add(c, keys)
 	st.finish(c, ch)
@@ -945,7 +945,7 @@ func minMaxFloat[W uint32 | uint64](v []W) (W, W, bool) {
 // (and at part boundaries) and appends each page to ch.buf: its
 // definition levels (an optional column) and the values body gives for its
 // non-null values from..to (counted over the whole chunk).
-func writeDataPages(c *fastCol, parts []arrow.Array, pageRows int, sc *fastScratch, ch *fastChunk, body func(b []byte, from, to int) []byte) {
+func writeDataPages(c *writeCol, parts []arrow.Array, pageRows int, sc *writeScratch, ch *writeChunk, body func(b []byte, from, to int) []byte) {
 	at := 0 // non-null values before the page
 	wrote := false
 	for _, p := range parts {
@@ -985,7 +985,7 @@ func writeDataPages(c *fastCol, parts []arrow.Array, pageRows int, sc *fastScrat
 // appendDefLevels appends the definition levels of rows r..r+rows of p
 // (a 4-byte length, then the RLE/bit-packed hybrid of bit width 1) and
 // returns the number of non-null rows.
-func appendDefLevels(b []byte, p arrow.Array, r, rows int, sc *fastScratch) ([]byte, int) {
+func appendDefLevels(b []byte, p arrow.Array, r, rows int, sc *writeScratch) ([]byte, int) {
 	lenAt := len(b)
 	b = append(b, 0, 0, 0, 0)
 	start := len(b)
@@ -1288,7 +1288,7 @@ func viewBytes(a arrow.Array) bytesView {
 
 func (v *bytesView) ok(i int) bool { return v.valid == nil || bitutil.BitIsSet(v.valid, v.voff+i) }
 
-func encodeBytesChunk(c *fastCol, parts []arrow.Array, sc *fastScratch, ch *fastChunk, page int) {
+func encodeBytesChunk(c *writeCol, parts []arrow.Array, sc *writeScratch, ch *writeChunk, page int) {
 	views := make([]bytesView, len(parts))
 	nv := 0
 	for j, p := range parts {

@@ -21,17 +21,17 @@ import (
 	"github.com/stride0/stride0/internal/arrowtest"
 )
 
-// fastTypes are the column types the fast writer writes.
-var fastTypes = []arrow.DataType{
+// writeTypes are the column types the fast writer writes.
+var writeTypes = []arrow.DataType{
 	arrow.PrimitiveTypes.Int8, arrow.PrimitiveTypes.Int16, arrow.PrimitiveTypes.Int32, arrow.PrimitiveTypes.Int64,
 	arrow.PrimitiveTypes.Uint8, arrow.PrimitiveTypes.Uint16, arrow.PrimitiveTypes.Uint32, arrow.PrimitiveTypes.Uint64,
 	arrow.PrimitiveTypes.Float32, arrow.PrimitiveTypes.Float64, arrow.PrimitiveTypes.Date32,
 	arrow.BinaryTypes.String, arrow.BinaryTypes.Binary,
 }
 
-// fastValue draws a value of t: card distinct values (0: any), with the
+// randomWriteValue draws a value of t: card distinct values (0: any), with the
 // special values of the type now and then.
-func fastValue(rng *rand.Rand, t arrow.DataType, card int) any {
+func randomWriteValue(rng *rand.Rand, t arrow.DataType, card int) any {
 	pick := func(special []any) (any, bool) {
 		if rng.Intn(20) == 0 {
 			return special[rng.Intn(len(special))], true
@@ -117,9 +117,9 @@ func fastValue(rng *rand.Rand, t arrow.DataType, card int) any {
 	panic(t)
 }
 
-// fastColumn builds a column of n rows of t, each null with probability
+// randomWriteColumn builds a column of n rows of t, each null with probability
 // pnull.
-func fastColumn(mem memory.Allocator, rng *rand.Rand, t arrow.DataType, n int, pnull float64, card int) arrow.Array {
+func randomWriteColumn(mem memory.Allocator, rng *rand.Rand, t arrow.DataType, n int, pnull float64, card int) arrow.Array {
 	b := arrowarray.NewBuilder(mem, t)
 	defer b.Release()
 	for i := 0; i < n; i++ {
@@ -127,7 +127,7 @@ func fastColumn(mem memory.Allocator, rng *rand.Rand, t arrow.DataType, n int, p
 			b.AppendNull()
 			continue
 		}
-		switch v := fastValue(rng, t, card).(type) {
+		switch v := randomWriteValue(rng, t, card).(type) {
 		case int8:
 			b.(*arrowarray.Int8Builder).Append(v)
 		case int16:
@@ -165,8 +165,8 @@ func fastColumn(mem memory.Allocator, rng *rand.Rand, t arrow.DataType, n int, p
 func fastTable(t testing.TB, mem memory.Allocator, rng *rand.Rand, rows int) (*arrow.Schema, []arrow.Record) {
 	var fields []arrow.Field
 	var cols []arrow.Array
-	for k := 0; k < 1+rng.Intn(2*len(fastTypes)); k++ {
-		typ := fastTypes[rng.Intn(len(fastTypes))]
+	for k := 0; k < 1+rng.Intn(2*len(writeTypes)); k++ {
+		typ := writeTypes[rng.Intn(len(writeTypes))]
 		nullable := rng.Intn(3) > 0
 		pnull := 0.0
 		if nullable {
@@ -175,7 +175,7 @@ func fastTable(t testing.TB, mem memory.Allocator, rng *rand.Rand, rows int) (*a
 		card := []int{0, 1, 3, 100, 5000}[rng.Intn(5)]
 		fields = append(fields, arrow.Field{Name: fmt.Sprintf("c%d_%s", k, typ), Type: typ, Nullable: nullable})
 		// built with a few rows more, then sliced: an offset
-		c := fastColumn(mem, rng, typ, rows+3, pnull, card)
+		c := randomWriteColumn(mem, rng, typ, rows+3, pnull, card)
 		s := arrowarray.NewSlice(c, 2, int64(rows+2))
 		c.Release()
 		cols = append(cols, s)
