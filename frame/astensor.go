@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/bitutil"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/stride0/stride0/array"
@@ -143,7 +144,21 @@ func (c *castPlan) toTensor(mem memory.Allocator, rec arrow.Record, schema *arro
 	}
 	defer child.Release()
 	fsl := arrow.FixedSizeListOfField(int32(k), arrow.Field{Name: "item", Type: values.DataType(), Nullable: true})
-	d := arrowarray.NewData(fsl, n, []*memory.Buffer{col.Data().Buffers()[0]}, []arrow.ArrayData{child.Data()}, col.NullN(), col.Data().Offset())
+	// child holds row 0's values at its index 0, so the list's offset
+	// cannot carry over: its validity moves to offset 0 as well
+	valid := col.Data().Buffers()[0]
+	if o := col.Data().Offset(); o != 0 && valid != nil {
+		if col.NullN() == 0 {
+			valid = nil
+		} else {
+			b := memory.NewResizableBuffer(mem)
+			b.Resize(int(bitutil.BytesForBits(int64(n))))
+			bitutil.CopyBitmap(valid.Bytes(), o, n, b.Bytes(), 0)
+			defer b.Release()
+			valid = b
+		}
+	}
+	d := arrowarray.NewData(fsl, n, []*memory.Buffer{valid}, []arrow.ArrayData{child.Data()}, col.NullN(), 0)
 	defer d.Release()
 	storage := arrowarray.MakeFromData(d)
 	defer storage.Release()

@@ -78,3 +78,43 @@ func TestAsTensor(t *testing.T) {
 	defer release(recs)
 	assert.ErrorIs(t, frame.FromRecords(recs...).AsTensor("site", 4).Err(), frame.ErrType)
 }
+
+// TestAsTensorSlicedList converts list columns that start at an offset
+// (a slice of a larger batch, as readers hand out), with and without
+// nulls, contiguous and gathered: each row keeps its own values.
+func TestAsTensorSlicedList(t *testing.T) {
+	mem := checked(t)
+	rng := rand.New(rand.NewPCG(7, 19))
+	for trial := 0; trial < 40; trial++ {
+		n := 1 + rng.IntN(30)
+		rows := make([][]float32, n)
+		for i := range rows {
+			if rng.IntN(4) == 0 && trial%2 == 1 {
+				continue // a null row (odd trials only: even ones stay contiguous)
+			}
+			rows[i] = []float32{float32(10 * i), float32(10*i + 1), float32(10*i + 2), float32(10*i + 3)}
+		}
+		full := listRecord(mem, rows)
+		lo := rng.IntN(n)
+		hi := lo + rng.IntN(n-lo+1)
+		rec := full.NewSlice(int64(lo), int64(hi))
+		full.Release()
+		tb := collect(t, frame.FromRecords(rec).AsTensor("x", 4), frame.WithAllocator(mem))
+		rec.Release()
+		x, err := tb.Column("x")
+		require.NoError(t, err)
+		v, err := array.ToSlice[float32](x)
+		require.NoError(t, err)
+		for i := lo; i < hi; i++ {
+			r := i - lo
+			if rows[i] == nil {
+				assert.False(t, x.IsValid(r, 0), "trial %d row %d is null", trial, i)
+				continue
+			}
+			assert.True(t, x.IsValid(r, 0), "trial %d row %d is valid", trial, i)
+			assert.Equal(t, rows[i], v[4*r:4*r+4], "trial %d row %d [%d:%d]", trial, i, lo, hi)
+		}
+		x.Release()
+		tb.Release()
+	}
+}
