@@ -33,6 +33,7 @@ func registerAsm() {
 		unTable[Exp][Float64] = asmMathF64(expF64AVX2, unTable[Exp][Float64])
 	}
 	registerVmath()
+	registerVmath32()
 	// x op y[i] for commutative operators: the VS kernel with x and y swapped.
 	for _, op := range []Op{Add, Mul} {
 		for t := Bool; t < numTypes; t++ {

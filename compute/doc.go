@@ -36,3 +36,4 @@ package compute
 //go:generate go run gen.go
 //go:generate go run asmgen.go
 //go:generate go run vmathgen.go
+//go:generate go run vmath32gen.go

@@ -176,7 +176,9 @@ func guardOf[T elem](t compute.Type) T {
 // nearFloat reports whether a and b are finite floats of type t within 2
 // ulp (float64) or 1 (float32, float16: computed in float64 and rounded
 // once): for power with a fractional exponent, whose reference is
-// correctly rounded (refPow), and the float64 polynomial kernels.
+// correctly rounded (refPow), the float64 polynomial kernels, and float32
+// arctan2 (computed in float32 by vmath32_amd64.s; within 1 ulp of
+// math.Atan2 in TestArctan2F32).
 func nearFloat(t compute.Type, a, b float64) bool {
 	if math.IsNaN(a) || math.IsNaN(b) || math.IsInf(a, 0) || math.IsInf(b, 0) || math.Signbit(a) != math.Signbit(b) {
 		return false
@@ -424,7 +426,7 @@ func binaryType[T elem](t *testing.T, typ compute.Type) {
 						f(ptr(d, lo), ptr(x, xo), ptr(y, yo), n)
 						for i := 0; i < n; i++ {
 							w := want[key{xo, yo}][i]
-							if !same(typ, d[lo+i], w, zeroEq) && !(op == compute.Power && nearFloat(typ, float64(d[lo+i]), float64(w))) {
+							if !same(typ, d[lo+i], w, zeroEq) && !((op == compute.Power || op == compute.Arctan2 && typ == compute.Float32) && nearFloat(typ, float64(d[lo+i]), float64(w))) {
 								xi, yi := x[xo+i], y[yo+i]
 								if form == compute.SV {
 									xi = x[xo]
@@ -613,8 +615,10 @@ func unaryType[T elem](t *testing.T, typ compute.Type) {
 				for i := 0; i < n; i++ {
 					w := refUnary(typ, op, x[xo+i])
 					// float32 exp, log, tanh, sin and cos are AVX2 polynomials within 1 ulp
-					// (TestExpLogFloat32 sweeps them)
-					poly := typ == compute.Float32 && (op == compute.Exp || op == compute.Log || op == compute.Tanh || op == compute.Sin || op == compute.Cos) &&
+					// (TestExpLogFloat32 sweeps them), and so are float32 arctan, expm1, log1p and arcsin
+					// (vmath32_amd64.s; TestVmathF32, and TestVmath32Sweep over all inputs)
+					poly := typ == compute.Float32 && (op == compute.Exp || op == compute.Log || op == compute.Tanh || op == compute.Sin || op == compute.Cos ||
+						op == compute.Arctan || op == compute.Expm1 || op == compute.Log1p || op == compute.Arcsin) &&
 						ulps32(float32(d[lo+i]), float32(w)) <= 1
 					// and float64 exp within 2 (TestExpFloat64)
 					if typ == compute.Float64 && op == compute.Exp {

@@ -1,0 +1,87 @@
+//go:build amd64 && !noasm
+
+package compute
+
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
+
+// hasVmath512 selects the 16-lane kernels of vmath32_amd64.s (AVX-512 F
+// and DQ: VBLENDMPS, VPMOVD2M, VANDPS on Z registers).
+var hasVmath512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ
+
+// registerVmath32 installs the float32 kernels of vmath32_amd64.s
+// (vmath32gen.go), computed in float32 arithmetic 8 or 16 lanes at a
+// time, over the routines registered before (called after registerVmath).
+func registerVmath32() {
+	if !Asm || !cpu.X86.HasFMA {
+		return
+	}
+	un := func(avx2, avx512 func(d, x unsafe.Pointer, n int)) UnaryFunc {
+		if hasVmath512 {
+			return vm32Unary(avx512, 16)
+		}
+		return vm32Unary(avx2, 8)
+	}
+	bin := func(avx2, avx512 func(d, x, y unsafe.Pointer, n int)) BinaryFunc {
+		if hasVmath512 {
+			return vm32Binary(avx512, 16)
+		}
+		return vm32Binary(avx2, 8)
+	}
+	unTable[Arctan][Float32] = un(atanF32V8, atanF32V16)
+	unTable[Expm1][Float32] = un(expm1F32V8, expm1F32V16)
+	unTable[Log1p][Float32] = un(log1pF32V8, log1pF32V16)
+	unTable[Arcsin][Float32] = un(asinF32V8, asinF32V16)
+	// tanhF32V8/V16 (expm1Body, 8 or 16 lanes) measured no faster than
+	// asmgen's 8-lane tanhF32AVX2 here (19.8 ms against 22.0 ms of CPU
+	// time on 16M elements): not installed; TestVmath32Widths keeps it right.
+	binTable[Arctan2][Float32][VV] = bin(atan2F32V8, atan2F32V16)
+	pow, pow25 := binTable[Power][Float32][VS], un(pow25F32V8, pow25F32V16)
+	binTable[Power][Float32][VS] = func(d, x, y unsafe.Pointer, n int) {
+		if *(*float32)(y) == 2.5 {
+			pow25(d, x, n)
+			return
+		}
+		pow(d, x, y, n)
+	}
+}
+
+// vm32Unary runs k (which handles every input) on the whole vectors of x
+// and on a padded copy of the tail, so that every element gets the same
+// result whatever its position.
+func vm32Unary(k func(d, x unsafe.Pointer, n int), lanes int) UnaryFunc {
+	return func(d, x unsafe.Pointer, n int) {
+		m := n &^ (lanes - 1)
+		if m > 0 {
+			k(d, x, m)
+		}
+		if m < n {
+			var bx, bd [16]float32
+			c := n - m
+			copy(bx[:c], unsafe.Slice((*float32)(unsafe.Add(x, 4*m)), c))
+			k(unsafe.Pointer(&bd[0]), unsafe.Pointer(&bx[0]), lanes)
+			copy(unsafe.Slice((*float32)(unsafe.Add(d, 4*m)), c), bd[:c])
+		}
+	}
+}
+
+// vm32Binary is vm32Unary for two vectors.
+func vm32Binary(k func(d, x, y unsafe.Pointer, n int), lanes int) BinaryFunc {
+	return func(d, x, y unsafe.Pointer, n int) {
+		m := n &^ (lanes - 1)
+		if m > 0 {
+			k(d, x, y, m)
+		}
+		if m < n {
+			var bx, by, bd [16]float32
+			c := n - m
+			copy(bx[:c], unsafe.Slice((*float32)(unsafe.Add(x, 4*m)), c))
+			copy(by[:c], unsafe.Slice((*float32)(unsafe.Add(y, 4*m)), c))
+			k(unsafe.Pointer(&bd[0]), unsafe.Pointer(&bx[0]), unsafe.Pointer(&by[0]), lanes)
+			copy(unsafe.Slice((*float32)(unsafe.Add(d, 4*m)), c), bd[:c])
+		}
+	}
+}

@@ -1,0 +1,128 @@
+//go:build amd64 && !noasm
+
+package compute
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+	"unsafe"
+)
+
+// vm32Pairs lists the unary kernels of vmath32_amd64.s in both widths.
+var vm32Pairs = []struct {
+	name         string
+	avx2, avx512 func(d, x unsafe.Pointer, n int)
+}{
+	{"arctan", atanF32V8, atanF32V16},
+	{"expm1", expm1F32V8, expm1F32V16},
+	{"log1p", log1pF32V8, log1pF32V16},
+	{"arcsin", asinF32V8, asinF32V16},
+	{"power2.5", pow25F32V8, pow25F32V16},
+	{"tanh", tanhF32V8, tanhF32V16},
+}
+
+// vm32Inputs is n float32s: random bit patterns, normal values of a few
+// scales and the special values, shuffled.
+func vm32Inputs(rng *rand.Rand, n int) []float32 {
+	xs := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()),
+		1, -1, math.SmallestNonzeroFloat32, math.MaxFloat32, 88.72, -17.5, 0x1p-25}
+	for len(xs) < n {
+		switch rng.Intn(3) {
+		case 0:
+			xs = append(xs, math.Float32frombits(rng.Uint32()))
+		case 1:
+			xs = append(xs, float32(rng.NormFloat64()*10))
+		default:
+			xs = append(xs, float32(rng.NormFloat64()*0.1))
+		}
+	}
+	rng.Shuffle(len(xs), func(i, j int) { xs[i], xs[j] = xs[j], xs[i] })
+	return xs[:n]
+}
+
+// TestVmath32Widths checks that the AVX2 kernels (8 lanes) give bit for bit
+// the results of the AVX-512 ones (16 lanes) where the CPU has both: the
+// public tests exercise only the one registered.
+func TestVmath32Widths(t *testing.T) {
+	if !Asm || !hasVmath512 {
+		t.Skip("needs AVX2 and AVX-512")
+	}
+	rng := rand.New(rand.NewSource(3232))
+	const n = 1 << 16
+	xs, ys := vm32Inputs(rng, n), vm32Inputs(rng, n)
+	a, b := make([]float32, n), make([]float32, n)
+	same := func(name string) {
+		t.Helper()
+		for i := range a {
+			if math.Float32bits(a[i]) != math.Float32bits(b[i]) && !(a[i] != a[i] && b[i] != b[i]) {
+				t.Fatalf("%s(%v): AVX2 %v, AVX-512 %v", name, xs[i], a[i], b[i])
+			}
+		}
+	}
+	for _, c := range vm32Pairs {
+		c.avx2(unsafe.Pointer(&a[0]), unsafe.Pointer(&xs[0]), n)
+		c.avx512(unsafe.Pointer(&b[0]), unsafe.Pointer(&xs[0]), n)
+		same(c.name)
+	}
+	atan2F32V8(unsafe.Pointer(&a[0]), unsafe.Pointer(&ys[0]), unsafe.Pointer(&xs[0]), n)
+	atan2F32V16(unsafe.Pointer(&b[0]), unsafe.Pointer(&ys[0]), unsafe.Pointer(&xs[0]), n)
+	same("arctan2")
+}
+
+// BenchmarkVmath32 times the kernels of vmath32_amd64.s in both widths
+// against the routine registered before them (old: the float64-computed
+// kernel of vmath_amd64.s, or the Go loop of math.Atan2), on 1<<16
+// elements in cache, uniform [-10, 10] (arcsin, log1p: [-1, 1]; power:
+// [0.01, 100]).
+// Interleave with -count and compare best times.
+func BenchmarkVmath32(b *testing.B) {
+	const n = 1 << 16
+	rng := rand.New(rand.NewSource(1))
+	u, v, s, p := make([]float32, n), make([]float32, n), make([]float32, n), make([]float32, n)
+	for i := range u {
+		u[i], v[i], s[i] = float32(rng.Float64()*20-10), float32(rng.Float64()*20-10), float32(rng.Float64()*2-1)
+		p[i] = float32(0.01 + rng.Float64()*99.99)
+	}
+	d := make([]float32, n)
+	run := func(name string, f func()) {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(4 * n)
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				f()
+			}
+		})
+	}
+	old := map[string]UnaryFunc{
+		"arctan": asmMath4F32(arctanF32AVX2, wrapUnary(arctan_f[float32])),
+		"expm1":  asmMath4F32(expm1F32AVX2, wrapUnary(expm1_f[float32])),
+		"log1p":  asmMath4F32(log1pF32AVX2, wrapUnary(log1p_f[float32])),
+		"arcsin": asmMath4F32(arcsinF32AVX2, wrapUnary(arcsin_f[float32])),
+	}
+	for _, c := range vm32Pairs {
+		x := u
+		if c.name == "log1p" || c.name == "arcsin" {
+			x = s
+		}
+		if c.name == "power2.5" {
+			x = p
+		}
+		if o := old[c.name]; o != nil {
+			run(c.name+"/old", func() { o(unsafe.Pointer(&d[0]), unsafe.Pointer(&x[0]), n) })
+		}
+		run(c.name+"/avx2", func() { c.avx2(unsafe.Pointer(&d[0]), unsafe.Pointer(&x[0]), n) })
+		if hasVmath512 {
+			run(c.name+"/avx512", func() { c.avx512(unsafe.Pointer(&d[0]), unsafe.Pointer(&x[0]), n) })
+		}
+	}
+	run("arctan2/old", func() {
+		for i := range d {
+			d[i] = float32(math.Atan2(float64(u[i]), float64(v[i])))
+		}
+	})
+	run("arctan2/avx2", func() { atan2F32V8(unsafe.Pointer(&d[0]), unsafe.Pointer(&u[0]), unsafe.Pointer(&v[0]), n) })
+	if hasVmath512 {
+		run("arctan2/avx512", func() { atan2F32V16(unsafe.Pointer(&d[0]), unsafe.Pointer(&u[0]), unsafe.Pointer(&v[0]), n) })
+	}
+}
