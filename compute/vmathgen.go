@@ -751,6 +751,136 @@ func f64Kernels() {
 		p("VCMPPD $0x7, Y0, Y0, Y1")
 		jmpUnless("Y1")
 	}, func() { atanBody(21, true) })
+	// tan: the reduction of sin and cos (|x| < 2^22), sin(r) and cos(r) by
+	// their series (to r^17 and r^16), then sin(r)/cos(r), or -cos(r)/sin(r)
+	// for odd k; |x| < 2^-26 (zeros of either sign included): x. Beyond
+	// 2^22 in magnitude, NaN and infinities: the Go loop.
+	hp := split(new(big.Float).SetPrec(prec).Quo(bigPi(), bf(2)), 3)
+	twoByPi, _ := new(big.Float).SetPrec(prec).Quo(bf(2), bigPi()).Float64()
+	f64direct("tanF64AVX2", func() {
+		p("VANDPD %s, Y0, Y1", kb(0x7fffffffffffffff))
+		p("VCMPPD $0x12, %s, Y1, Y1", k(1<<22))
+		jmpUnless("Y1")
+	}, func() {
+		p("VMOVAPD Y0, Y14")
+		p("VMOVUPD %s, Y1", k(0x1.8p52))
+		p("VFMADD231PD %s, Y0, Y1", k(twoByPi))
+		p("VSUBPD %s, Y1, Y3", k(0x1.8p52))
+		p("VFNMADD231PD %s, Y3, Y0", k(hp[0]))
+		p("VFNMADD231PD %s, Y3, Y0", k(hp[1]))
+		p("VFNMADD231PD %s, Y3, Y0", k(hp[2])) // r
+		p("VMULPD Y0, Y0, Y5")
+		p("VMOVUPD %s, Y6", k(sinC(8)))
+		p("VMOVUPD %s, Y7", k(cosC(8)))
+		for i := 7; i >= 1; i-- {
+			p("VFMADD213PD %s, Y5, Y6", k(sinC(i)))
+			p("VFMADD213PD %s, Y5, Y7", k(cosC(i)))
+		}
+		p("VMULPD Y0, Y5, Y4")
+		p("VFMADD213PD Y0, Y4, Y6")       // sin r
+		p("VFMADD213PD %s, Y5, Y7", k(1)) // cos r
+		p("VPSLLQ $63, Y1, Y8")           // k odd
+		p("VBLENDVPD Y8, Y7, Y6, Y2")     // numerator
+		p("VBLENDVPD Y8, Y6, Y7, Y3")     // denominator
+		p("VDIVPD Y3, Y2, Y0")
+		p("VXORPD Y8, Y0, Y0") // negated for odd k
+		tinyBlend(0x1p-26, "Y14")
+	})
+}
+
+// atan2Kernel emits arctan2(y, x) of float64 vectors (y the first
+// operand), for finite nonzero y and x of magnitudes up to 2^1022 (the Go
+// loop does every vector with another operand: zeros, infinities, NaN).
+// With a = |y|, b = |x|, n = min(a, b), m = max(a, b): u = n/m (n <=
+// tan(pi/8) m) or (n - m)/(n + m) (beyond, arctan(n/m) = pi/4 +
+// arctan(u)), |u| <= tan(pi/8); arctan(u) by atanPoly. The angle is then
+// C + s arctan(u), C a multiple j of pi/4 (pi/4 in two parts, the first
+// with its low bits zero so that j times it is exact) and s = +-1:
+// arctan(n/m) for a <= b, pi/2 minus it for a > b, and pi minus that for
+// x < 0; y's sign.
+func atan2Kernel() {
+	head("atan2F64AVX2", "dst, y, x unsafe.Pointer, n int", 40)
+	p("MOVQ dst+0(FP), DI")
+	p("MOVQ y+8(FP), SI")
+	p("MOVQ x+16(FP), DX")
+	p("MOVQ n+24(FP), CX")
+	p("XORQ R8, R8")
+	label("loop")
+	p("CMPQ R8, CX")
+	p("JGE done")
+	p("VMOVUPD (SI)(R8*8), Y14")                    // y
+	p("VMOVUPD (DX)(R8*8), Y15")                    // x
+	p("VANDPD %s, Y14, Y0", kb(0x7fffffffffffffff)) // a
+	p("VANDPD %s, Y15, Y1", kb(0x7fffffffffffffff)) // b
+	p("VMINPD Y1, Y0, Y2")                          // n
+	p("VMAXPD Y1, Y0, Y3")                          // m
+	// 0 < n and m <= 2^1022
+	p("VCMPPD $0x1e, %s, Y2, Y4", k(0))
+	p("VCMPPD $0x12, %s, Y3, Y5", k(0x1p1022))
+	p("VANDPD Y5, Y4, Y4")
+	p("VCMPPD $0x7, Y14, Y15, Y5") // neither NaN
+	p("VANDPD Y5, Y4, Y4")
+	jmpUnless("Y4")
+	p("VCMPPD $0x1e, Y1, Y0, Y4") // swapped: a > b
+	p("VMULPD %s, Y3, Y5", k(0.41421356237309503))
+	p("VCMPPD $0x1e, Y5, Y2, Y5") // big: n > tan(pi/8) m
+	p("VSUBPD Y3, Y2, Y6")
+	p("VADDPD Y3, Y2, Y7")
+	p("VBLENDVPD Y5, Y6, Y2, Y6")
+	p("VBLENDVPD Y5, Y7, Y3, Y7")
+	p("VDIVPD Y7, Y6, Y0") // u
+	// s = -1 when swapped xor x < 0: the sign bit of Y4 xor x
+	p("VXORPD Y15, Y4, Y8")
+	p("VANDPD %s, Y8, Y8", kb(1<<63))
+	p("VXORPD Y8, Y0, Y0") // s u
+	// j = (swapped ? 2 : x < 0 ? 4 : 0) + s (big ? 1 : 0)
+	p("VXORPD Y9, Y9, Y9")
+	p("VCMPPD $0x11, Y9, Y15, Y9") // x < 0
+	p("VANDPD %s, Y9, Y9", k(4))
+	p("VMOVUPD %s, Y10", k(2))
+	p("VBLENDVPD Y4, Y10, Y9, Y9")
+	p("VANDPD %s, Y5, Y10", k(1))
+	p("VXORPD Y8, Y10, Y10")
+	p("VADDPD Y10, Y9, Y9") // j
+	atanPoly(21)            // Y0 = s arctan(u) - s u ... see atanPoly
+	q4 := split(new(big.Float).SetPrec(prec).Quo(bigPi(), bf(4)), 1)[0]
+	q4hi := math.Float64frombits(math.Float64bits(q4) &^ 7)
+	q4lo, _ := new(big.Float).SetPrec(prec).Sub(new(big.Float).SetPrec(prec).Quo(bigPi(), bf(4)), bf(q4hi)).Float64()
+	p("VFMADD231PD %s, Y9, Y11", k(q4lo)) // + j pi/4 lo
+	p("VADDPD Y12, Y11, Y11")             // + s u
+	p("VMULPD %s, Y9, Y9", k(q4hi))       // j pi/4 hi, exact
+	p("VADDPD Y11, Y9, Y0")
+	p("VANDPD %s, Y14, Y1", kb(1<<63))
+	p("VORPD Y1, Y0, Y0")
+	p("VMOVUPD Y0, (DI)(R8*8)")
+	p("ADDQ $4, R8")
+	p("JMP loop")
+	label("done")
+	p("MOVQ R8, ret+32(FP)")
+	p("VZEROUPPER")
+	p("RET")
+	asm.WriteString("\n")
+}
+
+// atanPoly: Y0 = v (|v| <= tan(pi/8)) -> Y12 = v, Y11 = v z Q(z) with
+// z = v^2 and arctan(v) = v + v z Q(z), Q the series to v^(2 terms + 1);
+// uses Y5-Y7.
+func atanPoly(terms int) {
+	p("VMOVAPD Y0, Y12")
+	p("VMULPD Y0, Y0, Y5")
+	c := func(i int) float64 {
+		v := 1 / float64(2*i+1)
+		if i%2 == 1 {
+			v = -v
+		}
+		return v
+	}
+	p("VMOVUPD %s, Y11", k(c(terms)))
+	for i := terms - 1; i >= 1; i-- {
+		p("VFMADD213PD %s, Y5, Y11", k(c(i)))
+	}
+	p("VMULPD Y0, Y5, Y5")
+	p("VMULPD Y5, Y11, Y11")
 }
 
 // atanBody: Y0 = x -> Y0 = arctan(x), the series to u^(2 terms + 1).
@@ -869,6 +999,7 @@ func main() {
 	powKernels()
 	f32Kernels()
 	f64Kernels()
+	atan2Kernel()
 	for i, c := range consts {
 		for j := 0; j < 4; j++ {
 			fmt.Fprintf(&asm, "DATA vmd<>+%d(SB)/8, $0x%016x\n", 32*i+8*j, c)

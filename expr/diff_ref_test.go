@@ -693,8 +693,9 @@ func unElem(op compute.Op, ct array.DType, x uint64) uint64 {
 }
 
 // approxMath marks an exact float result of pow, sin, cos, tan, exp, log,
-// tanh, log1p, expm1, arctan or arcsin approx within 2 ulp (3 for float64
-// tanh and arcsin): the kernels compute them with AVX2 polynomials, pow
+// tanh, log1p, expm1, arctan, arcsin or arctan2 approx within 2 ulp (3 for
+// float64 tanh and arcsin): the kernels compute them with AVX2 polynomials
+// (arctan2 also in its Go loop, within 1.5 ulp of the exact result), pow
 // with integer exponents in
 // double-double and reduce trigonometric arguments of 2^29 and more
 // exactly, where this reference takes Go's math as it is (so those
@@ -703,7 +704,7 @@ func unElem(op compute.Op, ct array.DType, x uint64) uint64 {
 func approxMath(o *refTensor, i int, op compute.Op, ct array.DType, x uint64) {
 	tol := 2.0
 	switch op {
-	case compute.Power, compute.Sin, compute.Cos, compute.Tan:
+	case compute.Power, compute.Sin, compute.Cos, compute.Tan, compute.Arctan2:
 	case compute.Exp, compute.Log, compute.Tanh, compute.Log1p, compute.Expm1, compute.Arctan, compute.Arcsin:
 		// AVX2 polynomials (compute/asmgen.go, vmathgen.go) within 2 ulp;
 		// float64 tanh and arcsin within 1.9 and 1.6 ulp of the exact
