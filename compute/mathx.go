@@ -420,17 +420,6 @@ func asinF(x float64) float64 {
 	return math.Copysign(r, x)
 }
 
-// atanTaylor[i] = (-1)^i/(2i+1), the series of arctan to u^43.
-var atanTaylor = func() (c [22]float64) {
-	for i := range c {
-		c[i] = 1 / float64(2*i+1)
-		if i%2 == 1 {
-			c[i] = -c[i]
-		}
-	}
-	return
-}()
-
 // pi/4 with its low 3 bits zero (j times it is exact for j <= 4), and the
 // rest rounded (vmathgen.go).
 var (
@@ -479,9 +468,9 @@ func atan2F(y, x float64) float64 {
 		j++
 	}
 	z := v * v
-	q := atanTaylor[21]
-	for i := 20; i >= 1; i-- {
-		q = math.FMA(q, z, atanTaylor[i])
+	q := atanQ[len(atanQ)-1]
+	for i := len(atanQ) - 2; i >= 0; i-- {
+		q = math.FMA(q, z, atanQ[i])
 	}
 	lo := q * (v * z)
 	lo = math.FMA(j, quarterPiLo, lo)
