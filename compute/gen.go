@@ -47,7 +47,7 @@ var binary = []op{
 	{"minimum", "Minimum", "T", map[string]string{"s": "min(X, Y)", "u": "min(X, Y)", "f": "min(X, Y)", "b": "X & Y"}},
 	{"fmax", "Fmax", "T", map[string]string{"s": "max(X, Y)", "u": "max(X, Y)", "f": "fmaxF(X, Y)", "b": "X | Y"}},
 	{"fmin", "Fmin", "T", map[string]string{"s": "min(X, Y)", "u": "min(X, Y)", "f": "fminF(X, Y)", "b": "X & Y"}},
-	{"arctan2", "Arctan2", "T", map[string]string{"f": "T(math.Atan2(float64(X), float64(Y)))"}},
+	{"arctan2", "Arctan2", "T", map[string]string{"f": "T(atan2F(float64(X), float64(Y)))"}},
 	{"hypot", "Hypot", "T", map[string]string{"f": "T(math.Hypot(float64(X), float64(Y)))"}},
 	{"copysign", "Copysign", "T", map[string]string{"f": "T(math.Copysign(float64(X), float64(Y)))"}},
 	{"sqDiff", "SquaredDiff", "T", map[string]string{"s": "(X - Y) * (X - Y)", "u": "(X - Y) * (X - Y)", "f": "(X - Y) * (X - Y)"}},

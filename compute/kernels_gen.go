@@ -956,21 +956,21 @@ func arctan2_f_VV[T float](d []T, x, y []T) {
 	y = y[:len(x)]
 	d = d[:len(x)]
 	for i := range x {
-		d[i] = T(math.Atan2(float64(x[i]), float64(y[i])))
+		d[i] = T(atan2F(float64(x[i]), float64(y[i])))
 	}
 }
 
 func arctan2_f_VS[T float](d []T, x []T, y T) {
 	d = d[:len(x)]
 	for i := range x {
-		d[i] = T(math.Atan2(float64(x[i]), float64(y)))
+		d[i] = T(atan2F(float64(x[i]), float64(y)))
 	}
 }
 
 func arctan2_f_SV[T float](d []T, x T, y []T) {
 	d = d[:len(y)]
 	for i := range y {
-		d[i] = T(math.Atan2(float64(x), float64(y[i])))
+		d[i] = T(atan2F(float64(x), float64(y[i])))
 	}
 }
 

@@ -278,7 +278,37 @@ func cosF(x float64) float64 {
 	return [4]float64{math.Cos(r), -math.Sin(r), -math.Cos(r), math.Sin(r)}[n]
 }
 
+// tanDD is tan(x) for |x| < 2^22, the algorithm of the tan kernel of
+// vmathgen.go: the reduction of sinCosDD, sin(r)/cos(r) for even k and
+// -cos(r)/sin(r) for odd k, each series as in sinCosDD (Go's math.Tan is
+// up to 7 ulp off near multiples of pi/2).
+func tanDD(x float64) float64 {
+	if math.Abs(x) < 0x1p-26 {
+		return x // zeros of either sign included
+	}
+	kb := math.FMA(x, twoByPiF, 0x1.8p52)
+	kf := kb - 0x1.8p52
+	r := math.FMA(-kf, halfPi1, x)
+	r = math.FMA(-kf, halfPi2, r)
+	r = math.FMA(-kf, halfPi3, r)
+	z := r * r
+	qs, qc := sinTaylor[8], cosTaylor[8]
+	for i := 7; i >= 1; i-- {
+		qs = math.FMA(qs, z, sinTaylor[i])
+		qc = math.FMA(qc, z, cosTaylor[i])
+	}
+	s := math.FMA(qs, r*z, r)
+	c := math.FMA(qc, z, 1)
+	if math.Float64bits(kb)&1 != 0 {
+		return -(c / s)
+	}
+	return s / c
+}
+
 func tanF(x float64) float64 {
+	if math.Abs(x) < 1<<22 {
+		return tanDD(x)
+	}
 	if math.Abs(x) < trigThreshold || math.IsInf(x, 0) || math.IsNaN(x) {
 		return math.Tan(x)
 	}
@@ -388,4 +418,62 @@ func asinF(x float64) float64 {
 		r = math.Atan(a / c)
 	}
 	return math.Copysign(r, x)
+}
+
+// pi/4 with its low 3 bits zero (j times it is exact for j <= 4), and the
+// rest rounded (vmathgen.go).
+var (
+	quarterPiHi = math.Float64frombits(0x3fe921fb54442d18 &^ 7)
+	quarterPiLo = math.Float64frombits(0x3c81a62633145c07)
+)
+
+// atan2F is arctan2(y, x) with the special values of C99 Annex F (those
+// of Go's math.Atan2, except the sign of a zero quotient: Go's returns pi
+// for y = -5e-324, x = -1e308), and for finite nonzero y and x the
+// algorithm of the arctan2 kernel of vmathgen.go (both scaled by 1/4
+// above 2^1022): n = min(|y|, |x|), m = max; u = n/m, or (n - m)/(n + m)
+// beyond tan(pi/8) m; the angle j pi/4 + s arctan(u).
+func atan2F(y, x float64) float64 {
+	switch {
+	case math.IsNaN(y) || math.IsNaN(x):
+		return math.NaN()
+	case y == 0 || math.IsInf(y, 0) || x == 0 || math.IsInf(x, 0):
+		return math.Atan2(y, x)
+	}
+	a, b := math.Abs(y), math.Abs(x)
+	n, m := min(a, b), max(a, b)
+	if m > 0x1p1022 {
+		n, m = n*0.25, m*0.25
+	}
+	big := n > 0.41421356237309503*m
+	num, den := n, m
+	if big {
+		num, den = n-m, n+m
+	}
+	v := num / den
+	swapped, neg := a > b, x < 0
+	j := 0.0
+	switch {
+	case swapped:
+		j = 2
+	case neg:
+		j = 4
+	}
+	if swapped != neg {
+		v = -v
+		if big {
+			j--
+		}
+	} else if big {
+		j++
+	}
+	z := v * v
+	q := atanQ[len(atanQ)-1]
+	for i := len(atanQ) - 2; i >= 0; i-- {
+		q = math.FMA(q, z, atanQ[i])
+	}
+	lo := q * (v * z)
+	lo = math.FMA(j, quarterPiLo, lo)
+	lo += v
+	return math.Copysign(j*quarterPiHi+lo, y)
 }

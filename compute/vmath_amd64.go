@@ -24,6 +24,8 @@ func registerVmath() {
 	unTable[Expm1][Float64] = asmMathF64(expm1F64AVX2, unTable[Expm1][Float64])
 	unTable[Tanh][Float64] = asmMathF64(tanhF64AVX2, unTable[Tanh][Float64])
 	unTable[Arcsin][Float64] = asmMathF64(arcsinF64AVX2, unTable[Arcsin][Float64])
+	unTable[Tan][Float64] = asmMathF64(tanF64AVX2, unTable[Tan][Float64])
+	binTable[Arctan2][Float64][VV] = asmMath2F64(atan2F64AVX2, binTable[Arctan2][Float64][VV])
 	unTable[Log1p][Float32] = asmMath4F32(log1pF32AVX2, unTable[Log1p][Float32])
 	unTable[Expm1][Float32] = asmMath4F32(expm1F32AVX2, unTable[Expm1][Float32])
 	unTable[Tan][Float32] = asmMath4F32(tanF32AVX2, unTable[Tan][Float32])
@@ -71,6 +73,24 @@ func powVS(size int, slow BinaryFunc, square UnaryFunc, pow func(d, x unsafe.Poi
 			if done < n {
 				c := min(4, n-done)
 				slow(unsafe.Add(d, size*done), unsafe.Add(x, size*done), y, c)
+				done += c
+			}
+		}
+	}
+}
+
+// asmMath2F64 is asmMathF64 for a binary routine of float64 vectors
+// (blocks of 4): the Go loop slow does each block k stops at.
+func asmMath2F64(k func(d, x, y unsafe.Pointer, n int) int, slow BinaryFunc) BinaryFunc {
+	return func(d, x, y unsafe.Pointer, n int) {
+		done := 0
+		for done < n {
+			if m := (n - done) &^ 3; m > 0 {
+				done += k(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), unsafe.Add(y, 8*done), m)
+			}
+			if done < n {
+				c := min(4, n-done)
+				slow(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), unsafe.Add(y, 8*done), c)
 				done += c
 			}
 		}

@@ -92,7 +92,7 @@ func BenchmarkVmath(b *testing.B) {
 		if f.in == "s" {
 			x64, x32 = s64, s32
 		}
-		if f.op != Tan {
+		{
 			k := unTable[f.op][Float64]
 			cases = append(cases, struct {
 				name     string
@@ -117,6 +117,16 @@ func BenchmarkVmath(b *testing.B) {
 			}, func() { k(unsafe.Pointer(&d32[0]), unsafe.Pointer(&x32[0]), n) }})
 		}
 	}
+	atan2 := binTable[Arctan2][Float64][VV]
+	cases = append(cases, struct {
+		name     string
+		size     int
+		old, new func()
+	}{"arctan2/float64", 8, func() {
+		for i, v := range u64 {
+			d64[i] = math.Atan2(v, s64[i])
+		}
+	}, func() { atan2(unsafe.Pointer(&d64[0]), unsafe.Pointer(&u64[0]), unsafe.Pointer(&s64[0]), n) }})
 	for _, c := range cases {
 		for _, v := range []struct {
 			name string

@@ -56,3 +56,9 @@ func arcsinF64AVX2(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
 func arctanF64AVX2(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func tanF64AVX2(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func atan2F64AVX2(dst, y, x unsafe.Pointer, n int) int
