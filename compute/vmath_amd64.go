@@ -26,11 +26,7 @@ func registerVmath() {
 	unTable[Arcsin][Float64] = asmMathF64(arcsinF64AVX2, unTable[Arcsin][Float64])
 	unTable[Tan][Float64] = asmMathF64(tanF64AVX2, unTable[Tan][Float64])
 	binTable[Arctan2][Float64][VV] = asmMath2F64(atan2F64AVX2, binTable[Arctan2][Float64][VV])
-	unTable[Log1p][Float32] = asmMath4F32(log1pF32AVX2, unTable[Log1p][Float32])
-	unTable[Expm1][Float32] = asmMath4F32(expm1F32AVX2, unTable[Expm1][Float32])
 	unTable[Tan][Float32] = asmMath4F32(tanF32AVX2, unTable[Tan][Float32])
-	unTable[Arctan][Float32] = asmMath4F32(arctanF32AVX2, unTable[Arctan][Float32])
-	unTable[Arcsin][Float32] = asmMath4F32(arcsinF32AVX2, unTable[Arcsin][Float32])
 	binTable[Power][Float64][VS] = powVS(8, binTable[Power][Float64][VS], unTable[Square][Float64], powF64AVX2, cubeF64AVX2)
 	binTable[Power][Float32][VS] = powVS(4, binTable[Power][Float32][VS], unTable[Square][Float32], powF32AVX2, cubeF32AVX2)
 }

@@ -28,19 +28,7 @@ func cubeF64AVX2(dst, x unsafe.Pointer, n int)
 func cubeF32AVX2(dst, x unsafe.Pointer, n int)
 
 //go:noescape
-func log1pF32AVX2(dst, x unsafe.Pointer, n int) int
-
-//go:noescape
-func expm1F32AVX2(dst, x unsafe.Pointer, n int) int
-
-//go:noescape
 func tanF32AVX2(dst, x unsafe.Pointer, n int) int
-
-//go:noescape
-func arctanF32AVX2(dst, x unsafe.Pointer, n int) int
-
-//go:noescape
-func arcsinF32AVX2(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
 func log1pF64AVX2(dst, x unsafe.Pointer, n int) int

@@ -586,38 +586,6 @@ func tinyBlend(lim float64, v string) {
 }
 
 func f32Kernels() {
-	// log1p: log(1 + x), 1 + x exact in float64 for |x| >= 2^-29; below
-	// 2^-20, x - x^2/2
-	f32via64("log1pF32AVX2", func() {
-		p("VCMPPD $0x1e, %s, Y0, Y1", k(-1))
-		p("VCMPPD $0x12, %s, Y0, Y2", k(math.MaxFloat32))
-		p("VANDPD Y2, Y1, Y1")
-		jmpUnless("Y1")
-	}, func() {
-		p("VMOVAPD Y0, Y14")
-		p("VADDPD %s, Y0, Y0", k(1))
-		logBody(false)
-		p("VMOVAPD Y10, Y0")
-		p("VMULPD %s, Y14, Y12", k(-0.5))
-		p("VFMADD213PD Y14, Y14, Y12")
-		tinyBlend(0x1p-20, "Y12")
-	})
-	// expm1: e^x - 1 for |x| <= 708; below 2^-20, x + x^2/2; below 2^-30, x
-	f32via64("expm1F32AVX2", func() {
-		p("VANDPD %s, Y0, Y1", kb(0x7fffffffffffffff))
-		p("VCMPPD $0x12, %s, Y1, Y1", k(708))
-		jmpUnless("Y1")
-	}, func() {
-		p("VMOVAPD Y0, Y14")
-		p("VMOVAPD Y0, Y1")
-		p("VXORPD Y10, Y10, Y10")
-		expBody()
-		p("VSUBPD %s, Y0, Y0", k(1))
-		p("VMULPD %s, Y14, Y12", k(0.5))
-		p("VFMADD213PD Y14, Y14, Y12")
-		tinyBlend(0x1p-20, "Y12")
-		tinyBlend(0x1p-30, "Y14") // zeros of either sign
-	})
 	// tan: the reduction of sin and cos, then sin(r)/cos(r) or
 	// -cos(r)/sin(r) for odd k; |x| < 2^-26: x
 	hp := split(new(big.Float).SetPrec(prec).Quo(bigPi(), bf(2)), 3)
@@ -653,21 +621,6 @@ func f32Kernels() {
 		p("VXORPD Y8, Y0, Y0") // negated for odd k
 		tinyBlend(0x1p-26, "Y14")
 	})
-	// arctan: |x| = a; u = a (a <= tan(pi/8)), (a-1)/(a+1) + pi/4 (a <=
-	// tan(3pi/8)), -1/a + pi/2 (beyond); atan(u) by its Taylor series to
-	// u^23 (|u| <= 0.4143: truncation below 2^-31); x's sign. NaN: the Go loop.
-	f32via64("arctanF32AVX2", func() {
-		p("VCMPPD $0x7, Y0, Y0, Y1") // ordered
-		jmpUnless("Y1")
-	}, func() { atanBody(atanTaylorQ(11), false) })
-	// arcsin: |x| = a <= 1; w = a (a <= 1/2) or sqrt((1-a)/2); asin(w)
-	// by its Taylor series to w^33 (w <= 1/2: truncation below 2^-36);
-	// a > 1/2: pi/2 - 2 asin(w); x's sign. |x| > 1, NaN: the Go loop.
-	f32via64("arcsinF32AVX2", func() {
-		p("VANDPD %s, Y0, Y1", kb(0x7fffffffffffffff))
-		p("VCMPPD $0x12, %s, Y1, Y1", k(1))
-		jmpUnless("Y1")
-	}, func() { asinBody(asinTaylorP(16), false) })
 }
 
 // f64direct emits a float64 routine like f32via64, without conversions.
