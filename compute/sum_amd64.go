@@ -41,7 +41,7 @@ func foldSum32AVX2(acc, comp, x unsafe.Pointer, n int) {
 }
 
 func rowsSum32AVX2(acc, comp, x unsafe.Pointer, n, rows, stride int) {
-	m := n &^ 15
+	m := n &^ 7
 	if m > 0 && rows > 0 {
 		rowsF32F64AVX2(acc, x, m, rows, stride*4)
 	}
@@ -53,7 +53,7 @@ func rowsSum32AVX2(acc, comp, x unsafe.Pointer, n, rows, stride int) {
 func accSum32AVX2(acc, comp, x unsafe.Pointer, n int) { rowsSum32AVX2(acc, comp, x, n, 1, 0) }
 
 func foldSum64AVX2(acc, comp, x unsafe.Pointer, n int) {
-	m := n &^ 7
+	m := n &^ 15
 	if m == 0 {
 		foldSum64Go(acc, comp, x, n)
 		return

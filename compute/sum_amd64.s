@@ -42,7 +42,7 @@ done:
 // func rowsF32F64AVX2(acc, x unsafe.Pointer, n, rows, stride int)
 // acc[i] += float64(x[i]) + float64(x[stride+i]) + ... (float64
 // accumulators, float32 values; rows rows, stride in bytes); n is a
-// multiple of 16. The rows are taken eight at a time: for each block of 16
+// multiple of 8. The rows are taken eight at a time: for each block of 16
 // lanes the accumulators stay in four registers while the eight rows'
 // values are added one row after another (the order of the additions is
 // that of a row-by-row loop), so the accumulator row is read and written
@@ -66,7 +66,7 @@ sized:
 	MOVQ R10, CX // lanes left
 block:
 	CMPQ CX, $16
-	JLT nextgroup
+	JLT block8
 	VMOVUPD 0(AX), Y0
 	VMOVUPD 32(AX), Y1
 	VMOVUPD 64(AX), Y2
@@ -93,6 +93,23 @@ row:
 	ADDQ $64, DX
 	SUBQ $16, CX
 	JMP block
+block8: // a last block of eight lanes
+	CMPQ CX, $8
+	JLT nextgroup
+	VMOVUPD 0(AX), Y0
+	VMOVUPD 32(AX), Y1
+	MOVQ DX, BX
+	MOVQ R12, R13
+row8:
+	VCVTPS2PD 0(BX), Y4
+	VCVTPS2PD 16(BX), Y5
+	VADDPD Y4, Y0, Y0
+	VADDPD Y5, Y1, Y1
+	ADDQ R9, BX
+	DECQ R13
+	JNZ row8
+	VMOVUPD Y0, 0(AX)
+	VMOVUPD Y1, 32(AX)
 nextgroup:
 	MOVQ R9, AX // past the group's rows
 	IMULQ R12, AX
@@ -104,8 +121,13 @@ done:
 	RET
 
 // func sum2F64AVX2(x unsafe.Pointer, n int, out *[16]float64)
-// TwoSum of n float64 values (n a multiple of 8) into eight lanes: out[0:8]
-// the lanes' sums, out[8:16] their accumulated rounding errors.
+// TwoSum of n float64 values (n a positive multiple of 16) into eight
+// lanes: out[0:8] the lanes' sums, out[8:16] their accumulated rounding
+// errors. Lanes 0-3 take x[8k:8k+4], lanes 4-7 x[8k+4:8k+8], one TwoSum
+// after another (Knuth's, with x - bb computed as -(bb - x), the same
+// value, so that both reads of x are memory operands); the loop is
+// unrolled twice with the sum and the new sum swapping registers, so it
+// has no register moves.
 TEXT ·sum2F64AVX2(SB), NOSPLIT, $0-24
 	MOVQ x+0(FP), SI
 	MOVQ n+8(FP), CX
@@ -115,30 +137,37 @@ TEXT ·sum2F64AVX2(SB), NOSPLIT, $0-24
 	VXORPD Y8, Y8, Y8 // s, lanes 4-7
 	VXORPD Y9, Y9, Y9 // c
 loop:
-	CMPQ CX, $8
-	JLT done
-	VMOVUPD 0(SI), Y2
-	VMOVUPD 32(SI), Y10
-	VADDPD Y2, Y0, Y3   // t = s + x
-	VADDPD Y10, Y8, Y11
-	VSUBPD Y0, Y3, Y4   // b = t - s
-	VSUBPD Y8, Y11, Y12
-	VSUBPD Y4, Y3, Y5   // t - b
-	VSUBPD Y12, Y11, Y13
-	VSUBPD Y5, Y0, Y5   // s - (t - b)
-	VSUBPD Y13, Y8, Y13
-	VSUBPD Y4, Y2, Y4   // x - b
-	VSUBPD Y12, Y10, Y12
-	VADDPD Y4, Y5, Y5   // e
-	VADDPD Y12, Y13, Y13
-	VADDPD Y5, Y1, Y1   // c += e
-	VADDPD Y13, Y9, Y9
-	VMOVAPD Y3, Y0      // s = t
-	VMOVAPD Y11, Y8
-	ADDQ $64, SI
-	SUBQ $8, CX
-	JMP loop
-done:
+	VADDPD 0(SI), Y0, Y3 // t = s + x
+	VSUBPD Y0, Y3, Y4 // bb = t - s
+	VSUBPD Y4, Y3, Y5 // t - bb
+	VSUBPD Y5, Y0, Y5 // s - (t - bb)
+	VSUBPD 0(SI), Y4, Y6 // bb - x
+	VSUBPD Y6, Y5, Y5 // e = (s - (t - bb)) - (bb - x)
+	VADDPD Y5, Y1, Y1 // c += e
+	VADDPD 32(SI), Y8, Y11 // t = s + x
+	VSUBPD Y8, Y11, Y4 // bb = t - s
+	VSUBPD Y4, Y11, Y5 // t - bb
+	VSUBPD Y5, Y8, Y5 // s - (t - bb)
+	VSUBPD 32(SI), Y4, Y6 // bb - x
+	VSUBPD Y6, Y5, Y5 // e = (s - (t - bb)) - (bb - x)
+	VADDPD Y5, Y9, Y9 // c += e
+	VADDPD 64(SI), Y3, Y0 // t = s + x
+	VSUBPD Y3, Y0, Y4 // bb = t - s
+	VSUBPD Y4, Y0, Y5 // t - bb
+	VSUBPD Y5, Y3, Y5 // s - (t - bb)
+	VSUBPD 64(SI), Y4, Y6 // bb - x
+	VSUBPD Y6, Y5, Y5 // e = (s - (t - bb)) - (bb - x)
+	VADDPD Y5, Y1, Y1 // c += e
+	VADDPD 96(SI), Y11, Y8 // t = s + x
+	VSUBPD Y11, Y8, Y4 // bb = t - s
+	VSUBPD Y4, Y8, Y5 // t - bb
+	VSUBPD Y5, Y11, Y5 // s - (t - bb)
+	VSUBPD 96(SI), Y4, Y6 // bb - x
+	VSUBPD Y6, Y5, Y5 // e = (s - (t - bb)) - (bb - x)
+	VADDPD Y5, Y9, Y9 // c += e
+	ADDQ $128, SI
+	SUBQ $16, CX
+	JNZ loop
 	VMOVUPD Y0, 0(DI)
 	VMOVUPD Y8, 32(DI)
 	VMOVUPD Y1, 64(DI)
