@@ -42,8 +42,8 @@ done:
 // func rowsF32F64AVX2(acc, x unsafe.Pointer, n, rows, stride int)
 // acc[i] += float64(x[i]) + float64(x[stride+i]) + ... (float64
 // accumulators, float32 values; rows rows, stride in bytes); n is a
-// multiple of 8. The rows are taken eight at a time: for each block of 16
-// lanes the accumulators stay in four registers while the eight rows'
+// multiple of 8. The rows are taken eight at a time: for each block of 32
+// lanes (then 16, then 8) the accumulators stay in registers while the eight rows'
 // values are added one row after another (the order of the additions is
 // that of a row-by-row loop), so the accumulator row is read and written
 // once per eight rows and the eight rows stream in parallel.
@@ -64,6 +64,51 @@ sized:
 	MOVQ DI, AX  // accumulators of the lane block
 	MOVQ SI, DX  // first row's values of the lane block
 	MOVQ R10, CX // lanes left
+block32: // blocks of 32 lanes: eight independent accumulators
+	CMPQ CX, $32
+	JLT block
+	VMOVUPD 0(AX), Y0
+	VMOVUPD 32(AX), Y1
+	VMOVUPD 64(AX), Y2
+	VMOVUPD 96(AX), Y3
+	VMOVUPD 128(AX), Y4
+	VMOVUPD 160(AX), Y5
+	VMOVUPD 192(AX), Y6
+	VMOVUPD 224(AX), Y7
+	MOVQ DX, BX
+	MOVQ R12, R13
+row32:
+	VCVTPS2PD 0(BX), Y8
+	VCVTPS2PD 16(BX), Y9
+	VCVTPS2PD 32(BX), Y10
+	VCVTPS2PD 48(BX), Y11
+	VCVTPS2PD 64(BX), Y12
+	VCVTPS2PD 80(BX), Y13
+	VCVTPS2PD 96(BX), Y14
+	VCVTPS2PD 112(BX), Y15
+	VADDPD Y8, Y0, Y0
+	VADDPD Y9, Y1, Y1
+	VADDPD Y10, Y2, Y2
+	VADDPD Y11, Y3, Y3
+	VADDPD Y12, Y4, Y4
+	VADDPD Y13, Y5, Y5
+	VADDPD Y14, Y6, Y6
+	VADDPD Y15, Y7, Y7
+	ADDQ R9, BX
+	DECQ R13
+	JNZ row32
+	VMOVUPD Y0, 0(AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VMOVUPD Y4, 128(AX)
+	VMOVUPD Y5, 160(AX)
+	VMOVUPD Y6, 192(AX)
+	VMOVUPD Y7, 224(AX)
+	ADDQ $256, AX
+	ADDQ $128, DX
+	SUBQ $32, CX
+	JMP block32
 block:
 	CMPQ CX, $16
 	JLT block8
@@ -92,7 +137,6 @@ row:
 	ADDQ $128, AX
 	ADDQ $64, DX
 	SUBQ $16, CX
-	JMP block
 block8: // a last block of eight lanes
 	CMPQ CX, $8
 	JLT nextgroup
