@@ -172,3 +172,85 @@ func foldAllBool(acc, x unsafe.Pointer, n int) {
 		}
 	}
 }
+
+// Fused any(x op c) of a float vector and a constant: the comparisons
+// that AnyCompare takes, in the order of the kernel tables.
+var cmpOps = [...]Op{Greater, GreaterEqual, Less, LessEqual, Equal, NotEqual}
+
+const numCmp = len(cmpOps)
+
+// The vector kernels of AnyCompare, indexed like cmpOps; nil without
+// assembly. They take multiples of 128 bytes.
+var (
+	anyCmpF32 [numCmp]func(x unsafe.Pointer, n int, c float32) bool
+	anyCmpF64 [numCmp]func(x unsafe.Pointer, n int, c float64) bool
+)
+
+// anyBlock is how many bytes AnyCompare hands to a vector kernel at a
+// time: the scan stops within a block of the first true element.
+const anyBlock = 16 << 10
+
+// AnyCompare reports whether x[i] op c holds for some i < n, for the n
+// values of type t (Float32 or Float64) at x and the constant c of the same
+// type at cp: the fused form of any(x op c), which reads x once, writes no
+// bool array and stops at the first true comparison. op is one of Greater,
+// GreaterEqual, Less, LessEqual, Equal and NotEqual, with Go's (and
+// NumPy's) rules for NaN: every comparison with NaN is false except
+// NotEqual. ok is false (and nothing is read) for any other op or type.
+func AnyCompare(op Op, t Type, x unsafe.Pointer, n int, cp unsafe.Pointer) (found, ok bool) {
+	k := -1
+	for i, o := range cmpOps {
+		if o == op {
+			k = i
+		}
+	}
+	if k < 0 || (t != Float32 && t != Float64) {
+		return false, false
+	}
+	if n <= 0 {
+		return false, true
+	}
+	if t == Float32 {
+		return anyCompare(k, x, n, *(*float32)(cp), anyCmpF32[k]), true
+	}
+	return anyCompare(k, x, n, *(*float64)(cp), anyCmpF64[k]), true
+}
+
+func anyCompare[T float](k int, x unsafe.Pointer, n int, c T, vec func(unsafe.Pointer, int, T) bool) bool {
+	var z T
+	size := int(unsafe.Sizeof(z))
+	m := 0
+	if vec != nil {
+		m = n &^ (128/size - 1)
+		step := anyBlock / size
+		for i := 0; i < m; i += step {
+			if vec(unsafe.Add(x, i*size), min(step, m-i), c) {
+				return true
+			}
+		}
+	}
+	if m == n {
+		return false
+	}
+	for _, v := range unsafe.Slice((*T)(unsafe.Add(x, m*size)), n-m) {
+		var hit bool
+		switch k {
+		case 0:
+			hit = v > c
+		case 1:
+			hit = v >= c
+		case 2:
+			hit = v < c
+		case 3:
+			hit = v <= c
+		case 4:
+			hit = v == c
+		default:
+			hit = v != c
+		}
+		if hit {
+			return true
+		}
+	}
+	return false
+}

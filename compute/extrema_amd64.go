@@ -28,6 +28,42 @@ func firstGEF64AVX2(x unsafe.Pointer, n int, v float64) int
 //go:noescape
 func firstLEF64AVX2(x unsafe.Pointer, n int, v float64) int
 
+//go:noescape
+func anyGTF32AVX2(x unsafe.Pointer, n int, c float32) bool
+
+//go:noescape
+func anyGEF32AVX2(x unsafe.Pointer, n int, c float32) bool
+
+//go:noescape
+func anyLTF32AVX2(x unsafe.Pointer, n int, c float32) bool
+
+//go:noescape
+func anyLEF32AVX2(x unsafe.Pointer, n int, c float32) bool
+
+//go:noescape
+func anyEQF32AVX2(x unsafe.Pointer, n int, c float32) bool
+
+//go:noescape
+func anyNEF32AVX2(x unsafe.Pointer, n int, c float32) bool
+
+//go:noescape
+func anyGTF64AVX2(x unsafe.Pointer, n int, c float64) bool
+
+//go:noescape
+func anyGEF64AVX2(x unsafe.Pointer, n int, c float64) bool
+
+//go:noescape
+func anyLTF64AVX2(x unsafe.Pointer, n int, c float64) bool
+
+//go:noescape
+func anyLEF64AVX2(x unsafe.Pointer, n int, c float64) bool
+
+//go:noescape
+func anyEQF64AVX2(x unsafe.Pointer, n int, c float64) bool
+
+//go:noescape
+func anyNEF64AVX2(x unsafe.Pointer, n int, c float64) bool
+
 // extremaAsm installs the AVX2 extrema of float vectors (see extrema.go).
 func extremaAsm() {
 	if !Asm {
@@ -37,4 +73,6 @@ func extremaAsm() {
 	extF64 = [2]func(unsafe.Pointer, int) (float64, bool){minF64AVX2, maxF64AVX2}
 	firstF32 = [2]func(unsafe.Pointer, int, float32) int{firstLEF32AVX2, firstGEF32AVX2}
 	firstF64 = [2]func(unsafe.Pointer, int, float64) int{firstLEF64AVX2, firstGEF64AVX2}
+	anyCmpF32 = [numCmp]func(unsafe.Pointer, int, float32) bool{anyGTF32AVX2, anyGEF32AVX2, anyLTF32AVX2, anyLEF32AVX2, anyEQF32AVX2, anyNEF32AVX2}
+	anyCmpF64 = [numCmp]func(unsafe.Pointer, int, float64) bool{anyGTF64AVX2, anyGEF64AVX2, anyLTF64AVX2, anyLEF64AVX2, anyEQF64AVX2, anyNEF64AVX2}
 }

@@ -282,3 +282,333 @@ none:
 	MOVQ $-1, ret+24(FP)
 	VZEROUPPER
 	RET
+
+// Fused any(x op c) of float vectors: a compare of four vectors against the
+// broadcast constant (as c op' x, the constant being the register operand), ORed, tested every 128 bytes, returning at the first
+// true element's block (no bool array is written). The predicates are the
+// ordered ones (false for NaN) except NE, unordered (true for NaN), as Go's
+// operators. n is a multiple of 32 (float32) or 16 (float64).
+
+// func anyGTF32AVX2(x unsafe.Pointer, n int, c float32) bool
+// Whether x > c for some x[i], i < n.
+TEXT ·anyGTF32AVX2(SB), NOSPLIT, $0-25
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	VBROADCASTSS c+16(FP), Y15
+	XORL AX, AX
+loop:
+	TESTQ CX, CX
+	JZ done
+	VCMPPS $0x11, 0(SI), Y15, Y0
+	VCMPPS $0x11, 32(SI), Y15, Y1
+	VCMPPS $0x11, 64(SI), Y15, Y2
+	VCMPPS $0x11, 96(SI), Y15, Y3
+	VORPS Y1, Y0, Y0
+	VORPS Y3, Y2, Y2
+	VORPS Y2, Y0, Y0
+	ADDQ $128, SI
+	SUBQ $32, CX
+	VPTEST Y0, Y0
+	JZ loop
+	MOVL $1, AX
+done:
+	MOVB AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func anyGEF32AVX2(x unsafe.Pointer, n int, c float32) bool
+// Whether x >= c for some x[i], i < n.
+TEXT ·anyGEF32AVX2(SB), NOSPLIT, $0-25
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	VBROADCASTSS c+16(FP), Y15
+	XORL AX, AX
+loop:
+	TESTQ CX, CX
+	JZ done
+	VCMPPS $0x12, 0(SI), Y15, Y0
+	VCMPPS $0x12, 32(SI), Y15, Y1
+	VCMPPS $0x12, 64(SI), Y15, Y2
+	VCMPPS $0x12, 96(SI), Y15, Y3
+	VORPS Y1, Y0, Y0
+	VORPS Y3, Y2, Y2
+	VORPS Y2, Y0, Y0
+	ADDQ $128, SI
+	SUBQ $32, CX
+	VPTEST Y0, Y0
+	JZ loop
+	MOVL $1, AX
+done:
+	MOVB AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func anyLTF32AVX2(x unsafe.Pointer, n int, c float32) bool
+// Whether x < c for some x[i], i < n.
+TEXT ·anyLTF32AVX2(SB), NOSPLIT, $0-25
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	VBROADCASTSS c+16(FP), Y15
+	XORL AX, AX
+loop:
+	TESTQ CX, CX
+	JZ done
+	VCMPPS $0x1e, 0(SI), Y15, Y0
+	VCMPPS $0x1e, 32(SI), Y15, Y1
+	VCMPPS $0x1e, 64(SI), Y15, Y2
+	VCMPPS $0x1e, 96(SI), Y15, Y3
+	VORPS Y1, Y0, Y0
+	VORPS Y3, Y2, Y2
+	VORPS Y2, Y0, Y0
+	ADDQ $128, SI
+	SUBQ $32, CX
+	VPTEST Y0, Y0
+	JZ loop
+	MOVL $1, AX
+done:
+	MOVB AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func anyLEF32AVX2(x unsafe.Pointer, n int, c float32) bool
+// Whether x <= c for some x[i], i < n.
+TEXT ·anyLEF32AVX2(SB), NOSPLIT, $0-25
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	VBROADCASTSS c+16(FP), Y15
+	XORL AX, AX
+loop:
+	TESTQ CX, CX
+	JZ done
+	VCMPPS $0x1d, 0(SI), Y15, Y0
+	VCMPPS $0x1d, 32(SI), Y15, Y1
+	VCMPPS $0x1d, 64(SI), Y15, Y2
+	VCMPPS $0x1d, 96(SI), Y15, Y3
+	VORPS Y1, Y0, Y0
+	VORPS Y3, Y2, Y2
+	VORPS Y2, Y0, Y0
+	ADDQ $128, SI
+	SUBQ $32, CX
+	VPTEST Y0, Y0
+	JZ loop
+	MOVL $1, AX
+done:
+	MOVB AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func anyEQF32AVX2(x unsafe.Pointer, n int, c float32) bool
+// Whether x == c for some x[i], i < n.
+TEXT ·anyEQF32AVX2(SB), NOSPLIT, $0-25
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	VBROADCASTSS c+16(FP), Y15
+	XORL AX, AX
+loop:
+	TESTQ CX, CX
+	JZ done
+	VCMPPS $0x0, 0(SI), Y15, Y0
+	VCMPPS $0x0, 32(SI), Y15, Y1
+	VCMPPS $0x0, 64(SI), Y15, Y2
+	VCMPPS $0x0, 96(SI), Y15, Y3
+	VORPS Y1, Y0, Y0
+	VORPS Y3, Y2, Y2
+	VORPS Y2, Y0, Y0
+	ADDQ $128, SI
+	SUBQ $32, CX
+	VPTEST Y0, Y0
+	JZ loop
+	MOVL $1, AX
+done:
+	MOVB AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func anyNEF32AVX2(x unsafe.Pointer, n int, c float32) bool
+// Whether x != c (true for NaN) for some x[i], i < n.
+TEXT ·anyNEF32AVX2(SB), NOSPLIT, $0-25
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	VBROADCASTSS c+16(FP), Y15
+	XORL AX, AX
+loop:
+	TESTQ CX, CX
+	JZ done
+	VCMPPS $0x4, 0(SI), Y15, Y0
+	VCMPPS $0x4, 32(SI), Y15, Y1
+	VCMPPS $0x4, 64(SI), Y15, Y2
+	VCMPPS $0x4, 96(SI), Y15, Y3
+	VORPS Y1, Y0, Y0
+	VORPS Y3, Y2, Y2
+	VORPS Y2, Y0, Y0
+	ADDQ $128, SI
+	SUBQ $32, CX
+	VPTEST Y0, Y0
+	JZ loop
+	MOVL $1, AX
+done:
+	MOVB AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func anyGTF64AVX2(x unsafe.Pointer, n int, c float64) bool
+// Whether x > c for some x[i], i < n.
+TEXT ·anyGTF64AVX2(SB), NOSPLIT, $0-25
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	VBROADCASTSD c+16(FP), Y15
+	XORL AX, AX
+loop:
+	TESTQ CX, CX
+	JZ done
+	VCMPPD $0x11, 0(SI), Y15, Y0
+	VCMPPD $0x11, 32(SI), Y15, Y1
+	VCMPPD $0x11, 64(SI), Y15, Y2
+	VCMPPD $0x11, 96(SI), Y15, Y3
+	VORPD Y1, Y0, Y0
+	VORPD Y3, Y2, Y2
+	VORPD Y2, Y0, Y0
+	ADDQ $128, SI
+	SUBQ $16, CX
+	VPTEST Y0, Y0
+	JZ loop
+	MOVL $1, AX
+done:
+	MOVB AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func anyGEF64AVX2(x unsafe.Pointer, n int, c float64) bool
+// Whether x >= c for some x[i], i < n.
+TEXT ·anyGEF64AVX2(SB), NOSPLIT, $0-25
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	VBROADCASTSD c+16(FP), Y15
+	XORL AX, AX
+loop:
+	TESTQ CX, CX
+	JZ done
+	VCMPPD $0x12, 0(SI), Y15, Y0
+	VCMPPD $0x12, 32(SI), Y15, Y1
+	VCMPPD $0x12, 64(SI), Y15, Y2
+	VCMPPD $0x12, 96(SI), Y15, Y3
+	VORPD Y1, Y0, Y0
+	VORPD Y3, Y2, Y2
+	VORPD Y2, Y0, Y0
+	ADDQ $128, SI
+	SUBQ $16, CX
+	VPTEST Y0, Y0
+	JZ loop
+	MOVL $1, AX
+done:
+	MOVB AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func anyLTF64AVX2(x unsafe.Pointer, n int, c float64) bool
+// Whether x < c for some x[i], i < n.
+TEXT ·anyLTF64AVX2(SB), NOSPLIT, $0-25
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	VBROADCASTSD c+16(FP), Y15
+	XORL AX, AX
+loop:
+	TESTQ CX, CX
+	JZ done
+	VCMPPD $0x1e, 0(SI), Y15, Y0
+	VCMPPD $0x1e, 32(SI), Y15, Y1
+	VCMPPD $0x1e, 64(SI), Y15, Y2
+	VCMPPD $0x1e, 96(SI), Y15, Y3
+	VORPD Y1, Y0, Y0
+	VORPD Y3, Y2, Y2
+	VORPD Y2, Y0, Y0
+	ADDQ $128, SI
+	SUBQ $16, CX
+	VPTEST Y0, Y0
+	JZ loop
+	MOVL $1, AX
+done:
+	MOVB AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func anyLEF64AVX2(x unsafe.Pointer, n int, c float64) bool
+// Whether x <= c for some x[i], i < n.
+TEXT ·anyLEF64AVX2(SB), NOSPLIT, $0-25
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	VBROADCASTSD c+16(FP), Y15
+	XORL AX, AX
+loop:
+	TESTQ CX, CX
+	JZ done
+	VCMPPD $0x1d, 0(SI), Y15, Y0
+	VCMPPD $0x1d, 32(SI), Y15, Y1
+	VCMPPD $0x1d, 64(SI), Y15, Y2
+	VCMPPD $0x1d, 96(SI), Y15, Y3
+	VORPD Y1, Y0, Y0
+	VORPD Y3, Y2, Y2
+	VORPD Y2, Y0, Y0
+	ADDQ $128, SI
+	SUBQ $16, CX
+	VPTEST Y0, Y0
+	JZ loop
+	MOVL $1, AX
+done:
+	MOVB AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func anyEQF64AVX2(x unsafe.Pointer, n int, c float64) bool
+// Whether x == c for some x[i], i < n.
+TEXT ·anyEQF64AVX2(SB), NOSPLIT, $0-25
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	VBROADCASTSD c+16(FP), Y15
+	XORL AX, AX
+loop:
+	TESTQ CX, CX
+	JZ done
+	VCMPPD $0x0, 0(SI), Y15, Y0
+	VCMPPD $0x0, 32(SI), Y15, Y1
+	VCMPPD $0x0, 64(SI), Y15, Y2
+	VCMPPD $0x0, 96(SI), Y15, Y3
+	VORPD Y1, Y0, Y0
+	VORPD Y3, Y2, Y2
+	VORPD Y2, Y0, Y0
+	ADDQ $128, SI
+	SUBQ $16, CX
+	VPTEST Y0, Y0
+	JZ loop
+	MOVL $1, AX
+done:
+	MOVB AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func anyNEF64AVX2(x unsafe.Pointer, n int, c float64) bool
+// Whether x != c (true for NaN) for some x[i], i < n.
+TEXT ·anyNEF64AVX2(SB), NOSPLIT, $0-25
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	VBROADCASTSD c+16(FP), Y15
+	XORL AX, AX
+loop:
+	TESTQ CX, CX
+	JZ done
+	VCMPPD $0x4, 0(SI), Y15, Y0
+	VCMPPD $0x4, 32(SI), Y15, Y1
+	VCMPPD $0x4, 64(SI), Y15, Y2
+	VCMPPD $0x4, 96(SI), Y15, Y3
+	VORPD Y1, Y0, Y0
+	VORPD Y3, Y2, Y2
+	VORPD Y2, Y0, Y0
+	ADDQ $128, SI
+	SUBQ $16, CX
+	VPTEST Y0, Y0
+	JZ loop
+	MOVL $1, AX
+done:
+	MOVB AX, ret+24(FP)
+	VZEROUPPER
+	RET

@@ -170,3 +170,85 @@ func TestBoolFolds(t *testing.T) {
 		}
 	}
 }
+
+// TestAnyCompare checks the fused any(x op c) against a naive loop over
+// random lengths (vector blocks, the 16 KiB steps, tails), constants and
+// values with NaN, ±Inf, ±0 and denormals, with the one true element (or
+// none) placed anywhere, for both float types and every comparison.
+func TestAnyCompare(t *testing.T) {
+	rng := rand.New(rand.NewSource(41))
+	ops := []Op{Greater, GreaterEqual, Less, LessEqual, Equal, NotEqual}
+	specials := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 5e-324, 1e-40, 1, -1, 100}
+	naive := func(op Op, v, c float64) bool {
+		switch op {
+		case Greater:
+			return v > c
+		case GreaterEqual:
+			return v >= c
+		case Less:
+			return v < c
+		case LessEqual:
+			return v <= c
+		case Equal:
+			return v == c
+		}
+		return v != c
+	}
+	for it := 0; it < 3000; it++ {
+		typ := []Type{Float32, Float64}[it%2]
+		op := ops[rng.Intn(len(ops))]
+		n := rng.Intn(300)
+		if it%10 == 0 {
+			n = rng.Intn(20000)
+		}
+		c := specials[rng.Intn(len(specials))]
+		if rng.Intn(2) == 0 {
+			c = rng.NormFloat64()
+		}
+		v := make([]float64, n)
+		fill := specials[rng.Intn(len(specials))] // mostly one value, so that the answer is often false
+		for i := range v {
+			v[i] = fill
+			if rng.Intn(50) == 0 {
+				v[i] = specials[rng.Intn(len(specials))]
+			}
+		}
+		if n > 0 && rng.Intn(2) == 0 {
+			v[rng.Intn(n)] = specials[rng.Intn(len(specials))]
+		}
+		var p unsafe.Pointer
+		var cp unsafe.Pointer
+		c32, c64 := float32(c), c
+		f32 := make([]float32, n+1)
+		f64 := make([]float64, n+1)
+		if typ == Float32 {
+			for i, x := range v {
+				f32[i] = float32(x)
+				v[i] = float64(f32[i])
+			}
+			c = float64(c32)
+			p, cp = unsafe.Pointer(&f32[0]), unsafe.Pointer(&c32)
+		} else {
+			copy(f64, v)
+			p, cp = unsafe.Pointer(&f64[0]), unsafe.Pointer(&c64)
+		}
+		want := false
+		for _, x := range v {
+			if naive(op, x, c) {
+				want = true
+				break
+			}
+		}
+		got, ok := AnyCompare(op, typ, p, n, cp)
+		if !ok || got != want {
+			t.Fatalf("%v %v n=%d c=%v (fill %v): %v (ok %v), want %v", typ, op, n, c, fill, got, ok, want)
+		}
+	}
+	var x float64
+	if _, ok := AnyCompare(Add, Float64, unsafe.Pointer(&x), 1, unsafe.Pointer(&x)); ok {
+		t.Fatal("AnyCompare(Add) is ok")
+	}
+	if _, ok := AnyCompare(Greater, Int32, unsafe.Pointer(&x), 1, unsafe.Pointer(&x)); ok {
+		t.Fatal("AnyCompare of int32 is ok")
+	}
+}

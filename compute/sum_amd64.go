@@ -40,15 +40,8 @@ func foldSum32AVX2(acc, comp, x unsafe.Pointer, n int) {
 	}
 }
 
-// rowsLanes is how many lanes the float64 multi-row kernel takes at a
-// time: the accumulators and compensations of a block of lanes (16 KiB)
-// stay in L1 while the block's rows go by (for [4096] lanes, 64 KiB, they
-// did not). The float32 kernel, with half the accumulator bytes, is
-// faster reading whole rows.
-const rowsLanes = 1024
-
 func rowsSum32AVX2(acc, comp, x unsafe.Pointer, n, rows, stride int) {
-	m := n &^ 15
+	m := n &^ 7
 	if m > 0 && rows > 0 {
 		rowsF32F64AVX2(acc, x, m, rows, stride*4)
 	}
@@ -60,7 +53,7 @@ func rowsSum32AVX2(acc, comp, x unsafe.Pointer, n, rows, stride int) {
 func accSum32AVX2(acc, comp, x unsafe.Pointer, n int) { rowsSum32AVX2(acc, comp, x, n, 1, 0) }
 
 func foldSum64AVX2(acc, comp, x unsafe.Pointer, n int) {
-	m := n &^ 7
+	m := n &^ 15
 	if m == 0 {
 		foldSum64Go(acc, comp, x, n)
 		return
@@ -80,11 +73,9 @@ func foldSum64AVX2(acc, comp, x unsafe.Pointer, n int) {
 }
 
 func rowsSum64AVX2(acc, comp, x unsafe.Pointer, n, rows, stride int) {
-	m := n &^ 7
-	if rows > 0 {
-		for j := 0; j < m; j += rowsLanes {
-			rows2F64AVX2(unsafe.Add(acc, j*8), unsafe.Add(comp, j*8), unsafe.Add(x, j*8), min(rowsLanes, m-j), rows, stride*8)
-		}
+	m := n &^ 15
+	if m > 0 && rows > 0 {
+		rows2F64AVX2(acc, comp, x, m, rows, stride*8)
 	}
 	if m < n {
 		rowsSum64Go(unsafe.Add(acc, m*8), unsafe.Add(comp, m*8), unsafe.Add(x, m*8), n-m, rows, stride)

@@ -101,6 +101,9 @@ func (ev *evaluation) reduce(r *rnode, dst *array.Array) (*array.Array, error) {
 	case redCumsum, redCumprod:
 		return ev.scan(r, dst)
 	}
+	if out, ok, err := ev.anyCompare(r, dst); ok {
+		return out, err
+	}
 	arg := r.args[0]
 	if dst != nil {
 		if err := checkOutput(dst, r.dtype, r.shape); err != nil {
