@@ -202,6 +202,20 @@ var (
 	twoByPiF = math.Float64frombits(0x3fe45f306dc9c883)
 )
 
+// reduceFMA is the reduction of the sin, cos and tan kernels of
+// vmathgen.go for |x| < 2^22: k = round(x 2/pi) (kb holds k in its low
+// bits, by the kernels' 0x1.8p52 trick) and r = x - k pi/2 with pi/2 in
+// three parts, the first product exact by FMA (reduceHalfPi is the exact
+// reduction of any x, in math/big).
+func reduceFMA(x float64) (r, kb float64) {
+	kb = math.FMA(x, twoByPiF, 0x1.8p52)
+	kf := kb - 0x1.8p52
+	r = math.FMA(-kf, halfPi1, x)
+	r = math.FMA(-kf, halfPi2, r)
+	r = math.FMA(-kf, halfPi3, r)
+	return r, kb
+}
+
 // sinCosDD is sin(x) (quadrant 0) or cos(x) (quadrant 1) for |x| < 2^22,
 // the algorithm of the sin and cos kernels of vmathgen.go: k = round(x
 // 2/pi), r = x - k pi/2 with pi/2 in three parts (the first product exact
@@ -211,11 +225,7 @@ func sinCosDD(x float64, quadrant int) float64 {
 	if quadrant == 0 && math.Abs(x) < 0x1p-26 {
 		return x // zeros of either sign included
 	}
-	kb := math.FMA(x, twoByPiF, 0x1.8p52)
-	kf := kb - 0x1.8p52
-	r := math.FMA(-kf, halfPi1, x)
-	r = math.FMA(-kf, halfPi2, r)
-	r = math.FMA(-kf, halfPi3, r)
+	r, kb := reduceFMA(x)
 	j := math.Float64bits(kb) + uint64(quadrant)
 	z := r * r
 	var v float64
@@ -286,11 +296,7 @@ func tanDD(x float64) float64 {
 	if math.Abs(x) < 0x1p-26 {
 		return x // zeros of either sign included
 	}
-	kb := math.FMA(x, twoByPiF, 0x1.8p52)
-	kf := kb - 0x1.8p52
-	r := math.FMA(-kf, halfPi1, x)
-	r = math.FMA(-kf, halfPi2, r)
-	r = math.FMA(-kf, halfPi3, r)
+	r, kb := reduceFMA(x)
 	z := r * r
 	qs, qc := sinTaylor[8], cosTaylor[8]
 	for i := 7; i >= 1; i-- {
