@@ -48,6 +48,9 @@ func (p *pred) keptRows(w *worker, rec arrow.Record) ([]int64, error) {
 	if idx, ok := p.compareRows(rec); ok {
 		return idx, nil
 	}
+	if idx, ok := p.nullTestRows(rec); ok {
+		return idx, nil
+	}
 	known, val, err := p.eval(w, rec)
 	if err != nil {
 		return nil, err
@@ -121,6 +124,39 @@ func (p *pred) compareRows(rec arrow.Record) ([]int64, bool) {
 		idx = idx[:k]
 	}
 	return idx, true
+}
+
+// nullTestRows is keptRows of a predicate that is exactly is_null(c) or
+// is_not_null(c), read from c's validity bitmap: ok is false for any
+// other predicate.
+func (p *pred) nullTestRows(rec arrow.Record) ([]int64, bool) {
+	if p.op != "" || p.leaf == nil || len(p.leaf.vars) != 0 || len(p.leaf.specials) != 1 {
+		return nil, false
+	}
+	sp := p.leaf.specials[p.leaf.node.VarName()]
+	if sp == nil || (sp.op != "is_null" && sp.op != "is_not_null") {
+		return nil, false
+	}
+	c := rec.Column(sp.col)
+	n := c.Len()
+	want := sp.op == "is_not_null" // the validity bit a kept row has
+	idx := getIndices(n)
+	if c.NullN() == 0 || c.DataType().ID() == arrow.NULL {
+		if want == (c.NullN() == 0) {
+			for i := range idx {
+				idx[i] = int64(i)
+			}
+			return idx, true
+		}
+		return idx[:0], true
+	}
+	vb, off := c.NullBitmapBytes(), c.Data().Offset()
+	k := 0
+	for i := 0; i < n; i++ {
+		idx[k] = int64(i)
+		k += int(b2u8(bitutil.BitIsSet(vb, off+i) == want))
+	}
+	return idx[:k], true
 }
 
 // compareInts compares integers with v, which must be a whole number in

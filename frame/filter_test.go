@@ -181,3 +181,51 @@ func checkFiltered(t *testing.T, mem memory.Allocator, q frame.Frame, text map[s
 		require.Equal(t, w, g, "%s column %s", name, cn)
 	}
 }
+
+// TestFilterNullTests checks is_null(c) and is_not_null(c) (read from the
+// validity bitmap) against a row loop, for every column type, with and
+// without nulls, on sliced input, alone and under not/and, at 1 and 3
+// workers.
+func TestFilterNullTests(t *testing.T) {
+	mem := checked(t)
+	rng := rand.New(rand.NewPCG(42, 2))
+	for _, withNulls := range []bool{false, true} {
+		full, _ := filterTable(mem, rng, 1500, withNulls)
+		text := columnsText(full)
+		for _, sliced := range []bool{false, true} {
+			rec, lo := full, 0
+			if sliced {
+				lo = 5
+				rec = full.NewSlice(5, full.NumRows()-9)
+			}
+			f := frame.FromRecords(rec)
+			for ci := 1; ci < int(rec.NumCols()); ci++ {
+				col := rec.Schema().Field(ci).Name
+				c := rec.Column(ci)
+				for _, test := range []string{"is_null", "is_not_null"} {
+					for _, form := range []string{"%s(%s)", "not %s(%s)", "%s(%s) and row >= 0"} {
+						src := fmt.Sprintf(form, test, col)
+						var want []int64
+						for i := 0; i < c.Len(); i++ {
+							keep := c.IsNull(i) == (test == "is_null")
+							if form == "not %s(%s)" {
+								keep = !keep
+							}
+							if keep {
+								want = append(want, int64(lo+i))
+							}
+						}
+						name := fmt.Sprintf("%s nulls=%v sliced=%v", src, withNulls, sliced)
+						for _, workers := range []int{1, 3} {
+							checkFiltered(t, mem, f.Filter(src), text, want, name, workers)
+						}
+					}
+				}
+			}
+			if sliced {
+				rec.Release()
+			}
+		}
+		full.Release()
+	}
+}
