@@ -41,8 +41,11 @@ func foldSum32AVX2(acc, comp, x unsafe.Pointer, n int) {
 }
 
 func rowsSum32AVX2(acc, comp, x unsafe.Pointer, n, rows, stride int) {
+	if rows <= 0 { // nothing to add (and x may hold no element: a pointer past it fails checkptr)
+		return
+	}
 	m := n &^ 7
-	if m > 0 && rows > 0 {
+	if m > 0 {
 		rowsF32F64AVX2(acc, x, m, rows, stride*4)
 	}
 	if m < n {
@@ -73,8 +76,11 @@ func foldSum64AVX2(acc, comp, x unsafe.Pointer, n int) {
 }
 
 func rowsSum64AVX2(acc, comp, x unsafe.Pointer, n, rows, stride int) {
+	if rows <= 0 { // nothing to add (and x may hold no element: a pointer past it fails checkptr)
+		return
+	}
 	m := n &^ 15
-	if m > 0 && rows > 0 {
+	if m > 0 {
 		rows2F64AVX2(acc, comp, x, m, rows, stride*8)
 	}
 	if m < n {
