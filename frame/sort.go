@@ -136,19 +136,33 @@ func (b *sortBatches) run() (arrow.Record, error) {
 	if rows > math.MaxInt32 {
 		return nil, fmt.Errorf("frame.Sort: %w: %d rows (at most %d)", ErrArgument, rows, math.MaxInt32)
 	}
-	o := newRowOrder(all, b.n.keys, b.n.sortKeys)
+	var o rowOrder
 	var perm []int64
 	if b.head != nil {
-		gid, groups := groupIDs(all, b.head.keys)
+		// the order's keys and the group ids, side by side
+		var gid []int32
+		var groups int
+		if workers := b.r.cfg.workers; workers > 1 {
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				gid, groups = groupIDs(all, b.head.keys)
+			}()
+			o = newRowOrder(all, b.n.keys, b.n.sortKeys)
+			<-done
+		} else {
+			o = newRowOrder(all, b.n.keys, b.n.sortKeys)
+			gid, groups = groupIDs(all, b.head.keys)
+		}
 		if n := int(b.head.limit); groups*n <= 2*rows+1024 {
-			perm = topPerGroup(o, gid, groups, n)
+			perm = topPerGroupOn(o, gid, groups, n, b.r.cfg.workers)
 		} else {
 			// many groups: their slots would outweigh a sort of every row
 			perm = headAfterSort(o, gid, groups, n)
 		}
-	} else if k := b.n.limit; k >= 0 && k <= topKMax {
+	} else if o = newRowOrder(all, b.n.keys, b.n.sortKeys); b.n.limit >= 0 && b.n.limit <= topKMax {
 		// a small top k: one pass keeping the k best rows
-		perm = topPerGroup(o, make([]int32, rows), 1, int(k))
+		perm = topPerGroupOn(o, make([]int32, rows), 1, int(b.n.limit), b.r.cfg.workers)
 	} else {
 		perm = make([]int64, rows)
 		for i := range perm {
@@ -162,7 +176,7 @@ func (b *sortBatches) run() (arrow.Record, error) {
 	return takeRows(b.r.ctx, b.r.cfg.mem, all, perm)
 }
 
-// headAfterSort is topPerGroup by a sort of every row: the sort's order,
+// headAfterSort is topPerGroupOn by a sort of every row: the sort's order,
 // each group's first n rows.
 func headAfterSort(o rowOrder, gid []int32, groups, n int) []int64 {
 	perm := make([]int64, len(gid))

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
@@ -440,22 +441,84 @@ func appendUvarint(b []byte, v uint64) []byte {
 	return append(b, byte(v))
 }
 
-// topPerGroup returns the rows that a stable sort by o followed by the
+// topPerGroupOn returns the rows that a stable sort by o followed by the
 // first n rows of each group (gid, of groups groups) keeps, in that sort's
 // order, without sorting the other rows: each group holds its n best rows
-// so far, and a row enters when it is better than the group's worst.
-func topPerGroup(o rowOrder, gid []int32, groups int, n int) []int64 {
+// so far, and a row enters when it is better than the group's worst. On up
+// to workers goroutines (ranges of topSplitMin rows or more), each keeps
+// the top n rows per group of its own range, then one pass over their
+// candidates keeps the top n of those (the top n of a union is the top n
+// of its parts' top n). The candidates come range by range, and a range's
+// tied rows of a group in row order, so a tie keeps the earlier row first,
+// as one pass over every row does.
+func topPerGroupOn(o rowOrder, gid []int32, groups, n, workers int) []int64 {
 	if n <= 0 || len(gid) == 0 {
 		return nil
 	}
-	slots := make([]int32, groups*n)
-	count := make([]int32, groups)
+	parts := min(workers, len(gid)/topSplitMin)
+	if parts < 2 || groups*n*parts > len(gid) {
+		t := newTopSlots(groups, n)
+		t.scan(o, gid, 0, len(gid), nil)
+		return t.order(o, groups)
+	}
+	tops := make([]*topSlots, parts)
+	var wg sync.WaitGroup
+	for w := range tops {
+		lo, hi := len(gid)*w/parts, len(gid)*(w+1)/parts
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tops[w] = newTopSlots(groups, n)
+			tops[w].scan(o, gid, lo, hi, nil)
+		}()
+	}
+	wg.Wait()
+	var cand []int32
+	for _, t := range tops {
+		for g := 0; g < groups; g++ {
+			cand = append(cand, t.slots[g*n:g*n+int(t.count[g])]...)
+		}
+	}
+	t := newTopSlots(groups, n)
+	t.scan(o, gid, 0, len(cand), cand)
+	return t.order(o, groups)
+}
+
+// topSplitMin is the fewest rows a goroutine of topPerGroupOn takes (a
+// variable: tests lower it).
+var topSplitMin = 1 << 16
+
+// topSlots holds each group's best n rows so far, best first: slots[g*n:]
+// the rows, count[g] how many, vals their keys when the order is one
+// fixed-width key without nulls (kept beside the rows, not read back from
+// the key column at random).
+type topSlots struct {
+	n     int
+	slots []int32
+	count []int32
+	vals  []uint64
+}
+
+func newTopSlots(groups, n int) *topSlots {
+	return &topSlots{n: n, slots: make([]int32, groups*n), count: make([]int32, groups)}
+}
+
+// scan offers rows lo..hi-1 (or rows[lo:hi] when rows is not nil; rows of a
+// group that tie in row order) to their groups' slots.
+func (t *topSlots) scan(o rowOrder, gid []int32, lo, hi int, rows []int32) {
+	n, slots, count := t.n, t.slots, t.count
 	if len(o) == 1 && o[0].str == nil && o[0].nulls == nil {
-		// one fixed-width key without nulls: its values decide, kept
-		// beside the rows (not read back from u at random)
 		u := o[0].u
-		vals := make([]uint64, groups*n)
-		for r, g := range gid {
+		if t.vals == nil {
+			t.vals = make([]uint64, len(slots))
+		}
+		vals := t.vals
+		for k := lo; k < hi; k++ {
+			r := k
+			if rows != nil {
+				r = int(rows[k])
+			}
+			g := gid[r]
 			base := int(g) * n
 			s, sv := slots[base:base+n], vals[base:base+n]
 			c := int(count[g])
@@ -473,29 +536,38 @@ func topPerGroup(o rowOrder, gid []int32, groups int, n int) []int64 {
 				count[g]++
 			}
 		}
-	} else {
-		for r, g := range gid {
-			s := slots[int(g)*n : int(g)*n+n]
-			c := int(count[g])
-			if c == n && o.compare(r, int(s[n-1])) >= 0 {
-				continue
-			}
-			// insert r before the first row it beats (rows come in index
-			// order: a tie keeps the earlier row first)
-			p := min(c, n-1)
-			for p > 0 && o.compare(r, int(s[p-1])) < 0 {
-				s[p] = s[p-1]
-				p--
-			}
-			s[p] = int32(r)
-			if c < n {
-				count[g]++
-			}
+		return
+	}
+	for k := lo; k < hi; k++ {
+		r := k
+		if rows != nil {
+			r = int(rows[k])
+		}
+		g := gid[r]
+		s := slots[int(g)*n : int(g)*n+n]
+		c := int(count[g])
+		if c == n && o.compare(r, int(s[n-1])) >= 0 {
+			continue
+		}
+		// insert r before the first row it beats (rows come in index
+		// order: a tie keeps the earlier row first)
+		p := min(c, n-1)
+		for p > 0 && o.compare(r, int(s[p-1])) < 0 {
+			s[p] = s[p-1]
+			p--
+		}
+		s[p] = int32(r)
+		if c < n {
+			count[g]++
 		}
 	}
-	out := make([]int64, 0, len(slots))
+}
+
+// order returns the kept rows in o's order.
+func (t *topSlots) order(o rowOrder, groups int) []int64 {
+	out := make([]int64, 0, len(t.slots))
 	for g := 0; g < groups; g++ {
-		for _, r := range slots[g*n : g*n+int(count[g])] {
+		for _, r := range t.slots[g*t.n : g*t.n+int(t.count[g])] {
 			out = append(out, int64(r))
 		}
 	}

@@ -316,7 +316,7 @@ func TestSortKeysMatchStableReference(t *testing.T) {
 		if len(reps) <= 2000 {
 			gid, groups := groupIDs(rec, idx[:g])
 			require.Equal(t, len(reps), groups, "trial %d: groups", trial)
-			top := topPerGroup(o, gid, groups, h)
+			top := topPerGroupOn(o, gid, groups, h, 1)
 			all := headAfterSort(o, gid, groups, h)
 			if len(head) == 0 {
 				require.Empty(t, top, "trial %d", trial)
@@ -328,7 +328,7 @@ func TestSortKeysMatchStableReference(t *testing.T) {
 		}
 		// a top k over one group
 		kk := rng.IntN(5)
-		top := topPerGroup(o, make([]int32, n), 1, kk)
+		top := topPerGroupOn(o, make([]int32, n), 1, kk, 1)
 		wk := got[:min(kk, n)]
 		if len(wk) == 0 {
 			require.Empty(t, top)
@@ -407,5 +407,60 @@ func TestSortHeadRewrite(t *testing.T) {
 func release(recs []arrow.Record) {
 	for _, r := range recs {
 		r.Release()
+	}
+}
+
+// TestTopPerGroupSplit checks topPerGroupOn over row ranges on several
+// goroutines (topSplitMin lowered so small inputs split) against the
+// pass over every row (workers 1): one fixed-width key and several keys
+// with nulls and strings, many ties, few and many groups, n 1 to 4.
+func TestTopPerGroupSplit(t *testing.T) {
+	defer func(v int) { topSplitMin = v }(topSplitMin)
+	topSplitMin = 16
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	rng := rand.New(rand.NewPCG(5, 8))
+	for trial := 0; trial < 200; trial++ {
+		rows := 1 + rng.IntN(3000)
+		spread := 1 + rng.IntN(50) // few distinct values: many ties
+		ib := arrowarray.NewInt64Builder(mem)
+		fb := arrowarray.NewFloat64Builder(mem)
+		sb := arrowarray.NewStringBuilder(mem)
+		for i := 0; i < rows; i++ {
+			ib.Append(int64(rng.IntN(spread)))
+			if trial%3 == 2 && rng.IntN(7) == 0 {
+				fb.AppendNull()
+				sb.AppendNull()
+			} else {
+				fb.Append(float64(rng.IntN(spread)) / 2)
+				sb.Append(fmt.Sprintf("s%d", rng.IntN(spread)))
+			}
+		}
+		k, f, s := ib.NewArray(), fb.NewArray(), sb.NewArray()
+		ib.Release()
+		fb.Release()
+		sb.Release()
+		var o rowOrder
+		switch trial % 3 {
+		case 0: // one fixed-width key without nulls
+			o = rowOrder{newSortCol(f, SortKey{Desc: true})}
+		default: // floats with nulls, then strings
+			o = rowOrder{newSortCol(f, SortKey{Desc: trial%2 == 0}), newSortCol(s, SortKey{})}
+		}
+		rec := arrowarray.NewRecord(arrow.NewSchema([]arrow.Field{{Name: "k", Type: k.DataType()}}, nil), []arrow.Array{k}, int64(rows))
+		gid, groups := groupIDs(rec, []int{0})
+		if trial%5 == 0 {
+			gid, groups = make([]int32, rows), 1 // a plain top n
+		}
+		n := 1 + rng.IntN(4)
+		want := topPerGroupOn(o, gid, groups, n, 1)
+		for _, w := range []int{2, 3, 7} {
+			got := topPerGroupOn(o, gid, groups, n, w)
+			require.Equal(t, want, got, "trial %d: %d rows, %d groups, n %d, %d workers", trial, rows, groups, n, w)
+		}
+		rec.Release()
+		k.Release()
+		f.Release()
+		s.Release()
 	}
 }
