@@ -299,9 +299,11 @@ func pqWritable(mem memory.Allocator, rec arrow.Record, ws *arrow.Schema) (arrow
 			d = col.(arrowarray.ExtensionArray).Storage().Data()
 		}
 		fsl, ok := d.DataType().(*arrow.FixedSizeListType)
-		if !ok && hasFSL(d.DataType()) && d.Offset() != 0 {
-			// A FixedSizeList under a struct or list of a slice: copied
-			// whole, as pqarrow ignores its offset too.
+		if !ok && (hasFSL(d.DataType()) || d.DataType().ID() == arrow.DICTIONARY) && d.Offset() != 0 {
+			// A FixedSizeList under a struct or list of a slice, or a
+			// dictionary array of a slice (pqarrow v15 fails on it:
+			// "slice bounds out of range"): copied whole, as pqarrow ignores
+			// its offset too.
 			c, err := arrowarray.Concatenate([]arrow.Array{col}, mem)
 			if err != nil {
 				return nil, fmt.Errorf("column %q: %w: %w", rec.ColumnName(i), ErrInvalid, err)
