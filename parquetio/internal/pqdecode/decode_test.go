@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/golang/snappy"
 
+	"github.com/stride0/stride0/internal/pqbomb"
 	"github.com/stride0/stride0/parquetio/internal/pqscan"
 )
 
@@ -339,6 +340,19 @@ func FuzzDecode(f *testing.F) {
 	f.Add(b[:len(b)/2], uint8(0))
 	f.Add(b[:20], uint8(3))
 	f.Add([]byte{}, uint8(1))
+	// the chunks of the fast bombs and of their honest siblings
+	var files [][]byte
+	for _, b := range pqbomb.FastBombs() {
+		files = append(files, b.Data)
+	}
+	files = append(files, pqbomb.FastValid()...)
+	for _, data := range files {
+		footer := int(binary.LittleEndian.Uint32(data[len(data)-8:]))
+		chunk := data[4 : len(data)-8-footer]
+		for _, kind := range []uint8{0, 1, 4, 8, 9, 0x20} {
+			f.Add(chunk, kind)
+		}
+	}
 	types := []struct {
 		phys int32
 		t    arrow.DataType
