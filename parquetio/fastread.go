@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"sync"
 	"sync/atomic"
 
@@ -348,6 +349,7 @@ func ReadTable(r parquet.ReaderAtSeeker, opts ...ReadOption) (rec arrow.Record, 
 	workers = min(workers, len(p.cols))
 	cols := make([]arrow.Array, len(p.cols))
 	errs := make([]error, len(p.cols))
+	order := p.costOrder()
 	var next atomic.Int64
 	var failed atomic.Bool // a column failed: the others not started are not
 	var wg sync.WaitGroup
@@ -358,10 +360,11 @@ func ReadTable(r parquet.ReaderAtSeeker, opts ...ReadOption) (rec arrow.Record, 
 			s := readScratchPool.Get().(*readScratch)
 			defer readScratchPool.Put(s)
 			for !failed.Load() {
-				k := int(next.Add(1) - 1)
-				if k >= len(cols) {
+				i := int(next.Add(1) - 1)
+				if i >= len(cols) {
 					return
 				}
+				k := order[i]
 				if cols[k], errs[k] = p.wholeColumn(k, s); errs[k] != nil {
 					failed.Store(true)
 				}
@@ -377,6 +380,36 @@ func ReadTable(r parquet.ReaderAtSeeker, opts ...ReadOption) (rec arrow.Record, 
 	}
 	defer releaseArrow(cols)
 	return arrowarray.NewRecord(p.schema, cols, p.rows), nil
+}
+
+// costOrder lists the columns read, the costliest to decode first (their
+// chunks' bytes, and a value's bytes per row: strings count as 16), so
+// that the workers of ReadTable do not end with one long column left.
+func (p *pqReader) costOrder() []int {
+	order := make([]int, len(p.cols))
+	cost := make([]int64, len(p.cols))
+	for k := range order {
+		order[k] = k
+		if !p.fast[k] {
+			cost[k] = math.MaxInt64 // pqarrow: the slowest
+			continue
+		}
+		w := int64(16)
+		switch p.spec[k].Physical {
+		case pqscan.TypeInt32, pqscan.TypeFloat:
+			w = 4
+		case pqscan.TypeInt64, pqscan.TypeDouble:
+			w = 8
+		case pqscan.TypeBoolean:
+			w = 1
+		}
+		for _, g := range p.sel {
+			rg := p.scan.RowGroups[g]
+			cost[k] += rg.Chunks[p.leaf[k]].Len + w*rg.Rows
+		}
+	}
+	sort.SliceStable(order, func(i, j int) bool { return cost[order[i]] > cost[order[j]] })
+	return order
 }
 
 // wholeFallback reads column k as Read does (pqdecode's fastColumn falls

@@ -235,6 +235,22 @@ func (col *Column) Chunk(b []byte, rows int64, codec int32) (err error) {
 	}
 	col.row += int(rows)
 	col.nulls += nulls
+	if c := &col.c; c.w < 0 && col.row < c.n && col.row > 0 {
+		// the value bytes of the rows left, at the rate of those read (and
+		// a little more): one reallocation instead of a doubling per
+		// chunk, each a copy of what was read
+		rate := float64(c.dlen) / float64(col.row)
+		want := float64(c.dlen) + rate*float64(c.n-col.row)*1.05 + 16
+		if limit := float64(min(c.s.MaxBuffer, MaxBytes)) + 16; want > limit {
+			want = limit
+		}
+		if int(want) > c.data.Cap() {
+			func() {
+				defer func() { _ = recover() }() // refused by a limit: grow as needed instead
+				c.data.Reserve(int(want))
+			}()
+		}
+	}
 	return nil
 }
 
