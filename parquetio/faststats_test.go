@@ -9,6 +9,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/decimal128"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/apache/arrow/go/v15/parquet/file"
 	"github.com/apache/arrow/go/v15/parquet/metadata"
@@ -324,4 +325,40 @@ func statBits(t *testing.T, st metadata.TypedStatistics, typ arrow.DataType) (st
 	}
 	t.Fatalf("statistics %T", st)
 	return "", ""
+}
+
+// Info gives no statistics for a name two columns share (a reader
+// filtering by name could prune by the other column's), nor for a decimal
+// column (its statistics are unscaled integers).
+func TestInfoStatsAmbiguous(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	a := arrowarray.NewInt64Builder(mem)
+	a.AppendValues([]int64{1, 2, 3}, nil)
+	x1 := a.NewArray()
+	a.AppendValues([]int64{100, 200, 300}, nil)
+	x2 := a.NewArray()
+	a.AppendValues([]int64{7, 8, 9}, nil)
+	y := a.NewArray()
+	a.Release()
+	dt := &arrow.Decimal128Type{Precision: 10, Scale: 2}
+	db := arrowarray.NewDecimal128Builder(mem, dt)
+	for _, v := range []int64{150, 250, 350} {
+		db.Append(decimal128.FromI64(v))
+	}
+	d := db.NewArray()
+	db.Release()
+	cols := []arrow.Array{x1, x2, y, d}
+	defer releaseArrow(cols)
+	schema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: x1.DataType()}, {Name: "x", Type: x2.DataType()}, {Name: "y", Type: y.DataType()}, {Name: "d", Type: dt}}, nil)
+	rec := arrowarray.NewRecord(schema, cols, 3)
+	defer rec.Release()
+	data := writePQ(t, mem, schema, []arrow.Record{rec})
+	info, err := Info(bytes.NewReader(data))
+	require.NoError(t, err)
+	st := info.RowGroups[0].Stats
+	require.NotContains(t, st, "x")
+	require.True(t, !st["d"].HasMinMax, "decimal statistics: %+v", st["d"])
+	require.True(t, st["y"].HasMinMax)
+	require.Equal(t, int64(7), st["y"].Min)
 }
