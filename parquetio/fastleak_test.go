@@ -20,11 +20,11 @@ import (
 
 // leakFile is a file of the fast writer: columns a (int64, few values),
 // s (nullable strings, few values), f (float64, all distinct), b
-// (nullable int32, few values), in groups row groups of 2000 rows.
+// (nullable int32, few values), in groups row groups of leakGroupRows rows.
 func leakFile(t *testing.T, groups int) []byte {
 	mem := memory.NewGoAllocator()
 	rng := rand.New(rand.NewPCG(7, 8))
-	n := 2000 * groups
+	n := leakGroupRows * groups
 	a := arrowarray.NewInt64Builder(mem)
 	s := arrowarray.NewStringBuilder(mem)
 	f := arrowarray.NewFloat64Builder(mem)
@@ -46,8 +46,12 @@ func leakFile(t *testing.T, groups int) []byte {
 	rec := arrowarray.NewRecord(schema, cols, int64(n))
 	releaseArrow(cols)
 	defer rec.Release()
-	return writePQ(t, mem, schema, []arrow.Record{rec}, WithRowGroupRows(2000))
+	return writePQ(t, mem, schema, []arrow.Record{rec}, WithRowGroupRows(leakGroupRows))
 }
+
+// leakGroupRows is the rows of a row group of leakFile (fewer under the
+// race detector).
+var leakGroupRows = map[bool]int{false: 2000, true: 400}[raceEnabled]
 
 // corruptIndices returns a copy of data whose chunk of row group g and
 // leaf column l has its first dictionary-encoded data page's index bit
@@ -131,12 +135,12 @@ func TestFastReadErrorReleases(t *testing.T) {
 	// a limit reached mid-way
 	for _, workers := range []int{0, 1, 2, 3} {
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-		err := readFast(data, false, []ReadOption{WithAllocator(mem), WithRowGroupWorkers(workers), WithMaxTotal(400 << 10)})
+		err := readFast(data, false, []ReadOption{WithAllocator(mem), WithRowGroupWorkers(workers), WithMaxTotal(int64(len(data) / 2))})
 		if !errors.Is(err, ErrLimit) {
 			t.Fatalf("%d workers: %v, want ErrLimit", workers, err)
 		}
 		mem.AssertSize(t, 0)
-		err = readFast(data, true, []ReadOption{WithAllocator(mem), WithRowGroupWorkers(workers), WithMaxTotal(400 << 10)})
+		err = readFast(data, true, []ReadOption{WithAllocator(mem), WithRowGroupWorkers(workers), WithMaxTotal(int64(len(data) / 2))})
 		if !errors.Is(err, ErrLimit) {
 			t.Fatalf("ReadTable, %d workers: %v, want ErrLimit", workers, err)
 		}
