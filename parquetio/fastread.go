@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"sync"
 	"sync/atomic"
 
@@ -41,6 +42,16 @@ type colSource interface {
 func withPqarrowOnly() ReadOption {
 	return func(c *readConfig) { c.pqarrowOnly = true }
 }
+
+// withNoFallback makes a column pqdecode was chosen for fail where it
+// would fall back to pqarrow (the tests' proof that a file went through
+// pqdecode).
+func withNoFallback() ReadOption {
+	return func(c *readConfig) { c.noFallback = true }
+}
+
+// errNoFallback is the error of a fallback withNoFallback refused.
+var errNoFallback = errors.New("parquetio: pqdecode fell back to pqarrow (withNoFallback)")
 
 // fastList returns the pqdecode spec of manifest field sf when it is a
 // list of fixed-width values in the three-level layout (or nil), and its
@@ -241,6 +252,18 @@ func (f *fastColumn) decode(g int) (arrow.Array, error) {
 	return arrowarray.MakeFromData(d), nil
 }
 
+// checkChunk checks that row group g's chunk of the flat column k holds
+// a value (or a null) per row, as the footer says: pqdecode reads pages
+// until the rows are read, so they must be the pages pqscan checked (those
+// of the chunk's num_values).
+func (p *pqReader) checkChunk(g, k int) error {
+	rg := p.scan.RowGroups[g]
+	if c := rg.Chunks[p.leaf[k]]; p.list[k] == nil && c.NumValues != rg.Rows {
+		return fmt.Errorf("parquetio.Read: column %q: %w: row group %d's chunk holds %d values for %d rows", p.schema.Field(k).Name, ErrInvalid, g, c.NumValues, rg.Rows)
+	}
+	return nil
+}
+
 // chunkBytes reads the bytes of row group g's chunk of column k into
 // s.chunk; it returns them, the row group's rows and the chunk's codec.
 func (p *pqReader) chunkBytes(s *readScratch, g, k int) ([]byte, int64, int32, error) {
@@ -251,6 +274,9 @@ func (p *pqReader) chunkBytes(s *readScratch, g, k int) ([]byte, int64, int32, e
 	end := c.Start + c.Len
 	end += max(0, min(100, scan.Size-8-scan.FooterLen-end))
 	size := end - c.Start
+	if err := p.checkChunk(g, k); err != nil {
+		return nil, 0, 0, err
+	}
 	if size > int64(p.lim.Max) {
 		return nil, 0, 0, fmt.Errorf("parquetio.Read: column %q: %w: %w: row group %d's chunk of %d bytes exceeds the limit of %d", p.schema.Field(k).Name, ErrInvalid, ErrLimit, g, size, p.lim.Max)
 	}
@@ -270,6 +296,9 @@ func (p *pqReader) chunkBytes(s *readScratch, g, k int) ([]byte, int64, int32, e
 // fallback reads row group g's chunk of the column with pqarrow.
 func (f *fastColumn) fallback(g int) (a arrow.Array, err error) {
 	p := f.p
+	if p.noFallback {
+		return nil, fmt.Errorf("column %q: row group %d: %w", p.schema.Field(f.k).Name, g, errNoFallback)
+	}
 	cr, err := p.pqarrowSource(f.k, []int{g})
 	if err != nil {
 		return nil, err
@@ -320,7 +349,9 @@ func ReadTable(r parquet.ReaderAtSeeker, opts ...ReadOption) (rec arrow.Record, 
 	workers = min(workers, len(p.cols))
 	cols := make([]arrow.Array, len(p.cols))
 	errs := make([]error, len(p.cols))
+	order := p.costOrder()
 	var next atomic.Int64
+	var failed atomic.Bool // a column failed: the others not started are not
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
@@ -328,12 +359,15 @@ func ReadTable(r parquet.ReaderAtSeeker, opts ...ReadOption) (rec arrow.Record, 
 			defer wg.Done()
 			s := readScratchPool.Get().(*readScratch)
 			defer readScratchPool.Put(s)
-			for {
-				k := int(next.Add(1) - 1)
-				if k >= len(cols) {
+			for !failed.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= len(cols) {
 					return
 				}
-				cols[k], errs[k] = p.wholeColumn(k, s)
+				k := order[i]
+				if cols[k], errs[k] = p.wholeColumn(k, s); errs[k] != nil {
+					failed.Store(true)
+				}
 			}
 		}()
 	}
@@ -348,19 +382,63 @@ func ReadTable(r parquet.ReaderAtSeeker, opts ...ReadOption) (rec arrow.Record, 
 	return arrowarray.NewRecord(p.schema, cols, p.rows), nil
 }
 
+// costOrder lists the columns read, the costliest to decode first (their
+// chunks' bytes, and a value's bytes per row: strings count as 16), so
+// that the workers of ReadTable do not end with one long column left.
+func (p *pqReader) costOrder() []int {
+	order := make([]int, len(p.cols))
+	cost := make([]int64, len(p.cols))
+	for k := range order {
+		order[k] = k
+		if !p.fast[k] {
+			cost[k] = math.MaxInt64 // pqarrow: the slowest
+			continue
+		}
+		w := int64(16)
+		switch p.spec[k].Physical {
+		case pqscan.TypeInt32, pqscan.TypeFloat:
+			w = 4
+		case pqscan.TypeInt64, pqscan.TypeDouble:
+			w = 8
+		case pqscan.TypeBoolean:
+			w = 1
+		}
+		for _, g := range p.sel {
+			rg := p.scan.RowGroups[g]
+			cost[k] += rg.Chunks[p.leaf[k]].Len + w*rg.Rows
+		}
+	}
+	sort.SliceStable(order, func(i, j int) bool { return cost[order[i]] > cost[order[j]] })
+	return order
+}
+
+// wholeFallback reads column k as Read does (pqdecode's fastColumn falls
+// back per row group): for a column pqdecode does not read whole.
+func (p *pqReader) wholeFallback(k int) (arrow.Array, error) {
+	if p.noFallback && p.fast[k] {
+		return nil, fmt.Errorf("column %q: %w", p.schema.Field(k).Name, errNoFallback)
+	}
+	return p.readColumnOf(p.cols[k], k, p.rows)
+}
+
 // wholeColumn reads column k over all the row groups read as one array.
 func (p *pqReader) wholeColumn(k int, s *readScratch) (arrow.Array, error) {
 	if !p.fast[k] || p.rows > math.MaxInt32 {
-		return p.readColumnOf(p.cols[k], k, p.rows)
+		return p.wholeFallback(k)
 	}
 	if p.list[k] != nil {
 		return p.wholeList(k, s)
+	}
+	for _, g := range p.sel { // before the buffers of all the rows are allocated
+		if err := p.checkChunk(g, k); err != nil {
+			return nil, err
+		}
 	}
 	spec := p.spec[k]
 	spec.Rows = p.rows
 	col, err := s.dec.Begin(spec, p.lim)
 	if errors.Is(err, pqdecode.ErrFallback) {
-		return p.readColumnOf(p.cols[k], k, p.rows)
+		return p.wholeFallback(k)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("parquetio.Read: column %q: %w: %w", p.schema.Field(k).Name, ErrInvalid, err)
@@ -372,7 +450,7 @@ func (p *pqReader) wholeColumn(k int, s *readScratch) (arrow.Array, error) {
 		}
 		if errors.Is(err, pqdecode.ErrFallback) {
 			col.Abort()
-			return p.readColumnOf(p.cols[k], k, p.rows) // p.cols[k] falls back per row group
+			return p.wholeFallback(k) // p.cols[k] falls back per row group
 		}
 		if err != nil {
 			col.Abort()
@@ -384,7 +462,7 @@ func (p *pqReader) wholeColumn(k int, s *readScratch) (arrow.Array, error) {
 	}
 	d, err := col.Finish()
 	if errors.Is(err, pqdecode.ErrFallback) {
-		return p.readColumnOf(p.cols[k], k, p.rows)
+		return p.wholeFallback(k)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("parquetio.Read: column %q: %w: %w", p.schema.Field(k).Name, ErrInvalid, err)
@@ -402,13 +480,13 @@ func (p *pqReader) wholeList(k int, s *readScratch) (arrow.Array, error) {
 	for _, g := range p.sel {
 		n := p.scan.RowGroups[g].Chunks[p.leaf[k]].NumValues
 		if n < 0 || l.Values > math.MaxInt32-n {
-			return p.readColumnOf(p.cols[k], k, p.rows)
+			return p.wholeFallback(k)
 		}
 		l.Values += n
 	}
 	col, err := s.dec.BeginList(l, p.lim)
 	if errors.Is(err, pqdecode.ErrFallback) {
-		return p.readColumnOf(p.cols[k], k, p.rows)
+		return p.wholeFallback(k)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("parquetio.Read: column %q: %w: %w", p.schema.Field(k).Name, ErrInvalid, err)
@@ -420,7 +498,7 @@ func (p *pqReader) wholeList(k int, s *readScratch) (arrow.Array, error) {
 		}
 		if errors.Is(err, pqdecode.ErrFallback) {
 			col.Abort()
-			return p.readColumnOf(p.cols[k], k, p.rows)
+			return p.wholeFallback(k)
 		}
 		if err != nil {
 			col.Abort()

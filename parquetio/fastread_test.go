@@ -399,3 +399,31 @@ func BenchmarkReadHarness(b *testing.B) {
 		f.Close()
 	}
 }
+
+// BenchmarkReadTableHarness reads the frame harness's files (when
+// present) whole with ReadTable at 1 and 2 workers (frame's Collect of a
+// bare Parquet source).
+func BenchmarkReadTableHarness(b *testing.B) {
+	for _, name := range []string{"G1_1e7_1e2_0_0_intkeys", "G1_1e7_1e2_0_0", "tensor_1e6_16"} {
+		f, err := os.Open("/tmp/frame-bench/data/" + name + ".parquet")
+		if err != nil {
+			b.Logf("%s: %v (skipped)", name, err)
+			continue
+		}
+		st, _ := f.Stat()
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/%dT", name, workers), func(b *testing.B) {
+				b.SetBytes(st.Size())
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					rec, err := ReadTable(f, WithMaxTotal(-1), WithRowGroupWorkers(workers))
+					if err != nil {
+						b.Fatal(err)
+					}
+					rec.Release()
+				}
+			})
+		}
+		f.Close()
+	}
+}

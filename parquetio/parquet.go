@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -57,6 +58,7 @@ type readConfig struct {
 	batch            int
 	rowGroups        []int // nil: all
 	pqarrowOnly      bool  // withPqarrowOnly
+	noFallback       bool  // withNoFallback
 }
 
 // applyReadOptions returns the configuration opts make, defaults filled in.
@@ -297,9 +299,11 @@ func pqWritable(mem memory.Allocator, rec arrow.Record, ws *arrow.Schema) (arrow
 			d = col.(arrowarray.ExtensionArray).Storage().Data()
 		}
 		fsl, ok := d.DataType().(*arrow.FixedSizeListType)
-		if !ok && hasFSL(d.DataType()) && d.Offset() != 0 {
-			// A FixedSizeList under a struct or list of a slice: copied
-			// whole, as pqarrow ignores its offset too.
+		if !ok && (hasFSL(d.DataType()) || d.DataType().ID() == arrow.DICTIONARY) && d.Offset() != 0 {
+			// A FixedSizeList under a struct or list of a slice, or a
+			// dictionary array of a slice (pqarrow v15 fails on it:
+			// "slice bounds out of range"): copied whole, as pqarrow ignores
+			// its offset too.
 			c, err := arrowarray.Concatenate([]arrow.Array{col}, mem)
 			if err != nil {
 				return nil, fmt.Errorf("column %q: %w: %w", rec.ColumnName(i), ErrInvalid, err)
@@ -478,7 +482,7 @@ func Read(r parquet.ReaderAtSeeker, opts ...ReadOption) (rr arrowarray.RecordRea
 	if err := o.scan.CheckPages(o.r, groups, leafList, pqLimits(o.lim)); err != nil {
 		return nil, pqScanErr(what, err)
 	}
-	p := &pqReader{pf: pf, lim: o.lim, parallel: c.parallel, batch: int64(c.batch), fr: o.fr, scan: o.scan, r: o.r}
+	p := &pqReader{pf: pf, lim: o.lim, parallel: c.parallel, batch: int64(c.batch), fr: o.fr, scan: o.scan, r: o.r, noFallback: c.noFallback}
 	p.refs.Store(1)
 	fields := make([]arrow.Field, len(idx))
 	for k, i := range idx {
@@ -786,13 +790,14 @@ type pqReader struct {
 	leaves   []map[int]bool
 	// pqdecode's reading of each column: whether it is used, its spec and
 	// leaf (fastread.go); scan and r the footer and file
-	fast []bool
-	spec []pqdecode.Spec
-	list []*pqdecode.ListSpec // a list column's (spec is then unused)
-	leaf []int
-	scan *pqscan.File
-	r    parquet.ReaderAtSeeker
-	sel  []int // the row groups read
+	fast       []bool
+	noFallback bool // withNoFallback
+	spec       []pqdecode.Spec
+	list       []*pqdecode.ListSpec // a list column's (spec is then unused)
+	leaf       []int
+	scan       *pqscan.File
+	r          parquet.ReaderAtSeeker
+	sel        []int // the row groups read
 
 	// with row-group workers (workers >= 1): each row group of groups is
 	// decoded whole, by a goroutine of its own, at most workers at once
@@ -893,6 +898,9 @@ func (p *pqReader) readColumnOf(cr colSource, i int, n int64) (a arrow.Array, er
 	}()
 	ch, err := cr.NextBatch(n)
 	if err != nil {
+		if errors.Is(err, ErrInvalid) && strings.HasPrefix(err.Error(), "parquetio.Read: column ") {
+			return nil, err // (fastColumn's, which names the column already)
+		}
 		return nil, fmt.Errorf("parquetio.Read: column %q: %w: %w", f.Name, ErrInvalid, err)
 	}
 	defer ch.Release()

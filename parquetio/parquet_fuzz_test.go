@@ -24,7 +24,9 @@ import (
 // beyond the WithMaxBuffer limit are not. Seeds: small valid files (tensor
 // columns with null rows and a permutation, every dtype, plain and snappy,
 // one and several row groups, empty) and corruptions of them, and the
-// hostile files of package pqbomb (issue 17 item 9). Every read runs under
+// hostile files of package pqbomb (issue 17 item 9, and those of the
+// fast reader's shapes) and corruptions of the valid ones; ReadTable at
+// two workers is fuzzed too. Every read runs under
 // small limits (1 MiB buffers, 64 MiB in all), which bound the memory an
 // input may take, so a bomb the checks miss fails the run. The checked
 // allocator must end at zero when the file decodes (a failed decode may
@@ -45,6 +47,15 @@ func FuzzReadParquet(f *testing.F) {
 	mem.AssertSize(f, 0)
 	for _, b := range pqbomb.Bombs() {
 		f.Add(b.Data)
+	}
+	for _, b := range pqbomb.FastBombs() {
+		f.Add(b.Data)
+	}
+	for _, b := range pqbomb.FastValid() {
+		f.Add(b)
+		bad := append([]byte{}, b...)
+		bad[len(bad)/3] ^= 0x40 // inside the pages
+		f.Add(bad)
 	}
 	f.Add([]byte{})
 	f.Add([]byte("PAR1"))
@@ -67,7 +78,20 @@ func FuzzReadParquet(f *testing.F) {
 				mem.AssertSize(t, 0)
 			}
 		}
-		for i, opts := range [][]ReadOption{nil, {WithParallel(true), WithBatchRows(3)}, {WithColumns("p")}} {
+		// ReadTable, its columns on two workers
+		{
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			rec, err := ReadTable(bytes.NewReader(data), WithAllocator(mem), WithMaxBuffer(1<<20), WithMaxTotal(64<<20), WithRowGroupWorkers(2))
+			if err != nil {
+				if !pqExpected(err) {
+					t.Fatalf("ReadTable: error wraps no sentinel: %v", err)
+				}
+			} else {
+				rec.Release()
+				mem.AssertSize(t, 0)
+			}
+		}
+		for i, opts := range [][]ReadOption{nil, {WithParallel(true), WithBatchRows(3)}, {WithColumns("p")}, {WithRowGroupWorkers(2), WithBatchRows(2)}} {
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			opts = append(opts, WithAllocator(mem), WithMaxBuffer(1<<20), WithMaxTotal(64<<20))
 			if err := drainParquet(mem, data, opts); err != nil {

@@ -102,6 +102,21 @@ func Info(r parquet.ReaderAtSeeker, opts ...ReadOption) (info FileInfo, err erro
 // would misplace.
 func columnStats(rg *metadata.RowGroupMetaData, sc *schema.Schema) map[string]ColumnStats {
 	out := map[string]ColumnStats{}
+	// a name two top-level columns share has no statistics: a reader
+	// filtering by name could be given the other column's
+	names := map[string]int{}
+	for j := 0; j < rg.NumColumns() && j < sc.NumColumns(); j++ {
+		if p := sc.Column(j).ColumnPath(); len(p) >= 1 {
+			names[p[0]]++
+		}
+	}
+	defer func() {
+		for n, k := range names {
+			if k > 1 {
+				delete(out, n)
+			}
+		}
+	}()
 	for j := 0; j < rg.NumColumns(); j++ {
 		cc, err := rg.ColumnChunk(j)
 		if err != nil {
@@ -126,6 +141,10 @@ func columnStats(rg *metadata.RowGroupMetaData, sc *schema.Schema) map[string]Co
 		if lt != nil {
 			if it, ok := lt.(interface{ IsSigned() bool }); ok && !it.IsSigned() {
 				continue
+			}
+			switch lt.(type) {
+			case schema.DecimalLogicalType, *schema.DecimalLogicalType:
+				continue // unscaled integers, not the numbers they stand for
 			}
 		}
 		if st.HasMinMax() {

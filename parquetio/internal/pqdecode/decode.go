@@ -15,9 +15,12 @@
 package pqdecode
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -27,6 +30,7 @@ import (
 	"github.com/apache/arrow/go/v15/parquet/compress"
 	"github.com/golang/snappy"
 
+	"github.com/stride0/stride0/internal/readlimit"
 	"github.com/stride0/stride0/parquetio/internal/pqscan"
 )
 
@@ -36,6 +40,10 @@ var (
 	ErrFallback = errors.New("pqdecode: not a case this decoder handles")
 	// ErrInvalid: the chunk's bytes are malformed.
 	ErrInvalid = errors.New("invalid Parquet column chunk")
+	// ErrLimit: a buffer over the limits (Spec.MaxBuffer); such errors
+	// also wrap ErrInvalid. It is readlimit's (and so arrowio's and
+	// parquetio's) ErrLimit.
+	ErrLimit = readlimit.ErrLimit
 )
 
 // Spec describes the column chunk to decode.
@@ -77,7 +85,10 @@ func Supported(phys int32, t arrow.DataType) bool {
 }
 
 // Decoder holds scratch space reused from chunk to chunk; one per
-// goroutine.
+// goroutine. Its Go memory is bounded by the pages (at most MaxBuffer
+// each) and a block of indices, whatever the rows a file claims; the
+// result's buffers, the byte arrays' value bytes included, come from the
+// caller's allocator.
 type Decoder struct {
 	page    []byte   // an inflated page
 	dict    []byte   // a byte-array dictionary's bytes
@@ -85,10 +96,20 @@ type Decoder struct {
 	dict8   []uint64 // a dictionary of 8-byte values
 	dictOff []int32  // a byte-array dictionary's offsets into dict
 	dictN   int      // the dictionary's values
-	idx     []uint32 // a page's dictionary indices
-	data    []byte   // a byte-array chunk's value bytes
+	idx     []uint32 // a block of dictionary indices (or a list page's levels)
 	bits    []byte   // a page's boolean values (RLE)
+	gz      *gzip.Reader
+	gzIn    bytes.Reader
 }
+
+// idxBlock is the number of dictionary indices decoded at a time (they
+// stay in the first level of cache while their values are gathered).
+const idxBlock = 2048
+
+// MaxBytes is the most value bytes of a byte-array column Decode and
+// Column hold (their offsets are int32); past it they return ErrFallback.
+// A variable so that tests can lower it.
+var MaxBytes int64 = math.MaxInt32
 
 // chunk is the state of one Decode.
 type chunk struct {
@@ -98,7 +119,10 @@ type chunk struct {
 	valid   []byte // validity bitmap (optional columns)
 	vals    []byte // fixed-width values, or boolean bits
 	offs    []int32
+	data    *memory.Buffer // byte arrays' value bytes (from the caller's allocator)
+	dlen    int            // the bytes of data used
 	haveDic bool
+	sawData bool // a data page was read (a dictionary page must come first)
 }
 
 // Decode decodes the column chunk whose pages are b (from its first page
@@ -182,7 +206,8 @@ func (d *Decoder) Begin(s Spec, mem memory.Allocator) (col *Column, err error) {
 	default:
 		c.offs = arrow.Int32Traits.CastFromBytes(col.alloc((c.n + 1) * 4))
 		c.offs[0] = 0
-		d.data = d.data[:0]
+		c.data = memory.NewResizableBuffer(mem)
+		col.bufs = append(col.bufs, c.data)
 	}
 	return col, nil
 }
@@ -203,13 +228,29 @@ func (col *Column) Chunk(b []byte, rows int64, codec int32) (err error) {
 	}
 	col.c.s.Codec = codec
 	col.d.dictN = 0
-	col.c.haveDic = false
+	col.c.haveDic, col.c.sawData = false, false
 	nulls, err := col.d.pages(b, &col.c, col.row, col.row+int(rows))
 	if err != nil {
 		return err
 	}
 	col.row += int(rows)
 	col.nulls += nulls
+	if c := &col.c; c.w < 0 && col.row < c.n && col.row > 0 {
+		// the value bytes of the rows left, at the rate of those read (and
+		// a little more): one reallocation instead of a doubling per
+		// chunk, each a copy of what was read
+		rate := float64(c.dlen) / float64(col.row)
+		want := float64(c.dlen) + rate*float64(c.n-col.row)*1.05 + 16
+		if limit := float64(min(c.s.MaxBuffer, MaxBytes)) + 16; want > limit {
+			want = limit
+		}
+		if int(want) > c.data.Cap() {
+			func() {
+				defer func() { _ = recover() }() // refused by a limit: grow as needed instead
+				c.data.Reserve(int(want))
+			}()
+		}
+	}
 	return nil
 }
 
@@ -231,19 +272,12 @@ func (col *Column) Finish() (out arrow.ArrayData, err error) {
 		col.Abort()
 	}()
 	defer guard(&err) // (runs first)
-	c, d := &col.c, col.d
+	c := &col.c
 	if col.row != c.n {
 		return nil, fmt.Errorf("%w: %d of the column's %d rows decoded", ErrInvalid, col.row, c.n)
 	}
 	if c.w < 0 {
-		if len(d.data) > math.MaxInt32 {
-			return nil, ErrFallback
-		}
-		data := col.alloc(len(d.data))
-		copy(data, d.data)
-		if cap(d.data) > 64<<20 {
-			d.data = nil // do not keep a huge scratch
-		}
+		c.data.ResizeNoShrink(c.dlen) // (within its capacity)
 	}
 	bufs := col.bufs
 	var vb *memory.Buffer
@@ -283,6 +317,9 @@ func (d *Decoder) pages(b []byte, c *chunk, row, end int) (nulls int, err error)
 			if c.haveDic {
 				return 0, fmt.Errorf("%w: page %d: a second dictionary page", ErrInvalid, page)
 			}
+			if c.sawData {
+				return 0, fmt.Errorf("%w: page %d: a dictionary page after data pages (it must come first)", ErrInvalid, page)
+			}
 			if h.Encoding != pqscan.EncPlain && h.Encoding != pqscan.EncPlainDict {
 				return 0, ErrFallback
 			}
@@ -295,6 +332,7 @@ func (d *Decoder) pages(b []byte, c *chunk, row, end int) (nulls int, err error)
 			}
 			c.haveDic = true
 		case pqscan.PageData, pqscan.PageDataV2:
+			c.sawData = true
 			nv := int(h.NumValues)
 			if nv < 0 || nv > end-row {
 				return 0, fmt.Errorf("%w: page %d: %d values with %d of the row group's rows left", ErrInvalid, page, nv, end-row)
@@ -360,11 +398,10 @@ func (d *Decoder) pages(b []byte, c *chunk, row, end int) (nulls int, err error)
 	return nulls, nil
 }
 
-var zstdCodec, gzipCodec compress.Codec
+var zstdCodec compress.Codec
 
 func init() {
 	zstdCodec, _ = compress.GetCodec(compress.Codecs.Zstd)
-	gzipCodec, _ = compress.GetCodec(compress.Codecs.Gzip)
 }
 
 // inflate returns the size bytes raw inflates to (raw itself when not
@@ -390,34 +427,65 @@ func (d *Decoder) inflate(raw []byte, codec int32, size int) (out []byte, err er
 		}
 		return p, nil
 	case pqscan.CodecZstd, pqscan.CodecGzip:
-		codecs := zstdCodec
-		if codec == pqscan.CodecGzip {
-			codecs = gzipCodec
-		}
-		if codecs == nil {
-			return nil, ErrFallback
+		// the frames' claims first (what zstd may allocate past the page;
+		// gzip's best ratio), as pqscan checks the pages of a file: the
+		// decoder does not lean on that scan having seen this page
+		if err := pqscan.CheckBody(codec, raw, int64(size)); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrInvalid, err)
 		}
 		if cap(d.page) < size {
 			d.page = make([]byte, size)
 		}
+		if codec == pqscan.CodecGzip {
+			return d.gunzip(raw, d.page[:size])
+		}
+		if zstdCodec == nil {
+			return nil, ErrFallback
+		}
 		defer func() {
 			if r := recover(); r != nil {
-				out, err = nil, fmt.Errorf("%w: inflating a page of codec %d: %v", ErrInvalid, codec, r)
+				out, err = nil, fmt.Errorf("%w: inflating a zstd page: %v", ErrInvalid, r)
 			}
 		}()
 		if size == 0 {
-			return d.page[:0], nil // (checked by pqscan: the body inflates to nothing)
+			return d.page[:0], nil // (checked: the body inflates to nothing)
 		}
-		p := codecs.Decode(d.page[:size], raw)
+		p := zstdCodec.Decode(d.page[:size], raw)
 		if len(p) != size {
-			return nil, fmt.Errorf("%w: a page of codec %d inflates to %d bytes, not the %d it claims", ErrInvalid, codec, len(p), size)
+			return nil, fmt.Errorf("%w: a zstd page inflates to %d bytes, not the %d it claims", ErrInvalid, len(p), size)
 		}
-		if cap(p) > cap(d.page) {
+		if cap(p) > cap(d.page) && cap(p) <= 2*size {
 			d.page = p
 		}
 		return p, nil
 	}
 	return nil, ErrFallback
+}
+
+// gunzip inflates the gzip stream raw into dst, which it must fill
+// exactly.
+func (d *Decoder) gunzip(raw, dst []byte) ([]byte, error) {
+	d.gzIn.Reset(raw)
+	var err error
+	if d.gz == nil {
+		d.gz, err = gzip.NewReader(&d.gzIn)
+	} else {
+		err = d.gz.Reset(&d.gzIn)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: a gzip page: %w", ErrInvalid, err)
+	}
+	if n, err := io.ReadFull(d.gz, dst); err != nil {
+		return nil, fmt.Errorf("%w: a gzip page inflates to %d bytes, not the %d it claims (%w)", ErrInvalid, n, len(dst), err)
+	}
+	var one [1]byte
+	if n, err := d.gz.Read(one[:]); n > 0 || err != io.EOF {
+		if n > 0 {
+			err = errors.New("more bytes")
+		}
+		return nil, fmt.Errorf("%w: a gzip page inflates to more than the %d bytes it claims (%v)", ErrInvalid, len(dst), err)
+	}
+	return dst, nil
 }
 
 // loadDict keeps the PLAIN values of a dictionary page.
@@ -492,7 +560,15 @@ func (d *Decoder) values(c *chunk, enc int32, p []byte, row, nv, k int) error {
 		if !c.haveDic {
 			return fmt.Errorf("%w: dictionary indices without a dictionary page", ErrInvalid)
 		}
-		if k == 0 {
+		if k == 0 { // every row null: no indices (not even their bit width)
+			if c.w > 0 {
+				clear(c.vals[row*c.w : (row+nv)*c.w])
+			} else {
+				out := c.offs[row+1 : row+nv+1]
+				for i := range out {
+					out[i] = int32(c.dlen)
+				}
+			}
 			return nil
 		}
 		if len(p) < 1 {
@@ -502,14 +578,14 @@ func (d *Decoder) values(c *chunk, enc int32, p []byte, row, nv, k int) error {
 		if bw > 32 {
 			return fmt.Errorf("%w: dictionary indices of %d bits", ErrInvalid, bw)
 		}
-		if cap(d.idx) < k {
-			d.idx = make([]uint32, k)
+		if cap(d.idx) < idxBlock {
+			d.idx = make([]uint32, idxBlock)
 		}
-		idx := d.idx[:k]
-		if err := rleInts(p[1:], bw, idx); err != nil {
+		r := newRLE(p[1:], bw)
+		if err := d.gather(c, &r, row, nv, k); err != nil {
 			return fmt.Errorf("dictionary indices: %w", err)
 		}
-		return d.gather(c, idx, row, nv, k)
+		return nil
 	case pqscan.EncRLE:
 		if c.w != 0 {
 			return ErrFallback
@@ -565,10 +641,12 @@ func (d *Decoder) plain(c *chunk, p []byte, row, nv, k int) error {
 		}
 		return spreadBits(c, p, row, nv, k)
 	}
-	// the values take at most the page's bytes (their total is checked
-	// against the limits after)
-	dst := d.room(len(p))
-	o := len(d.data)
+	// the values take at most the page's bytes less their lengths
+	dst, err := c.room(max(0, len(p)-4*k))
+	if err != nil {
+		return err
+	}
+	o := c.dlen
 	at := 0
 	for r := 0; r < nv; r++ {
 		if c.valid == nil || bitutil.BitIsSet(c.valid, row+r) {
@@ -590,77 +668,101 @@ func (d *Decoder) plain(c *chunk, p []byte, row, nv, k int) error {
 		}
 		c.offs[row+r+1] = int32(o)
 	}
-	d.data = d.data[:o]
-	return d.grow(c, 0)
-}
-
-// grow checks that l more value bytes keep a byte-array chunk within its
-// limits (the offsets are int32).
-func (d *Decoder) grow(c *chunk, l int) error {
-	if int64(len(d.data))+int64(l) > min(c.s.MaxBuffer, math.MaxInt32) {
-		if int64(len(d.data))+int64(l) > math.MaxInt32 {
-			return ErrFallback
-		}
-		return fmt.Errorf("%w: a column chunk of more than %d value bytes (the limit of a buffer)", ErrInvalid, c.s.MaxBuffer)
-	}
+	c.dlen = o
 	return nil
 }
 
-// gather writes dictionary values idx to the page's rows; an index out
-// of the dictionary is invalid.
-func (d *Decoder) gather(c *chunk, idx []uint32, row, nv, k int) error {
-	switch c.w {
-	case 4:
-		return gatherFixed(d.dict4, arrow.Uint32Traits.CastFromBytes(c.vals)[row:row+nv], idx, c.valid, row, k)
-	case 8:
-		return gatherFixed(d.dict8, arrow.Uint64Traits.CastFromBytes(c.vals)[row:row+nv], idx, c.valid, row, k)
+// room makes the chunk's value bytes hold n more (and 16 of slack, for
+// copy16) and returns them, to their capacity. Past the limits (MaxBuffer,
+// MaxBytes) it fails: ErrInvalid, or ErrFallback past MaxBytes when
+// MaxBuffer allows more (the offsets cannot say it).
+func (c *chunk) room(n int) ([]byte, error) {
+	need := int64(c.dlen) + int64(n)
+	if need > min(c.s.MaxBuffer, MaxBytes) {
+		if need > MaxBytes {
+			return nil, ErrFallback
+		}
+		return nil, fmt.Errorf("%w: %w: a column of more than %d value bytes (the limit of a buffer)", ErrInvalid, ErrLimit, c.s.MaxBuffer)
 	}
-	// byte arrays
-	var total int64
+	if want := int(need) + 16; c.data.Cap() < want {
+		c.data.Reserve(max(want, min(2*c.data.Cap(), int(min(c.s.MaxBuffer, MaxBytes))+16)))
+	}
+	return c.data.Buf(), nil
+}
+
+// gather writes the dictionary values of the k indices r decodes to the
+// page's non-null rows (nv rows from row); an index out of the dictionary
+// is invalid. The indices are decoded a block at a time.
+func (d *Decoder) gather(c *chunk, r *rleDec, row, nv, k int) error {
+	idx := d.idx[:idxBlock]
+	if c.w > 0 {
+		if c.w == 4 {
+			return gatherFixed(d.dict4, arrow.Uint32Traits.CastFromBytes(c.vals)[row:row+nv], r, idx, c.valid, row, k)
+		}
+		return gatherFixed(d.dict8, arrow.Uint64Traits.CastFromBytes(c.vals)[row:row+nv], r, idx, c.valid, row, k)
+	}
 	n := uint32(d.dictN)
-	for _, v := range idx {
-		if v >= n {
-			return errIndex(v, n)
+	offs := d.dictOff[:d.dictN+1]
+	dict := d.dict[:cap(d.dict)] // (16 bytes of slack past the values)
+	out := c.offs[row+1 : row+nv+1]
+	o := c.dlen
+	for at, rr := 0, 0; at < k; {
+		m := min(idxBlock, k-at)
+		b := idx[:m]
+		if err := r.next(b); err != nil {
+			return err
 		}
-		total += int64(d.dictOff[v+1] - d.dictOff[v])
-	}
-	if total > math.MaxInt32 {
-		return ErrFallback
-	}
-	if err := d.grow(c, int(total)); err != nil {
-		return err
-	}
-	dst := d.room(int(total))
-	o := len(d.data)
-	dict := d.dict[:cap(d.dict)]
-	j := 0
-	for r := 0; r < nv; r++ {
-		if c.valid == nil || bitutil.BitIsSet(c.valid, row+r) {
-			v := idx[j]
-			s0, s1 := int(d.dictOff[v]), int(d.dictOff[v+1])
-			if s1-s0 <= 16 {
-				copy16(dst[o:], dict[s0:])
-			} else {
-				copy(dst[o:], dict[s0:s1])
+		total := 0
+		for _, v := range b {
+			if v >= n {
+				return errIndex(v, n)
 			}
-			o += s1 - s0
-			j++
+			total += int(offs[v+1] - offs[v])
 		}
-		c.offs[row+r+1] = int32(o)
+		c.dlen = o
+		dst, err := c.room(total)
+		if err != nil {
+			return err
+		}
+		if c.valid == nil {
+			o32 := int32(o)
+			for j, v := range b {
+				s0, s1 := offs[v], offs[v+1]
+				if s1-s0 <= 16 {
+					copy16(dst[o32:], dict[s0:])
+				} else {
+					copy(dst[o32:], dict[s0:s1])
+				}
+				o32 += s1 - s0
+				out[rr+j] = o32
+			}
+			o = int(o32)
+			rr += m
+		} else {
+			for j := 0; j < m; rr++ {
+				if bitutil.BitIsSet(c.valid, row+rr) {
+					v := b[j]
+					s0, s1 := int(offs[v]), int(offs[v+1])
+					if s1-s0 <= 16 {
+						copy16(dst[o:], dict[s0:])
+					} else {
+						copy(dst[o:], dict[s0:s1])
+					}
+					o += s1 - s0
+					j++
+				}
+				out[rr] = int32(o)
+			}
+		}
+		at += m
+		if at == k { // null rows at the end of the page
+			for ; rr < nv; rr++ {
+				out[rr] = int32(o)
+			}
+		}
 	}
-	d.data = d.data[:o]
+	c.dlen = o
 	return nil
-}
-
-// room makes d.data's capacity hold n more bytes and 16 of slack (for
-// copy16), and returns it up to its capacity.
-func (d *Decoder) room(n int) []byte {
-	if need := len(d.data) + n + 16; cap(d.data) < need {
-		nd := make([]byte, len(d.data), max(need, 2*cap(d.data)))
-		copy(nd, d.data)
-		d.data = nd
-	}
-	return d.data[:cap(d.data)]
 }
 
 // copy16 copies 16 bytes from src to dst (both hold them): a short value
@@ -673,32 +775,46 @@ func errIndex(v, n uint32) error {
 	return fmt.Errorf("%w: dictionary index %d of a dictionary of %d values", ErrInvalid, v, n)
 }
 
-// gatherFixed writes dict[idx[j]] to the j-th non-null row of dst (rows
-// from row of the bitmap valid; null rows get 0).
-func gatherFixed[T uint32 | uint64](dict, dst []T, idx []uint32, valid []byte, row, k int) error {
+// gatherFixed writes dict[i] for the k indices i r decodes to the non-null
+// rows of dst (rows from row of the bitmap valid; null rows get 0), a
+// block (len(idx)) at a time.
+func gatherFixed[T uint32 | uint64](dict, dst []T, r *rleDec, idx []uint32, valid []byte, row, k int) error {
 	n := uint32(len(dict))
 	if k == len(dst) {
-		dst = dst[:len(idx)]
-		for i, v := range idx {
-			if v >= n {
-				return errIndex(v, n)
+		for at := 0; at < k; at += len(idx) {
+			b := idx[:min(len(idx), k-at)]
+			if err := r.next(b); err != nil {
+				return err
 			}
-			dst[i] = dict[v]
+			o := dst[at : at+len(b)]
+			for i, v := range b {
+				if v >= n {
+					return errIndex(v, n)
+				}
+				o[i] = dict[v]
+			}
 		}
 		return nil
 	}
-	j := 0
-	for r := range dst {
-		if bitutil.BitIsSet(valid, row+r) {
-			v := idx[j]
-			if v >= n {
-				return errIndex(v, n)
-			}
-			dst[r] = dict[v]
-			j++
-		} else {
-			dst[r] = 0
+	j, have, taken := 0, 0, 0
+	for i := range dst {
+		if !bitutil.BitIsSet(valid, row+i) {
+			dst[i] = 0
+			continue
 		}
+		if j == have {
+			have, j = min(len(idx), k-taken), 0
+			if err := r.next(idx[:have]); err != nil {
+				return err
+			}
+			taken += have
+		}
+		v := idx[j]
+		j++
+		if v >= n {
+			return errIndex(v, n)
+		}
+		dst[i] = dict[v]
 	}
 	return nil
 }
@@ -777,86 +893,134 @@ func rleBits(b []byte, bm []byte, at, n int) (set int, err error) {
 // rleInts decodes len(dst) values of bit width bw (<= 32) of the
 // RLE/bit-packed hybrid encoding from b.
 func rleInts(b []byte, bw int, dst []uint32) error {
-	p, i, n := 0, 0, len(dst)
-	vb := (bw + 7) / 8 // bytes of a run's value
-	mask := uint64(1)<<bw - 1
-	for i < n {
-		h, m := binary.Uvarint(b[p:])
-		if m <= 0 {
-			return fmt.Errorf("%w: a run header past the end (%d of %d values read)", ErrInvalid, i, n)
+	r := newRLE(b, bw)
+	return r.next(dst)
+}
+
+// rleDec reads values of the RLE/bit-packed hybrid encoding, of a bit
+// width up to 32, as many at a time as asked.
+type rleDec struct {
+	b    []byte
+	p    int // the next run's header in b
+	bw   int
+	vb   int // bytes of a run's value
+	mask uint64
+	run  int    // values left in the current RLE run
+	val  uint32 // its value
+	pk   []byte // the current bit-packed run's bytes
+	pkAt int    // its values taken
+	pkN  int    // its values (8 a group)
+}
+
+func newRLE(b []byte, bw int) rleDec {
+	return rleDec{b: b, bw: bw, vb: (bw + 7) / 8, mask: uint64(1)<<bw - 1}
+}
+
+// maxRun bounds the values of a run (no page holds more).
+const maxRun = 1 << 31
+
+// next decodes len(dst) values; running out of runs is invalid.
+func (r *rleDec) next(dst []uint32) error {
+	for len(dst) > 0 {
+		if r.run > 0 {
+			m := min(r.run, len(dst))
+			fill := dst[:m]
+			for j := range fill {
+				fill[j] = r.val
+			}
+			r.run -= m
+			dst = dst[m:]
+			continue
 		}
-		p += m
-		if h&1 == 1 {
+		if r.pkAt < r.pkN {
+			m := min(r.pkN-r.pkAt, len(dst))
+			unpack(r.pk, r.pkAt, r.bw, r.mask, dst[:m])
+			r.pkAt += m
+			dst = dst[m:]
+			continue
+		}
+		h, m := binary.Uvarint(r.b[r.p:])
+		if m <= 0 {
+			return fmt.Errorf("%w: a run header past the end (%d values short)", ErrInvalid, len(dst))
+		}
+		r.p += m
+		if h&1 == 1 { // bit-packed groups of 8 values
 			g := h >> 1
-			if g == 0 || (bw > 0 && g > uint64(len(b)-p)/uint64(bw)) {
-				return fmt.Errorf("%w: %d bit-packed groups of %d bits with %d bytes left", ErrInvalid, g, bw, len(b)-p)
+			if g == 0 || (r.bw > 0 && g > uint64(len(r.b)-r.p)/uint64(r.bw)) {
+				return fmt.Errorf("%w: %d bit-packed groups of %d bits with %d bytes left", ErrInvalid, g, r.bw, len(r.b)-r.p)
 			}
-			cnt := n - i
-			if g*8 < uint64(cnt) {
-				cnt = int(g * 8)
-			}
-			unpack(b[p:p+int(g)*bw], bw, mask, dst[i:i+cnt])
-			p += int(g) * bw
-			i += cnt
+			g = min(g, maxRun/8)
+			r.pk, r.pkAt, r.pkN = r.b[r.p:r.p+int(g)*r.bw], 0, int(g)*8
+			r.p += int(g) * r.bw
 			continue
 		}
 		cnt := h >> 1
 		if cnt == 0 {
 			return fmt.Errorf("%w: an empty run", ErrInvalid)
 		}
-		if len(b)-p < vb {
+		if len(r.b)-r.p < r.vb {
 			return fmt.Errorf("%w: a run without its value", ErrInvalid)
 		}
 		var v uint64
-		for j := 0; j < vb; j++ {
-			v |= uint64(b[p+j]) << (8 * j)
+		for j := 0; j < r.vb; j++ {
+			v |= uint64(r.b[r.p+j]) << (8 * j)
 		}
-		p += vb
-		if v > mask {
-			return fmt.Errorf("%w: a run of value %d wider than %d bits", ErrInvalid, v, bw)
+		r.p += r.vb
+		if v > r.mask {
+			return fmt.Errorf("%w: a run of value %d wider than %d bits", ErrInvalid, v, r.bw)
 		}
-		c := n - i
-		if cnt < uint64(c) {
-			c = int(cnt)
-		}
-		fill := dst[i : i+c]
-		for j := range fill {
-			fill[j] = uint32(v)
-		}
-		i += c
+		r.run, r.val = int(min(cnt, maxRun)), uint32(v)
 	}
 	return nil
 }
 
 // unpack reads len(dst) values of bw bits, least significant first, from
-// b (which holds at least len(dst)*bw bits).
-func unpack(b []byte, bw int, mask uint64, dst []uint32) {
+// value from of b (which holds at least (from+len(dst))*bw bits).
+func unpack(b []byte, from, bw int, mask uint64, dst []uint32) {
 	if bw == 0 {
 		clear(dst)
 		return
 	}
-	q := 0 // bit position
+	q := from * bw // bit position
 	j := 0
 	if bw <= 8 {
-		for ; j+8 <= len(dst) && q/8+8 <= len(b); j += 8 {
-			w := binary.LittleEndian.Uint64(b[q/8:])
-			o := dst[j : j+8]
-			for i := range o {
-				o[i] = uint32(w >> (i * bw) & mask)
-			}
+		for ; j < len(dst) && q&7 != 0; j++ { // to a whole group
+			dst[j] = uint32(load(b, q>>3) >> (q & 7) & mask)
+			q += bw
+		}
+		// 8 values in bw bytes, from one load
+		for ; j+8 <= len(dst) && q>>3+8 <= len(b); j += 8 {
+			w := binary.LittleEndian.Uint64(b[q>>3:])
+			o := dst[j : j+8 : j+8]
+			o[0] = uint32(w & mask)
+			o[1] = uint32(w >> bw & mask)
+			o[2] = uint32(w >> (2 * bw) & mask)
+			o[3] = uint32(w >> (3 * bw) & mask)
+			o[4] = uint32(w >> (4 * bw) & mask)
+			o[5] = uint32(w >> (5 * bw) & mask)
+			o[6] = uint32(w >> (6 * bw) & mask)
+			o[7] = uint32(w >> (7 * bw) & mask)
 			q += 8 * bw
 		}
 	}
-	for ; j < len(dst) && q/8+8 <= len(b); j++ {
-		dst[j] = uint32(binary.LittleEndian.Uint64(b[q/8:]) >> (q & 7) & mask)
+	for ; j < len(dst) && q>>3+8 <= len(b); j++ {
+		dst[j] = uint32(binary.LittleEndian.Uint64(b[q>>3:]) >> (q & 7) & mask)
 		q += bw
 	}
 	for ; j < len(dst); j++ {
-		var v uint64
-		for k, o := 0, q/8; k < 8 && o+k < len(b); k++ {
-			v |= uint64(b[o+k]) << (8 * k)
-		}
-		dst[j] = uint32(v >> (q & 7) & mask)
+		dst[j] = uint32(load(b, q>>3) >> (q & 7) & mask)
 		q += bw
 	}
+}
+
+// load reads up to 8 bytes of b at o, little-endian, zero past its end.
+func load(b []byte, o int) uint64 {
+	if o+8 <= len(b) {
+		return binary.LittleEndian.Uint64(b[o:])
+	}
+	var v uint64
+	for k := 0; o+k < len(b); k++ {
+		v |= uint64(b[o+k]) << (8 * k)
+	}
+	return v
 }

@@ -7,10 +7,12 @@ import (
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow"
+	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/bitutil"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/golang/snappy"
 
+	"github.com/stride0/stride0/internal/pqbomb"
 	"github.com/stride0/stride0/parquetio/internal/pqscan"
 )
 
@@ -338,6 +340,19 @@ func FuzzDecode(f *testing.F) {
 	f.Add(b[:len(b)/2], uint8(0))
 	f.Add(b[:20], uint8(3))
 	f.Add([]byte{}, uint8(1))
+	// the chunks of the fast bombs and of their honest siblings
+	var files [][]byte
+	for _, b := range pqbomb.FastBombs() {
+		files = append(files, b.Data)
+	}
+	files = append(files, pqbomb.FastValid()...)
+	for _, data := range files {
+		footer := int(binary.LittleEndian.Uint32(data[len(data)-8:]))
+		chunk := data[4 : len(data)-8-footer]
+		for _, kind := range []uint8{0, 1, 4, 8, 9, 0x20} {
+			f.Add(chunk, kind)
+		}
+	}
 	types := []struct {
 		phys int32
 		t    arrow.DataType
@@ -379,4 +394,118 @@ func FuzzDecode(f *testing.F) {
 		}
 		mem.AssertSize(t, 0)
 	})
+}
+
+// defLevels is the 4-byte length and the RLE/bit-packed definition levels
+// of valid (bit width 1).
+func defLevels(rng *rand.Rand, valid []bool) []byte {
+	defs := make([]uint32, len(valid))
+	for i, v := range valid {
+		if v {
+			defs[i] = 1
+		}
+	}
+	lv := rleEncode(rng, defs, 1)
+	return append(binary.LittleEndian.AppendUint32(nil, uint32(len(lv))), lv...)
+}
+
+// A dictionary-encoded page whose rows are all null (no indices, not even
+// their bit width) between pages with values: the offsets of its rows
+// (byte arrays) stay those of the row before, and fixed-width values are
+// zero, whatever the allocator left in the buffers. Before, the offsets
+// of such a page were left as allocated (0 with Go's allocator: offsets
+// going backwards, an invalid array).
+func TestDecodeAllNullDictPage(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	dict := []string{"alpha", "", "a string longer than sixteen bytes"}
+	var dbody []byte
+	for _, v := range dict {
+		dbody = binary.LittleEndian.AppendUint32(dbody, uint32(len(v)))
+		dbody = append(dbody, v...)
+	}
+	pageValid := [][]bool{{true, false, true}, {false, false, false, false}, {true, true}}
+	var want []string
+	var valid []bool
+	pages := []page{{typ: pqscan.PageDict, enc: pqscan.EncPlain, numValues: int32(len(dict)), body: dbody}}
+	k := 0
+	for _, pv := range pageValid {
+		body := defLevels(rng, pv)
+		var idx []uint32
+		for _, v := range pv {
+			valid = append(valid, v)
+			if v {
+				idx = append(idx, uint32(k%3))
+				want = append(want, dict[k%3])
+				k++
+			} else {
+				want = append(want, "")
+			}
+		}
+		if len(idx) > 0 {
+			body = append(body, 2)
+			body = append(body, rleEncode(rng, idx, 2)...)
+		}
+		pages = append(pages, page{typ: pqscan.PageData, enc: pqscan.EncRLEDictionary, numValues: int32(len(pv)), body: body})
+	}
+	rows := len(want)
+	for _, typ := range []string{"string", "int32"} {
+		mem := memory.NewCheckedAllocator(dirtyMem{memory.NewGoAllocator()})
+		s := Spec{Physical: pqscan.TypeBytes, Optional: true, Codec: pqscan.CodecNone, Rows: int64(rows), Type: arrow.BinaryTypes.String, MaxBuffer: 1 << 20}
+		ps := pages
+		if typ == "int32" {
+			s.Physical, s.Type = pqscan.TypeInt32, arrow.PrimitiveTypes.Int32
+			ps = append([]page{}, pages...)
+			ps[0] = page{typ: pqscan.PageDict, enc: pqscan.EncPlain, numValues: 3, body: []byte{7, 0, 0, 0, 8, 0, 0, 0, 9, 0, 0, 0}}
+		}
+		var d Decoder
+		out, err := d.Decode(join(ps), s, mem)
+		if err != nil {
+			t.Fatalf("%s: %v", typ, err)
+		}
+		a := arrowarray.MakeFromData(out)
+		out.Release()
+		if v, ok := a.(interface{ ValidateFull() error }); ok {
+			if err := v.ValidateFull(); err != nil {
+				t.Fatalf("%s: %v", typ, err)
+			}
+		}
+		for i := 0; i < rows; i++ {
+			if a.IsValid(i) != valid[i] {
+				t.Fatalf("%s: row %d valid %v", typ, i, a.IsValid(i))
+			}
+			switch x := a.(type) {
+			case *arrowarray.String:
+				if x.Value(i) != want[i] {
+					t.Fatalf("row %d: %q, want %q", i, x.Value(i), want[i])
+				}
+			case *arrowarray.Int32:
+				if !valid[i] && x.Value(i) != 0 {
+					t.Fatalf("int32 row %d: null row holds %d", i, x.Value(i))
+				}
+			}
+		}
+		a.Release()
+		mem.AssertSize(t, 0)
+	}
+}
+
+// dirtyMem hands out buffers full of 0xA5, as an allocator that does not
+// clear them may.
+type dirtyMem struct{ memory.Allocator }
+
+func (m dirtyMem) Allocate(n int) []byte {
+	b := m.Allocator.Allocate(n)
+	for i := range b {
+		b[i] = 0xA5
+	}
+	return b
+}
+
+func (m dirtyMem) Reallocate(n int, b []byte) []byte {
+	old := len(b)
+	nb := m.Allocator.Reallocate(n, b)
+	for i := old; i < len(nb); i++ {
+		nb[i] = 0xA5
+	}
+	return nb
 }

@@ -1,6 +1,7 @@
 package pqscan
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 )
@@ -74,5 +75,19 @@ func wrapShort(err error) error {
 	if errors.As(err, &short) {
 		return fmt.Errorf("%w: page header: %w", ErrInvalid, err)
 	}
+	return err
+}
+
+// CheckBody checks the compressed body of a page held in memory against
+// out, the bytes it must inflate to, as CheckPages checks the pages it
+// walks (snappy's length and ratio, zstd frame content and block sizes,
+// gzip's best ratio, an empty page's body), so that a decoder that then
+// inflates it into a buffer of out bytes allocates no more than a block
+// beyond it. codec is the page's codec (CodecNone: nothing to check).
+func CheckBody(codec int32, body []byte, out int64) error {
+	if codec == codecNone {
+		return nil
+	}
+	_, err := checkFrame(bytes.NewReader(body), codec, 0, int64(len(body)), out, out == 0, nil)
 	return err
 }

@@ -20,6 +20,12 @@ func FuzzScan(f *testing.F) {
 	for _, b := range pqbomb.Valid() {
 		f.Add(b)
 	}
+	for _, b := range pqbomb.FastBombs() {
+		f.Add(b.Data)
+	}
+	for _, b := range pqbomb.FastValid() {
+		f.Add(b)
+	}
 	lim := Limits{MaxBuffer: 1 << 20, MaxTotal: 64 << 20}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		file, err := ReadFooter(bytes.NewReader(data), int64(len(data)), lim)
