@@ -36,6 +36,13 @@ type gemmShape struct {
 	// smaller)
 	rowKern []gemmKernel
 	rowsOf  []int
+	// packRows and packCols, when set, pack six rows of A (mr a multiple
+	// of six) read along k (A's rows contiguous) or along the rows (A's
+	// columns contiguous), step p's six values to dst + p·dstep bytes;
+	// packPanels, when set, packs panels of B whose rows are contiguous
+	// (nr·size bytes of 64 or 128). See gemmgen.go.
+	packRows, packCols func(dst, src unsafe.Pointer, lda, kc, dstep int)
+	packPanels         func(dst, src unsafe.Pointer, ldb, kc, panels, pstride int)
 }
 
 // block is the most terms of k a float32 kernel call sums in float32.
@@ -334,6 +341,20 @@ func (g *gemmCtx[T]) packA(a mat[T], ic, pc, mc, kc int, dst []T) {
 		rows := min(mr, mc-ir)
 		pan := dst[ir*kc : ir*kc+mr*kc]
 		base := a.off + (ic+ir)*a.rs + pc*a.cs
+		if rows == mr && mr%6 == 0 && (a.cs == 1 && g.s.packRows != nil || a.rs == 1 && g.s.packCols != nil) {
+			// the corners of the block: every element read lies between them
+			_, _ = a.buf[base], a.buf[base+(mr-1)*a.rs+(kc-1)*a.cs]
+			_, _ = a.buf[base+(mr-1)*a.rs], a.buf[base+(kc-1)*a.cs]
+			step := mr * int(esz)
+			for h := 0; h < mr; h += 6 {
+				if a.cs == 1 {
+					g.s.packRows(unsafe.Pointer(&pan[h]), unsafe.Pointer(&a.buf[base+h*a.rs]), a.rs*int(esz), kc, step)
+				} else {
+					g.s.packCols(unsafe.Pointer(&pan[h]), unsafe.Pointer(&a.buf[base+h]), a.cs*int(esz), kc, step)
+				}
+			}
+			continue
+		}
 		if rows < mr {
 			clear(pan)
 		}
@@ -368,6 +389,22 @@ func (g *gemmCtx[T]) packB(b mat[T], pc, jc, kc, nc int, dst []T) {
 	if nc%nr != 0 {
 		last := nc / nr * nr
 		clear(dst[last*kc : last*kc+nr*kc])
+	}
+	if full := nc / nr; b.cs == 1 && full > 0 && g.s.packPanels != nil {
+		var z T
+		esz := int(unsafe.Sizeof(z))
+		e := b.off + pc*b.rs + jc
+		w := full*nr - 1
+		// the corners of the block: every element read lies between them
+		_, _ = b.buf[e], b.buf[e+(kc-1)*b.rs+w]
+		_, _ = b.buf[e+w], b.buf[e+(kc-1)*b.rs]
+		_ = dst[full*nr*kc-1]
+		g.s.packPanels(unsafe.Pointer(&dst[0]), unsafe.Pointer(&b.buf[e]), b.rs*esz, kc, full, kc*nr*esz)
+		if nc == full*nr {
+			return
+		}
+		// the edge panel
+		jc, nc, dst = jc+full*nr, nc-full*nr, dst[full*nr*kc:]
 	}
 	if b.cs != 1 && b.rs == 1 {
 		for j := 0; j < nc; j++ {

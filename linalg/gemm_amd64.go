@@ -44,6 +44,28 @@ func gemmF64AVX2x2(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bs
 //go:noescape
 func gemmF32AVX2x2(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
 
+//go:noescape
+func packRowsF64(dst, src unsafe.Pointer, lda, kc, dstep int)
+
+//go:noescape
+func packRowsF32(dst, src unsafe.Pointer, lda, kc, dstep int)
+
+//go:noescape
+func packColsF64(dst, src unsafe.Pointer, lda, kc, dstep int)
+
+//go:noescape
+func packColsF32(dst, src unsafe.Pointer, lda, kc, dstep int)
+
+//go:noescape
+func packPanels64(dst, src unsafe.Pointer, ldb, kc, panels, pstride int)
+
+//go:noescape
+func packPanels128(dst, src unsafe.Pointer, ldb, kc, panels, pstride int)
+
+// panelPackers are the routines that pack B's panels, by panel width in
+// bytes (for the tests).
+var panelPackers = map[int]func(dst, src unsafe.Pointer, ldb, kc, panels, pstride int){64: packPanels64, 128: packPanels128}
+
 // The kernels by the CPU: AVX-512 (12×16 float64, 12×32 float32), AVX2
 // with FMA (6×8, 6×16), else the Go kernel.
 func init() {
@@ -63,6 +85,8 @@ func avx512Shapes() (f64, f32 gemmShape) {
 	f32 = gemmShape{mr: 12, nr: 32, kc: 512, kb: 256, mc: 240, nc: 3072, direct: 1 << 18, kern: gemmF32AVX512}
 	f64.edges(map[int]gemmKernel{4: gemmF64AVX512x4, 8: gemmF64AVX512x8})
 	f32.edges(map[int]gemmKernel{4: gemmF32AVX512x4, 8: gemmF32AVX512x8})
+	f64.packRows, f64.packCols, f64.packPanels = packRowsF64, packColsF64, packPanels128
+	f32.packRows, f32.packCols, f32.packPanels = packRowsF32, packColsF32, packPanels128
 	return f64, f32
 }
 
@@ -71,6 +95,8 @@ func avx2Shapes() (f64, f32 gemmShape) {
 	f32 = gemmShape{mr: 6, nr: 16, kc: 512, kb: 256, mc: 120, nc: 3072, direct: 1 << 18, kern: gemmF32AVX2}
 	f64.edges(map[int]gemmKernel{2: gemmF64AVX2x2, 4: gemmF64AVX2x4})
 	f32.edges(map[int]gemmKernel{2: gemmF32AVX2x2, 4: gemmF32AVX2x4})
+	f64.packRows, f64.packCols, f64.packPanels = packRowsF64, packColsF64, packPanels64
+	f32.packRows, f32.packCols, f32.packPanels = packRowsF32, packColsF32, packPanels64
 	return f64, f32
 }
 

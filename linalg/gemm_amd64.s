@@ -2643,3 +2643,248 @@ gemmF32AVX2x2_add64:
 	VMOVUPD Y5, 96(DX)
 	VZEROUPPER
 	RET
+
+// func packRowsF64(dst, src unsafe.Pointer, lda, kc, dstep int)
+TEXT ·packRowsF64(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ lda+16(FP), R8
+	MOVQ kc+24(FP), CX
+	MOVQ dstep+32(FP), R9
+	LEAQ (R8)(R8*2), R10
+	LEAQ (SI)(R10*1), R11
+	LEAQ (R9)(R9*2), R12
+	MOVQ CX, DX
+	SHRQ $2, DX
+	JZ packRowsF64_tail
+packRowsF64_block:
+	VMOVUPS (SI), Y0
+	VMOVUPS (SI)(R8*1), Y1
+	VMOVUPS (SI)(R8*2), Y2
+	VMOVUPS (R11), Y3
+	VMOVUPS (R11)(R8*1), Y4
+	VMOVUPS (R11)(R8*2), Y5
+	VUNPCKLPD Y1, Y0, Y6
+	VUNPCKHPD Y1, Y0, Y7
+	VUNPCKLPD Y3, Y2, Y8
+	VUNPCKHPD Y3, Y2, Y9
+	VUNPCKLPD Y5, Y4, Y10
+	VUNPCKHPD Y5, Y4, Y11
+	VPERM2F128 $0x20, Y8, Y6, Y0
+	VPERM2F128 $0x20, Y9, Y7, Y1
+	VPERM2F128 $0x31, Y8, Y6, Y2
+	VPERM2F128 $0x31, Y9, Y7, Y3
+	VMOVUPS Y0, (DI)
+	VMOVUPS X10, 32(DI)
+	VMOVUPS Y1, (DI)(R9*1)
+	VMOVUPS X11, 32(DI)(R9*1)
+	VMOVUPS Y2, (DI)(R9*2)
+	VEXTRACTF128 $1, Y10, 32(DI)(R9*2)
+	VMOVUPS Y3, (DI)(R12*1)
+	VEXTRACTF128 $1, Y11, 32(DI)(R12*1)
+	LEAQ (DI)(R9*4), DI
+	ADDQ $32, SI
+	ADDQ $32, R11
+	DECQ DX
+	JNZ packRowsF64_block
+packRowsF64_tail:
+	ANDQ $3, CX
+	JZ packRowsF64_done
+packRowsF64_one:
+	MOVQ (SI), AX
+	MOVQ AX, 0(DI)
+	MOVQ (SI)(R8*1), AX
+	MOVQ AX, 8(DI)
+	MOVQ (SI)(R8*2), AX
+	MOVQ AX, 16(DI)
+	MOVQ (R11), AX
+	MOVQ AX, 24(DI)
+	MOVQ (R11)(R8*1), AX
+	MOVQ AX, 32(DI)
+	MOVQ (R11)(R8*2), AX
+	MOVQ AX, 40(DI)
+	ADDQ $8, SI
+	ADDQ $8, R11
+	ADDQ R9, DI
+	DECQ CX
+	JNZ packRowsF64_one
+packRowsF64_done:
+	VZEROUPPER
+	RET
+
+// func packRowsF32(dst, src unsafe.Pointer, lda, kc, dstep int)
+TEXT ·packRowsF32(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ lda+16(FP), R8
+	MOVQ kc+24(FP), CX
+	MOVQ dstep+32(FP), R9
+	LEAQ (R8)(R8*2), R10
+	LEAQ (SI)(R10*1), R11
+	LEAQ (R9)(R9*2), R12
+	MOVQ CX, DX
+	SHRQ $3, DX
+	JZ packRowsF32_tail
+packRowsF32_block:
+	VMOVUPS (SI), Y0
+	VMOVUPS (SI)(R8*1), Y1
+	VMOVUPS (SI)(R8*2), Y2
+	VMOVUPS (R11), Y3
+	VMOVUPS (R11)(R8*1), Y4
+	VMOVUPS (R11)(R8*2), Y5
+	VUNPCKLPS Y1, Y0, Y6
+	VUNPCKHPS Y1, Y0, Y7
+	VUNPCKLPS Y3, Y2, Y8
+	VUNPCKHPS Y3, Y2, Y9
+	VUNPCKLPS Y5, Y4, Y10
+	VUNPCKHPS Y5, Y4, Y11
+	VUNPCKLPD Y8, Y6, Y0
+	VUNPCKHPD Y8, Y6, Y1
+	VUNPCKLPD Y9, Y7, Y2
+	VUNPCKHPD Y9, Y7, Y3
+	VMOVUPS X0, (DI)
+	VMOVLPS X10, 16(DI)
+	VMOVUPS X1, (DI)(R9*1)
+	VMOVHPS X10, 16(DI)(R9*1)
+	VMOVUPS X2, (DI)(R9*2)
+	VMOVLPS X11, 16(DI)(R9*2)
+	VMOVUPS X3, (DI)(R12*1)
+	VMOVHPS X11, 16(DI)(R12*1)
+	LEAQ (DI)(R9*4), DI
+	VEXTRACTF128 $1, Y10, X12
+	VEXTRACTF128 $1, Y11, X13
+	VEXTRACTF128 $1, Y0, (DI)
+	VMOVLPS X12, 16(DI)
+	VEXTRACTF128 $1, Y1, (DI)(R9*1)
+	VMOVHPS X12, 16(DI)(R9*1)
+	VEXTRACTF128 $1, Y2, (DI)(R9*2)
+	VMOVLPS X13, 16(DI)(R9*2)
+	VEXTRACTF128 $1, Y3, (DI)(R12*1)
+	VMOVHPS X13, 16(DI)(R12*1)
+	LEAQ (DI)(R9*4), DI
+	ADDQ $32, SI
+	ADDQ $32, R11
+	DECQ DX
+	JNZ packRowsF32_block
+packRowsF32_tail:
+	ANDQ $7, CX
+	JZ packRowsF32_done
+packRowsF32_one:
+	MOVL (SI), AX
+	MOVL AX, 0(DI)
+	MOVL (SI)(R8*1), AX
+	MOVL AX, 4(DI)
+	MOVL (SI)(R8*2), AX
+	MOVL AX, 8(DI)
+	MOVL (R11), AX
+	MOVL AX, 12(DI)
+	MOVL (R11)(R8*1), AX
+	MOVL AX, 16(DI)
+	MOVL (R11)(R8*2), AX
+	MOVL AX, 20(DI)
+	ADDQ $4, SI
+	ADDQ $4, R11
+	ADDQ R9, DI
+	DECQ CX
+	JNZ packRowsF32_one
+packRowsF32_done:
+	VZEROUPPER
+	RET
+
+// func packColsF64(dst, src unsafe.Pointer, lda, kc, dstep int)
+TEXT ·packColsF64(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ lda+16(FP), R8
+	MOVQ kc+24(FP), CX
+	MOVQ dstep+32(FP), R9
+packColsF64_loop:
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), X1
+	VMOVUPS Y0, (DI)
+	VMOVUPS X1, 32(DI)
+	ADDQ R8, SI
+	ADDQ R9, DI
+	DECQ CX
+	JNZ packColsF64_loop
+	VZEROUPPER
+	RET
+
+// func packColsF32(dst, src unsafe.Pointer, lda, kc, dstep int)
+TEXT ·packColsF32(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ lda+16(FP), R8
+	MOVQ kc+24(FP), CX
+	MOVQ dstep+32(FP), R9
+packColsF32_loop:
+	VMOVUPS (SI), X0
+	MOVQ 16(SI), AX
+	VMOVUPS X0, (DI)
+	MOVQ AX, 16(DI)
+	ADDQ R8, SI
+	ADDQ R9, DI
+	DECQ CX
+	JNZ packColsF32_loop
+	VZEROUPPER
+	RET
+
+// func packPanels64(dst, src unsafe.Pointer, ldb, kc, panels, pstride int)
+TEXT ·packPanels64(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ ldb+16(FP), R8
+	MOVQ kc+24(FP), CX
+	MOVQ panels+32(FP), R9
+	MOVQ pstride+40(FP), R10
+packPanels64_row:
+	MOVQ SI, AX
+	MOVQ DI, BX
+	MOVQ R9, DX
+packPanels64_panel:
+	VMOVUPS 0(AX), Y0
+	VMOVUPS 32(AX), Y1
+	VMOVUPS Y0, 0(BX)
+	VMOVUPS Y1, 32(BX)
+	ADDQ $64, AX
+	ADDQ R10, BX
+	DECQ DX
+	JNZ packPanels64_panel
+	ADDQ R8, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ packPanels64_row
+	VZEROUPPER
+	RET
+
+// func packPanels128(dst, src unsafe.Pointer, ldb, kc, panels, pstride int)
+TEXT ·packPanels128(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ ldb+16(FP), R8
+	MOVQ kc+24(FP), CX
+	MOVQ panels+32(FP), R9
+	MOVQ pstride+40(FP), R10
+packPanels128_row:
+	MOVQ SI, AX
+	MOVQ DI, BX
+	MOVQ R9, DX
+packPanels128_panel:
+	VMOVUPS 0(AX), Y0
+	VMOVUPS 32(AX), Y1
+	VMOVUPS 64(AX), Y2
+	VMOVUPS 96(AX), Y3
+	VMOVUPS Y0, 0(BX)
+	VMOVUPS Y1, 32(BX)
+	VMOVUPS Y2, 64(BX)
+	VMOVUPS Y3, 96(BX)
+	ADDQ $128, AX
+	ADDQ R10, BX
+	DECQ DX
+	JNZ packPanels128_panel
+	ADDQ R8, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ packPanels128_row
+	VZEROUPPER
+	RET

@@ -65,6 +65,12 @@ func main() {
 	for _, k := range kernels {
 		gen(&b, k)
 	}
+	genPackRows(&b, false)
+	genPackRows(&b, true)
+	genPackCols(&b, false)
+	genPackCols(&b, true)
+	genPackPanels(&b, 64)
+	genPackPanels(&b, 128)
 	if err := os.WriteFile("gemm_amd64.s", b.Bytes(), 0o644); err != nil {
 		log.Fatal(err)
 	}
@@ -239,4 +245,191 @@ func gen(w *bytes.Buffer, k kern) {
 		p("VZEROUPPER")
 		p("RET")
 	}
+}
+
+// The packing routines (see gemm.go's packA and packB); each reads and
+// writes exactly the elements it packs.
+
+// genPackRows writes packRowsF64/packRowsF32(dst, src unsafe.Pointer, lda,
+// kc, dstep int): six rows of A, row i at src + i·lda bytes, kc contiguous
+// elements each, to dst + p·dstep + i·size (a panel of A, or half of one
+// of 12 rows). Blocks of 4 (float64) or 8 (float32) steps are transposed
+// in registers; the last steps are copied one by one.
+func genPackRows(w *bytes.Buffer, f32 bool) {
+	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
+	name, esz, blk := "packRowsF64", 8, 4
+	if f32 {
+		name, esz, blk = "packRowsF32", 4, 8
+	}
+	fmt.Fprintf(w, "\n// func %s(dst, src unsafe.Pointer, lda, kc, dstep int)\n", name)
+	fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-40\n", name)
+	p("MOVQ dst+0(FP), DI")
+	p("MOVQ src+8(FP), SI")
+	p("MOVQ lda+16(FP), R8")
+	p("MOVQ kc+24(FP), CX")
+	p("MOVQ dstep+32(FP), R9")
+	p("LEAQ (R8)(R8*2), R10")
+	p("LEAQ (SI)(R10*1), R11") // row 3
+	p("LEAQ (R9)(R9*2), R12")  // 3·dstep
+	rows := []string{"(SI)", "(SI)(R8*1)", "(SI)(R8*2)", "(R11)", "(R11)(R8*1)", "(R11)(R8*2)"}
+	p("MOVQ CX, DX")
+	p("SHRQ $%d, DX", map[int]int{4: 2, 8: 3}[blk])
+	p("JZ %s_tail", name)
+	fmt.Fprintf(w, "%s_block:\n", name)
+	for i, r := range rows {
+		p("VMOVUPS %s, Y%d", r, i)
+	}
+	dsts := []string{"(DI)", "(DI)(R9*1)", "(DI)(R9*2)", "(DI)(R12*1)"}
+	if !f32 {
+		// rows 0-3: a 4×4 transpose; rows 4-5: pairs
+		p("VUNPCKLPD Y1, Y0, Y6")
+		p("VUNPCKHPD Y1, Y0, Y7")
+		p("VUNPCKLPD Y3, Y2, Y8")
+		p("VUNPCKHPD Y3, Y2, Y9")
+		p("VUNPCKLPD Y5, Y4, Y10")
+		p("VUNPCKHPD Y5, Y4, Y11")
+		p("VPERM2F128 $0x20, Y8, Y6, Y0")
+		p("VPERM2F128 $0x20, Y9, Y7, Y1")
+		p("VPERM2F128 $0x31, Y8, Y6, Y2")
+		p("VPERM2F128 $0x31, Y9, Y7, Y3")
+		for q, d := range dsts {
+			p("VMOVUPS Y%d, %s", q, d)
+			if q < 2 {
+				p("VMOVUPS X%d, 32%s", 10+q, d)
+			} else {
+				p("VEXTRACTF128 $1, Y%d, 32%s", 10+q-2, d)
+			}
+		}
+		p("LEAQ (DI)(R9*4), DI")
+	} else {
+		// per 128-bit lane (steps 0-3, then 4-7): a 4×4 transpose of
+		// rows 0-3 and the pairs of rows 4-5
+		p("VUNPCKLPS Y1, Y0, Y6")
+		p("VUNPCKHPS Y1, Y0, Y7")
+		p("VUNPCKLPS Y3, Y2, Y8")
+		p("VUNPCKHPS Y3, Y2, Y9")
+		p("VUNPCKLPS Y5, Y4, Y10")
+		p("VUNPCKHPS Y5, Y4, Y11")
+		p("VUNPCKLPD Y8, Y6, Y0")
+		p("VUNPCKHPD Y8, Y6, Y1")
+		p("VUNPCKLPD Y9, Y7, Y2")
+		p("VUNPCKHPD Y9, Y7, Y3")
+		pair := func(q int, x string, d string) {
+			if q%2 == 0 {
+				p("VMOVLPS %s, 16%s", x, d)
+			} else {
+				p("VMOVHPS %s, 16%s", x, d)
+			}
+		}
+		for q, d := range dsts {
+			p("VMOVUPS X%d, %s", q, d)
+			pair(q, fmt.Sprintf("X%d", 10+q/2), d)
+		}
+		p("LEAQ (DI)(R9*4), DI")
+		p("VEXTRACTF128 $1, Y10, X12")
+		p("VEXTRACTF128 $1, Y11, X13")
+		for q, d := range dsts {
+			p("VEXTRACTF128 $1, Y%d, %s", q, d)
+			pair(q, fmt.Sprintf("X%d", 12+q/2), d)
+		}
+		p("LEAQ (DI)(R9*4), DI")
+	}
+	p("ADDQ $%d, SI", blk*esz)
+	p("ADDQ $%d, R11", blk*esz)
+	p("DECQ DX")
+	p("JNZ %s_block", name)
+	fmt.Fprintf(w, "%s_tail:\n", name)
+	p("ANDQ $%d, CX", blk-1)
+	p("JZ %s_done", name)
+	mov, reg := "MOVQ", "AX"
+	if f32 {
+		mov = "MOVL"
+	}
+	fmt.Fprintf(w, "%s_one:\n", name)
+	for i, r := range rows {
+		p("%s %s, %s", mov, r, reg)
+		p("%s %s, %d(DI)", mov, reg, i*esz)
+	}
+	p("ADDQ $%d, SI", esz)
+	p("ADDQ $%d, R11", esz)
+	p("ADDQ R9, DI")
+	p("DECQ CX")
+	p("JNZ %s_one", name)
+	fmt.Fprintf(w, "%s_done:\n", name)
+	p("VZEROUPPER")
+	p("RET")
+}
+
+// genPackCols writes packColsF64/packColsF32(dst, src unsafe.Pointer, lda,
+// kc, dstep int): six rows of a column-major A, step p's six elements
+// contiguous at src + p·lda bytes, to dst + p·dstep.
+func genPackCols(w *bytes.Buffer, f32 bool) {
+	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
+	name := "packColsF64"
+	if f32 {
+		name = "packColsF32"
+	}
+	fmt.Fprintf(w, "\n// func %s(dst, src unsafe.Pointer, lda, kc, dstep int)\n", name)
+	fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-40\n", name)
+	p("MOVQ dst+0(FP), DI")
+	p("MOVQ src+8(FP), SI")
+	p("MOVQ lda+16(FP), R8")
+	p("MOVQ kc+24(FP), CX")
+	p("MOVQ dstep+32(FP), R9")
+	fmt.Fprintf(w, "%s_loop:\n", name)
+	if f32 {
+		p("VMOVUPS (SI), X0")
+		p("MOVQ 16(SI), AX")
+		p("VMOVUPS X0, (DI)")
+		p("MOVQ AX, 16(DI)")
+	} else {
+		p("VMOVUPS (SI), Y0")
+		p("VMOVUPS 32(SI), X1")
+		p("VMOVUPS Y0, (DI)")
+		p("VMOVUPS X1, 32(DI)")
+	}
+	p("ADDQ R8, SI")
+	p("ADDQ R9, DI")
+	p("DECQ CX")
+	p("JNZ %s_loop", name)
+	p("VZEROUPPER")
+	p("RET")
+}
+
+// genPackPanels writes packPanels64/packPanels128(dst, src unsafe.Pointer,
+// ldb, kc, panels, pstride int): kc rows of B, row p at src + p·ldb bytes,
+// cut into panels of width bytes (nr elements), panel q's row p to
+// dst + q·pstride + p·width. B is read row by row.
+func genPackPanels(w *bytes.Buffer, width int) {
+	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
+	name := fmt.Sprintf("packPanels%d", width)
+	fmt.Fprintf(w, "\n// func %s(dst, src unsafe.Pointer, ldb, kc, panels, pstride int)\n", name)
+	fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-48\n", name)
+	p("MOVQ dst+0(FP), DI")
+	p("MOVQ src+8(FP), SI")
+	p("MOVQ ldb+16(FP), R8")
+	p("MOVQ kc+24(FP), CX")
+	p("MOVQ panels+32(FP), R9")
+	p("MOVQ pstride+40(FP), R10")
+	fmt.Fprintf(w, "%s_row:\n", name)
+	p("MOVQ SI, AX")
+	p("MOVQ DI, BX")
+	p("MOVQ R9, DX")
+	fmt.Fprintf(w, "%s_panel:\n", name)
+	for o := 0; o < width; o += 32 {
+		p("VMOVUPS %d(AX), Y%d", o, o/32)
+	}
+	for o := 0; o < width; o += 32 {
+		p("VMOVUPS Y%d, %d(BX)", o/32, o)
+	}
+	p("ADDQ $%d, AX", width)
+	p("ADDQ R10, BX")
+	p("DECQ DX")
+	p("JNZ %s_panel", name)
+	p("ADDQ R8, SI")
+	p("ADDQ $%d, DI", width)
+	p("DECQ CX")
+	p("JNZ %s_row", name)
+	p("VZEROUPPER")
+	p("RET")
 }
