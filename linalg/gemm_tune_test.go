@@ -173,3 +173,88 @@ func TestTuneKernel(t *testing.T) {
 		fmt.Printf("%s %6.1f ns %5.1f%% of peak\n", c.name, float64(best[i]), 100*fma/2/(float64(best[i])*ghz))
 	}
 }
+
+// TestTuneMacro (GEMM_TUNEM set, "f32:kc=512,mc=120,nc=64,kb=256,mode=3;...")
+// times gemmCtx.macro alone on packed blocks that stay in cache: the
+// share of the FMA peak (GEMM_GHZ) each blocking reaches.
+func TestTuneMacro(t *testing.T) {
+	spec := os.Getenv("GEMM_TUNEM")
+	if spec == "" {
+		t.Skip("GEMM_TUNEM not set")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	ghz := 3.05
+	if v := os.Getenv("GEMM_GHZ"); v != "" {
+		ghz, _ = strconv.ParseFloat(v, 64)
+	}
+	variants := strings.Split(spec, ";")
+	runs := make([]func() (time.Duration, float64), len(variants))
+	for i, v := range variants {
+		if strings.HasPrefix(v, "f32") {
+			runs[i] = tuneMacro[float32](v)
+		} else {
+			runs[i] = tuneMacro[float64](v)
+		}
+	}
+	best := make([]float64, len(runs))
+	for r := 0; r < 9; r++ {
+		for i, f := range runs {
+			d, fmas := f()
+			if eff := fmas / (float64(d) * ghz * 2); eff > best[i] {
+				best[i] = eff
+			}
+		}
+	}
+	for i, v := range variants {
+		fmt.Printf("%-50s %5.1f%% of peak\n", v, 100*best[i])
+	}
+}
+
+func tuneMacro[T float32 | float64](variant string) func() (time.Duration, float64) {
+	g := getCtx[T]()
+	sh := *g.s
+	mode := 0
+	dt, rest, _ := strings.Cut(variant, ":")
+	for _, kv := range strings.Split(rest, ",") {
+		k, v, _ := strings.Cut(kv, "=")
+		x, _ := strconv.Atoi(v)
+		switch k {
+		case "kc":
+			sh.kc = x
+		case "mc":
+			sh.mc = x
+		case "nc":
+			sh.nc = x
+		case "kb":
+			sh.kb = x
+		case "mode":
+			mode = x
+		}
+	}
+	g.s = &sh
+	kc, mc, nc := sh.kc, sh.mc, sh.nc
+	g.ap = aligned(g.ap, roundUp(mc, sh.mr)*kc)
+	g.bp = aligned(g.bp, roundUp(nc, sh.nr)*kc)
+	for i := range g.ap {
+		g.ap[i] = T(i % 5)
+	}
+	for i := range g.bp {
+		g.bp[i] = T(i % 3)
+	}
+	c := make([]float64, mc*nc) // float64: room for the widened tiles too
+	csz := 8
+	if dt == "f32" && mode < 2 {
+		csz = 4
+	}
+	lanes := 32 / int(unsafe.Sizeof(T(0)))
+	fmas := float64(roundUp(mc, sh.mr)*roundUp(nc, sh.nr)*kc) / float64(lanes)
+	inner := max(1, int(4e6/fmas))
+	return func() (time.Duration, float64) {
+		t0 := threadCPU()
+		for i := 0; i < inner; i++ {
+			g.macro(mat[T]{}, mat[T]{}, false, 0, 0, 0, mc, nc, kc, unsafe.Pointer(&c[0]), nc, csz, mode)
+		}
+		return (threadCPU() - t0) / time.Duration(inner), fmas
+	}
+}
