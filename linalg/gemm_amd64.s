@@ -4,8 +4,8 @@
 
 #include "textflag.h"
 
-// func gemmF64AVX512(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
-TEXT ·gemmF64AVX512(SB), NOSPLIT, $0-72
+// func gemmF64AVX512(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int)
+TEXT ·gemmF64AVX512(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ ars+16(FP), R11
@@ -226,8 +226,8 @@ gemmF64AVX512_add:
 	VZEROUPPER
 	RET
 
-// func gemmF32AVX512(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
-TEXT ·gemmF32AVX512(SB), NOSPLIT, $0-72
+// func gemmF32AVX512(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int)
+TEXT ·gemmF32AVX512(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ ars+16(FP), R11
@@ -832,8 +832,8 @@ gemmF32AVX512_add64:
 	VZEROUPPER
 	RET
 
-// func gemmF64AVX2(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
-TEXT ·gemmF64AVX2(SB), NOSPLIT, $0-72
+// func gemmF64AVX2(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int)
+TEXT ·gemmF64AVX2(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ ars+16(FP), R11
@@ -950,8 +950,8 @@ gemmF64AVX2_add:
 	VZEROUPPER
 	RET
 
-// func gemmF32AVX2(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
-TEXT ·gemmF32AVX2(SB), NOSPLIT, $0-72
+// func gemmF32AVX2(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int)
+TEXT ·gemmF32AVX2(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ ars+16(FP), R11
@@ -1042,6 +1042,8 @@ gemmF32AVX2_loop:
 	JEQ gemmF32AVX2_store64
 	CMPQ R9, $3
 	JEQ gemmF32AVX2_add64
+	CMPQ R9, $4
+	JEQ gemmF32AVX2_round
 	VMOVUPS Y0, (DX)
 	VMOVUPS Y1, 32(DX)
 	ADDQ R8, DX
@@ -1091,6 +1093,129 @@ gemmF32AVX2_add:
 	VADDPS 32(DX), Y11, Y11
 	VMOVUPS Y10, (DX)
 	VMOVUPS Y11, 32(DX)
+	VZEROUPPER
+	RET
+gemmF32AVX2_round:
+	MOVQ c2+72(FP), DI
+	MOVQ ldc2+80(FP), R10
+	VCVTPS2PD X0, Y12
+	VEXTRACTF128 $1, Y0, X14
+	VCVTPS2PD X14, Y13
+	VADDPD 0(DX), Y12, Y12
+	VADDPD 32(DX), Y13, Y13
+	VCVTPD2PSY Y12, X12
+	VCVTPD2PSY Y13, X13
+	VINSERTF128 $1, X13, Y12, Y12
+	VMOVUPS Y12, 0(DI)
+	VCVTPS2PD X1, Y12
+	VEXTRACTF128 $1, Y1, X14
+	VCVTPS2PD X14, Y13
+	VADDPD 64(DX), Y12, Y12
+	VADDPD 96(DX), Y13, Y13
+	VCVTPD2PSY Y12, X12
+	VCVTPD2PSY Y13, X13
+	VINSERTF128 $1, X13, Y12, Y12
+	VMOVUPS Y12, 32(DI)
+	ADDQ R8, DX
+	ADDQ R10, DI
+	VCVTPS2PD X2, Y12
+	VEXTRACTF128 $1, Y2, X14
+	VCVTPS2PD X14, Y13
+	VADDPD 0(DX), Y12, Y12
+	VADDPD 32(DX), Y13, Y13
+	VCVTPD2PSY Y12, X12
+	VCVTPD2PSY Y13, X13
+	VINSERTF128 $1, X13, Y12, Y12
+	VMOVUPS Y12, 0(DI)
+	VCVTPS2PD X3, Y12
+	VEXTRACTF128 $1, Y3, X14
+	VCVTPS2PD X14, Y13
+	VADDPD 64(DX), Y12, Y12
+	VADDPD 96(DX), Y13, Y13
+	VCVTPD2PSY Y12, X12
+	VCVTPD2PSY Y13, X13
+	VINSERTF128 $1, X13, Y12, Y12
+	VMOVUPS Y12, 32(DI)
+	ADDQ R8, DX
+	ADDQ R10, DI
+	VCVTPS2PD X4, Y12
+	VEXTRACTF128 $1, Y4, X14
+	VCVTPS2PD X14, Y13
+	VADDPD 0(DX), Y12, Y12
+	VADDPD 32(DX), Y13, Y13
+	VCVTPD2PSY Y12, X12
+	VCVTPD2PSY Y13, X13
+	VINSERTF128 $1, X13, Y12, Y12
+	VMOVUPS Y12, 0(DI)
+	VCVTPS2PD X5, Y12
+	VEXTRACTF128 $1, Y5, X14
+	VCVTPS2PD X14, Y13
+	VADDPD 64(DX), Y12, Y12
+	VADDPD 96(DX), Y13, Y13
+	VCVTPD2PSY Y12, X12
+	VCVTPD2PSY Y13, X13
+	VINSERTF128 $1, X13, Y12, Y12
+	VMOVUPS Y12, 32(DI)
+	ADDQ R8, DX
+	ADDQ R10, DI
+	VCVTPS2PD X6, Y12
+	VEXTRACTF128 $1, Y6, X14
+	VCVTPS2PD X14, Y13
+	VADDPD 0(DX), Y12, Y12
+	VADDPD 32(DX), Y13, Y13
+	VCVTPD2PSY Y12, X12
+	VCVTPD2PSY Y13, X13
+	VINSERTF128 $1, X13, Y12, Y12
+	VMOVUPS Y12, 0(DI)
+	VCVTPS2PD X7, Y12
+	VEXTRACTF128 $1, Y7, X14
+	VCVTPS2PD X14, Y13
+	VADDPD 64(DX), Y12, Y12
+	VADDPD 96(DX), Y13, Y13
+	VCVTPD2PSY Y12, X12
+	VCVTPD2PSY Y13, X13
+	VINSERTF128 $1, X13, Y12, Y12
+	VMOVUPS Y12, 32(DI)
+	ADDQ R8, DX
+	ADDQ R10, DI
+	VCVTPS2PD X8, Y12
+	VEXTRACTF128 $1, Y8, X14
+	VCVTPS2PD X14, Y13
+	VADDPD 0(DX), Y12, Y12
+	VADDPD 32(DX), Y13, Y13
+	VCVTPD2PSY Y12, X12
+	VCVTPD2PSY Y13, X13
+	VINSERTF128 $1, X13, Y12, Y12
+	VMOVUPS Y12, 0(DI)
+	VCVTPS2PD X9, Y12
+	VEXTRACTF128 $1, Y9, X14
+	VCVTPS2PD X14, Y13
+	VADDPD 64(DX), Y12, Y12
+	VADDPD 96(DX), Y13, Y13
+	VCVTPD2PSY Y12, X12
+	VCVTPD2PSY Y13, X13
+	VINSERTF128 $1, X13, Y12, Y12
+	VMOVUPS Y12, 32(DI)
+	ADDQ R8, DX
+	ADDQ R10, DI
+	VCVTPS2PD X10, Y12
+	VEXTRACTF128 $1, Y10, X14
+	VCVTPS2PD X14, Y13
+	VADDPD 0(DX), Y12, Y12
+	VADDPD 32(DX), Y13, Y13
+	VCVTPD2PSY Y12, X12
+	VCVTPD2PSY Y13, X13
+	VINSERTF128 $1, X13, Y12, Y12
+	VMOVUPS Y12, 0(DI)
+	VCVTPS2PD X11, Y12
+	VEXTRACTF128 $1, Y11, X14
+	VCVTPS2PD X14, Y13
+	VADDPD 64(DX), Y12, Y12
+	VADDPD 96(DX), Y13, Y13
+	VCVTPD2PSY Y12, X12
+	VCVTPD2PSY Y13, X13
+	VINSERTF128 $1, X13, Y12, Y12
+	VMOVUPS Y12, 32(DI)
 	VZEROUPPER
 	RET
 gemmF32AVX2_store64:
@@ -1254,8 +1379,8 @@ gemmF32AVX2_add64:
 	VZEROUPPER
 	RET
 
-// func gemmF64AVX512x8(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
-TEXT ·gemmF64AVX512x8(SB), NOSPLIT, $0-72
+// func gemmF64AVX512x8(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int)
+TEXT ·gemmF64AVX512x8(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ ars+16(FP), R11
@@ -1412,8 +1537,8 @@ gemmF64AVX512x8_add:
 	VZEROUPPER
 	RET
 
-// func gemmF32AVX512x8(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
-TEXT ·gemmF32AVX512x8(SB), NOSPLIT, $0-72
+// func gemmF32AVX512x8(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int)
+TEXT ·gemmF32AVX512x8(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ ars+16(FP), R11
@@ -1830,8 +1955,8 @@ gemmF32AVX512x8_add64:
 	VZEROUPPER
 	RET
 
-// func gemmF64AVX512x4(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
-TEXT ·gemmF64AVX512x4(SB), NOSPLIT, $0-72
+// func gemmF64AVX512x4(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int)
+TEXT ·gemmF64AVX512x4(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ ars+16(FP), R11
@@ -1924,8 +2049,8 @@ gemmF64AVX512x4_add:
 	VZEROUPPER
 	RET
 
-// func gemmF32AVX512x4(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
-TEXT ·gemmF32AVX512x4(SB), NOSPLIT, $0-72
+// func gemmF32AVX512x4(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int)
+TEXT ·gemmF32AVX512x4(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ ars+16(FP), R11
@@ -2154,8 +2279,8 @@ gemmF32AVX512x4_add64:
 	VZEROUPPER
 	RET
 
-// func gemmF64AVX2x4(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
-TEXT ·gemmF64AVX2x4(SB), NOSPLIT, $0-72
+// func gemmF64AVX2x4(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int)
+TEXT ·gemmF64AVX2x4(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ ars+16(FP), R11
@@ -2242,8 +2367,8 @@ gemmF64AVX2x4_add:
 	VZEROUPPER
 	RET
 
-// func gemmF32AVX2x4(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
-TEXT ·gemmF32AVX2x4(SB), NOSPLIT, $0-72
+// func gemmF32AVX2x4(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int)
+TEXT ·gemmF32AVX2x4(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ ars+16(FP), R11
@@ -2314,6 +2439,8 @@ gemmF32AVX2x4_loop:
 	JEQ gemmF32AVX2x4_store64
 	CMPQ R9, $3
 	JEQ gemmF32AVX2x4_add64
+	CMPQ R9, $4
+	JEQ gemmF32AVX2x4_round
 	VMOVUPS Y0, (DX)
 	VMOVUPS Y1, 32(DX)
 	ADDQ R8, DX
@@ -2347,6 +2474,89 @@ gemmF32AVX2x4_add:
 	VADDPS 32(DX), Y7, Y7
 	VMOVUPS Y6, (DX)
 	VMOVUPS Y7, 32(DX)
+	VZEROUPPER
+	RET
+gemmF32AVX2x4_round:
+	MOVQ c2+72(FP), DI
+	MOVQ ldc2+80(FP), R10
+	VCVTPS2PD X0, Y8
+	VEXTRACTF128 $1, Y0, X10
+	VCVTPS2PD X10, Y9
+	VADDPD 0(DX), Y8, Y8
+	VADDPD 32(DX), Y9, Y9
+	VCVTPD2PSY Y8, X8
+	VCVTPD2PSY Y9, X9
+	VINSERTF128 $1, X9, Y8, Y8
+	VMOVUPS Y8, 0(DI)
+	VCVTPS2PD X1, Y8
+	VEXTRACTF128 $1, Y1, X10
+	VCVTPS2PD X10, Y9
+	VADDPD 64(DX), Y8, Y8
+	VADDPD 96(DX), Y9, Y9
+	VCVTPD2PSY Y8, X8
+	VCVTPD2PSY Y9, X9
+	VINSERTF128 $1, X9, Y8, Y8
+	VMOVUPS Y8, 32(DI)
+	ADDQ R8, DX
+	ADDQ R10, DI
+	VCVTPS2PD X2, Y8
+	VEXTRACTF128 $1, Y2, X10
+	VCVTPS2PD X10, Y9
+	VADDPD 0(DX), Y8, Y8
+	VADDPD 32(DX), Y9, Y9
+	VCVTPD2PSY Y8, X8
+	VCVTPD2PSY Y9, X9
+	VINSERTF128 $1, X9, Y8, Y8
+	VMOVUPS Y8, 0(DI)
+	VCVTPS2PD X3, Y8
+	VEXTRACTF128 $1, Y3, X10
+	VCVTPS2PD X10, Y9
+	VADDPD 64(DX), Y8, Y8
+	VADDPD 96(DX), Y9, Y9
+	VCVTPD2PSY Y8, X8
+	VCVTPD2PSY Y9, X9
+	VINSERTF128 $1, X9, Y8, Y8
+	VMOVUPS Y8, 32(DI)
+	ADDQ R8, DX
+	ADDQ R10, DI
+	VCVTPS2PD X4, Y8
+	VEXTRACTF128 $1, Y4, X10
+	VCVTPS2PD X10, Y9
+	VADDPD 0(DX), Y8, Y8
+	VADDPD 32(DX), Y9, Y9
+	VCVTPD2PSY Y8, X8
+	VCVTPD2PSY Y9, X9
+	VINSERTF128 $1, X9, Y8, Y8
+	VMOVUPS Y8, 0(DI)
+	VCVTPS2PD X5, Y8
+	VEXTRACTF128 $1, Y5, X10
+	VCVTPS2PD X10, Y9
+	VADDPD 64(DX), Y8, Y8
+	VADDPD 96(DX), Y9, Y9
+	VCVTPD2PSY Y8, X8
+	VCVTPD2PSY Y9, X9
+	VINSERTF128 $1, X9, Y8, Y8
+	VMOVUPS Y8, 32(DI)
+	ADDQ R8, DX
+	ADDQ R10, DI
+	VCVTPS2PD X6, Y8
+	VEXTRACTF128 $1, Y6, X10
+	VCVTPS2PD X10, Y9
+	VADDPD 0(DX), Y8, Y8
+	VADDPD 32(DX), Y9, Y9
+	VCVTPD2PSY Y8, X8
+	VCVTPD2PSY Y9, X9
+	VINSERTF128 $1, X9, Y8, Y8
+	VMOVUPS Y8, 0(DI)
+	VCVTPS2PD X7, Y8
+	VEXTRACTF128 $1, Y7, X10
+	VCVTPS2PD X10, Y9
+	VADDPD 64(DX), Y8, Y8
+	VADDPD 96(DX), Y9, Y9
+	VCVTPD2PSY Y8, X8
+	VCVTPD2PSY Y9, X9
+	VINSERTF128 $1, X9, Y8, Y8
+	VMOVUPS Y8, 32(DI)
 	VZEROUPPER
 	RET
 gemmF32AVX2x4_store64:
@@ -2458,8 +2668,8 @@ gemmF32AVX2x4_add64:
 	VZEROUPPER
 	RET
 
-// func gemmF64AVX2x2(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
-TEXT ·gemmF64AVX2x2(SB), NOSPLIT, $0-72
+// func gemmF64AVX2x2(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int)
+TEXT ·gemmF64AVX2x2(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ ars+16(FP), R11
@@ -2516,8 +2726,8 @@ gemmF64AVX2x2_add:
 	VZEROUPPER
 	RET
 
-// func gemmF32AVX2x2(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
-TEXT ·gemmF32AVX2x2(SB), NOSPLIT, $0-72
+// func gemmF32AVX2x2(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int)
+TEXT ·gemmF32AVX2x2(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ ars+16(FP), R11
@@ -2568,6 +2778,8 @@ gemmF32AVX2x2_loop:
 	JEQ gemmF32AVX2x2_store64
 	CMPQ R9, $3
 	JEQ gemmF32AVX2x2_add64
+	CMPQ R9, $4
+	JEQ gemmF32AVX2x2_round
 	VMOVUPS Y0, (DX)
 	VMOVUPS Y1, 32(DX)
 	ADDQ R8, DX
@@ -2585,6 +2797,49 @@ gemmF32AVX2x2_add:
 	VADDPS 32(DX), Y3, Y3
 	VMOVUPS Y2, (DX)
 	VMOVUPS Y3, 32(DX)
+	VZEROUPPER
+	RET
+gemmF32AVX2x2_round:
+	MOVQ c2+72(FP), DI
+	MOVQ ldc2+80(FP), R10
+	VCVTPS2PD X0, Y4
+	VEXTRACTF128 $1, Y0, X6
+	VCVTPS2PD X6, Y5
+	VADDPD 0(DX), Y4, Y4
+	VADDPD 32(DX), Y5, Y5
+	VCVTPD2PSY Y4, X4
+	VCVTPD2PSY Y5, X5
+	VINSERTF128 $1, X5, Y4, Y4
+	VMOVUPS Y4, 0(DI)
+	VCVTPS2PD X1, Y4
+	VEXTRACTF128 $1, Y1, X6
+	VCVTPS2PD X6, Y5
+	VADDPD 64(DX), Y4, Y4
+	VADDPD 96(DX), Y5, Y5
+	VCVTPD2PSY Y4, X4
+	VCVTPD2PSY Y5, X5
+	VINSERTF128 $1, X5, Y4, Y4
+	VMOVUPS Y4, 32(DI)
+	ADDQ R8, DX
+	ADDQ R10, DI
+	VCVTPS2PD X2, Y4
+	VEXTRACTF128 $1, Y2, X6
+	VCVTPS2PD X6, Y5
+	VADDPD 0(DX), Y4, Y4
+	VADDPD 32(DX), Y5, Y5
+	VCVTPD2PSY Y4, X4
+	VCVTPD2PSY Y5, X5
+	VINSERTF128 $1, X5, Y4, Y4
+	VMOVUPS Y4, 0(DI)
+	VCVTPS2PD X3, Y4
+	VEXTRACTF128 $1, Y3, X6
+	VCVTPS2PD X6, Y5
+	VADDPD 64(DX), Y4, Y4
+	VADDPD 96(DX), Y5, Y5
+	VCVTPD2PSY Y4, X4
+	VCVTPD2PSY Y5, X5
+	VINSERTF128 $1, X5, Y4, Y4
+	VMOVUPS Y4, 32(DI)
 	VZEROUPPER
 	RET
 gemmF32AVX2x2_store64:

@@ -102,8 +102,8 @@ func checkGemm[T float32 | float64](t *testing.T, rng *rand.Rand, s *gemmShape, 
 // shapesFor are the kernels' blockings as used (also of the kernels this
 // CPU has but does not use, and of the Go kernel), the same with blocks small
 // enough that small products cross every block edge (for float32, the
-// float64 sums of blocks of k, also of blocks shorter than kc), each read
-// in place and packed.
+// float64 sums of blocks of k, also of blocks shorter than kc, rounded by
+// the kernel or by a pass of their own), each read in place and packed.
 func shapesFor(s gemmShape, others []gemmShape, goKern gemmKernel) []gemmShape {
 	var out, base []gemmShape
 	for _, x := range append([]gemmShape{s, goShape(goKern)}, others...) {
@@ -112,6 +112,12 @@ func shapesFor(s gemmShape, others []gemmShape, goKern gemmKernel) []gemmShape {
 		chunked := tiny // float32: blocks of k of 12 summed 5 terms at a time
 		chunked.kc, chunked.kb = 12, 5
 		base = append(base, x, tiny, chunked)
+		if x.round { // also the float64 sums rounded by a pass of their own
+			for _, y := range []gemmShape{tiny, chunked} {
+				y.round = false
+				base = append(base, y)
+			}
+		}
 	}
 	for _, x := range base {
 		for _, d := range []int{0, 1 << 40} {

@@ -44,7 +44,7 @@ func BenchmarkGemmKernel(b *testing.B) {
 			cc := make([]byte, s.mr*s.nr*8)
 			t0 := threadCPU()
 			for i := 0; i < b.N; i++ {
-				s.kern(k, unsafe.Pointer(&ap[0]), c.esz, s.mr*c.esz, unsafe.Pointer(&bp[0]), s.nr*c.esz, unsafe.Pointer(&cc[0]), s.nr*c.esz, 0)
+				s.kern(k, unsafe.Pointer(&ap[0]), c.esz, s.mr*c.esz, unsafe.Pointer(&bp[0]), s.nr*c.esz, unsafe.Pointer(&cc[0]), s.nr*c.esz, 0, nil, 0)
 			}
 			d := float64(threadCPU() - t0)
 			b.ReportMetric(d/float64(b.N), "cpu-ns/op")
@@ -119,6 +119,8 @@ func tuneRun[T float32 | float64](n int, variant string) func() time.Duration {
 			sh.kb = x
 		case "direct":
 			sh.direct = x
+		case "round":
+			sh.round = x != 0
 		}
 	}
 	g.s = &sh
@@ -160,7 +162,7 @@ func TestTuneKernel(t *testing.T) {
 			s := c.s
 			t0 := threadCPU()
 			for j := 0; j < 20000; j++ {
-				s.kern(k, unsafe.Pointer(&ap[0]), c.esz, s.mr*c.esz, unsafe.Pointer(&bp[0]), s.nr*c.esz, unsafe.Pointer(&cc[0]), s.nr*c.esz, 0)
+				s.kern(k, unsafe.Pointer(&ap[0]), c.esz, s.mr*c.esz, unsafe.Pointer(&bp[0]), s.nr*c.esz, unsafe.Pointer(&cc[0]), s.nr*c.esz, 0, nil, 0)
 			}
 			d := (threadCPU() - t0) / 20000
 			if r == 0 || d < best[i] {
@@ -253,7 +255,7 @@ func tuneMacro[T float32 | float64](variant string) func() (time.Duration, float
 	return func() (time.Duration, float64) {
 		t0 := threadCPU()
 		for i := 0; i < inner; i++ {
-			g.macro(mat[T]{}, mat[T]{}, false, 0, 0, 0, mc, nc, kc, unsafe.Pointer(&c[0]), nc, csz, mode)
+			g.macro(mat[T]{}, mat[T]{}, false, 0, 0, 0, mc, nc, kc, unsafe.Pointer(&c[0]), nc, csz, mode, nil, 0)
 		}
 		return (threadCPU() - t0) / time.Duration(inner), fmas
 	}

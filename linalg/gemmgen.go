@@ -12,7 +12,9 @@
 // the MR values of A one after the other and does 2·MR fused multiply-adds.
 // The mode says what becomes of the tile: 0 stored into C, 1 added to C;
 // for float32 also 2 widened to float64 and stored, 3 widened and added
-// (C is then float64).
+// (C is then float64), and in the AVX2 kernels 4: widened, added to the
+// float64 tile at c, rounded to float32 and stored at c2 (rows ldc2
+// bytes apart).
 package main
 
 import (
@@ -92,8 +94,8 @@ func gen(w *bytes.Buffer, k kern) {
 	b0, b1 := r(acc), r(acc+1)
 	tmp := func(i int) string { return r(acc + 2 + i%k.temps) }
 
-	fmt.Fprintf(w, "\n// func %s(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)\n", k.name)
-	fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-72\n", k.name)
+	fmt.Fprintf(w, "\n// func %s(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int)\n", k.name)
+	fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-88\n", k.name)
 	p("MOVQ k+0(FP), CX")
 	p("MOVQ a+8(FP), AX")
 	p("MOVQ ars+16(FP), R11")
@@ -179,6 +181,10 @@ func gen(w *bytes.Buffer, k kern) {
 		p("JEQ %s_store64", k.name)
 		p("CMPQ R9, $3")
 		p("JEQ %s_add64", k.name)
+		if !k.zmm {
+			p("CMPQ R9, $4")
+			p("JEQ %s_round", k.name)
+		}
 	}
 	// mode 0: store
 	for i := 0; i < k.mr; i++ {
@@ -220,6 +226,31 @@ func gen(w *bytes.Buffer, k kern) {
 			p("VEXTRACTF128 $1, %s, X%d", r(v), acc+2)
 		}
 		p("VCVTPS2PD %s%d, %s", half, acc+2, hi)
+	}
+	if !k.zmm {
+		// mode 4: row i's two vectors widened to four, added to the
+		// float64 row at DX, rounded and stored at DI (c2)
+		fmt.Fprintf(w, "%s_round:\n", k.name)
+		p("MOVQ c2+72(FP), DI")
+		p("MOVQ ldc2+80(FP), R10")
+		for i := 0; i < k.mr; i++ {
+			for h := 0; h < 2; h++ {
+				widen(2*i + h)
+				off := 2 * h * vw
+				p("VADDPD %d(DX), %s, %s", off, lo, lo)
+				p("VADDPD %d(DX), %s, %s", off+vw, hi, hi)
+				p("VCVTPD2PSY %s, X%d", lo, acc)
+				p("VCVTPD2PSY %s, X%d", hi, acc+1)
+				p("VINSERTF128 $1, X%d, %s, %s", acc+1, lo, lo)
+				p("VMOVUPS %s, %d(DI)", lo, h*vw)
+			}
+			if i < k.mr-1 {
+				p("ADDQ R8, DX")
+				p("ADDQ R10, DI")
+			}
+		}
+		p("VZEROUPPER")
+		p("RET")
 	}
 	for _, add := range []bool{false, true} {
 		if add {
