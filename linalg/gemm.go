@@ -42,6 +42,10 @@ type gemmShape struct {
 	// smaller)
 	rowKern []gemmKernel
 	rowsOf  []int
+	// prefetch: while the micro-kernel goes down the panels of A with one
+	// packed panel of B, the next panel of B is fetched into L2, a slice
+	// before each tile (the block of B is in L3)
+	prefetch bool
 	// packRows and packCols, when set, pack six rows of A (mr a multiple
 	// of six) read along k (A's rows contiguous) or along the rows (A's
 	// columns contiguous), step p's six values to dst + p·dstep bytes;
@@ -285,7 +289,20 @@ func (g *gemmCtx[T]) macro(a, b mat[T], direct bool, ic, jc, pc, mc, nc, kc int,
 			bp = unsafe.Pointer(&b.buf[b.off+pc*b.rs+jc+jr])
 			bstep = b.rs * esz
 		}
+		// the next panel of B, a slice of per lines before each tile
+		var next unsafe.Pointer
+		lines, per, done := 0, 0, 0
+		if s.prefetch && !direct && jr+nr < nc {
+			next = unsafe.Pointer(&g.bp[(jr+nr)*kc])
+			lines = kc * nr * esz / 64
+			tiles := (mc + mr - 1) / mr
+			per = (lines + tiles - 1) / tiles
+		}
 		for ir := 0; ir < mc; ir += mr {
+			if n := min(per, lines-done); n > 0 {
+				prefetchL2(unsafe.Add(next, done*64), n)
+				done += n
+			}
 			mrr := min(mr, mc-ir)
 			kern, rows := s.kern, mr
 			if mrr < mr {

@@ -62,6 +62,11 @@ func packPanels64(dst, src unsafe.Pointer, ldb, kc, panels, pstride int)
 //go:noescape
 func packPanels128(dst, src unsafe.Pointer, ldb, kc, panels, pstride int)
 
+// prefetchL2 fetches lines (> 0) cache lines from p into L2.
+//
+//go:noescape
+func prefetchL2(p unsafe.Pointer, lines int)
+
 // panelPackers are the routines that pack B's panels, by panel width in
 // bytes (for the tests).
 var panelPackers = map[int]func(dst, src unsafe.Pointer, ldb, kc, panels, pstride int){64: packPanels64, 128: packPanels128}
@@ -91,8 +96,8 @@ func avx512Shapes() (f64, f32 gemmShape) {
 }
 
 func avx2Shapes() (f64, f32 gemmShape) {
-	f64 = gemmShape{mr: 6, nr: 8, kc: 256, mc: 120, nc: 3072, direct: 1 << 18, kern: gemmF64AVX2}
-	f32 = gemmShape{mr: 6, nr: 16, kc: 512, kb: 256, mc: 120, nc: 3072, direct: 1 << 18, kern: gemmF32AVX2, round: true}
+	f64 = gemmShape{mr: 6, nr: 8, kc: 256, mc: 120, nc: 3072, direct: 1 << 18, kern: gemmF64AVX2, prefetch: true}
+	f32 = gemmShape{mr: 6, nr: 16, kc: 512, kb: 256, mc: 120, nc: 3072, direct: 1 << 18, kern: gemmF32AVX2, round: true, prefetch: true}
 	f64.edges(map[int]gemmKernel{2: gemmF64AVX2x2, 4: gemmF64AVX2x4})
 	f32.edges(map[int]gemmKernel{2: gemmF32AVX2x2, 4: gemmF32AVX2x4})
 	f64.packRows, f64.packCols, f64.packPanels = packRowsF64, packColsF64, packPanels64

@@ -3143,3 +3143,14 @@ packPanels128_panel:
 	JNZ packPanels128_row
 	VZEROUPPER
 	RET
+
+// func prefetchL2(p unsafe.Pointer, lines int)
+TEXT ·prefetchL2(SB), NOSPLIT, $0-16
+	MOVQ p+0(FP), AX
+	MOVQ lines+8(FP), CX
+prefetchL2_loop:
+	PREFETCHT1 (AX)
+	ADDQ $64, AX
+	DECQ CX
+	JNZ prefetchL2_loop
+	RET

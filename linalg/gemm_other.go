@@ -14,3 +14,6 @@ func otherShapes() (f64, f32 []gemmShape) { return nil, nil }
 
 // panelPackers: none (the Go loops pack).
 var panelPackers = map[int]func(dst, src unsafe.Pointer, ldb, kc, panels, pstride int){}
+
+// prefetchL2 does nothing here.
+func prefetchL2(p unsafe.Pointer, lines int) {}

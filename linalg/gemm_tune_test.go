@@ -121,6 +121,8 @@ func tuneRun[T float32 | float64](n int, variant string) func() time.Duration {
 			sh.direct = x
 		case "round":
 			sh.round = x != 0
+		case "pf":
+			sh.prefetch = x != 0
 		}
 	}
 	g.s = &sh
@@ -232,6 +234,8 @@ func tuneMacro[T float32 | float64](variant string) func() (time.Duration, float
 			sh.kb = x
 		case "mode":
 			mode = x
+		case "pf":
+			sh.prefetch = x != 0
 		}
 	}
 	g.s = &sh

@@ -73,6 +73,7 @@ func main() {
 	genPackCols(&b, true)
 	genPackPanels(&b, 64)
 	genPackPanels(&b, 128)
+	genPrefetch(&b)
 	if err := os.WriteFile("gemm_amd64.s", b.Bytes(), 0o644); err != nil {
 		log.Fatal(err)
 	}
@@ -462,5 +463,21 @@ func genPackPanels(w *bytes.Buffer, width int) {
 	p("DECQ CX")
 	p("JNZ %s_row", name)
 	p("VZEROUPPER")
+	p("RET")
+}
+
+// genPrefetch writes prefetchL2(p unsafe.Pointer, lines int): a prefetch
+// into L2 of lines (> 0) cache lines from p.
+func genPrefetch(w *bytes.Buffer) {
+	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
+	fmt.Fprintf(w, "\n// func prefetchL2(p unsafe.Pointer, lines int)\n")
+	fmt.Fprintf(w, "TEXT ·prefetchL2(SB), NOSPLIT, $0-16\n")
+	p("MOVQ p+0(FP), AX")
+	p("MOVQ lines+8(FP), CX")
+	fmt.Fprintf(w, "prefetchL2_loop:\n")
+	p("PREFETCHT1 (AX)")
+	p("ADDQ $64, AX")
+	p("DECQ CX")
+	p("JNZ prefetchL2_loop")
 	p("RET")
 }
