@@ -53,6 +53,10 @@ type gemmShape struct {
 	// (nr·size bytes of 64 or 128). See gemmgen.go.
 	packRows, packCols func(dst, src unsafe.Pointer, lda, kc, dstep int)
 	packPanels         func(dst, src unsafe.Pointer, ldb, kc, panels, pstride int)
+	// packTrans, when set, packs eight columns of a B whose columns are
+	// contiguous (nr a multiple of eight), step p's eight values to
+	// dst + p·dstep bytes
+	packTrans func(dst, src unsafe.Pointer, ld, kc, dstep int)
 }
 
 // block is the most terms of k a float32 kernel call sums in float32.
@@ -461,6 +465,26 @@ func (g *gemmCtx[T]) packB(b mat[T], pc, jc, kc, nc int, dst []T) {
 		_, _ = b.buf[e+w], b.buf[e+(kc-1)*b.rs]
 		_ = dst[full*nr*kc-1]
 		g.s.packPanels(unsafe.Pointer(&dst[0]), unsafe.Pointer(&b.buf[e]), b.rs*esz, kc, full, kc*nr*esz)
+		if nc == full*nr {
+			return
+		}
+		// the edge panel
+		jc, nc, dst = jc+full*nr, nc-full*nr, dst[full*nr*kc:]
+	}
+	if full := nc / nr; b.cs != 1 && b.rs == 1 && full > 0 && nr%8 == 0 && g.s.packTrans != nil {
+		var z T
+		esz := int(unsafe.Sizeof(z))
+		e := b.off + pc + jc*b.cs
+		w := (full*nr - 1) * b.cs
+		// the corners of the block: every element read lies between them
+		_, _ = b.buf[e], b.buf[e+w+kc-1]
+		_, _ = b.buf[e+w], b.buf[e+kc-1]
+		_ = dst[full*nr*kc-1]
+		for q := 0; q < full; q++ {
+			for h := 0; h < nr; h += 8 {
+				g.s.packTrans(unsafe.Pointer(&dst[q*nr*kc+h]), unsafe.Pointer(&b.buf[e+(q*nr+h)*b.cs]), b.cs*esz, kc, nr*esz)
+			}
+		}
 		if nc == full*nr {
 			return
 		}

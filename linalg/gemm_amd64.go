@@ -62,6 +62,12 @@ func packPanels64(dst, src unsafe.Pointer, ldb, kc, panels, pstride int)
 //go:noescape
 func packPanels128(dst, src unsafe.Pointer, ldb, kc, panels, pstride int)
 
+//go:noescape
+func packTransF64(dst, src unsafe.Pointer, ld, kc, dstep int)
+
+//go:noescape
+func packTransF32(dst, src unsafe.Pointer, ld, kc, dstep int)
+
 // prefetchL2 fetches lines (> 0) cache lines from p into L2.
 //
 //go:noescape
@@ -90,8 +96,8 @@ func avx512Shapes() (f64, f32 gemmShape) {
 	f32 = gemmShape{mr: 12, nr: 32, kc: 512, kb: 256, mc: 240, nc: 3072, direct: 1 << 18, kern: gemmF32AVX512}
 	f64.edges(map[int]gemmKernel{4: gemmF64AVX512x4, 8: gemmF64AVX512x8})
 	f32.edges(map[int]gemmKernel{4: gemmF32AVX512x4, 8: gemmF32AVX512x8})
-	f64.packRows, f64.packCols, f64.packPanels = packRowsF64, packColsF64, packPanels128
-	f32.packRows, f32.packCols, f32.packPanels = packRowsF32, packColsF32, packPanels128
+	f64.packRows, f64.packCols, f64.packPanels, f64.packTrans = packRowsF64, packColsF64, packPanels128, packTransF64
+	f32.packRows, f32.packCols, f32.packPanels, f32.packTrans = packRowsF32, packColsF32, packPanels128, packTransF32
 	return f64, f32
 }
 
@@ -100,8 +106,8 @@ func avx2Shapes() (f64, f32 gemmShape) {
 	f32 = gemmShape{mr: 6, nr: 16, kc: 512, kb: 256, mc: 120, nc: 3072, direct: 1 << 18, kern: gemmF32AVX2, round: true, prefetch: true}
 	f64.edges(map[int]gemmKernel{2: gemmF64AVX2x2, 4: gemmF64AVX2x4})
 	f32.edges(map[int]gemmKernel{2: gemmF32AVX2x2, 4: gemmF32AVX2x4})
-	f64.packRows, f64.packCols, f64.packPanels = packRowsF64, packColsF64, packPanels64
-	f32.packRows, f32.packCols, f32.packPanels = packRowsF32, packColsF32, packPanels64
+	f64.packRows, f64.packCols, f64.packPanels, f64.packTrans = packRowsF64, packColsF64, packPanels64, packTransF64
+	f32.packRows, f32.packCols, f32.packPanels, f32.packTrans = packRowsF32, packColsF32, packPanels64, packTransF32
 	return f64, f32
 }
 

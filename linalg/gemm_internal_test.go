@@ -181,7 +181,7 @@ func TestGemmLarge(t *testing.T) {
 
 // TestPackAsm: the assembly packing routines (when this build has them)
 // give the Go loops' panels bit for bit, for panels of 6 and 12 rows and
-// of 64 and 128 bytes, every layout, every k from 1 to 41 and block
+// of 64 and 128 bytes, every layout (row- and column-major A and B), every k from 1 to 41 and block
 // offsets that leave elements before and after unread.
 func TestPackAsm(t *testing.T) {
 	rng := rand.New(rand.NewSource(22))
@@ -207,7 +207,7 @@ func testPackAsm[T float32 | float64](t *testing.T, rng *rand.Rand, base gemmSha
 	for _, mr := range []int{6, 12} {
 		for _, width := range []int{64, 128} {
 			nr := width / esz
-			fast := gemmShape{mr: mr, nr: nr, packRows: base.packRows, packCols: base.packCols, packPanels: panelPackers[width]}
+			fast := gemmShape{mr: mr, nr: nr, packRows: base.packRows, packCols: base.packCols, packPanels: panelPackers[width], packTrans: base.packTrans}
 			slow := gemmShape{mr: mr, nr: nr}
 			for it := 0; it < 60; it++ {
 				kc := 1 + rng.Intn(41)

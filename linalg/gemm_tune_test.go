@@ -94,14 +94,26 @@ func TestTuneInterleaved(t *testing.T) {
 	}
 }
 
+// tuneOperands are shared by the variants (one allocation each for A and
+// C, so that the variants do not differ by where their memory lies).
+var tuneOperands = map[string]any{}
+
 func tuneRun[T float32 | float64](n int, variant string) func() time.Duration {
-	a := make([]T, n*n)
-	for i := range a {
-		a[i] = T(i%7 - 3)
+	key := fmt.Sprintf("%T %d", T(0), n)
+	if _, ok := tuneOperands[key]; !ok {
+		a := make([]T, n*n)
+		for i := range a {
+			a[i] = T(i%7 - 3)
+		}
+		tuneOperands[key] = [2][]T{a, make([]T, n*n)}
 	}
-	c := make([]T, n*n)
-	g := getCtx[T]()
+	ops := tuneOperands[key].([2][]T)
+	a, c := ops[0], ops[1]
+	g := &gemmCtx[T]{s: getCtx[T]().s}
+	g.tile = make([]T, g.s.mr*g.s.nr)
+	g.tile64 = make([]float64, g.s.mr*g.s.nr)
 	sh := *g.s
+	bt := false
 	for _, kv := range strings.Split(variant, ",") {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok {
@@ -123,6 +135,12 @@ func tuneRun[T float32 | float64](n int, variant string) func() time.Duration {
 			sh.round = x != 0
 		case "pf":
 			sh.prefetch = x != 0
+		case "pt": // pt=0: B's columns packed by the Go loop
+			if x == 0 {
+				sh.packTrans = nil
+			}
+		case "bt": // bt=1: B is A's transpose (column-major)
+			bt = x != 0
 		}
 	}
 	g.s = &sh
@@ -130,7 +148,11 @@ func tuneRun[T float32 | float64](n int, variant string) func() time.Duration {
 	return func() time.Duration {
 		t0 := threadCPU()
 		for i := 0; i < inner; i++ {
-			g.run(n, n, n, mat[T]{a, 0, n, 1}, mat[T]{a, 0, n, 1}, c, n)
+			b := mat[T]{a, 0, n, 1}
+			if bt {
+				b = mat[T]{a, 0, 1, n}
+			}
+			g.run(n, n, n, mat[T]{a, 0, n, 1}, b, c, n)
 		}
 		return (threadCPU() - t0) / time.Duration(inner)
 	}

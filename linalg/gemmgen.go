@@ -74,6 +74,8 @@ func main() {
 	genPackPanels(&b, 64)
 	genPackPanels(&b, 128)
 	genPrefetch(&b)
+	genPackTrans(&b, false)
+	genPackTrans(&b, true)
 	if err := os.WriteFile("gemm_amd64.s", b.Bytes(), 0o644); err != nil {
 		log.Fatal(err)
 	}
@@ -479,5 +481,107 @@ func genPrefetch(w *bytes.Buffer) {
 	p("ADDQ $64, AX")
 	p("DECQ CX")
 	p("JNZ prefetchL2_loop")
+	p("RET")
+}
+
+// genPackTrans writes packTransF64/packTransF32(dst, src unsafe.Pointer,
+// ld, kc, dstep int): eight columns of B whose columns are contiguous
+// (column j at src + j·ld bytes, kc elements), step p's eight values to
+// dst + p·dstep (a panel of B, or part of one). Blocks of 4 (float64) or 8
+// (float32) steps are transposed in registers; the last steps one by one.
+func genPackTrans(w *bytes.Buffer, f32 bool) {
+	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
+	name, esz, blk := "packTransF64", 8, 4
+	if f32 {
+		name, esz, blk = "packTransF32", 4, 8
+	}
+	fmt.Fprintf(w, "\n// func %s(dst, src unsafe.Pointer, ld, kc, dstep int)\n", name)
+	fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-40\n", name)
+	p("MOVQ dst+0(FP), DI")
+	p("MOVQ src+8(FP), SI")
+	p("MOVQ ld+16(FP), R8")
+	p("MOVQ kc+24(FP), CX")
+	p("MOVQ dstep+32(FP), R9")
+	p("LEAQ (R8)(R8*2), R10")  // 3·ld
+	p("LEAQ (SI)(R10*1), R11") // column 3
+	p("LEAQ (R11)(R8*4), R12") // column 7
+	cols := []string{"(SI)", "(SI)(R8*1)", "(SI)(R8*2)", "(R11)", "(SI)(R8*4)", "(R11)(R8*2)", "(R11)(R10*1)", "(R12)"}
+	p("MOVQ CX, DX")
+	p("SHRQ $%d, DX", map[int]int{4: 2, 8: 3}[blk])
+	p("JZ %s_tail", name)
+	fmt.Fprintf(w, "%s_block:\n", name)
+	for j, c := range cols {
+		p("VMOVUPS %s, Y%d", c, j)
+	}
+	if !f32 {
+		// two 4×4 transposes: columns 0-3 and 4-7; step q's row is the
+		// q-th row of each
+		for h := 0; h < 2; h++ {
+			r := 4 * h
+			t := 8 + 4*h
+			p("VUNPCKLPD Y%d, Y%d, Y%d", r+1, r, t)
+			p("VUNPCKHPD Y%d, Y%d, Y%d", r+1, r, t+1)
+			p("VUNPCKLPD Y%d, Y%d, Y%d", r+3, r+2, t+2)
+			p("VUNPCKHPD Y%d, Y%d, Y%d", r+3, r+2, t+3)
+			p("VPERM2F128 $0x20, Y%d, Y%d, Y%d", t+2, t, r)
+			p("VPERM2F128 $0x20, Y%d, Y%d, Y%d", t+3, t+1, r+1)
+			p("VPERM2F128 $0x31, Y%d, Y%d, Y%d", t+2, t, r+2)
+			p("VPERM2F128 $0x31, Y%d, Y%d, Y%d", t+3, t+1, r+3)
+		}
+		for q := 0; q < 4; q++ {
+			p("VMOVUPS Y%d, (DI)", q)
+			p("VMOVUPS Y%d, 32(DI)", 4+q)
+			p("ADDQ R9, DI")
+		}
+	} else {
+		// an 8×8 transpose
+		for h := 0; h < 4; h++ {
+			p("VUNPCKLPS Y%d, Y%d, Y%d", 2*h+1, 2*h, 8+2*h)
+			p("VUNPCKHPS Y%d, Y%d, Y%d", 2*h+1, 2*h, 9+2*h)
+		}
+		// Y8..Y15 = t0..t7: u0..u7 into Y0..Y7
+		for g := 0; g < 2; g++ {
+			t := 8 + 4*g
+			u := 4 * g
+			p("VSHUFPS $0x44, Y%d, Y%d, Y%d", t+2, t, u)
+			p("VSHUFPS $0xEE, Y%d, Y%d, Y%d", t+2, t, u+1)
+			p("VSHUFPS $0x44, Y%d, Y%d, Y%d", t+3, t+1, u+2)
+			p("VSHUFPS $0xEE, Y%d, Y%d, Y%d", t+3, t+1, u+3)
+		}
+		// row q = low lanes of u_q and u_{q+4}, row q+4 the high lanes
+		for q := 0; q < 4; q++ {
+			p("VPERM2F128 $0x20, Y%d, Y%d, Y%d", q+4, q, 8+q)
+			p("VPERM2F128 $0x31, Y%d, Y%d, Y%d", q+4, q, 12+q)
+		}
+		for q := 0; q < 8; q++ {
+			p("VMOVUPS Y%d, (DI)", 8+q)
+			p("ADDQ R9, DI")
+		}
+	}
+	p("ADDQ $%d, SI", blk*esz)
+	p("ADDQ $%d, R11", blk*esz)
+	p("ADDQ $%d, R12", blk*esz)
+	p("DECQ DX")
+	p("JNZ %s_block", name)
+	fmt.Fprintf(w, "%s_tail:\n", name)
+	p("ANDQ $%d, CX", blk-1)
+	p("JZ %s_done", name)
+	mov := "MOVQ"
+	if f32 {
+		mov = "MOVL"
+	}
+	fmt.Fprintf(w, "%s_one:\n", name)
+	for j, c := range cols {
+		p("%s %s, AX", mov, c)
+		p("%s AX, %d(DI)", mov, j*esz)
+	}
+	p("ADDQ $%d, SI", esz)
+	p("ADDQ $%d, R11", esz)
+	p("ADDQ $%d, R12", esz)
+	p("ADDQ R9, DI")
+	p("DECQ CX")
+	p("JNZ %s_one", name)
+	fmt.Fprintf(w, "%s_done:\n", name)
+	p("VZEROUPPER")
 	p("RET")
 }
