@@ -14,8 +14,10 @@ import (
 // tile's nr columns at b + p·bstep (contiguous); c is the tile's first
 // element and ldc the bytes between its rows. mode 0 stores the tile, 1
 // adds it to C; for float32 2 stores it widened to float64, 3 adds it
-// widened (C is then float64).
-type gemmKernel func(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
+// widened (C is then float64), and 4 (when the shape's round is set)
+// widens it, adds the float64 tile at c and stores the sums rounded to
+// float32 at c2, rows ldc2 bytes apart.
+type gemmKernel func(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int)
 
 // gemmShape is a micro-kernel and the blocking around it: the tile is
 // mr×nr; k is cut into blocks of kc (the packed kc×nr panel of B stays in
@@ -31,11 +33,30 @@ type gemmShape struct {
 	// (at most 256): a block of kc is then computed kb at a time, each
 	// added in float64 to the tile, which stays in L1 (else kb is kc)
 	kb int
+	// round: the kernels have mode 4, so the last block of k of a float32
+	// product summed in float64 is rounded into C by the kernel (else a
+	// pass over the column block rounds the float64 sums)
+	round bool
 	// for a panel of r < mr rows (the last of a matrix), rowKern[r] is the
 	// kernel of rowsOf[r] >= r rows to use (kern and mr when none is
 	// smaller)
 	rowKern []gemmKernel
 	rowsOf  []int
+	// prefetch: while the micro-kernel goes down the panels of A with one
+	// packed panel of B, the next panel of B is fetched into L2, a slice
+	// before each tile (the block of B is in L3)
+	prefetch bool
+	// packRows and packCols, when set, pack six rows of A (mr a multiple
+	// of six) read along k (A's rows contiguous) or along the rows (A's
+	// columns contiguous), step p's six values to dst + p·dstep bytes;
+	// packPanels, when set, packs panels of B whose rows are contiguous
+	// (nr·size bytes of 64 or 128). See gemmgen.go.
+	packRows, packCols func(dst, src unsafe.Pointer, lda, kc, dstep int)
+	packPanels         func(dst, src unsafe.Pointer, ldb, kc, panels, pstride int)
+	// packTrans, when set, packs eight columns of a B whose columns are
+	// contiguous (nr a multiple of eight), step p's eight values to
+	// dst + p·dstep bytes
+	packTrans func(dst, src unsafe.Pointer, ld, kc, dstep int)
 }
 
 // block is the most terms of k a float32 kernel call sums in float32.
@@ -73,7 +94,7 @@ const goMR, goNR = 4, 4
 // goKernel is the micro-kernel in Go, for every machine: the same
 // arithmetic as the assembly ones (a float32 tile sums in float32) but
 // multiply and add are separate operations where Go does not fuse them.
-func goKernel[T float32 | float64](k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int) {
+func goKernel[T float32 | float64](k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int) {
 	var acc [goMR][goNR]T
 	for p := 0; p < k; p++ {
 		bv := (*[goNR]T)(unsafe.Add(b, p*bstep))
@@ -96,6 +117,12 @@ func goKernel[T float32 | float64](k int, a unsafe.Pointer, ars, astep int, b un
 					v += dst[j]
 				}
 				dst[j] = v
+			}
+		case 4:
+			src := (*[goNR]float64)(row)
+			dst := (*[goNR]T)(unsafe.Add(c2, i*ldc2))
+			for j, v := range acc[i] {
+				dst[j] = T(float64(v) + src[j])
 			}
 		default:
 			dst := (*[goNR]float64)(row)
@@ -209,22 +236,27 @@ func (g *gemmCtx[T]) run(m, n, k int, a, b mat[T], c []T, ldc int) {
 					i := mc / s.mr * s.mr
 					g.packA(a, ic+i, pc, mc-i, kc, g.ap)
 				}
-				if wide {
-					mode := 3
-					if pc == 0 {
-						mode = 2
-					}
-					g.macro(a, b, direct, ic, jc, pc, mc, nc, kc, unsafe.Pointer(&g.c64[ic*nc]), nc, 8, mode)
-				} else {
+				cij := unsafe.Pointer(&c[ic*ldc+jc])
+				if !wide {
 					mode := 1
 					if pc == 0 {
 						mode = 0
 					}
-					g.macro(a, b, direct, ic, jc, pc, mc, nc, kc, unsafe.Pointer(&c[ic*ldc+jc]), ldc, esz, mode)
+					g.macro(a, b, direct, ic, jc, pc, mc, nc, kc, cij, ldc, esz, mode, nil, 0)
+					continue
 				}
+				mode := 3
+				if pc == 0 {
+					mode = 2
+				}
+				var c2 unsafe.Pointer // the last block of k: rounded into C
+				if pc+kc == k && s.round {
+					c2 = cij
+				}
+				g.macro(a, b, direct, ic, jc, pc, mc, nc, kc, unsafe.Pointer(&g.c64[ic*nc]), nc, 8, mode, c2, ldc)
 			}
 		}
-		if wide {
+		if wide && !s.round {
 			for i := 0; i < m; i++ {
 				src := g.c64[i*nc : (i+1)*nc]
 				dst := c[i*ldc+jc : i*ldc+jc+nc]
@@ -240,8 +272,10 @@ func (g *gemmCtx[T]) run(m, n, k int, a, b mat[T], c []T, ldc int) {
 // the kc×nc block of B at (pc, jc), packed in g.ap and g.bp or (direct)
 // read in place but for the edge panels, packed first in g.ap and g.bp.
 // c is C's element (ic, jc), rows ldc elements of csz bytes apart; mode is
-// the kernel's.
-func (g *gemmCtx[T]) macro(a, b mat[T], direct bool, ic, jc, pc, mc, nc, kc int, c unsafe.Pointer, ldc, csz, mode int) {
+// the kernel's (0 or 1, or for float32 summed in float64 2 or 3). c2, when
+// set, is C's element (ic, jc) when c is the float64 sums: this block of k
+// is the last, and the sums are rounded into C (rows ldc2 elements apart).
+func (g *gemmCtx[T]) macro(a, b mat[T], direct bool, ic, jc, pc, mc, nc, kc int, c unsafe.Pointer, ldc, csz, mode int, c2 unsafe.Pointer, ldc2 int) {
 	s := g.s
 	mr, nr := s.mr, s.nr
 	var z T
@@ -259,7 +293,20 @@ func (g *gemmCtx[T]) macro(a, b mat[T], direct bool, ic, jc, pc, mc, nc, kc int,
 			bp = unsafe.Pointer(&b.buf[b.off+pc*b.rs+jc+jr])
 			bstep = b.rs * esz
 		}
+		// the next panel of B, a slice of per lines before each tile
+		var next unsafe.Pointer
+		lines, per, done := 0, 0, 0
+		if s.prefetch && !direct && jr+nr < nc {
+			next = unsafe.Pointer(&g.bp[(jr+nr)*kc])
+			lines = kc * nr * esz / 64
+			tiles := (mc + mr - 1) / mr
+			per = (lines + tiles - 1) / tiles
+		}
 		for ir := 0; ir < mc; ir += mr {
+			if n := min(per, lines-done); n > 0 {
+				prefetchL2(unsafe.Add(next, done*64), n)
+				done += n
+			}
 			mrr := min(mr, mc-ir)
 			kern, rows := s.kern, mr
 			if mrr < mr {
@@ -277,23 +324,17 @@ func (g *gemmCtx[T]) macro(a, b mat[T], direct bool, ic, jc, pc, mc, nc, kc int,
 				ars, astep = a.rs*esz, a.cs*esz
 			}
 			dst := unsafe.Add(c, (ir*ldc+jr)*csz)
-			if mode >= 2 && kc > s.block() {
-				// float32 into float64 sums, a block of k at a time
-				k0, f := s.block(), kern
-				kern = func(kc int, ap unsafe.Pointer, ars, astep int, bp unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int) {
-					for q := 0; q < kc; q += k0 {
-						f(min(k0, kc-q), unsafe.Add(ap, q*astep), ars, astep, unsafe.Add(bp, q*bstep), bstep, c, ldc, mode)
-						mode = 3
-					}
-				}
+			var dst2 unsafe.Pointer
+			if c2 != nil {
+				dst2 = unsafe.Add(c2, (ir*ldc2+jr)*esz)
 			}
 			if rows == mrr && nrr == nr {
-				kern(kc, ap, ars, astep, bp, bstep, dst, ldc*csz, mode)
+				g.call(kern, kc, ap, ars, astep, bp, bstep, dst, ldc*csz, mode, dst2, ldc2*esz)
 				continue
 			}
 			if mode < 2 {
 				t := g.tile
-				kern(kc, ap, ars, astep, bp, bstep, unsafe.Pointer(&t[0]), nr*esz, 0)
+				kern(kc, ap, ars, astep, bp, bstep, unsafe.Pointer(&t[0]), nr*esz, 0, nil, 0)
 				for i := 0; i < mrr; i++ {
 					row := unsafe.Slice((*T)(unsafe.Add(dst, i*ldc*csz)), nrr)
 					src := t[i*nr : i*nr+nrr]
@@ -308,19 +349,50 @@ func (g *gemmCtx[T]) macro(a, b mat[T], direct bool, ic, jc, pc, mc, nc, kc int,
 				continue
 			}
 			t := g.tile64
-			kern(kc, ap, ars, astep, bp, bstep, unsafe.Pointer(&t[0]), nr*8, 2)
+			g.call(kern, kc, ap, ars, astep, bp, bstep, unsafe.Pointer(&t[0]), nr*8, 2, nil, 0)
 			for i := 0; i < mrr; i++ {
 				row := unsafe.Slice((*float64)(unsafe.Add(dst, i*ldc*8)), nrr)
 				src := t[i*nr : i*nr+nrr]
-				if mode == 2 {
+				switch {
+				case dst2 != nil:
+					out := unsafe.Slice((*T)(unsafe.Add(dst2, i*ldc2*esz)), nrr)
+					for j, v := range src {
+						if mode == 3 {
+							v += row[j]
+						}
+						out[j] = T(v)
+					}
+				case mode == 2:
 					copy(row, src)
-					continue
-				}
-				for j, v := range src {
-					row[j] += v
+				default:
+					for j, v := range src {
+						row[j] += v
+					}
 				}
 			}
 		}
+	}
+}
+
+// call runs kern over kc steps. A float32 tile summed in float64 (mode 2
+// or 3) is computed s.block() steps at a time, the first block with mode
+// and the next ones added (3); when c2 is set, the last is rounded into c2
+// (4). (Mode 2 is never the last block's: a product is summed in float64
+// only when k is longer than a block, so the first block of k is not the
+// last.)
+func (g *gemmCtx[T]) call(kern gemmKernel, kc int, ap unsafe.Pointer, ars, astep int, bp unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int) {
+	if mode < 2 {
+		kern(kc, ap, ars, astep, bp, bstep, c, ldc, mode, nil, 0)
+		return
+	}
+	k0 := g.s.block()
+	for q := 0; q < kc; q += k0 {
+		kq := min(k0, kc-q)
+		if c2 != nil && q+kq == kc {
+			mode = 4
+		}
+		kern(kq, unsafe.Add(ap, q*astep), ars, astep, unsafe.Add(bp, q*bstep), bstep, c, ldc, mode, c2, ldc2)
+		mode = 3
 	}
 }
 
@@ -334,6 +406,20 @@ func (g *gemmCtx[T]) packA(a mat[T], ic, pc, mc, kc int, dst []T) {
 		rows := min(mr, mc-ir)
 		pan := dst[ir*kc : ir*kc+mr*kc]
 		base := a.off + (ic+ir)*a.rs + pc*a.cs
+		if rows == mr && mr%6 == 0 && (a.cs == 1 && g.s.packRows != nil || a.rs == 1 && g.s.packCols != nil) {
+			// the corners of the block: every element read lies between them
+			_, _ = a.buf[base], a.buf[base+(mr-1)*a.rs+(kc-1)*a.cs]
+			_, _ = a.buf[base+(mr-1)*a.rs], a.buf[base+(kc-1)*a.cs]
+			step := mr * int(esz)
+			for h := 0; h < mr; h += 6 {
+				if a.cs == 1 {
+					g.s.packRows(unsafe.Pointer(&pan[h]), unsafe.Pointer(&a.buf[base+h*a.rs]), a.rs*int(esz), kc, step)
+				} else {
+					g.s.packCols(unsafe.Pointer(&pan[h]), unsafe.Pointer(&a.buf[base+h]), a.cs*int(esz), kc, step)
+				}
+			}
+			continue
+		}
 		if rows < mr {
 			clear(pan)
 		}
@@ -368,6 +454,42 @@ func (g *gemmCtx[T]) packB(b mat[T], pc, jc, kc, nc int, dst []T) {
 	if nc%nr != 0 {
 		last := nc / nr * nr
 		clear(dst[last*kc : last*kc+nr*kc])
+	}
+	if full := nc / nr; b.cs == 1 && full > 0 && g.s.packPanels != nil {
+		var z T
+		esz := int(unsafe.Sizeof(z))
+		e := b.off + pc*b.rs + jc
+		w := full*nr - 1
+		// the corners of the block: every element read lies between them
+		_, _ = b.buf[e], b.buf[e+(kc-1)*b.rs+w]
+		_, _ = b.buf[e+w], b.buf[e+(kc-1)*b.rs]
+		_ = dst[full*nr*kc-1]
+		g.s.packPanels(unsafe.Pointer(&dst[0]), unsafe.Pointer(&b.buf[e]), b.rs*esz, kc, full, kc*nr*esz)
+		if nc == full*nr {
+			return
+		}
+		// the edge panel
+		jc, nc, dst = jc+full*nr, nc-full*nr, dst[full*nr*kc:]
+	}
+	if full := nc / nr; b.cs != 1 && b.rs == 1 && full > 0 && nr%8 == 0 && g.s.packTrans != nil {
+		var z T
+		esz := int(unsafe.Sizeof(z))
+		e := b.off + pc + jc*b.cs
+		w := (full*nr - 1) * b.cs
+		// the corners of the block: every element read lies between them
+		_, _ = b.buf[e], b.buf[e+w+kc-1]
+		_, _ = b.buf[e+w], b.buf[e+kc-1]
+		_ = dst[full*nr*kc-1]
+		for q := 0; q < full; q++ {
+			for h := 0; h < nr; h += 8 {
+				g.s.packTrans(unsafe.Pointer(&dst[q*nr*kc+h]), unsafe.Pointer(&b.buf[e+(q*nr+h)*b.cs]), b.cs*esz, kc, nr*esz)
+			}
+		}
+		if nc == full*nr {
+			return
+		}
+		// the edge panel
+		jc, nc, dst = jc+full*nr, nc-full*nr, dst[full*nr*kc:]
 	}
 	if b.cs != 1 && b.rs == 1 {
 		for j := 0; j < nc; j++ {
@@ -449,7 +571,7 @@ func runGemm[T float32 | float64](p *product, ac, bc, out *array.Array, workers 
 
 // goShape is the blocking of the Go kernel.
 func goShape(k gemmKernel) gemmShape {
-	s := gemmShape{mr: goMR, nr: goNR, kc: 256, mc: 128, nc: 2048, direct: 1 << 18, kern: k}
+	s := gemmShape{mr: goMR, nr: goNR, kc: 256, mc: 128, nc: 2048, direct: 1 << 18, kern: k, round: true}
 	s.edges(nil)
 	return s
 }

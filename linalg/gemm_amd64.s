@@ -4,8 +4,8 @@
 
 #include "textflag.h"
 
-// func gemmF64AVX512(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
-TEXT ·gemmF64AVX512(SB), NOSPLIT, $0-72
+// func gemmF64AVX512(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int)
+TEXT ·gemmF64AVX512(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ ars+16(FP), R11
@@ -226,8 +226,8 @@ gemmF64AVX512_add:
 	VZEROUPPER
 	RET
 
-// func gemmF32AVX512(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
-TEXT ·gemmF32AVX512(SB), NOSPLIT, $0-72
+// func gemmF32AVX512(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int)
+TEXT ·gemmF32AVX512(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ ars+16(FP), R11
@@ -832,8 +832,8 @@ gemmF32AVX512_add64:
 	VZEROUPPER
 	RET
 
-// func gemmF64AVX2(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
-TEXT ·gemmF64AVX2(SB), NOSPLIT, $0-72
+// func gemmF64AVX2(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int)
+TEXT ·gemmF64AVX2(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ ars+16(FP), R11
@@ -950,8 +950,8 @@ gemmF64AVX2_add:
 	VZEROUPPER
 	RET
 
-// func gemmF32AVX2(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
-TEXT ·gemmF32AVX2(SB), NOSPLIT, $0-72
+// func gemmF32AVX2(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int)
+TEXT ·gemmF32AVX2(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ ars+16(FP), R11
@@ -1042,6 +1042,8 @@ gemmF32AVX2_loop:
 	JEQ gemmF32AVX2_store64
 	CMPQ R9, $3
 	JEQ gemmF32AVX2_add64
+	CMPQ R9, $4
+	JEQ gemmF32AVX2_round
 	VMOVUPS Y0, (DX)
 	VMOVUPS Y1, 32(DX)
 	ADDQ R8, DX
@@ -1091,6 +1093,129 @@ gemmF32AVX2_add:
 	VADDPS 32(DX), Y11, Y11
 	VMOVUPS Y10, (DX)
 	VMOVUPS Y11, 32(DX)
+	VZEROUPPER
+	RET
+gemmF32AVX2_round:
+	MOVQ c2+72(FP), DI
+	MOVQ ldc2+80(FP), R10
+	VCVTPS2PD X0, Y12
+	VEXTRACTF128 $1, Y0, X14
+	VCVTPS2PD X14, Y13
+	VADDPD 0(DX), Y12, Y12
+	VADDPD 32(DX), Y13, Y13
+	VCVTPD2PSY Y12, X12
+	VCVTPD2PSY Y13, X13
+	VINSERTF128 $1, X13, Y12, Y12
+	VMOVUPS Y12, 0(DI)
+	VCVTPS2PD X1, Y12
+	VEXTRACTF128 $1, Y1, X14
+	VCVTPS2PD X14, Y13
+	VADDPD 64(DX), Y12, Y12
+	VADDPD 96(DX), Y13, Y13
+	VCVTPD2PSY Y12, X12
+	VCVTPD2PSY Y13, X13
+	VINSERTF128 $1, X13, Y12, Y12
+	VMOVUPS Y12, 32(DI)
+	ADDQ R8, DX
+	ADDQ R10, DI
+	VCVTPS2PD X2, Y12
+	VEXTRACTF128 $1, Y2, X14
+	VCVTPS2PD X14, Y13
+	VADDPD 0(DX), Y12, Y12
+	VADDPD 32(DX), Y13, Y13
+	VCVTPD2PSY Y12, X12
+	VCVTPD2PSY Y13, X13
+	VINSERTF128 $1, X13, Y12, Y12
+	VMOVUPS Y12, 0(DI)
+	VCVTPS2PD X3, Y12
+	VEXTRACTF128 $1, Y3, X14
+	VCVTPS2PD X14, Y13
+	VADDPD 64(DX), Y12, Y12
+	VADDPD 96(DX), Y13, Y13
+	VCVTPD2PSY Y12, X12
+	VCVTPD2PSY Y13, X13
+	VINSERTF128 $1, X13, Y12, Y12
+	VMOVUPS Y12, 32(DI)
+	ADDQ R8, DX
+	ADDQ R10, DI
+	VCVTPS2PD X4, Y12
+	VEXTRACTF128 $1, Y4, X14
+	VCVTPS2PD X14, Y13
+	VADDPD 0(DX), Y12, Y12
+	VADDPD 32(DX), Y13, Y13
+	VCVTPD2PSY Y12, X12
+	VCVTPD2PSY Y13, X13
+	VINSERTF128 $1, X13, Y12, Y12
+	VMOVUPS Y12, 0(DI)
+	VCVTPS2PD X5, Y12
+	VEXTRACTF128 $1, Y5, X14
+	VCVTPS2PD X14, Y13
+	VADDPD 64(DX), Y12, Y12
+	VADDPD 96(DX), Y13, Y13
+	VCVTPD2PSY Y12, X12
+	VCVTPD2PSY Y13, X13
+	VINSERTF128 $1, X13, Y12, Y12
+	VMOVUPS Y12, 32(DI)
+	ADDQ R8, DX
+	ADDQ R10, DI
+	VCVTPS2PD X6, Y12
+	VEXTRACTF128 $1, Y6, X14
+	VCVTPS2PD X14, Y13
+	VADDPD 0(DX), Y12, Y12
+	VADDPD 32(DX), Y13, Y13
+	VCVTPD2PSY Y12, X12
+	VCVTPD2PSY Y13, X13
+	VINSERTF128 $1, X13, Y12, Y12
+	VMOVUPS Y12, 0(DI)
+	VCVTPS2PD X7, Y12
+	VEXTRACTF128 $1, Y7, X14
+	VCVTPS2PD X14, Y13
+	VADDPD 64(DX), Y12, Y12
+	VADDPD 96(DX), Y13, Y13
+	VCVTPD2PSY Y12, X12
+	VCVTPD2PSY Y13, X13
+	VINSERTF128 $1, X13, Y12, Y12
+	VMOVUPS Y12, 32(DI)
+	ADDQ R8, DX
+	ADDQ R10, DI
+	VCVTPS2PD X8, Y12
+	VEXTRACTF128 $1, Y8, X14
+	VCVTPS2PD X14, Y13
+	VADDPD 0(DX), Y12, Y12
+	VADDPD 32(DX), Y13, Y13
+	VCVTPD2PSY Y12, X12
+	VCVTPD2PSY Y13, X13
+	VINSERTF128 $1, X13, Y12, Y12
+	VMOVUPS Y12, 0(DI)
+	VCVTPS2PD X9, Y12
+	VEXTRACTF128 $1, Y9, X14
+	VCVTPS2PD X14, Y13
+	VADDPD 64(DX), Y12, Y12
+	VADDPD 96(DX), Y13, Y13
+	VCVTPD2PSY Y12, X12
+	VCVTPD2PSY Y13, X13
+	VINSERTF128 $1, X13, Y12, Y12
+	VMOVUPS Y12, 32(DI)
+	ADDQ R8, DX
+	ADDQ R10, DI
+	VCVTPS2PD X10, Y12
+	VEXTRACTF128 $1, Y10, X14
+	VCVTPS2PD X14, Y13
+	VADDPD 0(DX), Y12, Y12
+	VADDPD 32(DX), Y13, Y13
+	VCVTPD2PSY Y12, X12
+	VCVTPD2PSY Y13, X13
+	VINSERTF128 $1, X13, Y12, Y12
+	VMOVUPS Y12, 0(DI)
+	VCVTPS2PD X11, Y12
+	VEXTRACTF128 $1, Y11, X14
+	VCVTPS2PD X14, Y13
+	VADDPD 64(DX), Y12, Y12
+	VADDPD 96(DX), Y13, Y13
+	VCVTPD2PSY Y12, X12
+	VCVTPD2PSY Y13, X13
+	VINSERTF128 $1, X13, Y12, Y12
+	VMOVUPS Y12, 32(DI)
 	VZEROUPPER
 	RET
 gemmF32AVX2_store64:
@@ -1254,8 +1379,8 @@ gemmF32AVX2_add64:
 	VZEROUPPER
 	RET
 
-// func gemmF64AVX512x8(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
-TEXT ·gemmF64AVX512x8(SB), NOSPLIT, $0-72
+// func gemmF64AVX512x8(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int)
+TEXT ·gemmF64AVX512x8(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ ars+16(FP), R11
@@ -1412,8 +1537,8 @@ gemmF64AVX512x8_add:
 	VZEROUPPER
 	RET
 
-// func gemmF32AVX512x8(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
-TEXT ·gemmF32AVX512x8(SB), NOSPLIT, $0-72
+// func gemmF32AVX512x8(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int)
+TEXT ·gemmF32AVX512x8(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ ars+16(FP), R11
@@ -1830,8 +1955,8 @@ gemmF32AVX512x8_add64:
 	VZEROUPPER
 	RET
 
-// func gemmF64AVX512x4(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
-TEXT ·gemmF64AVX512x4(SB), NOSPLIT, $0-72
+// func gemmF64AVX512x4(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int)
+TEXT ·gemmF64AVX512x4(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ ars+16(FP), R11
@@ -1924,8 +2049,8 @@ gemmF64AVX512x4_add:
 	VZEROUPPER
 	RET
 
-// func gemmF32AVX512x4(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
-TEXT ·gemmF32AVX512x4(SB), NOSPLIT, $0-72
+// func gemmF32AVX512x4(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int)
+TEXT ·gemmF32AVX512x4(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ ars+16(FP), R11
@@ -2154,8 +2279,8 @@ gemmF32AVX512x4_add64:
 	VZEROUPPER
 	RET
 
-// func gemmF64AVX2x4(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
-TEXT ·gemmF64AVX2x4(SB), NOSPLIT, $0-72
+// func gemmF64AVX2x4(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int)
+TEXT ·gemmF64AVX2x4(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ ars+16(FP), R11
@@ -2242,8 +2367,8 @@ gemmF64AVX2x4_add:
 	VZEROUPPER
 	RET
 
-// func gemmF32AVX2x4(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
-TEXT ·gemmF32AVX2x4(SB), NOSPLIT, $0-72
+// func gemmF32AVX2x4(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int)
+TEXT ·gemmF32AVX2x4(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ ars+16(FP), R11
@@ -2314,6 +2439,8 @@ gemmF32AVX2x4_loop:
 	JEQ gemmF32AVX2x4_store64
 	CMPQ R9, $3
 	JEQ gemmF32AVX2x4_add64
+	CMPQ R9, $4
+	JEQ gemmF32AVX2x4_round
 	VMOVUPS Y0, (DX)
 	VMOVUPS Y1, 32(DX)
 	ADDQ R8, DX
@@ -2347,6 +2474,89 @@ gemmF32AVX2x4_add:
 	VADDPS 32(DX), Y7, Y7
 	VMOVUPS Y6, (DX)
 	VMOVUPS Y7, 32(DX)
+	VZEROUPPER
+	RET
+gemmF32AVX2x4_round:
+	MOVQ c2+72(FP), DI
+	MOVQ ldc2+80(FP), R10
+	VCVTPS2PD X0, Y8
+	VEXTRACTF128 $1, Y0, X10
+	VCVTPS2PD X10, Y9
+	VADDPD 0(DX), Y8, Y8
+	VADDPD 32(DX), Y9, Y9
+	VCVTPD2PSY Y8, X8
+	VCVTPD2PSY Y9, X9
+	VINSERTF128 $1, X9, Y8, Y8
+	VMOVUPS Y8, 0(DI)
+	VCVTPS2PD X1, Y8
+	VEXTRACTF128 $1, Y1, X10
+	VCVTPS2PD X10, Y9
+	VADDPD 64(DX), Y8, Y8
+	VADDPD 96(DX), Y9, Y9
+	VCVTPD2PSY Y8, X8
+	VCVTPD2PSY Y9, X9
+	VINSERTF128 $1, X9, Y8, Y8
+	VMOVUPS Y8, 32(DI)
+	ADDQ R8, DX
+	ADDQ R10, DI
+	VCVTPS2PD X2, Y8
+	VEXTRACTF128 $1, Y2, X10
+	VCVTPS2PD X10, Y9
+	VADDPD 0(DX), Y8, Y8
+	VADDPD 32(DX), Y9, Y9
+	VCVTPD2PSY Y8, X8
+	VCVTPD2PSY Y9, X9
+	VINSERTF128 $1, X9, Y8, Y8
+	VMOVUPS Y8, 0(DI)
+	VCVTPS2PD X3, Y8
+	VEXTRACTF128 $1, Y3, X10
+	VCVTPS2PD X10, Y9
+	VADDPD 64(DX), Y8, Y8
+	VADDPD 96(DX), Y9, Y9
+	VCVTPD2PSY Y8, X8
+	VCVTPD2PSY Y9, X9
+	VINSERTF128 $1, X9, Y8, Y8
+	VMOVUPS Y8, 32(DI)
+	ADDQ R8, DX
+	ADDQ R10, DI
+	VCVTPS2PD X4, Y8
+	VEXTRACTF128 $1, Y4, X10
+	VCVTPS2PD X10, Y9
+	VADDPD 0(DX), Y8, Y8
+	VADDPD 32(DX), Y9, Y9
+	VCVTPD2PSY Y8, X8
+	VCVTPD2PSY Y9, X9
+	VINSERTF128 $1, X9, Y8, Y8
+	VMOVUPS Y8, 0(DI)
+	VCVTPS2PD X5, Y8
+	VEXTRACTF128 $1, Y5, X10
+	VCVTPS2PD X10, Y9
+	VADDPD 64(DX), Y8, Y8
+	VADDPD 96(DX), Y9, Y9
+	VCVTPD2PSY Y8, X8
+	VCVTPD2PSY Y9, X9
+	VINSERTF128 $1, X9, Y8, Y8
+	VMOVUPS Y8, 32(DI)
+	ADDQ R8, DX
+	ADDQ R10, DI
+	VCVTPS2PD X6, Y8
+	VEXTRACTF128 $1, Y6, X10
+	VCVTPS2PD X10, Y9
+	VADDPD 0(DX), Y8, Y8
+	VADDPD 32(DX), Y9, Y9
+	VCVTPD2PSY Y8, X8
+	VCVTPD2PSY Y9, X9
+	VINSERTF128 $1, X9, Y8, Y8
+	VMOVUPS Y8, 0(DI)
+	VCVTPS2PD X7, Y8
+	VEXTRACTF128 $1, Y7, X10
+	VCVTPS2PD X10, Y9
+	VADDPD 64(DX), Y8, Y8
+	VADDPD 96(DX), Y9, Y9
+	VCVTPD2PSY Y8, X8
+	VCVTPD2PSY Y9, X9
+	VINSERTF128 $1, X9, Y8, Y8
+	VMOVUPS Y8, 32(DI)
 	VZEROUPPER
 	RET
 gemmF32AVX2x4_store64:
@@ -2458,8 +2668,8 @@ gemmF32AVX2x4_add64:
 	VZEROUPPER
 	RET
 
-// func gemmF64AVX2x2(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
-TEXT ·gemmF64AVX2x2(SB), NOSPLIT, $0-72
+// func gemmF64AVX2x2(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int)
+TEXT ·gemmF64AVX2x2(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ ars+16(FP), R11
@@ -2516,8 +2726,8 @@ gemmF64AVX2x2_add:
 	VZEROUPPER
 	RET
 
-// func gemmF32AVX2x2(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)
-TEXT ·gemmF32AVX2x2(SB), NOSPLIT, $0-72
+// func gemmF32AVX2x2(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int)
+TEXT ·gemmF32AVX2x2(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ ars+16(FP), R11
@@ -2568,6 +2778,8 @@ gemmF32AVX2x2_loop:
 	JEQ gemmF32AVX2x2_store64
 	CMPQ R9, $3
 	JEQ gemmF32AVX2x2_add64
+	CMPQ R9, $4
+	JEQ gemmF32AVX2x2_round
 	VMOVUPS Y0, (DX)
 	VMOVUPS Y1, 32(DX)
 	ADDQ R8, DX
@@ -2585,6 +2797,49 @@ gemmF32AVX2x2_add:
 	VADDPS 32(DX), Y3, Y3
 	VMOVUPS Y2, (DX)
 	VMOVUPS Y3, 32(DX)
+	VZEROUPPER
+	RET
+gemmF32AVX2x2_round:
+	MOVQ c2+72(FP), DI
+	MOVQ ldc2+80(FP), R10
+	VCVTPS2PD X0, Y4
+	VEXTRACTF128 $1, Y0, X6
+	VCVTPS2PD X6, Y5
+	VADDPD 0(DX), Y4, Y4
+	VADDPD 32(DX), Y5, Y5
+	VCVTPD2PSY Y4, X4
+	VCVTPD2PSY Y5, X5
+	VINSERTF128 $1, X5, Y4, Y4
+	VMOVUPS Y4, 0(DI)
+	VCVTPS2PD X1, Y4
+	VEXTRACTF128 $1, Y1, X6
+	VCVTPS2PD X6, Y5
+	VADDPD 64(DX), Y4, Y4
+	VADDPD 96(DX), Y5, Y5
+	VCVTPD2PSY Y4, X4
+	VCVTPD2PSY Y5, X5
+	VINSERTF128 $1, X5, Y4, Y4
+	VMOVUPS Y4, 32(DI)
+	ADDQ R8, DX
+	ADDQ R10, DI
+	VCVTPS2PD X2, Y4
+	VEXTRACTF128 $1, Y2, X6
+	VCVTPS2PD X6, Y5
+	VADDPD 0(DX), Y4, Y4
+	VADDPD 32(DX), Y5, Y5
+	VCVTPD2PSY Y4, X4
+	VCVTPD2PSY Y5, X5
+	VINSERTF128 $1, X5, Y4, Y4
+	VMOVUPS Y4, 0(DI)
+	VCVTPS2PD X3, Y4
+	VEXTRACTF128 $1, Y3, X6
+	VCVTPS2PD X6, Y5
+	VADDPD 64(DX), Y4, Y4
+	VADDPD 96(DX), Y5, Y5
+	VCVTPD2PSY Y4, X4
+	VCVTPD2PSY Y5, X5
+	VINSERTF128 $1, X5, Y4, Y4
+	VMOVUPS Y4, 32(DI)
 	VZEROUPPER
 	RET
 gemmF32AVX2x2_store64:
@@ -2641,5 +2896,443 @@ gemmF32AVX2x2_add64:
 	VADDPD 96(DX), Y5, Y5
 	VMOVUPD Y4, 64(DX)
 	VMOVUPD Y5, 96(DX)
+	VZEROUPPER
+	RET
+
+// func packRowsF64(dst, src unsafe.Pointer, lda, kc, dstep int)
+TEXT ·packRowsF64(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ lda+16(FP), R8
+	MOVQ kc+24(FP), CX
+	MOVQ dstep+32(FP), R9
+	LEAQ (R8)(R8*2), R10
+	LEAQ (SI)(R10*1), R11
+	LEAQ (R9)(R9*2), R12
+	MOVQ CX, DX
+	SHRQ $2, DX
+	JZ packRowsF64_tail
+packRowsF64_block:
+	VMOVUPS (SI), Y0
+	VMOVUPS (SI)(R8*1), Y1
+	VMOVUPS (SI)(R8*2), Y2
+	VMOVUPS (R11), Y3
+	VMOVUPS (R11)(R8*1), Y4
+	VMOVUPS (R11)(R8*2), Y5
+	VUNPCKLPD Y1, Y0, Y6
+	VUNPCKHPD Y1, Y0, Y7
+	VUNPCKLPD Y3, Y2, Y8
+	VUNPCKHPD Y3, Y2, Y9
+	VUNPCKLPD Y5, Y4, Y10
+	VUNPCKHPD Y5, Y4, Y11
+	VPERM2F128 $0x20, Y8, Y6, Y0
+	VPERM2F128 $0x20, Y9, Y7, Y1
+	VPERM2F128 $0x31, Y8, Y6, Y2
+	VPERM2F128 $0x31, Y9, Y7, Y3
+	VMOVUPS Y0, (DI)
+	VMOVUPS X10, 32(DI)
+	VMOVUPS Y1, (DI)(R9*1)
+	VMOVUPS X11, 32(DI)(R9*1)
+	VMOVUPS Y2, (DI)(R9*2)
+	VEXTRACTF128 $1, Y10, 32(DI)(R9*2)
+	VMOVUPS Y3, (DI)(R12*1)
+	VEXTRACTF128 $1, Y11, 32(DI)(R12*1)
+	LEAQ (DI)(R9*4), DI
+	ADDQ $32, SI
+	ADDQ $32, R11
+	DECQ DX
+	JNZ packRowsF64_block
+packRowsF64_tail:
+	ANDQ $3, CX
+	JZ packRowsF64_done
+packRowsF64_one:
+	MOVQ (SI), AX
+	MOVQ AX, 0(DI)
+	MOVQ (SI)(R8*1), AX
+	MOVQ AX, 8(DI)
+	MOVQ (SI)(R8*2), AX
+	MOVQ AX, 16(DI)
+	MOVQ (R11), AX
+	MOVQ AX, 24(DI)
+	MOVQ (R11)(R8*1), AX
+	MOVQ AX, 32(DI)
+	MOVQ (R11)(R8*2), AX
+	MOVQ AX, 40(DI)
+	ADDQ $8, SI
+	ADDQ $8, R11
+	ADDQ R9, DI
+	DECQ CX
+	JNZ packRowsF64_one
+packRowsF64_done:
+	VZEROUPPER
+	RET
+
+// func packRowsF32(dst, src unsafe.Pointer, lda, kc, dstep int)
+TEXT ·packRowsF32(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ lda+16(FP), R8
+	MOVQ kc+24(FP), CX
+	MOVQ dstep+32(FP), R9
+	LEAQ (R8)(R8*2), R10
+	LEAQ (SI)(R10*1), R11
+	LEAQ (R9)(R9*2), R12
+	MOVQ CX, DX
+	SHRQ $3, DX
+	JZ packRowsF32_tail
+packRowsF32_block:
+	VMOVUPS (SI), Y0
+	VMOVUPS (SI)(R8*1), Y1
+	VMOVUPS (SI)(R8*2), Y2
+	VMOVUPS (R11), Y3
+	VMOVUPS (R11)(R8*1), Y4
+	VMOVUPS (R11)(R8*2), Y5
+	VUNPCKLPS Y1, Y0, Y6
+	VUNPCKHPS Y1, Y0, Y7
+	VUNPCKLPS Y3, Y2, Y8
+	VUNPCKHPS Y3, Y2, Y9
+	VUNPCKLPS Y5, Y4, Y10
+	VUNPCKHPS Y5, Y4, Y11
+	VUNPCKLPD Y8, Y6, Y0
+	VUNPCKHPD Y8, Y6, Y1
+	VUNPCKLPD Y9, Y7, Y2
+	VUNPCKHPD Y9, Y7, Y3
+	VMOVUPS X0, (DI)
+	VMOVLPS X10, 16(DI)
+	VMOVUPS X1, (DI)(R9*1)
+	VMOVHPS X10, 16(DI)(R9*1)
+	VMOVUPS X2, (DI)(R9*2)
+	VMOVLPS X11, 16(DI)(R9*2)
+	VMOVUPS X3, (DI)(R12*1)
+	VMOVHPS X11, 16(DI)(R12*1)
+	LEAQ (DI)(R9*4), DI
+	VEXTRACTF128 $1, Y10, X12
+	VEXTRACTF128 $1, Y11, X13
+	VEXTRACTF128 $1, Y0, (DI)
+	VMOVLPS X12, 16(DI)
+	VEXTRACTF128 $1, Y1, (DI)(R9*1)
+	VMOVHPS X12, 16(DI)(R9*1)
+	VEXTRACTF128 $1, Y2, (DI)(R9*2)
+	VMOVLPS X13, 16(DI)(R9*2)
+	VEXTRACTF128 $1, Y3, (DI)(R12*1)
+	VMOVHPS X13, 16(DI)(R12*1)
+	LEAQ (DI)(R9*4), DI
+	ADDQ $32, SI
+	ADDQ $32, R11
+	DECQ DX
+	JNZ packRowsF32_block
+packRowsF32_tail:
+	ANDQ $7, CX
+	JZ packRowsF32_done
+packRowsF32_one:
+	MOVL (SI), AX
+	MOVL AX, 0(DI)
+	MOVL (SI)(R8*1), AX
+	MOVL AX, 4(DI)
+	MOVL (SI)(R8*2), AX
+	MOVL AX, 8(DI)
+	MOVL (R11), AX
+	MOVL AX, 12(DI)
+	MOVL (R11)(R8*1), AX
+	MOVL AX, 16(DI)
+	MOVL (R11)(R8*2), AX
+	MOVL AX, 20(DI)
+	ADDQ $4, SI
+	ADDQ $4, R11
+	ADDQ R9, DI
+	DECQ CX
+	JNZ packRowsF32_one
+packRowsF32_done:
+	VZEROUPPER
+	RET
+
+// func packColsF64(dst, src unsafe.Pointer, lda, kc, dstep int)
+TEXT ·packColsF64(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ lda+16(FP), R8
+	MOVQ kc+24(FP), CX
+	MOVQ dstep+32(FP), R9
+packColsF64_loop:
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), X1
+	VMOVUPS Y0, (DI)
+	VMOVUPS X1, 32(DI)
+	ADDQ R8, SI
+	ADDQ R9, DI
+	DECQ CX
+	JNZ packColsF64_loop
+	VZEROUPPER
+	RET
+
+// func packColsF32(dst, src unsafe.Pointer, lda, kc, dstep int)
+TEXT ·packColsF32(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ lda+16(FP), R8
+	MOVQ kc+24(FP), CX
+	MOVQ dstep+32(FP), R9
+packColsF32_loop:
+	VMOVUPS (SI), X0
+	MOVQ 16(SI), AX
+	VMOVUPS X0, (DI)
+	MOVQ AX, 16(DI)
+	ADDQ R8, SI
+	ADDQ R9, DI
+	DECQ CX
+	JNZ packColsF32_loop
+	VZEROUPPER
+	RET
+
+// func packPanels64(dst, src unsafe.Pointer, ldb, kc, panels, pstride int)
+TEXT ·packPanels64(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ ldb+16(FP), R8
+	MOVQ kc+24(FP), CX
+	MOVQ panels+32(FP), R9
+	MOVQ pstride+40(FP), R10
+packPanels64_row:
+	MOVQ SI, AX
+	MOVQ DI, BX
+	MOVQ R9, DX
+packPanels64_panel:
+	VMOVUPS 0(AX), Y0
+	VMOVUPS 32(AX), Y1
+	VMOVUPS Y0, 0(BX)
+	VMOVUPS Y1, 32(BX)
+	ADDQ $64, AX
+	ADDQ R10, BX
+	DECQ DX
+	JNZ packPanels64_panel
+	ADDQ R8, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ packPanels64_row
+	VZEROUPPER
+	RET
+
+// func packPanels128(dst, src unsafe.Pointer, ldb, kc, panels, pstride int)
+TEXT ·packPanels128(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ ldb+16(FP), R8
+	MOVQ kc+24(FP), CX
+	MOVQ panels+32(FP), R9
+	MOVQ pstride+40(FP), R10
+packPanels128_row:
+	MOVQ SI, AX
+	MOVQ DI, BX
+	MOVQ R9, DX
+packPanels128_panel:
+	VMOVUPS 0(AX), Y0
+	VMOVUPS 32(AX), Y1
+	VMOVUPS 64(AX), Y2
+	VMOVUPS 96(AX), Y3
+	VMOVUPS Y0, 0(BX)
+	VMOVUPS Y1, 32(BX)
+	VMOVUPS Y2, 64(BX)
+	VMOVUPS Y3, 96(BX)
+	ADDQ $128, AX
+	ADDQ R10, BX
+	DECQ DX
+	JNZ packPanels128_panel
+	ADDQ R8, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ packPanels128_row
+	VZEROUPPER
+	RET
+
+// func prefetchL2(p unsafe.Pointer, lines int)
+TEXT ·prefetchL2(SB), NOSPLIT, $0-16
+	MOVQ p+0(FP), AX
+	MOVQ lines+8(FP), CX
+prefetchL2_loop:
+	PREFETCHT1 (AX)
+	ADDQ $64, AX
+	DECQ CX
+	JNZ prefetchL2_loop
+	RET
+
+// func packTransF64(dst, src unsafe.Pointer, ld, kc, dstep int)
+TEXT ·packTransF64(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ ld+16(FP), R8
+	MOVQ kc+24(FP), CX
+	MOVQ dstep+32(FP), R9
+	LEAQ (R8)(R8*2), R10
+	LEAQ (SI)(R10*1), R11
+	LEAQ (R11)(R8*4), R12
+	MOVQ CX, DX
+	SHRQ $2, DX
+	JZ packTransF64_tail
+packTransF64_block:
+	VMOVUPS (SI), Y0
+	VMOVUPS (SI)(R8*1), Y1
+	VMOVUPS (SI)(R8*2), Y2
+	VMOVUPS (R11), Y3
+	VMOVUPS (SI)(R8*4), Y4
+	VMOVUPS (R11)(R8*2), Y5
+	VMOVUPS (R11)(R10*1), Y6
+	VMOVUPS (R12), Y7
+	VUNPCKLPD Y1, Y0, Y8
+	VUNPCKHPD Y1, Y0, Y9
+	VUNPCKLPD Y3, Y2, Y10
+	VUNPCKHPD Y3, Y2, Y11
+	VPERM2F128 $0x20, Y10, Y8, Y0
+	VPERM2F128 $0x20, Y11, Y9, Y1
+	VPERM2F128 $0x31, Y10, Y8, Y2
+	VPERM2F128 $0x31, Y11, Y9, Y3
+	VUNPCKLPD Y5, Y4, Y12
+	VUNPCKHPD Y5, Y4, Y13
+	VUNPCKLPD Y7, Y6, Y14
+	VUNPCKHPD Y7, Y6, Y15
+	VPERM2F128 $0x20, Y14, Y12, Y4
+	VPERM2F128 $0x20, Y15, Y13, Y5
+	VPERM2F128 $0x31, Y14, Y12, Y6
+	VPERM2F128 $0x31, Y15, Y13, Y7
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y4, 32(DI)
+	ADDQ R9, DI
+	VMOVUPS Y1, (DI)
+	VMOVUPS Y5, 32(DI)
+	ADDQ R9, DI
+	VMOVUPS Y2, (DI)
+	VMOVUPS Y6, 32(DI)
+	ADDQ R9, DI
+	VMOVUPS Y3, (DI)
+	VMOVUPS Y7, 32(DI)
+	ADDQ R9, DI
+	ADDQ $32, SI
+	ADDQ $32, R11
+	ADDQ $32, R12
+	DECQ DX
+	JNZ packTransF64_block
+packTransF64_tail:
+	ANDQ $3, CX
+	JZ packTransF64_done
+packTransF64_one:
+	MOVQ (SI), AX
+	MOVQ AX, 0(DI)
+	MOVQ (SI)(R8*1), AX
+	MOVQ AX, 8(DI)
+	MOVQ (SI)(R8*2), AX
+	MOVQ AX, 16(DI)
+	MOVQ (R11), AX
+	MOVQ AX, 24(DI)
+	MOVQ (SI)(R8*4), AX
+	MOVQ AX, 32(DI)
+	MOVQ (R11)(R8*2), AX
+	MOVQ AX, 40(DI)
+	MOVQ (R11)(R10*1), AX
+	MOVQ AX, 48(DI)
+	MOVQ (R12), AX
+	MOVQ AX, 56(DI)
+	ADDQ $8, SI
+	ADDQ $8, R11
+	ADDQ $8, R12
+	ADDQ R9, DI
+	DECQ CX
+	JNZ packTransF64_one
+packTransF64_done:
+	VZEROUPPER
+	RET
+
+// func packTransF32(dst, src unsafe.Pointer, ld, kc, dstep int)
+TEXT ·packTransF32(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ ld+16(FP), R8
+	MOVQ kc+24(FP), CX
+	MOVQ dstep+32(FP), R9
+	LEAQ (R8)(R8*2), R10
+	LEAQ (SI)(R10*1), R11
+	LEAQ (R11)(R8*4), R12
+	MOVQ CX, DX
+	SHRQ $3, DX
+	JZ packTransF32_tail
+packTransF32_block:
+	VMOVUPS (SI), Y0
+	VMOVUPS (SI)(R8*1), Y1
+	VMOVUPS (SI)(R8*2), Y2
+	VMOVUPS (R11), Y3
+	VMOVUPS (SI)(R8*4), Y4
+	VMOVUPS (R11)(R8*2), Y5
+	VMOVUPS (R11)(R10*1), Y6
+	VMOVUPS (R12), Y7
+	VUNPCKLPS Y1, Y0, Y8
+	VUNPCKHPS Y1, Y0, Y9
+	VUNPCKLPS Y3, Y2, Y10
+	VUNPCKHPS Y3, Y2, Y11
+	VUNPCKLPS Y5, Y4, Y12
+	VUNPCKHPS Y5, Y4, Y13
+	VUNPCKLPS Y7, Y6, Y14
+	VUNPCKHPS Y7, Y6, Y15
+	VSHUFPS $0x44, Y10, Y8, Y0
+	VSHUFPS $0xEE, Y10, Y8, Y1
+	VSHUFPS $0x44, Y11, Y9, Y2
+	VSHUFPS $0xEE, Y11, Y9, Y3
+	VSHUFPS $0x44, Y14, Y12, Y4
+	VSHUFPS $0xEE, Y14, Y12, Y5
+	VSHUFPS $0x44, Y15, Y13, Y6
+	VSHUFPS $0xEE, Y15, Y13, Y7
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VPERM2F128 $0x31, Y4, Y0, Y12
+	VPERM2F128 $0x20, Y5, Y1, Y9
+	VPERM2F128 $0x31, Y5, Y1, Y13
+	VPERM2F128 $0x20, Y6, Y2, Y10
+	VPERM2F128 $0x31, Y6, Y2, Y14
+	VPERM2F128 $0x20, Y7, Y3, Y11
+	VPERM2F128 $0x31, Y7, Y3, Y15
+	VMOVUPS Y8, (DI)
+	ADDQ R9, DI
+	VMOVUPS Y9, (DI)
+	ADDQ R9, DI
+	VMOVUPS Y10, (DI)
+	ADDQ R9, DI
+	VMOVUPS Y11, (DI)
+	ADDQ R9, DI
+	VMOVUPS Y12, (DI)
+	ADDQ R9, DI
+	VMOVUPS Y13, (DI)
+	ADDQ R9, DI
+	VMOVUPS Y14, (DI)
+	ADDQ R9, DI
+	VMOVUPS Y15, (DI)
+	ADDQ R9, DI
+	ADDQ $32, SI
+	ADDQ $32, R11
+	ADDQ $32, R12
+	DECQ DX
+	JNZ packTransF32_block
+packTransF32_tail:
+	ANDQ $7, CX
+	JZ packTransF32_done
+packTransF32_one:
+	MOVL (SI), AX
+	MOVL AX, 0(DI)
+	MOVL (SI)(R8*1), AX
+	MOVL AX, 4(DI)
+	MOVL (SI)(R8*2), AX
+	MOVL AX, 8(DI)
+	MOVL (R11), AX
+	MOVL AX, 12(DI)
+	MOVL (SI)(R8*4), AX
+	MOVL AX, 16(DI)
+	MOVL (R11)(R8*2), AX
+	MOVL AX, 20(DI)
+	MOVL (R11)(R10*1), AX
+	MOVL AX, 24(DI)
+	MOVL (R12), AX
+	MOVL AX, 28(DI)
+	ADDQ $4, SI
+	ADDQ $4, R11
+	ADDQ $4, R12
+	ADDQ R9, DI
+	DECQ CX
+	JNZ packTransF32_one
+packTransF32_done:
 	VZEROUPPER
 	RET

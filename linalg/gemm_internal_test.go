@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"slices"
 	"testing"
 )
 
@@ -101,8 +102,8 @@ func checkGemm[T float32 | float64](t *testing.T, rng *rand.Rand, s *gemmShape, 
 // shapesFor are the kernels' blockings as used (also of the kernels this
 // CPU has but does not use, and of the Go kernel), the same with blocks small
 // enough that small products cross every block edge (for float32, the
-// float64 sums of blocks of k, also of blocks shorter than kc), each read
-// in place and packed.
+// float64 sums of blocks of k, also of blocks shorter than kc, rounded by
+// the kernel or by a pass of their own), each read in place and packed.
 func shapesFor(s gemmShape, others []gemmShape, goKern gemmKernel) []gemmShape {
 	var out, base []gemmShape
 	for _, x := range append([]gemmShape{s, goShape(goKern)}, others...) {
@@ -111,6 +112,12 @@ func shapesFor(s gemmShape, others []gemmShape, goKern gemmKernel) []gemmShape {
 		chunked := tiny // float32: blocks of k of 12 summed 5 terms at a time
 		chunked.kc, chunked.kb = 12, 5
 		base = append(base, x, tiny, chunked)
+		if x.round { // also the float64 sums rounded by a pass of their own
+			for _, y := range []gemmShape{tiny, chunked} {
+				y.round = false
+				base = append(base, y)
+			}
+		}
 	}
 	for _, x := range base {
 		for _, d := range []int{0, 1 << 40} {
@@ -170,4 +177,81 @@ func TestGemmLarge(t *testing.T) {
 	// past a block of columns
 	checkGemm[float64](t, rng, &gemmF64, 30, gemmF64.nc+30, 300, rowMajor, colMajor)
 	checkGemm[float32](t, rng, &gemmF32, 29, gemmF32.nc+33, 300, rowMajor, rowMajor)
+}
+
+// TestPackAsm: the assembly packing routines (when this build has them)
+// give the Go loops' panels bit for bit, for panels of 6 and 12 rows and
+// of 64 and 128 bytes, every layout (row- and column-major A and B), every k from 1 to 41 and block
+// offsets that leave elements before and after unread.
+func TestPackAsm(t *testing.T) {
+	rng := rand.New(rand.NewSource(22))
+	if gemmF64.packRows == nil && len(panelPackers) == 0 {
+		t.Skip("no assembly packing in this build")
+	}
+	testPackAsm[float64](t, rng, gemmF64, 8)
+	testPackAsm[float32](t, rng, gemmF32, 4)
+}
+
+func testPackAsm[T float32 | float64](t *testing.T, rng *rand.Rand, base gemmShape, esz int) {
+	bits := func(v []T) []uint64 {
+		out := make([]uint64, len(v))
+		for i, x := range v {
+			if esz == 8 {
+				out[i] = math.Float64bits(float64(x))
+			} else {
+				out[i] = uint64(math.Float32bits(float32(x)))
+			}
+		}
+		return out
+	}
+	for _, mr := range []int{6, 12} {
+		for _, width := range []int{64, 128} {
+			nr := width / esz
+			fast := gemmShape{mr: mr, nr: nr, packRows: base.packRows, packCols: base.packCols, packPanels: panelPackers[width], packTrans: base.packTrans}
+			slow := gemmShape{mr: mr, nr: nr}
+			for it := 0; it < 60; it++ {
+				kc := 1 + rng.Intn(41)
+				mc := mr*(1+rng.Intn(3)) + rng.Intn(mr) // full panels and an edge one
+				nc := nr*(1+rng.Intn(3)) + rng.Intn(nr)
+				ic, pc, jc := rng.Intn(3), rng.Intn(3), rng.Intn(3)
+				rows, cols := ic+mc+2, pc+kc+2
+				av := make([]float64, rows*cols)
+				for i := range av {
+					av[i] = rng.NormFloat64()
+				}
+				if it%7 == 0 {
+					av[rng.Intn(len(av))] = math.NaN()
+					av[rng.Intn(len(av))] = math.Copysign(0, -1)
+					av[rng.Intn(len(av))] = 5e-324
+				}
+				la, lb := layout(rng.Intn(int(numLayouts))), layout(rng.Intn(int(numLayouts)))
+				a := place[T](av, rows, cols, la)
+				bv := make([]float64, (pc+kc+2)*(jc+nc+2))
+				for i := range bv {
+					bv[i] = rng.NormFloat64()
+				}
+				b := place[T](bv, pc+kc+2, jc+nc+2, lb)
+				msg := fmt.Sprintf("%T mr %d nr %d: mc %d kc %d nc %d at %d,%d,%d layouts %d %d", T(0), mr, nr, mc, kc, nc, ic, pc, jc, la, lb)
+				gf, gs := &gemmCtx[T]{s: &fast}, &gemmCtx[T]{s: &slow}
+				want, got := make([]T, roundUp(mc, mr)*kc), make([]T, roundUp(mc, mr)*kc)
+				for i := range got {
+					got[i], want[i] = 9, 9
+				}
+				gs.packA(a, ic, pc, mc, kc, want)
+				gf.packA(a, ic, pc, mc, kc, got)
+				if !slices.Equal(bits(got), bits(want)) {
+					t.Fatalf("packA %s:\ngot  %v\nwant %v", msg, got, want)
+				}
+				want, got = make([]T, roundUp(nc, nr)*kc+3), make([]T, roundUp(nc, nr)*kc+3)
+				for i := range got {
+					got[i], want[i] = 9, 9
+				}
+				gs.packB(b, pc, jc, kc, nc, want)
+				gf.packB(b, pc, jc, kc, nc, got)
+				if !slices.Equal(bits(got), bits(want)) {
+					t.Fatalf("packB %s:\ngot  %v\nwant %v", msg, got, want)
+				}
+			}
+		}
+	}
 }

@@ -2,6 +2,8 @@
 
 package linalg
 
+import "unsafe"
+
 func init() {
 	gemmF64 = goShape(goKernel[float64])
 	gemmF32 = goShape(goKernel[float32])
@@ -9,3 +11,9 @@ func init() {
 
 // otherShapes: no other kernels.
 func otherShapes() (f64, f32 []gemmShape) { return nil, nil }
+
+// panelPackers: none (the Go loops pack).
+var panelPackers = map[int]func(dst, src unsafe.Pointer, ldb, kc, panels, pstride int){}
+
+// prefetchL2 does nothing here.
+func prefetchL2(p unsafe.Pointer, lines int) {}

@@ -12,7 +12,9 @@
 // the MR values of A one after the other and does 2·MR fused multiply-adds.
 // The mode says what becomes of the tile: 0 stored into C, 1 added to C;
 // for float32 also 2 widened to float64 and stored, 3 widened and added
-// (C is then float64).
+// (C is then float64), and in the AVX2 kernels 4: widened, added to the
+// float64 tile at c, rounded to float32 and stored at c2 (rows ldc2
+// bytes apart).
 package main
 
 import (
@@ -65,6 +67,15 @@ func main() {
 	for _, k := range kernels {
 		gen(&b, k)
 	}
+	genPackRows(&b, false)
+	genPackRows(&b, true)
+	genPackCols(&b, false)
+	genPackCols(&b, true)
+	genPackPanels(&b, 64)
+	genPackPanels(&b, 128)
+	genPrefetch(&b)
+	genPackTrans(&b, false)
+	genPackTrans(&b, true)
 	if err := os.WriteFile("gemm_amd64.s", b.Bytes(), 0o644); err != nil {
 		log.Fatal(err)
 	}
@@ -86,8 +97,8 @@ func gen(w *bytes.Buffer, k kern) {
 	b0, b1 := r(acc), r(acc+1)
 	tmp := func(i int) string { return r(acc + 2 + i%k.temps) }
 
-	fmt.Fprintf(w, "\n// func %s(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int)\n", k.name)
-	fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-72\n", k.name)
+	fmt.Fprintf(w, "\n// func %s(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int)\n", k.name)
+	fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-88\n", k.name)
 	p("MOVQ k+0(FP), CX")
 	p("MOVQ a+8(FP), AX")
 	p("MOVQ ars+16(FP), R11")
@@ -173,6 +184,10 @@ func gen(w *bytes.Buffer, k kern) {
 		p("JEQ %s_store64", k.name)
 		p("CMPQ R9, $3")
 		p("JEQ %s_add64", k.name)
+		if !k.zmm {
+			p("CMPQ R9, $4")
+			p("JEQ %s_round", k.name)
+		}
 	}
 	// mode 0: store
 	for i := 0; i < k.mr; i++ {
@@ -215,6 +230,31 @@ func gen(w *bytes.Buffer, k kern) {
 		}
 		p("VCVTPS2PD %s%d, %s", half, acc+2, hi)
 	}
+	if !k.zmm {
+		// mode 4: row i's two vectors widened to four, added to the
+		// float64 row at DX, rounded and stored at DI (c2)
+		fmt.Fprintf(w, "%s_round:\n", k.name)
+		p("MOVQ c2+72(FP), DI")
+		p("MOVQ ldc2+80(FP), R10")
+		for i := 0; i < k.mr; i++ {
+			for h := 0; h < 2; h++ {
+				widen(2*i + h)
+				off := 2 * h * vw
+				p("VADDPD %d(DX), %s, %s", off, lo, lo)
+				p("VADDPD %d(DX), %s, %s", off+vw, hi, hi)
+				p("VCVTPD2PSY %s, X%d", lo, acc)
+				p("VCVTPD2PSY %s, X%d", hi, acc+1)
+				p("VINSERTF128 $1, X%d, %s, %s", acc+1, lo, lo)
+				p("VMOVUPS %s, %d(DI)", lo, h*vw)
+			}
+			if i < k.mr-1 {
+				p("ADDQ R8, DX")
+				p("ADDQ R10, DI")
+			}
+		}
+		p("VZEROUPPER")
+		p("RET")
+	}
 	for _, add := range []bool{false, true} {
 		if add {
 			fmt.Fprintf(w, "%s_add64:\n", k.name)
@@ -239,4 +279,309 @@ func gen(w *bytes.Buffer, k kern) {
 		p("VZEROUPPER")
 		p("RET")
 	}
+}
+
+// The packing routines (see gemm.go's packA and packB); each reads and
+// writes exactly the elements it packs.
+
+// genPackRows writes packRowsF64/packRowsF32(dst, src unsafe.Pointer, lda,
+// kc, dstep int): six rows of A, row i at src + i·lda bytes, kc contiguous
+// elements each, to dst + p·dstep + i·size (a panel of A, or half of one
+// of 12 rows). Blocks of 4 (float64) or 8 (float32) steps are transposed
+// in registers; the last steps are copied one by one.
+func genPackRows(w *bytes.Buffer, f32 bool) {
+	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
+	name, esz, blk := "packRowsF64", 8, 4
+	if f32 {
+		name, esz, blk = "packRowsF32", 4, 8
+	}
+	fmt.Fprintf(w, "\n// func %s(dst, src unsafe.Pointer, lda, kc, dstep int)\n", name)
+	fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-40\n", name)
+	p("MOVQ dst+0(FP), DI")
+	p("MOVQ src+8(FP), SI")
+	p("MOVQ lda+16(FP), R8")
+	p("MOVQ kc+24(FP), CX")
+	p("MOVQ dstep+32(FP), R9")
+	p("LEAQ (R8)(R8*2), R10")
+	p("LEAQ (SI)(R10*1), R11") // row 3
+	p("LEAQ (R9)(R9*2), R12")  // 3·dstep
+	rows := []string{"(SI)", "(SI)(R8*1)", "(SI)(R8*2)", "(R11)", "(R11)(R8*1)", "(R11)(R8*2)"}
+	p("MOVQ CX, DX")
+	p("SHRQ $%d, DX", map[int]int{4: 2, 8: 3}[blk])
+	p("JZ %s_tail", name)
+	fmt.Fprintf(w, "%s_block:\n", name)
+	for i, r := range rows {
+		p("VMOVUPS %s, Y%d", r, i)
+	}
+	dsts := []string{"(DI)", "(DI)(R9*1)", "(DI)(R9*2)", "(DI)(R12*1)"}
+	if !f32 {
+		// rows 0-3: a 4×4 transpose; rows 4-5: pairs
+		p("VUNPCKLPD Y1, Y0, Y6")
+		p("VUNPCKHPD Y1, Y0, Y7")
+		p("VUNPCKLPD Y3, Y2, Y8")
+		p("VUNPCKHPD Y3, Y2, Y9")
+		p("VUNPCKLPD Y5, Y4, Y10")
+		p("VUNPCKHPD Y5, Y4, Y11")
+		p("VPERM2F128 $0x20, Y8, Y6, Y0")
+		p("VPERM2F128 $0x20, Y9, Y7, Y1")
+		p("VPERM2F128 $0x31, Y8, Y6, Y2")
+		p("VPERM2F128 $0x31, Y9, Y7, Y3")
+		for q, d := range dsts {
+			p("VMOVUPS Y%d, %s", q, d)
+			if q < 2 {
+				p("VMOVUPS X%d, 32%s", 10+q, d)
+			} else {
+				p("VEXTRACTF128 $1, Y%d, 32%s", 10+q-2, d)
+			}
+		}
+		p("LEAQ (DI)(R9*4), DI")
+	} else {
+		// per 128-bit lane (steps 0-3, then 4-7): a 4×4 transpose of
+		// rows 0-3 and the pairs of rows 4-5
+		p("VUNPCKLPS Y1, Y0, Y6")
+		p("VUNPCKHPS Y1, Y0, Y7")
+		p("VUNPCKLPS Y3, Y2, Y8")
+		p("VUNPCKHPS Y3, Y2, Y9")
+		p("VUNPCKLPS Y5, Y4, Y10")
+		p("VUNPCKHPS Y5, Y4, Y11")
+		p("VUNPCKLPD Y8, Y6, Y0")
+		p("VUNPCKHPD Y8, Y6, Y1")
+		p("VUNPCKLPD Y9, Y7, Y2")
+		p("VUNPCKHPD Y9, Y7, Y3")
+		pair := func(q int, x string, d string) {
+			if q%2 == 0 {
+				p("VMOVLPS %s, 16%s", x, d)
+			} else {
+				p("VMOVHPS %s, 16%s", x, d)
+			}
+		}
+		for q, d := range dsts {
+			p("VMOVUPS X%d, %s", q, d)
+			pair(q, fmt.Sprintf("X%d", 10+q/2), d)
+		}
+		p("LEAQ (DI)(R9*4), DI")
+		p("VEXTRACTF128 $1, Y10, X12")
+		p("VEXTRACTF128 $1, Y11, X13")
+		for q, d := range dsts {
+			p("VEXTRACTF128 $1, Y%d, %s", q, d)
+			pair(q, fmt.Sprintf("X%d", 12+q/2), d)
+		}
+		p("LEAQ (DI)(R9*4), DI")
+	}
+	p("ADDQ $%d, SI", blk*esz)
+	p("ADDQ $%d, R11", blk*esz)
+	p("DECQ DX")
+	p("JNZ %s_block", name)
+	fmt.Fprintf(w, "%s_tail:\n", name)
+	p("ANDQ $%d, CX", blk-1)
+	p("JZ %s_done", name)
+	mov, reg := "MOVQ", "AX"
+	if f32 {
+		mov = "MOVL"
+	}
+	fmt.Fprintf(w, "%s_one:\n", name)
+	for i, r := range rows {
+		p("%s %s, %s", mov, r, reg)
+		p("%s %s, %d(DI)", mov, reg, i*esz)
+	}
+	p("ADDQ $%d, SI", esz)
+	p("ADDQ $%d, R11", esz)
+	p("ADDQ R9, DI")
+	p("DECQ CX")
+	p("JNZ %s_one", name)
+	fmt.Fprintf(w, "%s_done:\n", name)
+	p("VZEROUPPER")
+	p("RET")
+}
+
+// genPackCols writes packColsF64/packColsF32(dst, src unsafe.Pointer, lda,
+// kc, dstep int): six rows of a column-major A, step p's six elements
+// contiguous at src + p·lda bytes, to dst + p·dstep.
+func genPackCols(w *bytes.Buffer, f32 bool) {
+	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
+	name := "packColsF64"
+	if f32 {
+		name = "packColsF32"
+	}
+	fmt.Fprintf(w, "\n// func %s(dst, src unsafe.Pointer, lda, kc, dstep int)\n", name)
+	fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-40\n", name)
+	p("MOVQ dst+0(FP), DI")
+	p("MOVQ src+8(FP), SI")
+	p("MOVQ lda+16(FP), R8")
+	p("MOVQ kc+24(FP), CX")
+	p("MOVQ dstep+32(FP), R9")
+	fmt.Fprintf(w, "%s_loop:\n", name)
+	if f32 {
+		p("VMOVUPS (SI), X0")
+		p("MOVQ 16(SI), AX")
+		p("VMOVUPS X0, (DI)")
+		p("MOVQ AX, 16(DI)")
+	} else {
+		p("VMOVUPS (SI), Y0")
+		p("VMOVUPS 32(SI), X1")
+		p("VMOVUPS Y0, (DI)")
+		p("VMOVUPS X1, 32(DI)")
+	}
+	p("ADDQ R8, SI")
+	p("ADDQ R9, DI")
+	p("DECQ CX")
+	p("JNZ %s_loop", name)
+	p("VZEROUPPER")
+	p("RET")
+}
+
+// genPackPanels writes packPanels64/packPanels128(dst, src unsafe.Pointer,
+// ldb, kc, panels, pstride int): kc rows of B, row p at src + p·ldb bytes,
+// cut into panels of width bytes (nr elements), panel q's row p to
+// dst + q·pstride + p·width. B is read row by row.
+func genPackPanels(w *bytes.Buffer, width int) {
+	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
+	name := fmt.Sprintf("packPanels%d", width)
+	fmt.Fprintf(w, "\n// func %s(dst, src unsafe.Pointer, ldb, kc, panels, pstride int)\n", name)
+	fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-48\n", name)
+	p("MOVQ dst+0(FP), DI")
+	p("MOVQ src+8(FP), SI")
+	p("MOVQ ldb+16(FP), R8")
+	p("MOVQ kc+24(FP), CX")
+	p("MOVQ panels+32(FP), R9")
+	p("MOVQ pstride+40(FP), R10")
+	fmt.Fprintf(w, "%s_row:\n", name)
+	p("MOVQ SI, AX")
+	p("MOVQ DI, BX")
+	p("MOVQ R9, DX")
+	fmt.Fprintf(w, "%s_panel:\n", name)
+	for o := 0; o < width; o += 32 {
+		p("VMOVUPS %d(AX), Y%d", o, o/32)
+	}
+	for o := 0; o < width; o += 32 {
+		p("VMOVUPS Y%d, %d(BX)", o/32, o)
+	}
+	p("ADDQ $%d, AX", width)
+	p("ADDQ R10, BX")
+	p("DECQ DX")
+	p("JNZ %s_panel", name)
+	p("ADDQ R8, SI")
+	p("ADDQ $%d, DI", width)
+	p("DECQ CX")
+	p("JNZ %s_row", name)
+	p("VZEROUPPER")
+	p("RET")
+}
+
+// genPrefetch writes prefetchL2(p unsafe.Pointer, lines int): a prefetch
+// into L2 of lines (> 0) cache lines from p.
+func genPrefetch(w *bytes.Buffer) {
+	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
+	fmt.Fprintf(w, "\n// func prefetchL2(p unsafe.Pointer, lines int)\n")
+	fmt.Fprintf(w, "TEXT ·prefetchL2(SB), NOSPLIT, $0-16\n")
+	p("MOVQ p+0(FP), AX")
+	p("MOVQ lines+8(FP), CX")
+	fmt.Fprintf(w, "prefetchL2_loop:\n")
+	p("PREFETCHT1 (AX)")
+	p("ADDQ $64, AX")
+	p("DECQ CX")
+	p("JNZ prefetchL2_loop")
+	p("RET")
+}
+
+// genPackTrans writes packTransF64/packTransF32(dst, src unsafe.Pointer,
+// ld, kc, dstep int): eight columns of B whose columns are contiguous
+// (column j at src + j·ld bytes, kc elements), step p's eight values to
+// dst + p·dstep (a panel of B, or part of one). Blocks of 4 (float64) or 8
+// (float32) steps are transposed in registers; the last steps one by one.
+func genPackTrans(w *bytes.Buffer, f32 bool) {
+	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
+	name, esz, blk := "packTransF64", 8, 4
+	if f32 {
+		name, esz, blk = "packTransF32", 4, 8
+	}
+	fmt.Fprintf(w, "\n// func %s(dst, src unsafe.Pointer, ld, kc, dstep int)\n", name)
+	fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-40\n", name)
+	p("MOVQ dst+0(FP), DI")
+	p("MOVQ src+8(FP), SI")
+	p("MOVQ ld+16(FP), R8")
+	p("MOVQ kc+24(FP), CX")
+	p("MOVQ dstep+32(FP), R9")
+	p("LEAQ (R8)(R8*2), R10")  // 3·ld
+	p("LEAQ (SI)(R10*1), R11") // column 3
+	p("LEAQ (R11)(R8*4), R12") // column 7
+	cols := []string{"(SI)", "(SI)(R8*1)", "(SI)(R8*2)", "(R11)", "(SI)(R8*4)", "(R11)(R8*2)", "(R11)(R10*1)", "(R12)"}
+	p("MOVQ CX, DX")
+	p("SHRQ $%d, DX", map[int]int{4: 2, 8: 3}[blk])
+	p("JZ %s_tail", name)
+	fmt.Fprintf(w, "%s_block:\n", name)
+	for j, c := range cols {
+		p("VMOVUPS %s, Y%d", c, j)
+	}
+	if !f32 {
+		// two 4×4 transposes: columns 0-3 and 4-7; step q's row is the
+		// q-th row of each
+		for h := 0; h < 2; h++ {
+			r := 4 * h
+			t := 8 + 4*h
+			p("VUNPCKLPD Y%d, Y%d, Y%d", r+1, r, t)
+			p("VUNPCKHPD Y%d, Y%d, Y%d", r+1, r, t+1)
+			p("VUNPCKLPD Y%d, Y%d, Y%d", r+3, r+2, t+2)
+			p("VUNPCKHPD Y%d, Y%d, Y%d", r+3, r+2, t+3)
+			p("VPERM2F128 $0x20, Y%d, Y%d, Y%d", t+2, t, r)
+			p("VPERM2F128 $0x20, Y%d, Y%d, Y%d", t+3, t+1, r+1)
+			p("VPERM2F128 $0x31, Y%d, Y%d, Y%d", t+2, t, r+2)
+			p("VPERM2F128 $0x31, Y%d, Y%d, Y%d", t+3, t+1, r+3)
+		}
+		for q := 0; q < 4; q++ {
+			p("VMOVUPS Y%d, (DI)", q)
+			p("VMOVUPS Y%d, 32(DI)", 4+q)
+			p("ADDQ R9, DI")
+		}
+	} else {
+		// an 8×8 transpose
+		for h := 0; h < 4; h++ {
+			p("VUNPCKLPS Y%d, Y%d, Y%d", 2*h+1, 2*h, 8+2*h)
+			p("VUNPCKHPS Y%d, Y%d, Y%d", 2*h+1, 2*h, 9+2*h)
+		}
+		// Y8..Y15 = t0..t7: u0..u7 into Y0..Y7
+		for g := 0; g < 2; g++ {
+			t := 8 + 4*g
+			u := 4 * g
+			p("VSHUFPS $0x44, Y%d, Y%d, Y%d", t+2, t, u)
+			p("VSHUFPS $0xEE, Y%d, Y%d, Y%d", t+2, t, u+1)
+			p("VSHUFPS $0x44, Y%d, Y%d, Y%d", t+3, t+1, u+2)
+			p("VSHUFPS $0xEE, Y%d, Y%d, Y%d", t+3, t+1, u+3)
+		}
+		// row q = low lanes of u_q and u_{q+4}, row q+4 the high lanes
+		for q := 0; q < 4; q++ {
+			p("VPERM2F128 $0x20, Y%d, Y%d, Y%d", q+4, q, 8+q)
+			p("VPERM2F128 $0x31, Y%d, Y%d, Y%d", q+4, q, 12+q)
+		}
+		for q := 0; q < 8; q++ {
+			p("VMOVUPS Y%d, (DI)", 8+q)
+			p("ADDQ R9, DI")
+		}
+	}
+	p("ADDQ $%d, SI", blk*esz)
+	p("ADDQ $%d, R11", blk*esz)
+	p("ADDQ $%d, R12", blk*esz)
+	p("DECQ DX")
+	p("JNZ %s_block", name)
+	fmt.Fprintf(w, "%s_tail:\n", name)
+	p("ANDQ $%d, CX", blk-1)
+	p("JZ %s_done", name)
+	mov := "MOVQ"
+	if f32 {
+		mov = "MOVL"
+	}
+	fmt.Fprintf(w, "%s_one:\n", name)
+	for j, c := range cols {
+		p("%s %s, AX", mov, c)
+		p("%s AX, %d(DI)", mov, j*esz)
+	}
+	p("ADDQ $%d, SI", esz)
+	p("ADDQ $%d, R11", esz)
+	p("ADDQ $%d, R12", esz)
+	p("ADDQ R9, DI")
+	p("DECQ CX")
+	p("JNZ %s_one", name)
+	fmt.Fprintf(w, "%s_done:\n", name)
+	p("VZEROUPPER")
+	p("RET")
 }
