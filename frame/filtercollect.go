@@ -140,9 +140,19 @@ func collectFilter(ctx context.Context, f Frame, cfg runConfig) (t *Table, ok bo
 	}
 
 	// the output columns at their final size, filled morsel by morsel
+	// (made on the workers: the allocator zeroes each buffer)
 	outs := make([]*maskOut, len(pick))
-	for k := range pick {
+	err = eachMorsel(context.Background(), cfg.workers, cfg.mem, len(pick), func(_ *worker, k int) error {
 		outs[k] = newMaskOut(cfg.mem, src.recs[0].Column(pick[k]), rows, nulls[k], bytes[k])
+		return nil
+	})
+	if err != nil {
+		for _, o := range outs {
+			if o != nil {
+				o.release()
+			}
+		}
+		return nil, true, err
 	}
 	err = eachMorsel(ctx, cfg.workers, cfg.mem, len(ms), func(_ *worker, i int) error {
 		m := &ms[i]
