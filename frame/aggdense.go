@@ -80,7 +80,9 @@ func blockRows[T number](acc []float64, rows []int64, gids []int32, v []T, w int
 		}
 		return
 	}
-	for i, g := range gids {
+	done := blockRowsWide(acc, rows, gids, v, w, rowOK)
+	for i, g := range gids[done:] {
+		i += done
 		if rowOK != nil && !rowOK[i] {
 			continue
 		}

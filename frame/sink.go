@@ -19,6 +19,9 @@ func (f Frame) Collect(ctx context.Context, opts ...Option) (*Table, error) {
 	if t, ok, err := collectParquet(ctx, f, makeConfig(opts)); ok {
 		return t, err
 	}
+	if t, ok, err := collectFilter(ctx, f, makeConfig(opts)); ok {
+		return t, err
+	}
 	rr, err := f.Reader(ctx, opts...)
 	if err != nil {
 		return nil, err

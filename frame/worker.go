@@ -203,29 +203,7 @@ func (n *node) compute(w *worker, rec arrow.Record) (arrow.Record, error) {
 
 // filter keeps the rows of rec where the predicate is true.
 func (n *node) filter(w *worker, rec arrow.Record) (arrow.Record, error) {
-	known, val, err := n.tree.eval(w, rec)
-	if err != nil {
-		return nil, fmt.Errorf("frame.Filter %v: %w", n.pred.node, err)
-	}
-	// the kept rows' indices, without a branch per row (a branch on a
-	// predicate of random truth is mispredicted half the time)
-	idx := make([]int64, len(val))
-	kept := 0
-	known = known[:len(val)]
-	for i, v := range val {
-		idx[kept] = int64(i)
-		kept += int(b2u8(known[i] && v))
-	}
-	if kept == int(rec.NumRows()) {
-		rec.Retain()
-		return rec, nil
-	}
-	idx = idx[:kept]
-	out, err := takeRows(contextOf(w), w.mem, rec, idx)
-	if err != nil {
-		return nil, fmt.Errorf("frame.Filter %v: %w", n.pred.node, err)
-	}
-	return out, nil
+	return n.filterRows(w, rec, rec)
 }
 
 // wholeBatches runs a step whose expressions reduce over the rows: it
@@ -336,13 +314,36 @@ func concatRecordsN(mem memory.Allocator, s *arrow.Schema, recs []arrow.Record, 
 			cols[i] = arrowarray.MakeArrayOfNull(mem, s.Field(i).Type, 0)
 			return
 		}
-		parts := make([]arrow.Array, len(recs))
-		for k, r := range recs {
-			parts[k] = r.Column(i)
+		// empty parts add nothing (and arrow-go v15 fails to concatenate
+		// an empty dictionary array with others of another dictionary)
+		parts := make([]arrow.Array, 0, len(recs))
+		for _, r := range recs {
+			if r.NumRows() > 0 {
+				parts = append(parts, r.Column(i))
+			}
+		}
+		if len(parts) <= 1 {
+			if len(parts) == 0 {
+				parts = append(parts, recs[0].Column(i))
+			}
+			parts[0].Retain()
+			cols[i] = parts[0]
+			return
 		}
 		if c := rejoin(parts); c != nil {
 			cols[i] = c
 			return
+		}
+		if s.Field(i).Type.ID() == arrow.DICTIONARY {
+			c, ok, err := concatDictionaries(mem, parts)
+			if err != nil {
+				errs[i] = fmt.Errorf("frame: concatenating column %q: %w", s.Field(i).Name, err)
+				return
+			}
+			if ok {
+				cols[i] = c
+				return
+			}
 		}
 		c, err := arrowarray.Concatenate(parts, mem)
 		if err != nil {

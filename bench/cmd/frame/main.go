@@ -10,7 +10,9 @@
 // THREADS sets the workers (and GOMAXPROCS when that is unset); REPS (2)
 // the runs of each query; QUERIES (a comma-separated list of names, such as
 // "q8,filter,write_parquet") runs only those after the scan; CPUPROFILE
-// writes a pprof CPU profile of the whole run to that file. q8 is frame's top two per group (a sort, then
+// writes a pprof CPU profile of the whole run to that file. Each timing
+// line has rss_mib, the resident set after the query, and peak_mib, the
+// peak during it (VmHWM, reset before each query). q8 is frame's top two per group (a sort, then
 // GroupBy.Head); q8b, the other engines' second form of it, is not run.
 package main
 
@@ -120,12 +122,13 @@ func (d *driver) timeKeep(name string, q func() (*frame.Table, error), check fun
 			last = nil
 		}
 		runtime.GC()
+		resetPeak()
 		m, t, err := measure(q)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		last = t
-		m["q"], m["rep"], m["rss_mib"] = name, rep, rssMiB()
+		m["q"], m["rep"], m["rss_mib"], m["peak_mib"] = name, rep, rssMiB(), peakMiB()
 		d.emit(m)
 	}
 	if last != nil && check != nil {
@@ -343,6 +346,27 @@ func rssMiB() int64 {
 	f := strings.Fields(string(b))
 	pages, _ := strconv.ParseInt(f[1], 10, 64)
 	return pages * int64(os.Getpagesize()) >> 20
+}
+
+// resetPeak resets the process's peak resident set (VmHWM) to the current
+// one (Linux: 5 written to /proc/self/clear_refs), so that peakMiB after a
+// query is that query's peak.
+func resetPeak() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
+
+// peakMiB is the process's peak resident set since start or resetPeak
+// (VmHWM), in MiB.
+func peakMiB() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			return kb >> 10
+		}
+	}
+	return 0
 }
 
 func envInt(name string, def int) int {

@@ -1,0 +1,44 @@
+package compute
+
+import (
+	"math/bits"
+	"unsafe"
+)
+
+// CompressMask copies the values of src at the set bits of mask (bit i%64
+// of mask[i/64] selects src[i]) to dst, in order, and returns how many it
+// copied. The bits past len(src) must be zero; dst must hold every
+// selected value, and nothing past them is written. 4- and 8-byte values
+// are moved 8 or 4 at a time with AVX2 where the build has it (Asm): a
+// permutation from a table picks the selected lanes of each vector.
+func CompressMask[T ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~int8 | ~int16 | ~int32 | ~int64 | ~float32 | ~float64](dst, src []T, mask []uint64) int {
+	k, w := 0, 0
+	if full := min(len(mask), len(src)/64); full > 0 && len(dst) > 0 {
+		switch unsafe.Sizeof(src[0]) {
+		case 8:
+			k, w = compress64(unsafe.Pointer(&dst[0]), unsafe.Pointer(&src[0]), mask[:full], len(dst))
+		case 4:
+			k, w = compress32(unsafe.Pointer(&dst[0]), unsafe.Pointer(&src[0]), mask[:full], len(dst))
+		}
+	}
+	return k + compressGo(dst[k:], src[min(len(src), w*64):], mask[w:])
+}
+
+// compressGo is CompressMask's Go loop: each set bit's position by its
+// trailing zeros, whole words copied.
+func compressGo[T any](dst, src []T, mask []uint64) int {
+	k := 0
+	for w, m := range mask {
+		base := w * 64
+		if m == ^uint64(0) {
+			k += copy(dst[k:k+64], src[base:base+64])
+			continue
+		}
+		for m != 0 {
+			dst[k] = src[base+bits.TrailingZeros64(m)]
+			k++
+			m &= m - 1
+		}
+	}
+	return k
+}
