@@ -11,7 +11,7 @@ func sumF32F64AVX2(x unsafe.Pointer, n int) float64
 func rowsF32F64AVX2(acc, x unsafe.Pointer, n, rows, stride int)
 
 //go:noescape
-func sum2F64AVX2(x unsafe.Pointer, n int, out *[16]float64)
+func sum2F64AVX2(x unsafe.Pointer, n, q int, out *[32]float64)
 
 //go:noescape
 func rows2F64AVX2(acc, comp, x unsafe.Pointer, n, rows, stride int)
@@ -61,15 +61,17 @@ func foldSum64AVX2(acc, comp, x unsafe.Pointer, n int) {
 		foldSum64Go(acc, comp, x, n)
 		return
 	}
-	var out [16]float64
-	sum2F64AVX2(x, m, &out)
-	// the eight lanes' sums, pairwise by TwoSum, their errors summed
-	c := ((out[8] + out[9]) + (out[10] + out[11])) + ((out[12] + out[13]) + (out[14] + out[15]))
-	s0, e0 := twoSum(out[0], out[4])
-	s1, e1 := twoSum(out[1], out[5])
-	s2, e2 := twoSum(out[2], out[6])
-	s3, e3 := twoSum(out[3], out[7])
-	combine4(acc, comp, [4]float64{s0, s1, s2, s3}, c+((e0+e1)+(e2+e3)))
+	var out [32]float64
+	sum2F64AVX2(x, m, streamLen(m, 8), &out)
+	// the sixteen lanes' sums by TwoSum in lane order, their errors summed
+	a, cp := (*float64)(acc), (*float64)(comp)
+	s, e := *a, *cp
+	for i, v := range out[:16] {
+		var d float64
+		s, d = twoSum(s, v)
+		e += d + out[16+i]
+	}
+	*a, *cp = s, e
 	if m < n {
 		foldSum64Go(acc, comp, unsafe.Add(x, m*8), n-m)
 	}

@@ -180,8 +180,12 @@ func (g *group) runRange(w *worker, t *target, lo, hi int) {
 			}
 		}
 		n := min(inner-col, hi-pos)
-		for c := col; c < col+n; c += g.tile {
-			g.tileAt(w, t, c, min(g.tile, col+n-c))
+		if g.runs {
+			g.reduceTile(w, t, unsafe.Add(w.base[0], (w.off[0]+col)*w.size[0]), 1, w.off[nl], 0, n)
+		} else {
+			for c := col; c < col+n; c += g.tile {
+				g.tileAt(w, t, c, min(g.tile, col+n-c))
+			}
 		}
 		pos += n
 		col = 0
