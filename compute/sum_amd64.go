@@ -14,6 +14,9 @@ func rowsF32F64AVX2(acc, x unsafe.Pointer, n, rows, stride int)
 func sum2F64AVX2(x unsafe.Pointer, n, q int, out *[32]float64)
 
 //go:noescape
+func sum4F64AVX2(p *[4]unsafe.Pointer, q int, out *[32]float64)
+
+//go:noescape
 func rows2F64AVX2(acc, comp, x unsafe.Pointer, n, rows, stride int)
 
 // sumAsm replaces the Go sum kernels by AVX2 ones that do the same
@@ -24,8 +27,8 @@ func sumAsm() {
 	if !Asm {
 		return
 	}
-	sumTable[Float32] = SumKernels{Fold: foldSum32AVX2, Accum: accSum32AVX2, Rows: rowsSum32AVX2}
-	sumTable[Float64] = SumKernels{Fold: foldSum64AVX2, Accum: accSum64AVX2, Rows: rowsSum64AVX2}
+	sumTable[Float32] = SumKernels{Fold: foldSum32AVX2, Accum: accSum32AVX2, Rows: rowsSum32AVX2, Fold4: fold4(foldSum32AVX2)}
+	sumTable[Float64] = SumKernels{Fold: foldSum64AVX2, Accum: accSum64AVX2, Rows: rowsSum64AVX2, Fold4: fold4Sum64AVX2}
 }
 
 func foldSum32AVX2(acc, comp, x unsafe.Pointer, n int) {
@@ -74,6 +77,32 @@ func foldSum64AVX2(acc, comp, x unsafe.Pointer, n int) {
 	*a, *cp = s, e
 	if m < n {
 		foldSum64Go(acc, comp, unsafe.Add(x, m*8), n-m)
+	}
+}
+
+// fold4Sum64AVX2 is Fold4 for float64 values: the four runs' vector
+// bodies side by side (sum4F64AVX2), each run's four lanes added to its
+// accumulator by TwoSum in lane order, then the tails by the Go loop.
+func fold4Sum64AVX2(acc, comp, x *[4]unsafe.Pointer, n int) {
+	q := n &^ 7
+	if q == 0 {
+		fold4(foldSum64Go)(acc, comp, x, n)
+		return
+	}
+	var out [32]float64
+	sum4F64AVX2(x, q, &out)
+	for k := range x {
+		a, cp := (*float64)(acc[k]), (*float64)(comp[k])
+		s, e := *a, *cp
+		for i := 4 * k; i < 4*k+4; i++ {
+			var d float64
+			s, d = twoSum(s, out[i])
+			e += d + out[16+i]
+		}
+		*a, *cp = s, e
+		if q < n {
+			foldSum64Go(acc[k], comp[k], unsafe.Add(x[k], q*8), n-q)
+		}
 	}
 }
 

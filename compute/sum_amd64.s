@@ -421,3 +421,100 @@ nextgroup:
 done:
 	VZEROUPPER
 	RET
+
+// func sum4F64AVX2(p *[4]unsafe.Pointer, q int, out *[32]float64)
+// TwoSum of four runs of q float64 values each (q a positive multiple of
+// 8) starting at p[0..3], read side by side, each into its own four lanes:
+// out[4k:4k+4] the sums of run k's lanes, out[16+4k:16+4k+4] their
+// accumulated rounding errors (the arithmetic of sum2F64AVX2's streams).
+TEXT ·sum4F64AVX2(SB), NOSPLIT, $0-24
+	MOVQ p+0(FP), AX
+	MOVQ 0(AX), SI
+	MOVQ 8(AX), DI
+	MOVQ 16(AX), R8
+	MOVQ 24(AX), R9
+	MOVQ q+8(FP), R10
+	SHLQ $3, R10 // bytes per run
+	MOVQ $0x3FF0000000000000, AX
+	MOVQ AX, X15
+	VBROADCASTSD X15, Y15 // 1.0
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	XORQ DX, DX
+loop:
+	VADDPD 0(SI)(DX*1), Y0, Y8 // t = s + x
+	VSUBPD Y0, Y8, Y13 // bb = t - s
+	VSUBPD 0(SI)(DX*1), Y13, Y14 // bb - x
+	VFMSUB231PD Y15, Y8, Y13 // t - bb (t*1 - bb)
+	VFNMADD213PD Y0, Y15, Y13 // s - (t - bb) (-(u*1) + s)
+	VSUBPD Y14, Y13, Y14 // e = (s - (t - bb)) - (bb - x)
+	VFMADD231PD Y15, Y14, Y4 // c += e (e*1 + c)
+	VADDPD 0(DI)(DX*1), Y1, Y9 // t = s + x
+	VSUBPD Y1, Y9, Y13 // bb = t - s
+	VSUBPD 0(DI)(DX*1), Y13, Y14 // bb - x
+	VFMSUB231PD Y15, Y9, Y13 // t - bb (t*1 - bb)
+	VFNMADD213PD Y1, Y15, Y13 // s - (t - bb) (-(u*1) + s)
+	VSUBPD Y14, Y13, Y14 // e = (s - (t - bb)) - (bb - x)
+	VFMADD231PD Y15, Y14, Y5 // c += e (e*1 + c)
+	VADDPD 0(R8)(DX*1), Y2, Y10 // t = s + x
+	VSUBPD Y2, Y10, Y13 // bb = t - s
+	VSUBPD 0(R8)(DX*1), Y13, Y14 // bb - x
+	VFMSUB231PD Y15, Y10, Y13 // t - bb (t*1 - bb)
+	VFNMADD213PD Y2, Y15, Y13 // s - (t - bb) (-(u*1) + s)
+	VSUBPD Y14, Y13, Y14 // e = (s - (t - bb)) - (bb - x)
+	VFMADD231PD Y15, Y14, Y6 // c += e (e*1 + c)
+	VADDPD 0(R9)(DX*1), Y3, Y11 // t = s + x
+	VSUBPD Y3, Y11, Y13 // bb = t - s
+	VSUBPD 0(R9)(DX*1), Y13, Y14 // bb - x
+	VFMSUB231PD Y15, Y11, Y13 // t - bb (t*1 - bb)
+	VFNMADD213PD Y3, Y15, Y13 // s - (t - bb) (-(u*1) + s)
+	VSUBPD Y14, Y13, Y14 // e = (s - (t - bb)) - (bb - x)
+	VFMADD231PD Y15, Y14, Y7 // c += e (e*1 + c)
+	VADDPD 32(SI)(DX*1), Y8, Y0 // t = s + x
+	VSUBPD Y8, Y0, Y13 // bb = t - s
+	VSUBPD 32(SI)(DX*1), Y13, Y14 // bb - x
+	VFMSUB231PD Y15, Y0, Y13 // t - bb (t*1 - bb)
+	VFNMADD213PD Y8, Y15, Y13 // s - (t - bb) (-(u*1) + s)
+	VSUBPD Y14, Y13, Y14 // e = (s - (t - bb)) - (bb - x)
+	VFMADD231PD Y15, Y14, Y4 // c += e (e*1 + c)
+	VADDPD 32(DI)(DX*1), Y9, Y1 // t = s + x
+	VSUBPD Y9, Y1, Y13 // bb = t - s
+	VSUBPD 32(DI)(DX*1), Y13, Y14 // bb - x
+	VFMSUB231PD Y15, Y1, Y13 // t - bb (t*1 - bb)
+	VFNMADD213PD Y9, Y15, Y13 // s - (t - bb) (-(u*1) + s)
+	VSUBPD Y14, Y13, Y14 // e = (s - (t - bb)) - (bb - x)
+	VFMADD231PD Y15, Y14, Y5 // c += e (e*1 + c)
+	VADDPD 32(R8)(DX*1), Y10, Y2 // t = s + x
+	VSUBPD Y10, Y2, Y13 // bb = t - s
+	VSUBPD 32(R8)(DX*1), Y13, Y14 // bb - x
+	VFMSUB231PD Y15, Y2, Y13 // t - bb (t*1 - bb)
+	VFNMADD213PD Y10, Y15, Y13 // s - (t - bb) (-(u*1) + s)
+	VSUBPD Y14, Y13, Y14 // e = (s - (t - bb)) - (bb - x)
+	VFMADD231PD Y15, Y14, Y6 // c += e (e*1 + c)
+	VADDPD 32(R9)(DX*1), Y11, Y3 // t = s + x
+	VSUBPD Y11, Y3, Y13 // bb = t - s
+	VSUBPD 32(R9)(DX*1), Y13, Y14 // bb - x
+	VFMSUB231PD Y15, Y3, Y13 // t - bb (t*1 - bb)
+	VFNMADD213PD Y11, Y15, Y13 // s - (t - bb) (-(u*1) + s)
+	VSUBPD Y14, Y13, Y14 // e = (s - (t - bb)) - (bb - x)
+	VFMADD231PD Y15, Y14, Y7 // c += e (e*1 + c)
+	ADDQ $64, DX
+	CMPQ DX, R10
+	JNE loop
+	MOVQ out+16(FP), DI
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VMOVUPD Y4, 128(DI)
+	VMOVUPD Y5, 160(DI)
+	VMOVUPD Y6, 192(DI)
+	VMOVUPD Y7, 224(DI)
+	VZEROUPPER
+	RET
