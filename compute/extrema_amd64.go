@@ -5,16 +5,16 @@ package compute
 import "unsafe"
 
 //go:noescape
-func maxF32AVX2(x unsafe.Pointer, n int) (m float32, nan bool)
+func maxF32AVX2(x unsafe.Pointer, n, q int) (m float32, nan bool)
 
 //go:noescape
-func minF32AVX2(x unsafe.Pointer, n int) (m float32, nan bool)
+func minF32AVX2(x unsafe.Pointer, n, q int) (m float32, nan bool)
 
 //go:noescape
-func maxF64AVX2(x unsafe.Pointer, n int) (m float64, nan bool)
+func maxF64AVX2(x unsafe.Pointer, n, q int) (m float64, nan bool)
 
 //go:noescape
-func minF64AVX2(x unsafe.Pointer, n int) (m float64, nan bool)
+func minF64AVX2(x unsafe.Pointer, n, q int) (m float64, nan bool)
 
 //go:noescape
 func firstGEF32AVX2(x unsafe.Pointer, n int, v float32) int
@@ -64,13 +64,27 @@ func anyEQF64AVX2(x unsafe.Pointer, n int, c float64) bool
 //go:noescape
 func anyNEF64AVX2(x unsafe.Pointer, n int, c float64) bool
 
+//go:noescape
+func argmaxF32x4(p *[4]unsafe.Pointer, q int, best *[32]float32, idx *[32]int32) (nan bool)
+
+//go:noescape
+func argminF32x4(p *[4]unsafe.Pointer, q int, best *[32]float32, idx *[32]int32) (nan bool)
+
+//go:noescape
+func argmaxF64x4(p *[4]unsafe.Pointer, q int, best *[16]float64, idx *[16]int64) (nan bool)
+
+//go:noescape
+func argminF64x4(p *[4]unsafe.Pointer, q int, best *[16]float64, idx *[16]int64) (nan bool)
+
 // extremaAsm installs the AVX2 extrema of float vectors (see extrema.go).
 func extremaAsm() {
 	if !Asm {
 		return
 	}
-	extF32 = [2]func(unsafe.Pointer, int) (float32, bool){minF32AVX2, maxF32AVX2}
-	extF64 = [2]func(unsafe.Pointer, int) (float64, bool){minF64AVX2, maxF64AVX2}
+	extF32 = [2]func(unsafe.Pointer, int, int) (float32, bool){minF32AVX2, maxF32AVX2}
+	extF64 = [2]func(unsafe.Pointer, int, int) (float64, bool){minF64AVX2, maxF64AVX2}
+	argF32 = [2]func(*[4]unsafe.Pointer, int, *[32]float32, *[32]int32) bool{argminF32x4, argmaxF32x4}
+	argF64 = [2]func(*[4]unsafe.Pointer, int, *[16]float64, *[16]int64) bool{argminF64x4, argmaxF64x4}
 	firstF32 = [2]func(unsafe.Pointer, int, float32) int{firstLEF32AVX2, firstGEF32AVX2}
 	firstF64 = [2]func(unsafe.Pointer, int, float64) int{firstLEF64AVX2, firstGEF64AVX2}
 	anyCmpF32 = [numCmp]func(unsafe.Pointer, int, float32) bool{anyGTF32AVX2, anyGEF32AVX2, anyLTF32AVX2, anyLEF32AVX2, anyEQF32AVX2, anyNEF32AVX2}

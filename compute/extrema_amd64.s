@@ -7,16 +7,76 @@
 // second operand when either is NaN, so NaN does not stick by itself).
 // The caller decides what a zero result means (its sign is not chosen).
 
-// func maxF32AVX2(x unsafe.Pointer, n int) (m float32, nan bool)
-// n is a positive multiple of 32.
-TEXT ·maxF32AVX2(SB), NOSPLIT, $0-21
+// func maxF32AVX2(x unsafe.Pointer, n, q int) (m float32, nan bool)
+// n is a positive multiple of 32; q, the elements of one stream, is a
+// multiple of 16 (or 0: one stream). While 4q elements are left they are
+// read as 4 streams of q elements side by side (more loads from memory in
+// flight than one stream gets from the prefetchers); what is left then is
+// read as 4 shorter streams, and the last few vectors as one.
+TEXT ·maxF32AVX2(SB), NOSPLIT, $0-29
 	MOVQ x+0(FP), SI
 	MOVQ n+8(FP), CX
+	MOVQ q+16(FP), R10
+	SHLQ $2, CX // bytes left
+	SHLQ $2, R10 // bytes per stream
 	VMOVUPS 0(SI), Y0
 	VMOVUPS Y0, Y1
 	VMOVUPS Y0, Y2
 	VMOVUPS Y0, Y3
 	VXORPS Y8, Y8, Y8
+	TESTQ R10, R10
+	JZ single
+	MOVQ R10, R11
+	SHLQ $2, R11 // 4 streams: one block
+block:
+	CMPQ CX, R11
+	JLT last
+	LEAQ (SI)(R10*1), DI
+	LEAQ (DI)(R10*1), R8
+	LEAQ (R8)(R10*1), R9
+	XORQ DX, DX
+streams:
+	VMOVUPS 0(SI)(DX*1), Y4
+	VMOVUPS 32(SI)(DX*1), Y5
+	VMOVUPS 0(DI)(DX*1), Y6
+	VMOVUPS 32(DI)(DX*1), Y7
+	VMAXPS Y4, Y0, Y0
+	VMAXPS Y5, Y1, Y1
+	VMAXPS Y6, Y2, Y2
+	VMAXPS Y7, Y3, Y3
+	VCMPPS $3, Y5, Y4, Y9
+	VCMPPS $3, Y7, Y6, Y10
+	VORPS Y9, Y8, Y8
+	VORPS Y10, Y8, Y8
+	VMOVUPS 0(R8)(DX*1), Y4
+	VMOVUPS 32(R8)(DX*1), Y5
+	VMOVUPS 0(R9)(DX*1), Y6
+	VMOVUPS 32(R9)(DX*1), Y7
+	VMAXPS Y4, Y0, Y0
+	VMAXPS Y5, Y1, Y1
+	VMAXPS Y6, Y2, Y2
+	VMAXPS Y7, Y3, Y3
+	VCMPPS $3, Y5, Y4, Y9
+	VCMPPS $3, Y7, Y6, Y10
+	VORPS Y9, Y8, Y8
+	VORPS Y10, Y8, Y8
+	ADDQ $64, DX
+	CMPQ DX, R10
+	JNE streams
+	ADDQ R11, SI
+	SUBQ R11, CX
+	JMP block
+last: // the rest as 4 streams of a multiple of 64 bytes
+	MOVQ CX, R10
+	SHRQ $2, R10
+	ANDQ $~63, R10
+	JZ single
+	MOVQ R10, R11
+	SHLQ $2, R11 // 4 streams: one block
+	JMP block
+single:
+	TESTQ CX, CX
+	JZ done
 loop:
 	VMOVUPS 0(SI), Y4
 	VMOVUPS 32(SI), Y5
@@ -31,8 +91,9 @@ loop:
 	VORPS Y9, Y8, Y8
 	VORPS Y10, Y8, Y8
 	ADDQ $128, SI
-	SUBQ $32, CX
+	SUBQ $128, CX
 	JNZ loop
+done:
 	VMAXPS Y1, Y0, Y0
 	VMAXPS Y3, Y2, Y2
 	VMAXPS Y2, Y0, Y0
@@ -42,23 +103,83 @@ loop:
 	VMAXPS X1, X0, X0
 	VPERMILPS $0xB1, X0, X1
 	VMAXPS X1, X0, X0
-	VMOVSS X0, m+16(FP)
+	VMOVSS X0, m+24(FP)
 	VMOVMSKPS Y8, AX
 	TESTL AX, AX
-	SETNE nan+20(FP)
+	SETNE nan+28(FP)
 	VZEROUPPER
 	RET
 
-// func minF32AVX2(x unsafe.Pointer, n int) (m float32, nan bool)
-// n is a positive multiple of 32.
-TEXT ·minF32AVX2(SB), NOSPLIT, $0-21
+// func minF32AVX2(x unsafe.Pointer, n, q int) (m float32, nan bool)
+// n is a positive multiple of 32; q, the elements of one stream, is a
+// multiple of 16 (or 0: one stream). While 4q elements are left they are
+// read as 4 streams of q elements side by side (more loads from memory in
+// flight than one stream gets from the prefetchers); what is left then is
+// read as 4 shorter streams, and the last few vectors as one.
+TEXT ·minF32AVX2(SB), NOSPLIT, $0-29
 	MOVQ x+0(FP), SI
 	MOVQ n+8(FP), CX
+	MOVQ q+16(FP), R10
+	SHLQ $2, CX // bytes left
+	SHLQ $2, R10 // bytes per stream
 	VMOVUPS 0(SI), Y0
 	VMOVUPS Y0, Y1
 	VMOVUPS Y0, Y2
 	VMOVUPS Y0, Y3
 	VXORPS Y8, Y8, Y8
+	TESTQ R10, R10
+	JZ single
+	MOVQ R10, R11
+	SHLQ $2, R11 // 4 streams: one block
+block:
+	CMPQ CX, R11
+	JLT last
+	LEAQ (SI)(R10*1), DI
+	LEAQ (DI)(R10*1), R8
+	LEAQ (R8)(R10*1), R9
+	XORQ DX, DX
+streams:
+	VMOVUPS 0(SI)(DX*1), Y4
+	VMOVUPS 32(SI)(DX*1), Y5
+	VMOVUPS 0(DI)(DX*1), Y6
+	VMOVUPS 32(DI)(DX*1), Y7
+	VMINPS Y4, Y0, Y0
+	VMINPS Y5, Y1, Y1
+	VMINPS Y6, Y2, Y2
+	VMINPS Y7, Y3, Y3
+	VCMPPS $3, Y5, Y4, Y9
+	VCMPPS $3, Y7, Y6, Y10
+	VORPS Y9, Y8, Y8
+	VORPS Y10, Y8, Y8
+	VMOVUPS 0(R8)(DX*1), Y4
+	VMOVUPS 32(R8)(DX*1), Y5
+	VMOVUPS 0(R9)(DX*1), Y6
+	VMOVUPS 32(R9)(DX*1), Y7
+	VMINPS Y4, Y0, Y0
+	VMINPS Y5, Y1, Y1
+	VMINPS Y6, Y2, Y2
+	VMINPS Y7, Y3, Y3
+	VCMPPS $3, Y5, Y4, Y9
+	VCMPPS $3, Y7, Y6, Y10
+	VORPS Y9, Y8, Y8
+	VORPS Y10, Y8, Y8
+	ADDQ $64, DX
+	CMPQ DX, R10
+	JNE streams
+	ADDQ R11, SI
+	SUBQ R11, CX
+	JMP block
+last: // the rest as 4 streams of a multiple of 64 bytes
+	MOVQ CX, R10
+	SHRQ $2, R10
+	ANDQ $~63, R10
+	JZ single
+	MOVQ R10, R11
+	SHLQ $2, R11 // 4 streams: one block
+	JMP block
+single:
+	TESTQ CX, CX
+	JZ done
 loop:
 	VMOVUPS 0(SI), Y4
 	VMOVUPS 32(SI), Y5
@@ -73,8 +194,9 @@ loop:
 	VORPS Y9, Y8, Y8
 	VORPS Y10, Y8, Y8
 	ADDQ $128, SI
-	SUBQ $32, CX
+	SUBQ $128, CX
 	JNZ loop
+done:
 	VMINPS Y1, Y0, Y0
 	VMINPS Y3, Y2, Y2
 	VMINPS Y2, Y0, Y0
@@ -84,10 +206,10 @@ loop:
 	VMINPS X1, X0, X0
 	VPERMILPS $0xB1, X0, X1
 	VMINPS X1, X0, X0
-	VMOVSS X0, m+16(FP)
+	VMOVSS X0, m+24(FP)
 	VMOVMSKPS Y8, AX
 	TESTL AX, AX
-	SETNE nan+20(FP)
+	SETNE nan+28(FP)
 	VZEROUPPER
 	RET
 
@@ -147,16 +269,76 @@ none:
 	VZEROUPPER
 	RET
 
-// func maxF64AVX2(x unsafe.Pointer, n int) (m float64, nan bool)
-// n is a positive multiple of 16.
-TEXT ·maxF64AVX2(SB), NOSPLIT, $0-25
+// func maxF64AVX2(x unsafe.Pointer, n, q int) (m float64, nan bool)
+// n is a positive multiple of 32; q, the elements of one stream, is a
+// multiple of 8 (or 0: one stream). While 4q elements are left they are
+// read as 4 streams of q elements side by side (more loads from memory in
+// flight than one stream gets from the prefetchers); what is left then is
+// read as 4 shorter streams, and the last few vectors as one.
+TEXT ·maxF64AVX2(SB), NOSPLIT, $0-33
 	MOVQ x+0(FP), SI
 	MOVQ n+8(FP), CX
+	MOVQ q+16(FP), R10
+	SHLQ $3, CX // bytes left
+	SHLQ $3, R10 // bytes per stream
 	VMOVUPD 0(SI), Y0
 	VMOVUPD Y0, Y1
 	VMOVUPD Y0, Y2
 	VMOVUPD Y0, Y3
 	VXORPD Y8, Y8, Y8
+	TESTQ R10, R10
+	JZ single
+	MOVQ R10, R11
+	SHLQ $2, R11 // 4 streams: one block
+block:
+	CMPQ CX, R11
+	JLT last
+	LEAQ (SI)(R10*1), DI
+	LEAQ (DI)(R10*1), R8
+	LEAQ (R8)(R10*1), R9
+	XORQ DX, DX
+streams:
+	VMOVUPD 0(SI)(DX*1), Y4
+	VMOVUPD 32(SI)(DX*1), Y5
+	VMOVUPD 0(DI)(DX*1), Y6
+	VMOVUPD 32(DI)(DX*1), Y7
+	VMAXPD Y4, Y0, Y0
+	VMAXPD Y5, Y1, Y1
+	VMAXPD Y6, Y2, Y2
+	VMAXPD Y7, Y3, Y3
+	VCMPPD $3, Y5, Y4, Y9
+	VCMPPD $3, Y7, Y6, Y10
+	VORPD Y9, Y8, Y8
+	VORPD Y10, Y8, Y8
+	VMOVUPD 0(R8)(DX*1), Y4
+	VMOVUPD 32(R8)(DX*1), Y5
+	VMOVUPD 0(R9)(DX*1), Y6
+	VMOVUPD 32(R9)(DX*1), Y7
+	VMAXPD Y4, Y0, Y0
+	VMAXPD Y5, Y1, Y1
+	VMAXPD Y6, Y2, Y2
+	VMAXPD Y7, Y3, Y3
+	VCMPPD $3, Y5, Y4, Y9
+	VCMPPD $3, Y7, Y6, Y10
+	VORPD Y9, Y8, Y8
+	VORPD Y10, Y8, Y8
+	ADDQ $64, DX
+	CMPQ DX, R10
+	JNE streams
+	ADDQ R11, SI
+	SUBQ R11, CX
+	JMP block
+last: // the rest as 4 streams of a multiple of 64 bytes
+	MOVQ CX, R10
+	SHRQ $2, R10
+	ANDQ $~63, R10
+	JZ single
+	MOVQ R10, R11
+	SHLQ $2, R11 // 4 streams: one block
+	JMP block
+single:
+	TESTQ CX, CX
+	JZ done
 loop:
 	VMOVUPD 0(SI), Y4
 	VMOVUPD 32(SI), Y5
@@ -171,8 +353,9 @@ loop:
 	VORPD Y9, Y8, Y8
 	VORPD Y10, Y8, Y8
 	ADDQ $128, SI
-	SUBQ $16, CX
+	SUBQ $128, CX
 	JNZ loop
+done:
 	VMAXPD Y1, Y0, Y0
 	VMAXPD Y3, Y2, Y2
 	VMAXPD Y2, Y0, Y0
@@ -180,23 +363,83 @@ loop:
 	VMAXPD X1, X0, X0
 	VPERMILPD $1, X0, X1
 	VMAXPD X1, X0, X0
-	VMOVSD X0, m+16(FP)
+	VMOVSD X0, m+24(FP)
 	VMOVMSKPD Y8, AX
 	TESTL AX, AX
-	SETNE nan+24(FP)
+	SETNE nan+32(FP)
 	VZEROUPPER
 	RET
 
-// func minF64AVX2(x unsafe.Pointer, n int) (m float64, nan bool)
-// n is a positive multiple of 16.
-TEXT ·minF64AVX2(SB), NOSPLIT, $0-25
+// func minF64AVX2(x unsafe.Pointer, n, q int) (m float64, nan bool)
+// n is a positive multiple of 32; q, the elements of one stream, is a
+// multiple of 8 (or 0: one stream). While 4q elements are left they are
+// read as 4 streams of q elements side by side (more loads from memory in
+// flight than one stream gets from the prefetchers); what is left then is
+// read as 4 shorter streams, and the last few vectors as one.
+TEXT ·minF64AVX2(SB), NOSPLIT, $0-33
 	MOVQ x+0(FP), SI
 	MOVQ n+8(FP), CX
+	MOVQ q+16(FP), R10
+	SHLQ $3, CX // bytes left
+	SHLQ $3, R10 // bytes per stream
 	VMOVUPD 0(SI), Y0
 	VMOVUPD Y0, Y1
 	VMOVUPD Y0, Y2
 	VMOVUPD Y0, Y3
 	VXORPD Y8, Y8, Y8
+	TESTQ R10, R10
+	JZ single
+	MOVQ R10, R11
+	SHLQ $2, R11 // 4 streams: one block
+block:
+	CMPQ CX, R11
+	JLT last
+	LEAQ (SI)(R10*1), DI
+	LEAQ (DI)(R10*1), R8
+	LEAQ (R8)(R10*1), R9
+	XORQ DX, DX
+streams:
+	VMOVUPD 0(SI)(DX*1), Y4
+	VMOVUPD 32(SI)(DX*1), Y5
+	VMOVUPD 0(DI)(DX*1), Y6
+	VMOVUPD 32(DI)(DX*1), Y7
+	VMINPD Y4, Y0, Y0
+	VMINPD Y5, Y1, Y1
+	VMINPD Y6, Y2, Y2
+	VMINPD Y7, Y3, Y3
+	VCMPPD $3, Y5, Y4, Y9
+	VCMPPD $3, Y7, Y6, Y10
+	VORPD Y9, Y8, Y8
+	VORPD Y10, Y8, Y8
+	VMOVUPD 0(R8)(DX*1), Y4
+	VMOVUPD 32(R8)(DX*1), Y5
+	VMOVUPD 0(R9)(DX*1), Y6
+	VMOVUPD 32(R9)(DX*1), Y7
+	VMINPD Y4, Y0, Y0
+	VMINPD Y5, Y1, Y1
+	VMINPD Y6, Y2, Y2
+	VMINPD Y7, Y3, Y3
+	VCMPPD $3, Y5, Y4, Y9
+	VCMPPD $3, Y7, Y6, Y10
+	VORPD Y9, Y8, Y8
+	VORPD Y10, Y8, Y8
+	ADDQ $64, DX
+	CMPQ DX, R10
+	JNE streams
+	ADDQ R11, SI
+	SUBQ R11, CX
+	JMP block
+last: // the rest as 4 streams of a multiple of 64 bytes
+	MOVQ CX, R10
+	SHRQ $2, R10
+	ANDQ $~63, R10
+	JZ single
+	MOVQ R10, R11
+	SHLQ $2, R11 // 4 streams: one block
+	JMP block
+single:
+	TESTQ CX, CX
+	JZ done
 loop:
 	VMOVUPD 0(SI), Y4
 	VMOVUPD 32(SI), Y5
@@ -211,8 +454,9 @@ loop:
 	VORPD Y9, Y8, Y8
 	VORPD Y10, Y8, Y8
 	ADDQ $128, SI
-	SUBQ $16, CX
+	SUBQ $128, CX
 	JNZ loop
+done:
 	VMINPD Y1, Y0, Y0
 	VMINPD Y3, Y2, Y2
 	VMINPD Y2, Y0, Y0
@@ -220,10 +464,10 @@ loop:
 	VMINPD X1, X0, X0
 	VPERMILPD $1, X0, X1
 	VMINPD X1, X0, X0
-	VMOVSD X0, m+16(FP)
+	VMOVSD X0, m+24(FP)
 	VMOVMSKPD Y8, AX
 	TESTL AX, AX
-	SETNE nan+24(FP)
+	SETNE nan+32(FP)
 	VZEROUPPER
 	RET
 
@@ -612,3 +856,291 @@ done:
 	MOVB AX, ret+24(FP)
 	VZEROUPPER
 	RET
+// func argmaxF32x4(p *[4]unsafe.Pointer, q int, best *[32]float32, idx *[32]int32) (nan bool)
+// The argmax of four streams of q float32 values each (q a positive
+// multiple of 8) starting at p[0..3], read side by side, by lanes: lane l
+// of stream k keeps the greatest value it has seen (best[8k+l]) and the
+// vector of its stream it was first seen in (idx[8k+l]: element
+// 8*idx + l of the stream), replaced only when strictly beaten, so that
+// each lane keeps its first occurrence. nan reports a NaN among the values
+// (the lanes' results are then meaningless: the caller looks for the first
+// NaN).
+TEXT ·argmaxF32x4(SB), NOSPLIT, $0-33
+	MOVQ p+0(FP), AX
+	MOVQ 0(AX), SI
+	MOVQ 8(AX), DI
+	MOVQ 16(AX), R8
+	MOVQ 24(AX), R9
+	MOVQ q+8(FP), R10
+	SHLQ $2, R10 // bytes per stream
+	VMOVUPS 0(SI), Y0
+	VMOVUPS 0(DI), Y1
+	VMOVUPS 0(R8), Y2
+	VMOVUPS 0(R9), Y3
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	VPXOR Y8, Y8, Y8 // the vector's number in its stream
+	VPXOR Y9, Y9, Y9 // NaN flag
+	MOVL $1, AX
+	MOVQ AX, X10
+	VPBROADCASTD X10, Y10 // 1 in every lane
+	XORQ DX, DX
+loop:
+	VMOVUPS 0(SI)(DX*1), Y11
+	VMOVUPS 0(DI)(DX*1), Y12
+	VMOVUPS 0(R8)(DX*1), Y13
+	VMOVUPS 0(R9)(DX*1), Y14
+	VCMPPS $3, Y12, Y11, Y15
+	VORPS Y15, Y9, Y9
+	VCMPPS $3, Y14, Y13, Y15
+	VORPS Y15, Y9, Y9
+	VCMPPS $1, Y11, Y0, Y15
+	VBLENDVPS Y15, Y11, Y0, Y0
+	VBLENDVPS Y15, Y8, Y4, Y4
+	VCMPPS $1, Y12, Y1, Y15
+	VBLENDVPS Y15, Y12, Y1, Y1
+	VBLENDVPS Y15, Y8, Y5, Y5
+	VCMPPS $1, Y13, Y2, Y15
+	VBLENDVPS Y15, Y13, Y2, Y2
+	VBLENDVPS Y15, Y8, Y6, Y6
+	VCMPPS $1, Y14, Y3, Y15
+	VBLENDVPS Y15, Y14, Y3, Y3
+	VBLENDVPS Y15, Y8, Y7, Y7
+	VPADDD Y10, Y8, Y8
+	ADDQ $32, DX
+	CMPQ DX, R10
+	JNE loop
+	MOVQ best+16(FP), AX
+	VMOVUPS Y0, 0(AX)
+	VMOVUPS Y1, 32(AX)
+	VMOVUPS Y2, 64(AX)
+	VMOVUPS Y3, 96(AX)
+	MOVQ idx+24(FP), AX
+	VMOVDQU Y4, 0(AX)
+	VMOVDQU Y5, 32(AX)
+	VMOVDQU Y6, 64(AX)
+	VMOVDQU Y7, 96(AX)
+	VMOVMSKPS Y9, AX
+	TESTL AX, AX
+	SETNE nan+32(FP)
+	VZEROUPPER
+	RET
+
+// func argminF32x4(p *[4]unsafe.Pointer, q int, best *[32]float32, idx *[32]int32) (nan bool)
+// The argmin of four streams of q float32 values each (q a positive
+// multiple of 8) starting at p[0..3], read side by side, by lanes: lane l
+// of stream k keeps the least value it has seen (best[8k+l]) and the
+// vector of its stream it was first seen in (idx[8k+l]: element
+// 8*idx + l of the stream), replaced only when strictly beaten, so that
+// each lane keeps its first occurrence. nan reports a NaN among the values
+// (the lanes' results are then meaningless: the caller looks for the first
+// NaN).
+TEXT ·argminF32x4(SB), NOSPLIT, $0-33
+	MOVQ p+0(FP), AX
+	MOVQ 0(AX), SI
+	MOVQ 8(AX), DI
+	MOVQ 16(AX), R8
+	MOVQ 24(AX), R9
+	MOVQ q+8(FP), R10
+	SHLQ $2, R10 // bytes per stream
+	VMOVUPS 0(SI), Y0
+	VMOVUPS 0(DI), Y1
+	VMOVUPS 0(R8), Y2
+	VMOVUPS 0(R9), Y3
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	VPXOR Y8, Y8, Y8 // the vector's number in its stream
+	VPXOR Y9, Y9, Y9 // NaN flag
+	MOVL $1, AX
+	MOVQ AX, X10
+	VPBROADCASTD X10, Y10 // 1 in every lane
+	XORQ DX, DX
+loop:
+	VMOVUPS 0(SI)(DX*1), Y11
+	VMOVUPS 0(DI)(DX*1), Y12
+	VMOVUPS 0(R8)(DX*1), Y13
+	VMOVUPS 0(R9)(DX*1), Y14
+	VCMPPS $3, Y12, Y11, Y15
+	VORPS Y15, Y9, Y9
+	VCMPPS $3, Y14, Y13, Y15
+	VORPS Y15, Y9, Y9
+	VCMPPS $14, Y11, Y0, Y15
+	VBLENDVPS Y15, Y11, Y0, Y0
+	VBLENDVPS Y15, Y8, Y4, Y4
+	VCMPPS $14, Y12, Y1, Y15
+	VBLENDVPS Y15, Y12, Y1, Y1
+	VBLENDVPS Y15, Y8, Y5, Y5
+	VCMPPS $14, Y13, Y2, Y15
+	VBLENDVPS Y15, Y13, Y2, Y2
+	VBLENDVPS Y15, Y8, Y6, Y6
+	VCMPPS $14, Y14, Y3, Y15
+	VBLENDVPS Y15, Y14, Y3, Y3
+	VBLENDVPS Y15, Y8, Y7, Y7
+	VPADDD Y10, Y8, Y8
+	ADDQ $32, DX
+	CMPQ DX, R10
+	JNE loop
+	MOVQ best+16(FP), AX
+	VMOVUPS Y0, 0(AX)
+	VMOVUPS Y1, 32(AX)
+	VMOVUPS Y2, 64(AX)
+	VMOVUPS Y3, 96(AX)
+	MOVQ idx+24(FP), AX
+	VMOVDQU Y4, 0(AX)
+	VMOVDQU Y5, 32(AX)
+	VMOVDQU Y6, 64(AX)
+	VMOVDQU Y7, 96(AX)
+	VMOVMSKPS Y9, AX
+	TESTL AX, AX
+	SETNE nan+32(FP)
+	VZEROUPPER
+	RET
+
+// func argmaxF64x4(p *[4]unsafe.Pointer, q int, best *[16]float64, idx *[16]int64) (nan bool)
+// The argmax of four streams of q float64 values each (q a positive
+// multiple of 4) starting at p[0..3], read side by side, by lanes: lane l
+// of stream k keeps the greatest value it has seen (best[4k+l]) and the
+// vector of its stream it was first seen in (idx[4k+l]: element
+// 4*idx + l of the stream), replaced only when strictly beaten, so that
+// each lane keeps its first occurrence. nan reports a NaN among the values
+// (the lanes' results are then meaningless: the caller looks for the first
+// NaN).
+TEXT ·argmaxF64x4(SB), NOSPLIT, $0-33
+	MOVQ p+0(FP), AX
+	MOVQ 0(AX), SI
+	MOVQ 8(AX), DI
+	MOVQ 16(AX), R8
+	MOVQ 24(AX), R9
+	MOVQ q+8(FP), R10
+	SHLQ $3, R10 // bytes per stream
+	VMOVUPD 0(SI), Y0
+	VMOVUPD 0(DI), Y1
+	VMOVUPD 0(R8), Y2
+	VMOVUPD 0(R9), Y3
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	VPXOR Y8, Y8, Y8 // the vector's number in its stream
+	VPXOR Y9, Y9, Y9 // NaN flag
+	MOVQ $1, AX
+	MOVQ AX, X10
+	VPBROADCASTQ X10, Y10 // 1 in every lane
+	XORQ DX, DX
+loop:
+	VMOVUPD 0(SI)(DX*1), Y11
+	VMOVUPD 0(DI)(DX*1), Y12
+	VMOVUPD 0(R8)(DX*1), Y13
+	VMOVUPD 0(R9)(DX*1), Y14
+	VCMPPD $3, Y12, Y11, Y15
+	VORPD Y15, Y9, Y9
+	VCMPPD $3, Y14, Y13, Y15
+	VORPD Y15, Y9, Y9
+	VCMPPD $1, Y11, Y0, Y15
+	VBLENDVPD Y15, Y11, Y0, Y0
+	VBLENDVPD Y15, Y8, Y4, Y4
+	VCMPPD $1, Y12, Y1, Y15
+	VBLENDVPD Y15, Y12, Y1, Y1
+	VBLENDVPD Y15, Y8, Y5, Y5
+	VCMPPD $1, Y13, Y2, Y15
+	VBLENDVPD Y15, Y13, Y2, Y2
+	VBLENDVPD Y15, Y8, Y6, Y6
+	VCMPPD $1, Y14, Y3, Y15
+	VBLENDVPD Y15, Y14, Y3, Y3
+	VBLENDVPD Y15, Y8, Y7, Y7
+	VPADDQ Y10, Y8, Y8
+	ADDQ $32, DX
+	CMPQ DX, R10
+	JNE loop
+	MOVQ best+16(FP), AX
+	VMOVUPD Y0, 0(AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	MOVQ idx+24(FP), AX
+	VMOVDQU Y4, 0(AX)
+	VMOVDQU Y5, 32(AX)
+	VMOVDQU Y6, 64(AX)
+	VMOVDQU Y7, 96(AX)
+	VMOVMSKPD Y9, AX
+	TESTL AX, AX
+	SETNE nan+32(FP)
+	VZEROUPPER
+	RET
+
+// func argminF64x4(p *[4]unsafe.Pointer, q int, best *[16]float64, idx *[16]int64) (nan bool)
+// The argmin of four streams of q float64 values each (q a positive
+// multiple of 4) starting at p[0..3], read side by side, by lanes: lane l
+// of stream k keeps the least value it has seen (best[4k+l]) and the
+// vector of its stream it was first seen in (idx[4k+l]: element
+// 4*idx + l of the stream), replaced only when strictly beaten, so that
+// each lane keeps its first occurrence. nan reports a NaN among the values
+// (the lanes' results are then meaningless: the caller looks for the first
+// NaN).
+TEXT ·argminF64x4(SB), NOSPLIT, $0-33
+	MOVQ p+0(FP), AX
+	MOVQ 0(AX), SI
+	MOVQ 8(AX), DI
+	MOVQ 16(AX), R8
+	MOVQ 24(AX), R9
+	MOVQ q+8(FP), R10
+	SHLQ $3, R10 // bytes per stream
+	VMOVUPD 0(SI), Y0
+	VMOVUPD 0(DI), Y1
+	VMOVUPD 0(R8), Y2
+	VMOVUPD 0(R9), Y3
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	VPXOR Y8, Y8, Y8 // the vector's number in its stream
+	VPXOR Y9, Y9, Y9 // NaN flag
+	MOVQ $1, AX
+	MOVQ AX, X10
+	VPBROADCASTQ X10, Y10 // 1 in every lane
+	XORQ DX, DX
+loop:
+	VMOVUPD 0(SI)(DX*1), Y11
+	VMOVUPD 0(DI)(DX*1), Y12
+	VMOVUPD 0(R8)(DX*1), Y13
+	VMOVUPD 0(R9)(DX*1), Y14
+	VCMPPD $3, Y12, Y11, Y15
+	VORPD Y15, Y9, Y9
+	VCMPPD $3, Y14, Y13, Y15
+	VORPD Y15, Y9, Y9
+	VCMPPD $14, Y11, Y0, Y15
+	VBLENDVPD Y15, Y11, Y0, Y0
+	VBLENDVPD Y15, Y8, Y4, Y4
+	VCMPPD $14, Y12, Y1, Y15
+	VBLENDVPD Y15, Y12, Y1, Y1
+	VBLENDVPD Y15, Y8, Y5, Y5
+	VCMPPD $14, Y13, Y2, Y15
+	VBLENDVPD Y15, Y13, Y2, Y2
+	VBLENDVPD Y15, Y8, Y6, Y6
+	VCMPPD $14, Y14, Y3, Y15
+	VBLENDVPD Y15, Y14, Y3, Y3
+	VBLENDVPD Y15, Y8, Y7, Y7
+	VPADDQ Y10, Y8, Y8
+	ADDQ $32, DX
+	CMPQ DX, R10
+	JNE loop
+	MOVQ best+16(FP), AX
+	VMOVUPD Y0, 0(AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	MOVQ idx+24(FP), AX
+	VMOVDQU Y4, 0(AX)
+	VMOVDQU Y5, 32(AX)
+	VMOVDQU Y6, 64(AX)
+	VMOVDQU Y7, 96(AX)
+	VMOVMSKPD Y9, AX
+	TESTL AX, AX
+	SETNE nan+32(FP)
+	VZEROUPPER
+	RET
+

@@ -25,6 +25,19 @@ type SumKernels struct {
 	// accumulators: acc[i] += x[i] + x[stride+i] + ..., reading the rows as
 	// one sequential stream.
 	Rows func(acc, comp, x unsafe.Pointer, n, rows, stride int)
+	// Fold4 adds the n values at x[k] into the accumulator (*acc[k],
+	// *comp[k]), k < 4, as Fold does, reading the four runs side by side
+	// (four sequential streams from memory).
+	Fold4 func(acc, comp, x *[4]unsafe.Pointer, n int)
+}
+
+// fold4 is Fold4 made of four calls of fold.
+func fold4(fold func(acc, comp, x unsafe.Pointer, n int)) func(acc, comp, x *[4]unsafe.Pointer, n int) {
+	return func(acc, comp, x *[4]unsafe.Pointer, n int) {
+		for k := range x {
+			fold(acc[k], comp[k], x[k], n)
+		}
+	}
 }
 
 var sumTable [numTypes]SumKernels
@@ -192,7 +205,7 @@ func rowsSum64Go(acc, comp, x unsafe.Pointer, n, rows, stride int) {
 }
 
 func registerSums() {
-	sumTable[Float32] = SumKernels{Fold: foldSum32Go, Accum: accSum32Go, Rows: rowsSum32Go}
-	sumTable[Float64] = SumKernels{Fold: foldSum64Go, Accum: accSum64Go, Rows: rowsSum64Go}
+	sumTable[Float32] = SumKernels{Fold: foldSum32Go, Accum: accSum32Go, Rows: rowsSum32Go, Fold4: fold4(foldSum32Go)}
+	sumTable[Float64] = SumKernels{Fold: foldSum64Go, Accum: accSum64Go, Rows: rowsSum64Go, Fold4: fold4(foldSum64Go)}
 	sumAsm()
 }

@@ -11,7 +11,10 @@ func sumF32F64AVX2(x unsafe.Pointer, n int) float64
 func rowsF32F64AVX2(acc, x unsafe.Pointer, n, rows, stride int)
 
 //go:noescape
-func sum2F64AVX2(x unsafe.Pointer, n int, out *[16]float64)
+func sum2F64AVX2(x unsafe.Pointer, n, q int, out *[32]float64)
+
+//go:noescape
+func sum4F64AVX2(p *[4]unsafe.Pointer, q int, out *[32]float64)
 
 //go:noescape
 func rows2F64AVX2(acc, comp, x unsafe.Pointer, n, rows, stride int)
@@ -24,8 +27,8 @@ func sumAsm() {
 	if !Asm {
 		return
 	}
-	sumTable[Float32] = SumKernels{Fold: foldSum32AVX2, Accum: accSum32AVX2, Rows: rowsSum32AVX2}
-	sumTable[Float64] = SumKernels{Fold: foldSum64AVX2, Accum: accSum64AVX2, Rows: rowsSum64AVX2}
+	sumTable[Float32] = SumKernels{Fold: foldSum32AVX2, Accum: accSum32AVX2, Rows: rowsSum32AVX2, Fold4: fold4(foldSum32AVX2)}
+	sumTable[Float64] = SumKernels{Fold: foldSum64AVX2, Accum: accSum64AVX2, Rows: rowsSum64AVX2, Fold4: fold4Sum64AVX2}
 }
 
 func foldSum32AVX2(acc, comp, x unsafe.Pointer, n int) {
@@ -61,17 +64,45 @@ func foldSum64AVX2(acc, comp, x unsafe.Pointer, n int) {
 		foldSum64Go(acc, comp, x, n)
 		return
 	}
-	var out [16]float64
-	sum2F64AVX2(x, m, &out)
-	// the eight lanes' sums, pairwise by TwoSum, their errors summed
-	c := ((out[8] + out[9]) + (out[10] + out[11])) + ((out[12] + out[13]) + (out[14] + out[15]))
-	s0, e0 := twoSum(out[0], out[4])
-	s1, e1 := twoSum(out[1], out[5])
-	s2, e2 := twoSum(out[2], out[6])
-	s3, e3 := twoSum(out[3], out[7])
-	combine4(acc, comp, [4]float64{s0, s1, s2, s3}, c+((e0+e1)+(e2+e3)))
+	var out [32]float64
+	sum2F64AVX2(x, m, streamLen(m, 8), &out)
+	// the sixteen lanes' sums by TwoSum in lane order, their errors summed
+	a, cp := (*float64)(acc), (*float64)(comp)
+	s, e := *a, *cp
+	for i, v := range out[:16] {
+		var d float64
+		s, d = twoSum(s, v)
+		e += d + out[16+i]
+	}
+	*a, *cp = s, e
 	if m < n {
 		foldSum64Go(acc, comp, unsafe.Add(x, m*8), n-m)
+	}
+}
+
+// fold4Sum64AVX2 is Fold4 for float64 values: the four runs' vector
+// bodies side by side (sum4F64AVX2), each run's four lanes added to its
+// accumulator by TwoSum in lane order, then the tails by the Go loop.
+func fold4Sum64AVX2(acc, comp, x *[4]unsafe.Pointer, n int) {
+	q := n &^ 7
+	if q == 0 {
+		fold4(foldSum64Go)(acc, comp, x, n)
+		return
+	}
+	var out [32]float64
+	sum4F64AVX2(x, q, &out)
+	for k := range x {
+		a, cp := (*float64)(acc[k]), (*float64)(comp[k])
+		s, e := *a, *cp
+		for i := 4 * k; i < 4*k+4; i++ {
+			var d float64
+			s, d = twoSum(s, out[i])
+			e += d + out[16+i]
+		}
+		*a, *cp = s, e
+		if q < n {
+			foldSum64Go(acc[k], comp[k], unsafe.Add(x[k], q*8), n-q)
+		}
 	}
 }
 

@@ -164,58 +164,165 @@ done:
 	VZEROUPPER
 	RET
 
-// func sum2F64AVX2(x unsafe.Pointer, n int, out *[16]float64)
-// TwoSum of n float64 values (n a positive multiple of 16) into eight
-// lanes: out[0:8] the lanes' sums, out[8:16] their accumulated rounding
-// errors. Lanes 0-3 take x[8k:8k+4], lanes 4-7 x[8k+4:8k+8], one TwoSum
-// after another (Knuth's, with x - bb computed as -(bb - x), the same
-// value, so that both reads of x are memory operands); the loop is
-// unrolled twice with the sum and the new sum swapping registers, so it
-// has no register moves.
-TEXT ·sum2F64AVX2(SB), NOSPLIT, $0-24
+// func sum2F64AVX2(x unsafe.Pointer, n, q int, out *[32]float64)
+// TwoSum of n float64 values (n a positive multiple of 16) into sixteen
+// lanes: out[0:16] the lanes' sums, out[16:32] their accumulated rounding
+// errors. As the extrema kernels, while 4q values are left (q a multiple
+// of 8, or 0) they are read as four streams of q values side by side, each
+// into its own four lanes, then what is left as four shorter streams, then
+// the last vectors as one stream (vector k of each 128 bytes into lanes
+// 4k..4k+3). Each TwoSum is Knuth's, with x - bb computed as -(bb - x), the
+// same value, so that both reads of x are memory operands; the error is
+// added to its lane's compensation by an FMA (e*1 + c, the same rounding as
+// the add) so that one of the seven operations runs on the multiply pipes.
+TEXT ·sum2F64AVX2(SB), NOSPLIT, $0-32
 	MOVQ x+0(FP), SI
 	MOVQ n+8(FP), CX
-	MOVQ out+16(FP), DI
-	VXORPD Y0, Y0, Y0 // s, lanes 0-3
-	VXORPD Y1, Y1, Y1 // c
-	VXORPD Y8, Y8, Y8 // s, lanes 4-7
-	VXORPD Y9, Y9, Y9 // c
+	MOVQ q+16(FP), R10
+	SHLQ $3, CX // bytes left
+	SHLQ $3, R10 // bytes per stream
+	MOVQ $0x3FF0000000000000, AX
+	MOVQ AX, X15
+	VBROADCASTSD X15, Y15 // 1.0
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	TESTQ R10, R10
+	JZ single
+	MOVQ R10, R11
+	SHLQ $2, R11 // one block: four streams
+block:
+	CMPQ CX, R11
+	JLT last
+	LEAQ (SI)(R10*1), DI
+	LEAQ (DI)(R10*1), R8
+	LEAQ (R8)(R10*1), R9
+	XORQ DX, DX
+streams:
+	VADDPD 0(SI)(DX*1), Y0, Y8 // t = s + x
+	VSUBPD Y0, Y8, Y13 // bb = t - s
+	VSUBPD 0(SI)(DX*1), Y13, Y14 // bb - x
+	VFMSUB231PD Y15, Y8, Y13 // t - bb (t*1 - bb)
+	VFNMADD213PD Y0, Y15, Y13 // s - (t - bb) (-(u*1) + s)
+	VSUBPD Y14, Y13, Y14 // e = (s - (t - bb)) - (bb - x)
+	VFMADD231PD Y15, Y14, Y4 // c += e (e*1 + c)
+	VADDPD 0(DI)(DX*1), Y1, Y9 // t = s + x
+	VSUBPD Y1, Y9, Y13 // bb = t - s
+	VSUBPD 0(DI)(DX*1), Y13, Y14 // bb - x
+	VFMSUB231PD Y15, Y9, Y13 // t - bb (t*1 - bb)
+	VFNMADD213PD Y1, Y15, Y13 // s - (t - bb) (-(u*1) + s)
+	VSUBPD Y14, Y13, Y14 // e = (s - (t - bb)) - (bb - x)
+	VFMADD231PD Y15, Y14, Y5 // c += e (e*1 + c)
+	VADDPD 0(R8)(DX*1), Y2, Y10 // t = s + x
+	VSUBPD Y2, Y10, Y13 // bb = t - s
+	VSUBPD 0(R8)(DX*1), Y13, Y14 // bb - x
+	VFMSUB231PD Y15, Y10, Y13 // t - bb (t*1 - bb)
+	VFNMADD213PD Y2, Y15, Y13 // s - (t - bb) (-(u*1) + s)
+	VSUBPD Y14, Y13, Y14 // e = (s - (t - bb)) - (bb - x)
+	VFMADD231PD Y15, Y14, Y6 // c += e (e*1 + c)
+	VADDPD 0(R9)(DX*1), Y3, Y11 // t = s + x
+	VSUBPD Y3, Y11, Y13 // bb = t - s
+	VSUBPD 0(R9)(DX*1), Y13, Y14 // bb - x
+	VFMSUB231PD Y15, Y11, Y13 // t - bb (t*1 - bb)
+	VFNMADD213PD Y3, Y15, Y13 // s - (t - bb) (-(u*1) + s)
+	VSUBPD Y14, Y13, Y14 // e = (s - (t - bb)) - (bb - x)
+	VFMADD231PD Y15, Y14, Y7 // c += e (e*1 + c)
+	VADDPD 32(SI)(DX*1), Y8, Y0 // t = s + x
+	VSUBPD Y8, Y0, Y13 // bb = t - s
+	VSUBPD 32(SI)(DX*1), Y13, Y14 // bb - x
+	VFMSUB231PD Y15, Y0, Y13 // t - bb (t*1 - bb)
+	VFNMADD213PD Y8, Y15, Y13 // s - (t - bb) (-(u*1) + s)
+	VSUBPD Y14, Y13, Y14 // e = (s - (t - bb)) - (bb - x)
+	VFMADD231PD Y15, Y14, Y4 // c += e (e*1 + c)
+	VADDPD 32(DI)(DX*1), Y9, Y1 // t = s + x
+	VSUBPD Y9, Y1, Y13 // bb = t - s
+	VSUBPD 32(DI)(DX*1), Y13, Y14 // bb - x
+	VFMSUB231PD Y15, Y1, Y13 // t - bb (t*1 - bb)
+	VFNMADD213PD Y9, Y15, Y13 // s - (t - bb) (-(u*1) + s)
+	VSUBPD Y14, Y13, Y14 // e = (s - (t - bb)) - (bb - x)
+	VFMADD231PD Y15, Y14, Y5 // c += e (e*1 + c)
+	VADDPD 32(R8)(DX*1), Y10, Y2 // t = s + x
+	VSUBPD Y10, Y2, Y13 // bb = t - s
+	VSUBPD 32(R8)(DX*1), Y13, Y14 // bb - x
+	VFMSUB231PD Y15, Y2, Y13 // t - bb (t*1 - bb)
+	VFNMADD213PD Y10, Y15, Y13 // s - (t - bb) (-(u*1) + s)
+	VSUBPD Y14, Y13, Y14 // e = (s - (t - bb)) - (bb - x)
+	VFMADD231PD Y15, Y14, Y6 // c += e (e*1 + c)
+	VADDPD 32(R9)(DX*1), Y11, Y3 // t = s + x
+	VSUBPD Y11, Y3, Y13 // bb = t - s
+	VSUBPD 32(R9)(DX*1), Y13, Y14 // bb - x
+	VFMSUB231PD Y15, Y3, Y13 // t - bb (t*1 - bb)
+	VFNMADD213PD Y11, Y15, Y13 // s - (t - bb) (-(u*1) + s)
+	VSUBPD Y14, Y13, Y14 // e = (s - (t - bb)) - (bb - x)
+	VFMADD231PD Y15, Y14, Y7 // c += e (e*1 + c)
+	ADDQ $64, DX
+	CMPQ DX, R10
+	JNE streams
+	ADDQ R11, SI
+	SUBQ R11, CX
+	JMP block
+last: // the rest as four streams of a multiple of 64 bytes
+	MOVQ CX, R10
+	SHRQ $2, R10
+	ANDQ $~63, R10
+	JZ single
+	MOVQ R10, R11
+	SHLQ $2, R11
+	JMP block
+single:
+	TESTQ CX, CX
+	JZ done
 loop:
-	VADDPD 0(SI), Y0, Y3 // t = s + x
-	VSUBPD Y0, Y3, Y4 // bb = t - s
-	VSUBPD Y4, Y3, Y5 // t - bb
-	VSUBPD Y5, Y0, Y5 // s - (t - bb)
-	VSUBPD 0(SI), Y4, Y6 // bb - x
-	VSUBPD Y6, Y5, Y5 // e = (s - (t - bb)) - (bb - x)
-	VADDPD Y5, Y1, Y1 // c += e
-	VADDPD 32(SI), Y8, Y11 // t = s + x
-	VSUBPD Y8, Y11, Y4 // bb = t - s
-	VSUBPD Y4, Y11, Y5 // t - bb
-	VSUBPD Y5, Y8, Y5 // s - (t - bb)
-	VSUBPD 32(SI), Y4, Y6 // bb - x
-	VSUBPD Y6, Y5, Y5 // e = (s - (t - bb)) - (bb - x)
-	VADDPD Y5, Y9, Y9 // c += e
-	VADDPD 64(SI), Y3, Y0 // t = s + x
-	VSUBPD Y3, Y0, Y4 // bb = t - s
-	VSUBPD Y4, Y0, Y5 // t - bb
-	VSUBPD Y5, Y3, Y5 // s - (t - bb)
-	VSUBPD 64(SI), Y4, Y6 // bb - x
-	VSUBPD Y6, Y5, Y5 // e = (s - (t - bb)) - (bb - x)
-	VADDPD Y5, Y1, Y1 // c += e
-	VADDPD 96(SI), Y11, Y8 // t = s + x
-	VSUBPD Y11, Y8, Y4 // bb = t - s
-	VSUBPD Y4, Y8, Y5 // t - bb
-	VSUBPD Y5, Y11, Y5 // s - (t - bb)
-	VSUBPD 96(SI), Y4, Y6 // bb - x
-	VSUBPD Y6, Y5, Y5 // e = (s - (t - bb)) - (bb - x)
-	VADDPD Y5, Y9, Y9 // c += e
+	VADDPD 0(SI), Y0, Y8 // t = s + x
+	VSUBPD Y0, Y8, Y13 // bb = t - s
+	VSUBPD 0(SI), Y13, Y14 // bb - x
+	VFMSUB231PD Y15, Y8, Y13 // t - bb (t*1 - bb)
+	VFNMADD213PD Y0, Y15, Y13 // s - (t - bb) (-(u*1) + s)
+	VSUBPD Y14, Y13, Y14 // e = (s - (t - bb)) - (bb - x)
+	VFMADD231PD Y15, Y14, Y4 // c += e (e*1 + c)
+	VADDPD 32(SI), Y1, Y9 // t = s + x
+	VSUBPD Y1, Y9, Y13 // bb = t - s
+	VSUBPD 32(SI), Y13, Y14 // bb - x
+	VFMSUB231PD Y15, Y9, Y13 // t - bb (t*1 - bb)
+	VFNMADD213PD Y1, Y15, Y13 // s - (t - bb) (-(u*1) + s)
+	VSUBPD Y14, Y13, Y14 // e = (s - (t - bb)) - (bb - x)
+	VFMADD231PD Y15, Y14, Y5 // c += e (e*1 + c)
+	VADDPD 64(SI), Y2, Y10 // t = s + x
+	VSUBPD Y2, Y10, Y13 // bb = t - s
+	VSUBPD 64(SI), Y13, Y14 // bb - x
+	VFMSUB231PD Y15, Y10, Y13 // t - bb (t*1 - bb)
+	VFNMADD213PD Y2, Y15, Y13 // s - (t - bb) (-(u*1) + s)
+	VSUBPD Y14, Y13, Y14 // e = (s - (t - bb)) - (bb - x)
+	VFMADD231PD Y15, Y14, Y6 // c += e (e*1 + c)
+	VADDPD 96(SI), Y3, Y11 // t = s + x
+	VSUBPD Y3, Y11, Y13 // bb = t - s
+	VSUBPD 96(SI), Y13, Y14 // bb - x
+	VFMSUB231PD Y15, Y11, Y13 // t - bb (t*1 - bb)
+	VFNMADD213PD Y3, Y15, Y13 // s - (t - bb) (-(u*1) + s)
+	VSUBPD Y14, Y13, Y14 // e = (s - (t - bb)) - (bb - x)
+	VFMADD231PD Y15, Y14, Y7 // c += e (e*1 + c)
+	VMOVAPD Y8, Y0
+	VMOVAPD Y9, Y1
+	VMOVAPD Y10, Y2
+	VMOVAPD Y11, Y3
 	ADDQ $128, SI
-	SUBQ $16, CX
+	SUBQ $128, CX
 	JNZ loop
+done:
+	MOVQ out+24(FP), DI
 	VMOVUPD Y0, 0(DI)
-	VMOVUPD Y8, 32(DI)
-	VMOVUPD Y1, 64(DI)
-	VMOVUPD Y9, 96(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VMOVUPD Y4, 128(DI)
+	VMOVUPD Y5, 160(DI)
+	VMOVUPD Y6, 192(DI)
+	VMOVUPD Y7, 224(DI)
 	VZEROUPPER
 	RET
 
@@ -226,6 +333,9 @@ loop:
 // and compensations in registers, added row after row (the arithmetic of
 // the row-by-row Go loop, value for value).
 TEXT ·rows2F64AVX2(SB), NOSPLIT, $0-48
+	MOVQ $0x3FF0000000000000, AX
+	MOVQ AX, X15
+	VBROADCASTSD X15, Y15 // 1.0
 	MOVQ acc+0(FP), DI
 	MOVQ comp+8(FP), R11
 	MOVQ x+16(FP), SI
@@ -256,44 +366,38 @@ block:
 	LEAQ (SI)(CX*1), BX
 	MOVQ R12, R13
 row:
-	// lanes 0-7: t = s + x; bb = t - s; e = (s - (t - bb)) + (x - bb)
-	VMOVUPD 0(BX), Y8
-	VMOVUPD 32(BX), Y12
-	VADDPD Y8, Y0, Y9
-	VADDPD Y12, Y1, Y13
-	VSUBPD Y0, Y9, Y10
-	VSUBPD Y1, Y13, Y14
-	VSUBPD Y10, Y9, Y11
-	VSUBPD Y14, Y13, Y15
-	VSUBPD Y11, Y0, Y11
-	VSUBPD Y15, Y1, Y15
-	VSUBPD Y10, Y8, Y10
-	VSUBPD Y14, Y12, Y14
-	VADDPD Y10, Y11, Y11
-	VADDPD Y14, Y15, Y15
-	VADDPD Y11, Y4, Y4
-	VADDPD Y15, Y5, Y5
-	VMOVAPD Y9, Y0
-	VMOVAPD Y13, Y1
-	// lanes 8-15
-	VMOVUPD 64(BX), Y8
-	VMOVUPD 96(BX), Y12
-	VADDPD Y8, Y2, Y9
-	VADDPD Y12, Y3, Y13
-	VSUBPD Y2, Y9, Y10
-	VSUBPD Y3, Y13, Y14
-	VSUBPD Y10, Y9, Y11
-	VSUBPD Y14, Y13, Y15
-	VSUBPD Y11, Y2, Y11
-	VSUBPD Y15, Y3, Y15
-	VSUBPD Y10, Y8, Y10
-	VSUBPD Y14, Y12, Y14
-	VADDPD Y10, Y11, Y11
-	VADDPD Y14, Y15, Y15
-	VADDPD Y11, Y6, Y6
-	VADDPD Y15, Y7, Y7
-	VMOVAPD Y9, Y2
-	VMOVAPD Y13, Y3
+	VADDPD 0(BX), Y0, Y8 // t = s + x
+	VSUBPD Y0, Y8, Y12 // bb = t - s
+	VSUBPD 0(BX), Y12, Y13 // bb - x
+	VFMSUB231PD Y15, Y8, Y12 // t - bb (t*1 - bb)
+	VFNMADD213PD Y0, Y15, Y12 // s - (t - bb) (-(u*1) + s)
+	VSUBPD Y13, Y12, Y13 // e = (s - (t - bb)) - (bb - x)
+	VFMADD231PD Y15, Y13, Y4 // c += e (e*1 + c)
+	VADDPD 32(BX), Y1, Y9 // t = s + x
+	VSUBPD Y1, Y9, Y12 // bb = t - s
+	VSUBPD 32(BX), Y12, Y13 // bb - x
+	VFMSUB231PD Y15, Y9, Y12 // t - bb (t*1 - bb)
+	VFNMADD213PD Y1, Y15, Y12 // s - (t - bb) (-(u*1) + s)
+	VSUBPD Y13, Y12, Y13 // e = (s - (t - bb)) - (bb - x)
+	VFMADD231PD Y15, Y13, Y5 // c += e (e*1 + c)
+	VADDPD 64(BX), Y2, Y10 // t = s + x
+	VSUBPD Y2, Y10, Y12 // bb = t - s
+	VSUBPD 64(BX), Y12, Y13 // bb - x
+	VFMSUB231PD Y15, Y10, Y12 // t - bb (t*1 - bb)
+	VFNMADD213PD Y2, Y15, Y12 // s - (t - bb) (-(u*1) + s)
+	VSUBPD Y13, Y12, Y13 // e = (s - (t - bb)) - (bb - x)
+	VFMADD231PD Y15, Y13, Y6 // c += e (e*1 + c)
+	VADDPD 96(BX), Y3, Y11 // t = s + x
+	VSUBPD Y3, Y11, Y12 // bb = t - s
+	VSUBPD 96(BX), Y12, Y13 // bb - x
+	VFMSUB231PD Y15, Y11, Y12 // t - bb (t*1 - bb)
+	VFNMADD213PD Y3, Y15, Y12 // s - (t - bb) (-(u*1) + s)
+	VSUBPD Y13, Y12, Y13 // e = (s - (t - bb)) - (bb - x)
+	VFMADD231PD Y15, Y13, Y7 // c += e (e*1 + c)
+	VMOVAPD Y8, Y0
+	VMOVAPD Y9, Y1
+	VMOVAPD Y10, Y2
+	VMOVAPD Y11, Y3
 	ADDQ R9, BX
 	DECQ R13
 	JNZ row
@@ -315,5 +419,102 @@ nextgroup:
 	SUBQ R12, R8
 	JNZ group
 done:
+	VZEROUPPER
+	RET
+
+// func sum4F64AVX2(p *[4]unsafe.Pointer, q int, out *[32]float64)
+// TwoSum of four runs of q float64 values each (q a positive multiple of
+// 8) starting at p[0..3], read side by side, each into its own four lanes:
+// out[4k:4k+4] the sums of run k's lanes, out[16+4k:16+4k+4] their
+// accumulated rounding errors (the arithmetic of sum2F64AVX2's streams).
+TEXT ·sum4F64AVX2(SB), NOSPLIT, $0-24
+	MOVQ p+0(FP), AX
+	MOVQ 0(AX), SI
+	MOVQ 8(AX), DI
+	MOVQ 16(AX), R8
+	MOVQ 24(AX), R9
+	MOVQ q+8(FP), R10
+	SHLQ $3, R10 // bytes per run
+	MOVQ $0x3FF0000000000000, AX
+	MOVQ AX, X15
+	VBROADCASTSD X15, Y15 // 1.0
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	XORQ DX, DX
+loop:
+	VADDPD 0(SI)(DX*1), Y0, Y8 // t = s + x
+	VSUBPD Y0, Y8, Y13 // bb = t - s
+	VSUBPD 0(SI)(DX*1), Y13, Y14 // bb - x
+	VFMSUB231PD Y15, Y8, Y13 // t - bb (t*1 - bb)
+	VFNMADD213PD Y0, Y15, Y13 // s - (t - bb) (-(u*1) + s)
+	VSUBPD Y14, Y13, Y14 // e = (s - (t - bb)) - (bb - x)
+	VFMADD231PD Y15, Y14, Y4 // c += e (e*1 + c)
+	VADDPD 0(DI)(DX*1), Y1, Y9 // t = s + x
+	VSUBPD Y1, Y9, Y13 // bb = t - s
+	VSUBPD 0(DI)(DX*1), Y13, Y14 // bb - x
+	VFMSUB231PD Y15, Y9, Y13 // t - bb (t*1 - bb)
+	VFNMADD213PD Y1, Y15, Y13 // s - (t - bb) (-(u*1) + s)
+	VSUBPD Y14, Y13, Y14 // e = (s - (t - bb)) - (bb - x)
+	VFMADD231PD Y15, Y14, Y5 // c += e (e*1 + c)
+	VADDPD 0(R8)(DX*1), Y2, Y10 // t = s + x
+	VSUBPD Y2, Y10, Y13 // bb = t - s
+	VSUBPD 0(R8)(DX*1), Y13, Y14 // bb - x
+	VFMSUB231PD Y15, Y10, Y13 // t - bb (t*1 - bb)
+	VFNMADD213PD Y2, Y15, Y13 // s - (t - bb) (-(u*1) + s)
+	VSUBPD Y14, Y13, Y14 // e = (s - (t - bb)) - (bb - x)
+	VFMADD231PD Y15, Y14, Y6 // c += e (e*1 + c)
+	VADDPD 0(R9)(DX*1), Y3, Y11 // t = s + x
+	VSUBPD Y3, Y11, Y13 // bb = t - s
+	VSUBPD 0(R9)(DX*1), Y13, Y14 // bb - x
+	VFMSUB231PD Y15, Y11, Y13 // t - bb (t*1 - bb)
+	VFNMADD213PD Y3, Y15, Y13 // s - (t - bb) (-(u*1) + s)
+	VSUBPD Y14, Y13, Y14 // e = (s - (t - bb)) - (bb - x)
+	VFMADD231PD Y15, Y14, Y7 // c += e (e*1 + c)
+	VADDPD 32(SI)(DX*1), Y8, Y0 // t = s + x
+	VSUBPD Y8, Y0, Y13 // bb = t - s
+	VSUBPD 32(SI)(DX*1), Y13, Y14 // bb - x
+	VFMSUB231PD Y15, Y0, Y13 // t - bb (t*1 - bb)
+	VFNMADD213PD Y8, Y15, Y13 // s - (t - bb) (-(u*1) + s)
+	VSUBPD Y14, Y13, Y14 // e = (s - (t - bb)) - (bb - x)
+	VFMADD231PD Y15, Y14, Y4 // c += e (e*1 + c)
+	VADDPD 32(DI)(DX*1), Y9, Y1 // t = s + x
+	VSUBPD Y9, Y1, Y13 // bb = t - s
+	VSUBPD 32(DI)(DX*1), Y13, Y14 // bb - x
+	VFMSUB231PD Y15, Y1, Y13 // t - bb (t*1 - bb)
+	VFNMADD213PD Y9, Y15, Y13 // s - (t - bb) (-(u*1) + s)
+	VSUBPD Y14, Y13, Y14 // e = (s - (t - bb)) - (bb - x)
+	VFMADD231PD Y15, Y14, Y5 // c += e (e*1 + c)
+	VADDPD 32(R8)(DX*1), Y10, Y2 // t = s + x
+	VSUBPD Y10, Y2, Y13 // bb = t - s
+	VSUBPD 32(R8)(DX*1), Y13, Y14 // bb - x
+	VFMSUB231PD Y15, Y2, Y13 // t - bb (t*1 - bb)
+	VFNMADD213PD Y10, Y15, Y13 // s - (t - bb) (-(u*1) + s)
+	VSUBPD Y14, Y13, Y14 // e = (s - (t - bb)) - (bb - x)
+	VFMADD231PD Y15, Y14, Y6 // c += e (e*1 + c)
+	VADDPD 32(R9)(DX*1), Y11, Y3 // t = s + x
+	VSUBPD Y11, Y3, Y13 // bb = t - s
+	VSUBPD 32(R9)(DX*1), Y13, Y14 // bb - x
+	VFMSUB231PD Y15, Y3, Y13 // t - bb (t*1 - bb)
+	VFNMADD213PD Y11, Y15, Y13 // s - (t - bb) (-(u*1) + s)
+	VSUBPD Y14, Y13, Y14 // e = (s - (t - bb)) - (bb - x)
+	VFMADD231PD Y15, Y14, Y7 // c += e (e*1 + c)
+	ADDQ $64, DX
+	CMPQ DX, R10
+	JNE loop
+	MOVQ out+16(FP), DI
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VMOVUPD Y4, 128(DI)
+	VMOVUPD Y5, 160(DI)
+	VMOVUPD Y6, 192(DI)
+	VMOVUPD Y7, 224(DI)
 	VZEROUPPER
 	RET

@@ -234,3 +234,43 @@ func TestSumRowsMatchGo(t *testing.T) {
 		}
 	}
 }
+
+// TestSumFold4 checks Fold4 (four runs side by side, each into its own
+// accumulator, vector bodies and tails) of the registered kernels and the
+// Go loops against exact sums, from accumulators that are not zero.
+func TestSumFold4(t *testing.T) {
+	rng := rand.New(rand.NewPCG(67, 3))
+	for _, typ := range []Type{Float32, Float64} {
+		for name, k := range kernelSets(typ) {
+			if k.Fold4 == nil {
+				k.Fold4 = fold4(k.Fold)
+			}
+			for it := 0; it < 200; it++ {
+				n := rng.IntN(2000)
+				if it < 20 {
+					n = it
+				}
+				var acc, comp, start [4]float64
+				var ap, cp, xp [4]unsafe.Pointer
+				var vals [4][]float64
+				var keep [4]any
+				for j := range xp {
+					vals[j], xp[j], keep[j] = sumData(rng, typ, n, (it+j)%3)
+					start[j] = rng.NormFloat64()
+					acc[j] = start[j]
+					ap[j], cp[j] = unsafe.Pointer(&acc[j]), unsafe.Pointer(&comp[j])
+				}
+				k.Fold4(&ap, &cp, &xp, n)
+				for j := range xp {
+					FinishSums(ap[j], cp[j], 1)
+					v := append([]float64{start[j]}, vals[j]...)
+					want := exactSum(v)
+					if d := math.Abs(acc[j] - want); !(d <= sumBound(typ, n+1, want, absSum(v))) {
+						t.Fatalf("%v %s n=%d run %d: %v, exact %v (error %g)", typ, name, n, j, acc[j], want, d)
+					}
+				}
+				_ = keep
+			}
+		}
+	}
+}

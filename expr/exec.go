@@ -118,6 +118,9 @@ func (g *group) bind(w *worker, arrs []*array.Array) {
 
 // runRange evaluates flat positions [lo, hi) of the coalesced space.
 func (g *group) runRange(w *worker, t *target, lo, hi int) {
+	if g.runs && t.sum != nil && len(g.cshape) == 2 && g.dstCS[0] != 0 && g.cshape[1] >= minFold4 {
+		lo = g.fold4(w, t, lo, hi)
+	}
 	if lo >= hi {
 		return
 	}
@@ -180,8 +183,12 @@ func (g *group) runRange(w *worker, t *target, lo, hi int) {
 			}
 		}
 		n := min(inner-col, hi-pos)
-		for c := col; c < col+n; c += g.tile {
-			g.tileAt(w, t, c, min(g.tile, col+n-c))
+		if g.runs {
+			g.reduceTile(w, t, unsafe.Add(w.base[0], (w.off[0]+col)*w.size[0]), 1, w.off[nl], 0, n)
+		} else {
+			for c := col; c < col+n; c += g.tile {
+				g.tileAt(w, t, c, min(g.tile, col+n-c))
+			}
 		}
 		pos += n
 		col = 0
@@ -189,6 +196,41 @@ func (g *group) runRange(w *worker, t *target, lo, hi int) {
 			g.nextRow(w)
 		}
 	}
+}
+
+// minFold4 is the shortest row that fold4 takes four at a time.
+const minFold4 = 256
+
+// fold4 sums the whole rows of [lo, hi) (a pass with useRuns over [rows,
+// inner], each row into its own accumulator) four at a time, rows a
+// quarter of the range apart, with the sum's Fold4: four streams that each
+// run on through consecutive rows, where one row after another is one
+// stream (and quarters of each row, Fold's own split, restart the
+// prefetchers every row). It returns where the rows it left start.
+func (g *group) fold4(w *worker, t *target, lo, hi int) int {
+	inner := g.cshape[1]
+	r0 := (lo + inner - 1) / inner
+	if r0*inner != lo {
+		return lo // a partial first row: the tile loop's
+	}
+	m := (hi/inner - r0) / 4
+	if m == 0 {
+		return lo
+	}
+	l := g.leaves[0]
+	a := w.arrs[0]
+	base := unsafe.Add(a.DataPointer(), a.Offset()*w.size[0])
+	var acc, comp, x [4]unsafe.Pointer
+	for i := 0; i < m; i++ {
+		for k := range x {
+			r := r0 + k*m + i
+			e := t.off + r*g.dstCS[0]
+			x[k] = unsafe.Add(base, r*l.cs[0]*w.size[0])
+			acc[k], comp[k] = unsafe.Add(t.base, e*t.size), t.compAt(e)
+		}
+		t.sum.Fold4(&acc, &comp, &x, inner)
+	}
+	return (r0 + 4*m) * inner
 }
 
 // rowsPerCall is how many rows a multi-row sum adds per kernel call: the

@@ -28,6 +28,7 @@ type group struct {
 	batch  int              // rows per tile when the inner axis is short (0: one row at a time)
 	rows   compute.RowsFunc // sums of one leaf over the row axis: several rows per call
 	rowsOK bool             // rows applies (an accurate sum calls its target's Rows instead)
+	runs   bool             // a fold of one leaf read in place: each run goes to the fold kernel whole
 	count  bool             // a counting pass: fold 1 for each valid element instead of the values
 	k2d    compute.Binary2D // one binary kernel over whole rows (see plan2D)
 	k2dNT  compute.Binary2D // its streaming variant, for rows that are 32-byte aligned

@@ -229,11 +229,15 @@ func argWalk[T ordered](w *walk, isMax bool, idx []int64, workers int) error {
 		rs, rstr = rs[:k], rstr[:k]
 	}
 	b := min(run, block)
+	rows4 := argRows4[T](w, run, runStride, work)
 	split(w.nOut, w.nRed, workers, func(lo, hi int) {
 		ld, err := w.loader(work, b, 1)
 		if err != nil {
 			fe.set(err)
 			return
+		}
+		if rows4 != nil {
+			lo = rows4(lo, hi, isMax, idx)
 		}
 		ko := newOdometer(w.kShape, w.kStr, lo)
 		ro := newOdometer(rs, rstr, 0)
@@ -255,4 +259,51 @@ func argWalk[T ordered](w *walk, isMax bool, idx []int64, workers int) error {
 		}
 	})
 	return fe.err
+}
+
+// argRows4 returns, for a float walk whose every output reduces one
+// contiguous run of the array's own dtype without nulls (argmax(x, axis=1)
+// of a C-ordered matrix), a function that computes the outputs of [lo, hi)
+// four at a time, from rows a quarter of the range apart (four sequential
+// streams from memory instead of one: compute.ArgExtreme4Float32), and
+// returns where the rows it left (fewer than four) start; nil otherwise.
+func argRows4[T ordered](w *walk, run, runStride int, work array.DType) func(lo, hi int, isMax bool, idx []int64) int {
+	var z T
+	var f func(*[4]unsafe.Pointer, int, bool, *[4]int) bool
+	switch any(z).(type) {
+	case float32:
+		f = compute.ArgExtreme4Float32
+	case float64:
+		f = compute.ArgExtreme4Float64
+	default:
+		return nil
+	}
+	if w.mask != nil || w.a.DType() != work || run != w.nRed || run < 64 || runStride != 1 && run > 1 {
+		return nil
+	}
+	return func(lo, hi int, isMax bool, idx []int64) int {
+		m := (hi - lo) / 4
+		if m == 0 {
+			return lo
+		}
+		var ko [4]*odometer
+		for k := range ko {
+			ko[k] = newOdometer(w.kShape, w.kStr, lo+k*m)
+		}
+		var p [4]unsafe.Pointer
+		var at [4]int
+		for i := 0; i < m; i++ {
+			for k, o := range ko {
+				p[k] = unsafe.Add(w.base, (w.off+o.off)*w.size)
+				o.next()
+			}
+			if !f(&p, run, isMax, &at) {
+				return lo // no kernels (known at the first call: nothing done yet)
+			}
+			for k, a := range at {
+				idx[lo+k*m+i] = int64(a)
+			}
+		}
+		return lo + 4*m
+	}
 }

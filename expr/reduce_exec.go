@@ -202,6 +202,7 @@ func (ev *evaluation) reduce(r *rnode, dst *array.Array) (*array.Array, error) {
 	if k, ok := compute.LookupAccumulateRows(compute.Type(at)); ok && op == compute.Add && !accurate {
 		g.useRows(k)
 	}
+	g.useRuns()
 	if accurate {
 		g.useRows(nil)
 		g.notes = append(g.notes, fmt.Sprintf("accurate sum: %v values into float64 accumulators with compensation", xt))
@@ -330,6 +331,24 @@ func (g *group) useRows(k compute.RowsFunc) {
 	}
 	g.rows, g.rowsOK = k, true
 	g.notes = append(g.notes, "sum rows: multi-row kernel")
+}
+
+// useRuns hands whole runs along the inner axis to the fold kernel instead
+// of tiles when the pass has nothing to compute: one leaf read in place
+// (unit inner stride, no nulls) of the accumulator's type folded along the
+// inner axis. The kernels then see runs long enough to read as several
+// streams (compute/extrema.go's streamLen), and a 64 MiB fold makes one
+// kernel call instead of 16384.
+func (g *group) useRuns() {
+	r := len(g.cshape)
+	if len(g.prog) != 0 || len(g.leaves) != 1 || g.masked || g.count || g.root != 0 || g.rootS {
+		return
+	}
+	if l := g.leaves[0]; l.inner() != 1 || l.gather != nil || l.dt != g.rootT || g.dstCS[r-1] != 0 {
+		return
+	}
+	g.runs = true
+	g.notes = append(g.notes, "fold: whole runs per kernel call")
 }
 
 // mean turns the sums in the accumulator (n elements at accPtr, of type at)

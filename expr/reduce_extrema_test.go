@@ -18,7 +18,7 @@ import (
 func TestExtremaLongRuns(t *testing.T) {
 	rng := rand.New(rand.NewSource(27))
 	for trial := 0; trial < 300; trial++ {
-		rows := []int{1, 2, 3, 7}[rng.Intn(4)]
+		rows := []int{1, 2, 3, 7, 9, 33}[rng.Intn(6)] // 4+ rows: four rows side by side (argRows4)
 		cols := []int{31, 32, 64, 65, 200, 1025, 4100}[rng.Intn(7)]
 		vals := make([]float64, rows*cols)
 		kind := rng.Intn(6)
