@@ -917,8 +917,12 @@ func main() {
 	}
 	for _, a := range bitwise {
 		for _, t := range []typ{i32, i64, u32, u64} {
-			emitArith(a, t, "vv", false)
-			emitArith(a, t, "vs", false)
+			for _, f := range []string{"vv", "vs"} {
+				emitArith(a, t, f, false)
+				emitArith(a, t, f, true)
+				emitArith2D(a, t, f, false, false)
+				emitArith2D(a, t, f, true, false) // no 512-bit form: VPAND has none (VPANDD)
+			}
 		}
 	}
 	for _, a := range shifts {
