@@ -547,6 +547,30 @@ func mulVSInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 func mulVSInt322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
+func mulVVInt64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func mulVVInt64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func mulVVInt642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func mulVVInt642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func mulVSInt64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func mulVSInt64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func mulVSInt642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func mulVSInt642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func mulVVUint32AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
@@ -575,6 +599,30 @@ func mulVSUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func mulVSUint322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func mulVVUint64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func mulVVUint64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func mulVVUint642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func mulVVUint642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func mulVSUint64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func mulVSUint64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func mulVSUint642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func mulVSUint642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func eqVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
@@ -2422,6 +2470,14 @@ func registerAsmKernels() {
 	table2D[Mul][Int32][VS] = Binary2D{Func: mulVSInt322DAVX2, Lanes: 8}
 	table2DNT[Mul][Int32][VS] = Binary2D{Func: mulVSInt322DNTAVX2, Lanes: 8}
 	table2DZ[Mul][Int32][VS] = Binary2D{Func: mulVSInt322DZAVX2, Lanes: 8}
+	binTable[Mul][Int64][VV] = asmBinary(mulVVInt64AVX2, wrapVV(mul_s_VV[int64]), 8, 4, "vv")
+	ntTable[Mul][Int64][VV] = asmBinaryNT(mulVVInt64NTAVX2, wrapVV(mul_s_VV[int64]), 8, 4, "vv")
+	table2D[Mul][Int64][VV] = Binary2D{Func: mulVVInt642DAVX2, Lanes: 4}
+	table2DNT[Mul][Int64][VV] = Binary2D{Func: mulVVInt642DNTAVX2, Lanes: 4}
+	binTable[Mul][Int64][VS] = asmBinary(mulVSInt64AVX2, wrapVS(mul_s_VS[int64]), 8, 4, "vs")
+	ntTable[Mul][Int64][VS] = asmBinaryNT(mulVSInt64NTAVX2, wrapVS(mul_s_VS[int64]), 8, 4, "vs")
+	table2D[Mul][Int64][VS] = Binary2D{Func: mulVSInt642DAVX2, Lanes: 4}
+	table2DNT[Mul][Int64][VS] = Binary2D{Func: mulVSInt642DNTAVX2, Lanes: 4}
 	binTable[Mul][Uint32][VV] = asmBinary(mulVVUint32AVX2, wrapVV(mul_u_VV[uint32]), 4, 8, "vv")
 	ntTable[Mul][Uint32][VV] = asmBinaryNT(mulVVUint32NTAVX2, wrapVV(mul_u_VV[uint32]), 4, 8, "vv")
 	table2D[Mul][Uint32][VV] = Binary2D{Func: mulVVUint322DAVX2, Lanes: 8}
@@ -2432,6 +2488,14 @@ func registerAsmKernels() {
 	table2D[Mul][Uint32][VS] = Binary2D{Func: mulVSUint322DAVX2, Lanes: 8}
 	table2DNT[Mul][Uint32][VS] = Binary2D{Func: mulVSUint322DNTAVX2, Lanes: 8}
 	table2DZ[Mul][Uint32][VS] = Binary2D{Func: mulVSUint322DZAVX2, Lanes: 8}
+	binTable[Mul][Uint64][VV] = asmBinary(mulVVUint64AVX2, wrapVV(mul_u_VV[uint64]), 8, 4, "vv")
+	ntTable[Mul][Uint64][VV] = asmBinaryNT(mulVVUint64NTAVX2, wrapVV(mul_u_VV[uint64]), 8, 4, "vv")
+	table2D[Mul][Uint64][VV] = Binary2D{Func: mulVVUint642DAVX2, Lanes: 4}
+	table2DNT[Mul][Uint64][VV] = Binary2D{Func: mulVVUint642DNTAVX2, Lanes: 4}
+	binTable[Mul][Uint64][VS] = asmBinary(mulVSUint64AVX2, wrapVS(mul_u_VS[uint64]), 8, 4, "vs")
+	ntTable[Mul][Uint64][VS] = asmBinaryNT(mulVSUint64NTAVX2, wrapVS(mul_u_VS[uint64]), 8, 4, "vs")
+	table2D[Mul][Uint64][VS] = Binary2D{Func: mulVSUint642DAVX2, Lanes: 4}
+	table2DNT[Mul][Uint64][VS] = Binary2D{Func: mulVSUint642DNTAVX2, Lanes: 4}
 	binTable[Equal][Float32][VV] = asmCompare(eqVVFloat32AVX2, wrapVV(eq_f_VV[float32]), 4, 8, "vv")
 	binTable[Equal][Float32][VS] = asmCompare(eqVSFloat32AVX2, wrapVS(eq_f_VS[float32]), 4, 8, "vs")
 	binTable[Equal][Float64][VV] = asmCompare(eqVVFloat64AVX2, wrapVV(eq_f_VV[float64]), 8, 4, "vv")
