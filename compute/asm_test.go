@@ -11,8 +11,12 @@ import (
 
 // goBinary is the portable kernel (the generated Go loop) for comparison.
 func goBinary(t *testing.T, op Op, typ Type, form Form) BinaryFunc {
-	saved := binTable
-	defer func() { binTable = saved }()
+	// registerGenerated writes unTable too: restore both, or the unary
+	// tests that run after this one would see the Go loops as the plain
+	// kernels (TestUnaryNTMatchesPlain compares the streaming kernels
+	// with them)
+	saved, savedUn := binTable, unTable
+	defer func() { binTable, unTable = saved, savedUn }()
 	registerGenerated()
 	f := binTable[op][typ][form]
 	require.NotNil(t, f)
