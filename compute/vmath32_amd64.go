@@ -49,11 +49,18 @@ func registerVmath32() {
 	tan := wrapUnary(tan_f[float32])
 	unTable[Tan][Float32] = asmMathF32(tanF32D8, tan)
 	unNTTable[Tan][Float32] = ntSplit(unTable[Tan][Float32], asmMathF32(tanF32D8NT, tan))
+	// tanh: 16 lanes a step in two interleaved halves, over asmgen's
+	// tanhF32AVX2 (the same formulas, one vector a step).
 	// tanhF32V8/V16 (expm1Body, 8 or 16 lanes) measured no faster than
-	// asmgen's 8-lane tanhF32AVX2 here (19.8 ms against 22.0 ms of CPU
-	// time on 16M elements): not installed; TestVmath32Widths keeps it right.
+	// asmgen's (19.8 ms against 22.0 ms of CPU time on 16M elements): not
+	// installed; TestVmath32Widths keeps it right.
+	unTable[Tanh][Float32] = vm32Unary(tanhF32T8, 8)
+	unNT(Tanh, tanhF32T8NT)
 	binTable[Arctan2][Float32][VV] = bin(atan2F32V8, atan2F32V16)
 	ntTable[Arctan2][Float32][VV] = ntSplit2(binTable[Arctan2][Float32][VV], vm32Binary(atan2F32V8NT, 8))
+	// hypot of two vectors in float64 (the scalar forms keep the Go loops)
+	binTable[Hypot][Float32][VV] = vm32Binary(hypotF32D8, 8)
+	ntTable[Hypot][Float32][VV] = ntSplit2(binTable[Hypot][Float32][VV], vm32Binary(hypotF32D8NT, 8))
 	pow, pow25 := binTable[Power][Float32][VS], un(pow25F32V8, pow25F32V16)
 	binTable[Power][Float32][VS] = func(d, x, y unsafe.Pointer, n int) {
 		if *(*float32)(y) == 2.5 {

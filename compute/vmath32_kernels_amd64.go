@@ -74,3 +74,15 @@ func tanF32D8(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
 func tanF32D8NT(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func tanhF32T8(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func tanhF32T8NT(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func hypotF32D8(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func hypotF32D8NT(dst, x, y unsafe.Pointer, n int)

@@ -831,6 +831,143 @@ func fitTan(pi *big.Float) {
 	}
 }
 
+// expD are the coefficients of e^r on |r| <= ln2/2 (degree expDegT, for
+// the tanh kernel).
+const expDegT = 6
+
+var expCT []float64
+
+// tanh2Body is tanh of the 8 lanes at off(SI)(R8*4) on the eight registers
+// Y[b]..Y[b+7], result in Y[b+4]: a = |x|; a < 0.625: a + a z T(z), z =
+// a^2; else 1 - 2/(e^(2a) + 1) with e^(2a) = 2^k p(r), 2a = k ln2 + r
+// (a clamped to 9, where tanh rounds to 1); x's sign ORed on; NaN: x.
+func tanh2Body(b int, off string) {
+	Y := func(i int) string { return fmt.Sprintf("Y%d", b+i) }
+	p("VMOVUPS %s, %s", off, Y(0))
+	p("VANDPS %s, %s, %s", kb(absBits), Y(0), Y(1)) // a
+	p("VMINPS %s, %s, %s", k(9), Y(1), Y(2))
+	p("VADDPS %s, %s, %s", Y(2), Y(2), Y(2)) // 2a
+	p("VMULPS %s, %s, %s", k(float32(math.Log2E)), Y(2), Y(3))
+	p("VROUNDPS $8, %s, %s", Y(3), Y(3))               // k
+	p("VFNMADD231PS %s, %s, %s", k(ln2Hi), Y(3), Y(2)) // exact
+	p("VFNMADD231PS %s, %s, %s", k(ln2Lo), Y(3), Y(2)) // r
+	p("VMOVUPS %s, %s", k(float32(expCT[len(expCT)-1])), Y(4))
+	p("VMULPS %s, %s, %s", Y(1), Y(1), Y(5)) // z
+	p("VMOVUPS %s, %s", k(float32(tanhC[len(tanhC)-1])), Y(6))
+	for i := len(expCT) - 2; i >= 0; i-- {
+		p("VFMADD213PS %s, %s, %s", k(float32(expCT[i])), Y(2), Y(4))
+		if j := i - (len(expCT) - len(tanhC)); j >= 0 {
+			p("VFMADD213PS %s, %s, %s", k(float32(tanhC[j])), Y(5), Y(6))
+		}
+	}
+	p("VCVTPS2DQ %s, %s", Y(3), Y(3))
+	p("VPSLLD $23, %s, %s", Y(3), Y(3))
+	p("VPADDD %s, %s, %s", Y(3), Y(4), Y(4)) // e^(2a)
+	p("VADDPS %s, %s, %s", k(1), Y(4), Y(4))
+	p("VMOVUPS %s, %s", k(2), Y(7))
+	p("VDIVPS %s, %s, %s", Y(4), Y(7), Y(4)) // 2/(e^(2a) + 1)
+	p("VMOVUPS %s, %s", k(1), Y(7))
+	p("VSUBPS %s, %s, %s", Y(4), Y(7), Y(4)) // large a
+	p("VMULPS %s, %s, %s", Y(5), Y(6), Y(6))
+	p("VFMADD213PS %s, %s, %s", Y(1), Y(1), Y(6)) // small a
+	p("VCMPPS $0x%02x, %s, %s, %s", cmpLT, k(0.625), Y(1), Y(7))
+	p("VBLENDVPS %s, %s, %s, %s", Y(7), Y(6), Y(4), Y(4))
+	p("VCMPPS $0x%02x, %s, %s, %s", cmpUNORD, Y(0), Y(0), Y(7))
+	p("VANDPS %s, %s, %s", kb(signBits), Y(0), Y(0))
+	p("VORPS %s, %s, %s", Y(0), Y(4), Y(4))
+	p("VBLENDVPS %s, %s, %s, %s", Y(7), off, Y(4), Y(4)) // NaN: x
+}
+
+// emitTanh writes tanhF32T8 (nt: tanhF32T8NT, streaming stores to a
+// 32-byte aligned dst) for n a multiple of 8: 16 lanes a step as two
+// interleaved tanh2Body, then 8.
+func emitTanh(nt bool) {
+	name := "tanhF32T8"
+	st := "VMOVUPS"
+	if nt {
+		name += "NT"
+		st = "VMOVNTPS"
+	}
+	fmt.Fprintf(&decl, "//go:noescape\nfunc %s(dst, x unsafe.Pointer, n int)\n\n", name)
+	fmt.Fprintf(&asm, "// func %s(dst, x unsafe.Pointer, n int)\nTEXT ·%s(SB), NOSPLIT, $0-24\n", name, name)
+	p("MOVQ dst+0(FP), DI")
+	p("MOVQ x+8(FP), SI")
+	p("MOVQ n+16(FP), CX")
+	p("XORQ R8, R8")
+	label("loop2")
+	p("LEAQ 16(R8), AX")
+	p("CMPQ AX, CX")
+	p("JGT loop1")
+	dual(func() { tanh2Body(0, "(SI)(R8*4)") }, func() { tanh2Body(8, "32(SI)(R8*4)") })
+	p("%s Y4, (DI)(R8*4)", st)
+	p("%s Y12, 32(DI)(R8*4)", st)
+	p("ADDQ $16, R8")
+	p("JMP loop2")
+	label("loop1")
+	p("CMPQ R8, CX")
+	p("JGE done")
+	tanh2Body(0, "(SI)(R8*4)")
+	p("%s Y4, (DI)(R8*4)", st)
+	p("ADDQ $8, R8")
+	p("JMP loop1")
+	label("done")
+	p("VZEROUPPER")
+	p("RET")
+	asm.WriteString("\n")
+}
+
+// hypotHalf is sqrt(x^2 + y^2) in float64 of the 4 lanes at off(SI) and
+// off(DX) (x^2 and y^2 exact, one rounding in the sum and one in the
+// root, then one to float32), on Y[b], Y[b+1]; the result in X[b].
+func hypotHalf(b, off int) {
+	p("VCVTPS2PD %d(SI)(R8*4), Y%d", off, b)
+	p("VCVTPS2PD %d(DX)(R8*4), Y%d", off, b+1)
+	p("VMULPD Y%d, Y%d, Y%d", b, b, b)
+	p("VFMADD231PD Y%d, Y%d, Y%d", b+1, b+1, b)
+	p("VSQRTPD Y%d, Y%d", b, b)
+	p("VCVTPD2PSY Y%d, X%d", b, b)
+}
+
+// emitHypot writes hypotF32D8 (nt: hypotF32D8NT) for n a multiple of 8:
+// two interleaved hypotHalf, and +Inf where either operand is infinite
+// (also beside a NaN, as C99 and NumPy have it).
+func emitHypot(nt bool) {
+	name := "hypotF32D8"
+	st := "VMOVUPS"
+	if nt {
+		name += "NT"
+		st = "VMOVNTPS"
+	}
+	fmt.Fprintf(&decl, "//go:noescape\nfunc %s(dst, x, y unsafe.Pointer, n int)\n\n", name)
+	fmt.Fprintf(&asm, "// func %s(dst, x, y unsafe.Pointer, n int)\nTEXT ·%s(SB), NOSPLIT, $0-32\n", name, name)
+	p("MOVQ dst+0(FP), DI")
+	p("MOVQ x+8(FP), SI")
+	p("MOVQ y+16(FP), DX")
+	p("MOVQ n+24(FP), CX")
+	p("XORQ R8, R8")
+	label("loop")
+	p("CMPQ R8, CX")
+	p("JGE done")
+	dual(func() { hypotHalf(0, 0) }, func() { hypotHalf(2, 16) })
+	p("VINSERTF128 $1, X2, Y0, Y0")
+	inf := k(float32(math.Inf(1)))
+	p("VMOVUPS (SI)(R8*4), Y4")
+	p("VMOVUPS (DX)(R8*4), Y5")
+	p("VANDPS %s, Y4, Y4", kb(absBits))
+	p("VANDPS %s, Y5, Y5", kb(absBits))
+	p("VCMPPS $0x%02x, %s, Y4, Y4", cmpEQ, inf)
+	p("VCMPPS $0x%02x, %s, Y5, Y5", cmpEQ, inf)
+	p("VORPS Y5, Y4, Y4")
+	p("VBLENDVPS Y4, %s, Y0, Y0", inf)
+	p("%s Y0, (DI)(R8*4)", st)
+	p("ADDQ $8, R8")
+	p("JMP loop")
+	label("done")
+	p("VZEROUPPER")
+	p("RET")
+	asm.WriteString("\n")
+}
+
 func main() {
 	pi := bigPi()
 	piHi, piLo = split32(pi)
@@ -894,6 +1031,13 @@ func main() {
 		worstT = max(worstT, math.Abs(got-math.Tanh(x))/math.Tanh(x))
 	}
 	log.Printf("tanh: degree %d, max relative error %.3g (2^%.1f)", tanhDeg, worstT, math.Log2(worstT))
+	expCT = fit(math.Exp, -math.Ln2/2, math.Ln2/2, expDegT)
+	worstE := 0.0
+	for i := -100000; i <= 100000; i++ {
+		r := math.Ln2 / 2 * float64(i) / 100000
+		worstE = max(worstE, math.Abs(eval(expCT, r)-math.Exp(r))/math.Exp(r))
+	}
+	log.Printf("tanh's exp: degree %d, max relative error %.3g (2^%.1f)", expDegT, worstE, math.Log2(worstE))
 	log.Printf("expm1: degree %d, max relative error %.3g (2^%.1f)", expDeg, worst, math.Log2(worst))
 
 	asm.WriteString("// Code generated by vmath32gen.go; DO NOT EDIT.\n\n//go:build amd64 && !noasm\n\n#include \"textflag.h\"\n\n")
@@ -939,6 +1083,10 @@ func main() {
 	}
 	emitTan(false)
 	emitTan(true)
+	emitTanh(false)
+	emitTanh(true)
+	emitHypot(false)
+	emitHypot(true)
 	for i, c := range consts {
 		for j := 0; j < 16; j++ {
 			fmt.Fprintf(&asm, "DATA v32<>+%d(SB)/4, $0x%08x\n", 64*i+4*j, c)
