@@ -11,8 +11,12 @@ import (
 
 // goBinary is the portable kernel (the generated Go loop) for comparison.
 func goBinary(t *testing.T, op Op, typ Type, form Form) BinaryFunc {
-	saved := binTable
-	defer func() { binTable = saved }()
+	// registerGenerated writes unTable too: restore both, or the unary
+	// tests that run after this one would see the Go loops as the plain
+	// kernels (TestUnaryNTMatchesPlain compares the streaming kernels
+	// with them)
+	saved, savedUn := binTable, unTable
+	defer func() { binTable, unTable = saved, savedUn }()
 	registerGenerated()
 	f := binTable[op][typ][form]
 	require.NotNil(t, f)
@@ -52,12 +56,15 @@ func TestAsmKernelsMatchGo(t *testing.T) {
 		t.Skip("no AVX2 assembly in this build")
 	}
 	r := rand.New(rand.NewPCG(3, 4))
-	ops := []Op{Add, Sub, Mul, Div, Equal, NotEqual, Greater, GreaterEqual, Less, LessEqual}
+	ops := []Op{Add, Sub, Mul, Div, Equal, NotEqual, Greater, GreaterEqual, Less, LessEqual, BitwiseAnd, BitwiseOr, BitwiseXor}
 	types := []Type{Float32, Float64, Int32, Int64, Uint32, Uint64}
 	for _, op := range ops {
 		for _, typ := range types {
 			if op == Div && typ != Float32 && typ != Float64 {
 				continue // integer division is computed in float64
+			}
+			if isBitwise(op) && (typ == Float32 || typ == Float64) {
+				continue
 			}
 			for form := VV; form < numForms; form++ {
 				ref := goBinary(t, op, typ, form)
@@ -99,6 +106,9 @@ func TestAsmKernelsMatchGo(t *testing.T) {
 		}
 	}
 }
+
+// isBitwise reports whether op is an integer-only bitwise operator.
+func isBitwise(op Op) bool { return op == BitwiseAnd || op == BitwiseOr || op == BitwiseXor }
 
 // equalBits compares results bit for bit, treating any two NaNs as equal.
 func equalBits(a, b []byte, typ Type, osz int) bool {
@@ -248,9 +258,12 @@ func TestBinary2DMatchesRows(t *testing.T) {
 		t.Skip("no AVX2 assembly in this build")
 	}
 	r := rand.New(rand.NewPCG(11, 12))
-	for _, op := range []Op{Add, Sub, Mul} {
+	for _, op := range []Op{Add, Sub, Mul, BitwiseAnd, BitwiseOr, BitwiseXor} {
 		for _, typ := range []Type{Float32, Float64, Int32, Int64, Uint32, Uint64} {
 			for form := VV; form < numForms; form++ {
+				if isBitwise(op) && (typ == Float32 || typ == Float64 || form == SV) {
+					continue // no float loops; SV is VS swapped for these, not a kernel of its own
+				}
 				ref := goBinary(t, op, typ, form)
 				for _, variant := range []string{"avx2", "nt", "avx512"} {
 					nt := variant == "nt"

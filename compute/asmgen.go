@@ -48,7 +48,31 @@ type arith struct {
 var ariths = []arith{
 	{"Add", "add", map[string]string{"float32": "VADDPS", "float64": "VADDPD", "int32": "VPADDD", "int64": "VPADDQ", "uint32": "VPADDD", "uint64": "VPADDQ"}},
 	{"Sub", "sub", map[string]string{"float32": "VSUBPS", "float64": "VSUBPD", "int32": "VPSUBD", "int64": "VPSUBQ", "uint32": "VPSUBD", "uint64": "VPSUBQ"}},
-	{"Mul", "mul", map[string]string{"float32": "VMULPS", "float64": "VMULPD", "int32": "VPMULLD", "uint32": "VPMULLD"}},
+	{"Mul", "mul", map[string]string{"float32": "VMULPS", "float64": "VMULPD", "int32": "VPMULLD", "uint32": "VPMULLD", "int64": mul64, "uint64": mul64}},
+}
+
+// mul64 stands for the 64-bit multiply, which AVX2 lacks (VPMULLQ is
+// AVX-512): the low 64 bits of x*y are xl*yl + ((xh*yl + xl*yh) << 32)
+// from three VPMULUDQ (32x32 -> 64 bits), the same for either sign.
+const mul64 = "mul64"
+
+// mul64Seq is r = r * y for mul64: y a vector or memory operand (loaded
+// into t0), or a repeated element broadcast in y with its high half in yh
+// (yh != ""); t0..t2 are scratch registers.
+func mul64Seq(r, y, yh, t0, t1, t2 string) string {
+	s := ""
+	if yh == "" {
+		if !strings.HasPrefix(y, "Y") {
+			s += fmt.Sprintf("\tVMOVDQU %s, %s\n", y, t0)
+			y = t0
+		}
+		s += fmt.Sprintf("\tVPSRLQ $32, %s, %s\n", y, t2)
+		yh = t2
+	}
+	s += fmt.Sprintf("\tVPSRLQ $32, %s, %s\n\tVPMULUDQ %s, %s, %s\n", r, t1, y, t1, t1)     // xh*yl
+	s += fmt.Sprintf("\tVPMULUDQ %s, %s, %s\n\tVPADDQ %s, %s, %s\n", r, yh, t2, t2, t1, t1) // + xl*yh
+	s += fmt.Sprintf("\tVPSLLQ $32, %s, %s\n\tVPMULUDQ %s, %s, %s\n\tVPADDQ %s, %s, %s\n", t1, t1, y, r, r, t1, r, r)
+	return s
 }
 
 var asm, decl, reg bytes.Buffer
@@ -81,6 +105,9 @@ func emitArith(a arith, t typ, form string, nt bool) string {
 		fmt.Fprintf(w, "\t%s (DX), Y4\n", t.bcast)
 	case "sv":
 		fmt.Fprintf(w, "\t%s (SI), Y4\n", t.bcast)
+	}
+	if inst == mul64 && form != "vv" {
+		fmt.Fprintf(w, "\tVPSRLQ $32, Y4, Y8\n")
 	}
 	one := func(r, off string) string { return vectorOp(t, inst, form, r, off) }
 	adv := func(bytes int) string { return advance(form, bytes) }
@@ -152,12 +179,25 @@ func emitArith2D(a arith, t typ, form string, nt, zmm bool) {
 	case "sv":
 		fmt.Fprintf(w, "\t%s (R11), %s15\n", t.bcast, V)
 	}
+	if inst == mul64 && form != "vv" {
+		fmt.Fprintf(w, "\tVPSRLQ $32, Y15, Y14\n")
+	}
 	// one vector of register class c at byte offset off from the row index AX
 	one := func(c, r string, off int) string {
 		reg := fmt.Sprintf("%s%s", c, r)
 		ld := t.load
 		if c == "Z" {
 			ld = load
+		}
+		if inst == mul64 { // Y only (no zmm form); scratch Y8-Y10, the repeated element's high half in Y14
+			switch form {
+			case "vv":
+				return fmt.Sprintf("\t%s %d(R11)(AX*1), %s\n", ld, off, reg) + mul64Seq(reg, fmt.Sprintf("%d(R12)(AX*1)", off), "", "Y8", "Y9", "Y10")
+			case "vs":
+				return fmt.Sprintf("\t%s %d(R11)(AX*1), %s\n", ld, off, reg) + mul64Seq(reg, "Y15", "Y14", "Y8", "Y9", "Y10")
+			default:
+				return fmt.Sprintf("\t%s %d(R12)(AX*1), %s\n", ld, off, reg) + mul64Seq(reg, "Y15", "Y14", "Y8", "Y9", "Y10")
+			}
 		}
 		switch form {
 		case "vv":
@@ -394,6 +434,16 @@ func emitSelCmp(c struct {
 // vectorOp is one vector of dst = x op y into register r, at byte offset
 // off: x at SI, y at DX, a repeated operand broadcast in Y4.
 func vectorOp(t typ, inst, form, r, off string) string {
+	if inst == mul64 { // scratch Y5-Y7, the repeated element's high half in Y8
+		switch form {
+		case "vv":
+			return fmt.Sprintf("\t%s %s(SI), %s\n", t.load, off, r) + mul64Seq(r, off+"(DX)", "", "Y5", "Y6", "Y7")
+		case "vs":
+			return fmt.Sprintf("\t%s %s(SI), %s\n", t.load, off, r) + mul64Seq(r, "Y4", "Y8", "Y5", "Y6", "Y7")
+		default:
+			return fmt.Sprintf("\t%s %s(DX), %s\n", t.load, off, r) + mul64Seq(r, "Y4", "Y8", "Y5", "Y6", "Y7")
+		}
+	}
 	switch form {
 	case "vv":
 		return fmt.Sprintf("\t%s %s(SI), %s\n\t%s %s(DX), %s, %s\n", t.load, off, r, inst, off, r, r)
@@ -866,7 +916,9 @@ func main() {
 				emitArith(a, t, f, true)
 				emitArith2D(a, t, f, false, false)
 				emitArith2D(a, t, f, true, false)
-				emitArith2D(a, t, f, false, true)
+				if a.insts[t.name] != mul64 { // a 512-bit form would be VPMULLQ (AVX-512DQ)
+					emitArith2D(a, t, f, false, true)
+				}
 			}
 		}
 	}
@@ -917,8 +969,12 @@ func main() {
 	}
 	for _, a := range bitwise {
 		for _, t := range []typ{i32, i64, u32, u64} {
-			emitArith(a, t, "vv", false)
-			emitArith(a, t, "vs", false)
+			for _, f := range []string{"vv", "vs"} {
+				emitArith(a, t, f, false)
+				emitArith(a, t, f, true)
+				emitArith2D(a, t, f, false, false)
+				emitArith2D(a, t, f, true, false) // no 512-bit form: VPAND has none (VPANDD)
+			}
 		}
 	}
 	for _, a := range shifts {

@@ -50,17 +50,19 @@ func (d udiv) q64(u uint64) uint64 {
 }
 
 // floorDivI32Vec, where the build has it, is the int32 loop below for c >= 2
-// on whole vectors of 8 (mod != 0: the remainder).
-var floorDivI32Vec func(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod int)
+// on whole vectors of 8 (mod != 0: the remainder; nt != 0: streaming
+// stores to a 32-byte aligned dst).
+var floorDivI32Vec func(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod, nt int)
 
 // floorDivI64Vec is floorDivI32Vec for int64, on whole vectors of 4.
-var floorDivI64Vec func(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod int)
+var floorDivI64Vec func(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod, nt int)
 
 type narrowSigned interface{ ~int8 | ~int16 | ~int32 }
 
 // floorDivNarrow computes dst = x // c (mod: x % c) for int8, int16 and
-// int32, whose magnitudes (at most 2^31) fit the 32-bit constants.
-func floorDivNarrow[T narrowSigned](mod bool, generic BinaryFunc) BinaryFunc {
+// int32, whose magnitudes (at most 2^31) fit the 32-bit constants. nt: the
+// vector loop streams its stores (dst 32-byte aligned: see ntSplitVS).
+func floorDivNarrow[T narrowSigned](mod bool, generic BinaryFunc, nt bool) BinaryFunc {
 	return func(dst, x, y unsafe.Pointer, n int) {
 		c := *(*T)(y)
 		if c == 0 || n == 0 {
@@ -83,7 +85,7 @@ func floorDivNarrow[T narrowSigned](mod bool, generic BinaryFunc) BinaryFunc {
 			d := newUdiv(uint64(c), 32)
 			if vec := floorDivI32Vec; vec != nil && w == 31 && n >= 8 {
 				m := n &^ 7
-				vec(dst, x, m, d.m, uint64(d.sh), int64(c), b2i(mod))
+				vec(dst, x, m, d.m, uint64(d.sh), int64(c), b2i(mod), b2i(nt))
 				xs, ds = xs[m:], ds[m:]
 			}
 			for i, v := range xs {
@@ -124,7 +126,7 @@ func floorDivNarrow[T narrowSigned](mod bool, generic BinaryFunc) BinaryFunc {
 }
 
 // floorDiv64 is floorDivNarrow for int64 (64-bit constants).
-func floorDiv64(mod bool, generic BinaryFunc) BinaryFunc {
+func floorDiv64(mod bool, generic BinaryFunc, nt bool) BinaryFunc {
 	return func(dst, x, y unsafe.Pointer, n int) {
 		c := *(*int64)(y)
 		if c == 0 || n == 0 {
@@ -146,7 +148,7 @@ func floorDiv64(mod bool, generic BinaryFunc) BinaryFunc {
 			d := newUdiv(uint64(c), 64)
 			if vec := floorDivI64Vec; vec != nil && n >= 4 {
 				m := n &^ 3
-				vec(dst, x, m, d.m, uint64(d.sh), c, b2i(mod))
+				vec(dst, x, m, d.m, uint64(d.sh), c, b2i(mod), b2i(nt))
 				xs, ds = xs[m:], ds[m:]
 			}
 			for i, v := range xs {
@@ -194,9 +196,35 @@ func registerIntDiv() {
 		if mod {
 			op = Remainder
 		}
-		binTable[op][Int8][VS] = floorDivNarrow[int8](mod, binTable[op][Int8][VS])
-		binTable[op][Int16][VS] = floorDivNarrow[int16](mod, binTable[op][Int16][VS])
-		binTable[op][Int32][VS] = floorDivNarrow[int32](mod, binTable[op][Int32][VS])
-		binTable[op][Int64][VS] = floorDiv64(mod, binTable[op][Int64][VS])
+		g32, g64 := binTable[op][Int32][VS], binTable[op][Int64][VS]
+		binTable[op][Int8][VS] = floorDivNarrow[int8](mod, binTable[op][Int8][VS], false)
+		binTable[op][Int16][VS] = floorDivNarrow[int16](mod, binTable[op][Int16][VS], false)
+		binTable[op][Int32][VS] = floorDivNarrow[int32](mod, g32, false)
+		binTable[op][Int64][VS] = floorDiv64(mod, g64, false)
+		if Asm { // the vector loops of intdiv_amd64.s
+			ntTable[op][Int32][VS] = ntSplitVS(binTable[op][Int32][VS], floorDivNarrow[int32](mod, g32, true), 4)
+			ntTable[op][Int64][VS] = ntSplitVS(binTable[op][Int64][VS], floorDiv64(mod, g64, true), 8)
+		}
+	}
+}
+
+// ntSplitVS runs nt (a VS kernel whose vector loop streams its stores,
+// which needs a 32-byte aligned dst) from the first element of d on a
+// 32-byte boundary, and plain (the same results) on the elements before
+// it; a dst not aligned to its elements goes to plain whole.
+func ntSplitVS(plain, nt BinaryFunc, size int) BinaryFunc {
+	return func(d, x, y unsafe.Pointer, n int) {
+		h := 0
+		if a := int(uintptr(d) & 31); a != 0 {
+			if a%size != 0 {
+				plain(d, x, y, n)
+				return
+			}
+			h = min(n, (32-a)/size)
+			plain(d, x, y, h)
+		}
+		if h < n {
+			nt(unsafe.Add(d, size*h), unsafe.Add(x, size*h), y, n-h)
+		}
 	}
 }

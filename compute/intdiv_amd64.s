@@ -2,12 +2,13 @@
 
 #include "textflag.h"
 
-// func floorDivI32AVX2(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod int)
+// func floorDivI32AVX2(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod, nt int)
 // dst = x // c (mod != 0: x % c) for int32 x and a divisor c >= 2 whose
 // constants (m, sh) are newUdiv(c, 32)'s; n is a positive multiple of 8.
+// nt != 0: streaming stores (VMOVNTDQ) to a 32-byte aligned dst.
 // Per lane: s = x >> 31, u = x ^ s, t = mulhi(m, u),
 // q = ((t + ((u - t) >> 1)) >> sh) ^ s; the remainder is x - q*c.
-TEXT ·floorDivI32AVX2(SB), NOSPLIT, $0-56
+TEXT ·floorDivI32AVX2(SB), NOSPLIT, $0-64
 	MOVQ dst+0(FP), DI
 	MOVQ x+8(FP), SI
 	MOVQ n+16(FP), CX
@@ -16,6 +17,7 @@ TEXT ·floorDivI32AVX2(SB), NOSPLIT, $0-56
 	VMOVQ AX, X14
 	VPBROADCASTD c+40(FP), Y13
 	MOVQ mod+48(FP), R8
+	MOVQ nt+56(FP), R9
 	TESTQ R8, R8
 	JNZ modloop
 loop:
@@ -32,7 +34,13 @@ loop:
 	VPADDD Y3, Y5, Y5
 	VPSRLD X14, Y5, Y5
 	VPXOR Y1, Y5, Y5
+	TESTQ R9, R9
+	JNZ ntdiv
 	VMOVDQU Y5, 0(DI)
+	JMP nextdiv
+ntdiv:
+	VMOVNTDQ Y5, 0(DI)
+nextdiv:
 	ADDQ $32, SI
 	ADDQ $32, DI
 	SUBQ $8, CX
@@ -55,7 +63,13 @@ modloop:
 	VPXOR Y1, Y5, Y5
 	VPMULLD Y13, Y5, Y6
 	VPSUBD Y6, Y0, Y5
+	TESTQ R9, R9
+	JNZ ntmod
 	VMOVDQU Y5, 0(DI)
+	JMP nextmod
+ntmod:
+	VMOVNTDQ Y5, 0(DI)
+nextmod:
 	ADDQ $32, SI
 	ADDQ $32, DI
 	SUBQ $8, CX
@@ -63,12 +77,12 @@ modloop:
 	VZEROUPPER
 	RET
 
-// func floorDivI64AVX2(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod int)
+// func floorDivI64AVX2(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod, nt int)
 // floorDivI32AVX2 for int64 (constants from newUdiv(c, 64)); AVX2 has no
 // 64-bit multiply-high, so mulhi(m, u) is put together from the four 32-bit
 // products, and q*c for the remainder from three. n is a positive multiple
 // of 4.
-TEXT ·floorDivI64AVX2(SB), NOSPLIT, $0-56
+TEXT ·floorDivI64AVX2(SB), NOSPLIT, $0-64
 	MOVQ dst+0(FP), DI
 	MOVQ x+8(FP), SI
 	MOVQ n+16(FP), CX
@@ -80,6 +94,7 @@ TEXT ·floorDivI64AVX2(SB), NOSPLIT, $0-56
 	VPSRLQ $32, Y12, Y11
 	VPXOR Y10, Y10, Y10
 	MOVQ mod+48(FP), R8
+	MOVQ nt+56(FP), R9
 loop:
 	VMOVDQU 0(SI), Y0
 	VPCMPGTQ Y0, Y10, Y1
@@ -116,7 +131,13 @@ loop:
 	VPADDQ Y7, Y6, Y6
 	VPSUBQ Y6, Y0, Y5
 store:
+	TESTQ R9, R9
+	JNZ ntstore
 	VMOVDQU Y5, 0(DI)
+	JMP next
+ntstore:
+	VMOVNTDQ Y5, 0(DI)
+next:
 	ADDQ $32, SI
 	ADDQ $32, DI
 	SUBQ $4, CX

@@ -22,6 +22,35 @@ func checkDivVS[T signed](t *testing.T, tt Type, xs []T, cs []T) {
 			}
 		}
 	}
+	// the streaming forms, at every element offset of dst from 32 bytes
+	divNT, ok1 := LookupBinaryNT(FloorDiv, tt, VS)
+	modNT, ok2 := LookupBinaryNT(Remainder, tt, VS)
+	if !ok1 || !ok2 {
+		return
+	}
+	var z T
+	buf := make([]T, len(xs)+64/int(unsafe.Sizeof(z)))
+	al := (32 - int(uintptr(unsafe.Pointer(&buf[0]))&31)) % 32 / int(unsafe.Sizeof(z))
+	for ci, c := range cs {
+		off := al + ci%(32/int(unsafe.Sizeof(z)))
+		for _, k := range []struct {
+			f   BinaryFunc
+			mod bool
+		}{{divNT, false}, {modNT, true}} {
+			d := buf[off : off+len(xs)]
+			k.f(unsafe.Pointer(unsafe.SliceData(d)), unsafe.Pointer(unsafe.SliceData(xs)), unsafe.Pointer(&c), len(xs))
+			Fence()
+			for i, x := range xs {
+				w := floorDivS(x, c)
+				if k.mod {
+					w = floorModS(x, c)
+				}
+				if d[i] != w {
+					t.Fatalf("%v streaming (mod %v, dst offset %d): %d op %d = %d, want %d", tt, k.mod, off-al, x, c, d[i], w)
+				}
+			}
+		}
+	}
 }
 
 // specialDividends returns the int min/max neighbourhoods, small values and

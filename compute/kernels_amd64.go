@@ -547,6 +547,30 @@ func mulVSInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 func mulVSInt322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
+func mulVVInt64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func mulVVInt64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func mulVVInt642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func mulVVInt642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func mulVSInt64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func mulVSInt64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func mulVSInt642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func mulVSInt642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func mulVVUint32AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
@@ -575,6 +599,30 @@ func mulVSUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func mulVSUint322DZAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func mulVVUint64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func mulVVUint64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func mulVVUint642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func mulVVUint642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func mulVSUint64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func mulVSUint64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func mulVSUint642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func mulVSUint642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func eqVVFloat32AVX2(dst, x, y unsafe.Pointer, n int)
@@ -1624,73 +1672,289 @@ func truncFloat64NTAVX2(dst, x unsafe.Pointer, n int)
 func bitAndVVInt32AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func bitAndVVInt32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitAndVVInt322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func bitAndVVInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func bitAndVSInt32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitAndVSInt32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitAndVSInt322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func bitAndVSInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func bitAndVVInt64AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func bitAndVVInt64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitAndVVInt642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func bitAndVVInt642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func bitAndVSInt64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitAndVSInt64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitAndVSInt642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func bitAndVSInt642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func bitAndVVUint32AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func bitAndVVUint32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitAndVVUint322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func bitAndVVUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func bitAndVSUint32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitAndVSUint32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitAndVSUint322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func bitAndVSUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func bitAndVVUint64AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func bitAndVVUint64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitAndVVUint642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func bitAndVVUint642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func bitAndVSUint64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitAndVSUint64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitAndVSUint642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func bitAndVSUint642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func bitOrVVInt32AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func bitOrVVInt32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitOrVVInt322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func bitOrVVInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func bitOrVSInt32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitOrVSInt32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitOrVSInt322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func bitOrVSInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func bitOrVVInt64AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func bitOrVVInt64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitOrVVInt642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func bitOrVVInt642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func bitOrVSInt64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitOrVSInt64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitOrVSInt642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func bitOrVSInt642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func bitOrVVUint32AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func bitOrVVUint32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitOrVVUint322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func bitOrVVUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func bitOrVSUint32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitOrVSUint32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitOrVSUint322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func bitOrVSUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func bitOrVVUint64AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func bitOrVVUint64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitOrVVUint642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func bitOrVVUint642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func bitOrVSUint64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitOrVSUint64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitOrVSUint642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func bitOrVSUint642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func bitXorVVInt32AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func bitXorVVInt32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitXorVVInt322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func bitXorVVInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func bitXorVSInt32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitXorVSInt32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitXorVSInt322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func bitXorVSInt322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func bitXorVVInt64AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func bitXorVVInt64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitXorVVInt642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func bitXorVVInt642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func bitXorVSInt64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitXorVSInt64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitXorVSInt642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func bitXorVSInt642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func bitXorVVUint32AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func bitXorVVUint32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitXorVVUint322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func bitXorVVUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func bitXorVSUint32AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitXorVSUint32NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitXorVSUint322DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func bitXorVSUint322DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func bitXorVVUint64AVX2(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func bitXorVVUint64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitXorVVUint642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func bitXorVVUint642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
 func bitXorVSUint64AVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitXorVSUint64NTAVX2(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func bitXorVSUint642DAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
+
+//go:noescape
+func bitXorVSUint642DNTAVX2(dst, x, y unsafe.Pointer, n, rows, ds, xs, ys int)
 
 //go:noescape
 func lshiftVVInt32AVX2(dst, x, y unsafe.Pointer, n int)
@@ -2206,6 +2470,14 @@ func registerAsmKernels() {
 	table2D[Mul][Int32][VS] = Binary2D{Func: mulVSInt322DAVX2, Lanes: 8}
 	table2DNT[Mul][Int32][VS] = Binary2D{Func: mulVSInt322DNTAVX2, Lanes: 8}
 	table2DZ[Mul][Int32][VS] = Binary2D{Func: mulVSInt322DZAVX2, Lanes: 8}
+	binTable[Mul][Int64][VV] = asmBinary(mulVVInt64AVX2, wrapVV(mul_s_VV[int64]), 8, 4, "vv")
+	ntTable[Mul][Int64][VV] = asmBinaryNT(mulVVInt64NTAVX2, wrapVV(mul_s_VV[int64]), 8, 4, "vv")
+	table2D[Mul][Int64][VV] = Binary2D{Func: mulVVInt642DAVX2, Lanes: 4}
+	table2DNT[Mul][Int64][VV] = Binary2D{Func: mulVVInt642DNTAVX2, Lanes: 4}
+	binTable[Mul][Int64][VS] = asmBinary(mulVSInt64AVX2, wrapVS(mul_s_VS[int64]), 8, 4, "vs")
+	ntTable[Mul][Int64][VS] = asmBinaryNT(mulVSInt64NTAVX2, wrapVS(mul_s_VS[int64]), 8, 4, "vs")
+	table2D[Mul][Int64][VS] = Binary2D{Func: mulVSInt642DAVX2, Lanes: 4}
+	table2DNT[Mul][Int64][VS] = Binary2D{Func: mulVSInt642DNTAVX2, Lanes: 4}
 	binTable[Mul][Uint32][VV] = asmBinary(mulVVUint32AVX2, wrapVV(mul_u_VV[uint32]), 4, 8, "vv")
 	ntTable[Mul][Uint32][VV] = asmBinaryNT(mulVVUint32NTAVX2, wrapVV(mul_u_VV[uint32]), 4, 8, "vv")
 	table2D[Mul][Uint32][VV] = Binary2D{Func: mulVVUint322DAVX2, Lanes: 8}
@@ -2216,6 +2488,14 @@ func registerAsmKernels() {
 	table2D[Mul][Uint32][VS] = Binary2D{Func: mulVSUint322DAVX2, Lanes: 8}
 	table2DNT[Mul][Uint32][VS] = Binary2D{Func: mulVSUint322DNTAVX2, Lanes: 8}
 	table2DZ[Mul][Uint32][VS] = Binary2D{Func: mulVSUint322DZAVX2, Lanes: 8}
+	binTable[Mul][Uint64][VV] = asmBinary(mulVVUint64AVX2, wrapVV(mul_u_VV[uint64]), 8, 4, "vv")
+	ntTable[Mul][Uint64][VV] = asmBinaryNT(mulVVUint64NTAVX2, wrapVV(mul_u_VV[uint64]), 8, 4, "vv")
+	table2D[Mul][Uint64][VV] = Binary2D{Func: mulVVUint642DAVX2, Lanes: 4}
+	table2DNT[Mul][Uint64][VV] = Binary2D{Func: mulVVUint642DNTAVX2, Lanes: 4}
+	binTable[Mul][Uint64][VS] = asmBinary(mulVSUint64AVX2, wrapVS(mul_u_VS[uint64]), 8, 4, "vs")
+	ntTable[Mul][Uint64][VS] = asmBinaryNT(mulVSUint64NTAVX2, wrapVS(mul_u_VS[uint64]), 8, 4, "vs")
+	table2D[Mul][Uint64][VS] = Binary2D{Func: mulVSUint642DAVX2, Lanes: 4}
+	table2DNT[Mul][Uint64][VS] = Binary2D{Func: mulVSUint642DNTAVX2, Lanes: 4}
 	binTable[Equal][Float32][VV] = asmCompare(eqVVFloat32AVX2, wrapVV(eq_f_VV[float32]), 4, 8, "vv")
 	binTable[Equal][Float32][VS] = asmCompare(eqVSFloat32AVX2, wrapVS(eq_f_VS[float32]), 4, 8, "vs")
 	binTable[Equal][Float64][VV] = asmCompare(eqVVFloat64AVX2, wrapVV(eq_f_VV[float64]), 8, 4, "vv")
@@ -2565,29 +2845,101 @@ func registerAsmKernels() {
 	unTable[Trunc][Float64] = asmUnary(truncFloat64AVX2, wrapUnary(trunc_f[float64]), 8, 4)
 	unNTTable[Trunc][Float64] = asmUnaryNT(truncFloat64NTAVX2, wrapUnary(trunc_f[float64]), 8, 4)
 	binTable[BitwiseAnd][Int32][VV] = asmBinary(bitAndVVInt32AVX2, wrapVV(bitAnd_s_VV[int32]), 4, 8, "vv")
+	ntTable[BitwiseAnd][Int32][VV] = asmBinaryNT(bitAndVVInt32NTAVX2, wrapVV(bitAnd_s_VV[int32]), 4, 8, "vv")
+	table2D[BitwiseAnd][Int32][VV] = Binary2D{Func: bitAndVVInt322DAVX2, Lanes: 8}
+	table2DNT[BitwiseAnd][Int32][VV] = Binary2D{Func: bitAndVVInt322DNTAVX2, Lanes: 8}
 	binTable[BitwiseAnd][Int32][VS] = asmBinary(bitAndVSInt32AVX2, wrapVS(bitAnd_s_VS[int32]), 4, 8, "vs")
+	ntTable[BitwiseAnd][Int32][VS] = asmBinaryNT(bitAndVSInt32NTAVX2, wrapVS(bitAnd_s_VS[int32]), 4, 8, "vs")
+	table2D[BitwiseAnd][Int32][VS] = Binary2D{Func: bitAndVSInt322DAVX2, Lanes: 8}
+	table2DNT[BitwiseAnd][Int32][VS] = Binary2D{Func: bitAndVSInt322DNTAVX2, Lanes: 8}
 	binTable[BitwiseAnd][Int64][VV] = asmBinary(bitAndVVInt64AVX2, wrapVV(bitAnd_s_VV[int64]), 8, 4, "vv")
+	ntTable[BitwiseAnd][Int64][VV] = asmBinaryNT(bitAndVVInt64NTAVX2, wrapVV(bitAnd_s_VV[int64]), 8, 4, "vv")
+	table2D[BitwiseAnd][Int64][VV] = Binary2D{Func: bitAndVVInt642DAVX2, Lanes: 4}
+	table2DNT[BitwiseAnd][Int64][VV] = Binary2D{Func: bitAndVVInt642DNTAVX2, Lanes: 4}
 	binTable[BitwiseAnd][Int64][VS] = asmBinary(bitAndVSInt64AVX2, wrapVS(bitAnd_s_VS[int64]), 8, 4, "vs")
+	ntTable[BitwiseAnd][Int64][VS] = asmBinaryNT(bitAndVSInt64NTAVX2, wrapVS(bitAnd_s_VS[int64]), 8, 4, "vs")
+	table2D[BitwiseAnd][Int64][VS] = Binary2D{Func: bitAndVSInt642DAVX2, Lanes: 4}
+	table2DNT[BitwiseAnd][Int64][VS] = Binary2D{Func: bitAndVSInt642DNTAVX2, Lanes: 4}
 	binTable[BitwiseAnd][Uint32][VV] = asmBinary(bitAndVVUint32AVX2, wrapVV(bitAnd_u_VV[uint32]), 4, 8, "vv")
+	ntTable[BitwiseAnd][Uint32][VV] = asmBinaryNT(bitAndVVUint32NTAVX2, wrapVV(bitAnd_u_VV[uint32]), 4, 8, "vv")
+	table2D[BitwiseAnd][Uint32][VV] = Binary2D{Func: bitAndVVUint322DAVX2, Lanes: 8}
+	table2DNT[BitwiseAnd][Uint32][VV] = Binary2D{Func: bitAndVVUint322DNTAVX2, Lanes: 8}
 	binTable[BitwiseAnd][Uint32][VS] = asmBinary(bitAndVSUint32AVX2, wrapVS(bitAnd_u_VS[uint32]), 4, 8, "vs")
+	ntTable[BitwiseAnd][Uint32][VS] = asmBinaryNT(bitAndVSUint32NTAVX2, wrapVS(bitAnd_u_VS[uint32]), 4, 8, "vs")
+	table2D[BitwiseAnd][Uint32][VS] = Binary2D{Func: bitAndVSUint322DAVX2, Lanes: 8}
+	table2DNT[BitwiseAnd][Uint32][VS] = Binary2D{Func: bitAndVSUint322DNTAVX2, Lanes: 8}
 	binTable[BitwiseAnd][Uint64][VV] = asmBinary(bitAndVVUint64AVX2, wrapVV(bitAnd_u_VV[uint64]), 8, 4, "vv")
+	ntTable[BitwiseAnd][Uint64][VV] = asmBinaryNT(bitAndVVUint64NTAVX2, wrapVV(bitAnd_u_VV[uint64]), 8, 4, "vv")
+	table2D[BitwiseAnd][Uint64][VV] = Binary2D{Func: bitAndVVUint642DAVX2, Lanes: 4}
+	table2DNT[BitwiseAnd][Uint64][VV] = Binary2D{Func: bitAndVVUint642DNTAVX2, Lanes: 4}
 	binTable[BitwiseAnd][Uint64][VS] = asmBinary(bitAndVSUint64AVX2, wrapVS(bitAnd_u_VS[uint64]), 8, 4, "vs")
+	ntTable[BitwiseAnd][Uint64][VS] = asmBinaryNT(bitAndVSUint64NTAVX2, wrapVS(bitAnd_u_VS[uint64]), 8, 4, "vs")
+	table2D[BitwiseAnd][Uint64][VS] = Binary2D{Func: bitAndVSUint642DAVX2, Lanes: 4}
+	table2DNT[BitwiseAnd][Uint64][VS] = Binary2D{Func: bitAndVSUint642DNTAVX2, Lanes: 4}
 	binTable[BitwiseOr][Int32][VV] = asmBinary(bitOrVVInt32AVX2, wrapVV(bitOr_s_VV[int32]), 4, 8, "vv")
+	ntTable[BitwiseOr][Int32][VV] = asmBinaryNT(bitOrVVInt32NTAVX2, wrapVV(bitOr_s_VV[int32]), 4, 8, "vv")
+	table2D[BitwiseOr][Int32][VV] = Binary2D{Func: bitOrVVInt322DAVX2, Lanes: 8}
+	table2DNT[BitwiseOr][Int32][VV] = Binary2D{Func: bitOrVVInt322DNTAVX2, Lanes: 8}
 	binTable[BitwiseOr][Int32][VS] = asmBinary(bitOrVSInt32AVX2, wrapVS(bitOr_s_VS[int32]), 4, 8, "vs")
+	ntTable[BitwiseOr][Int32][VS] = asmBinaryNT(bitOrVSInt32NTAVX2, wrapVS(bitOr_s_VS[int32]), 4, 8, "vs")
+	table2D[BitwiseOr][Int32][VS] = Binary2D{Func: bitOrVSInt322DAVX2, Lanes: 8}
+	table2DNT[BitwiseOr][Int32][VS] = Binary2D{Func: bitOrVSInt322DNTAVX2, Lanes: 8}
 	binTable[BitwiseOr][Int64][VV] = asmBinary(bitOrVVInt64AVX2, wrapVV(bitOr_s_VV[int64]), 8, 4, "vv")
+	ntTable[BitwiseOr][Int64][VV] = asmBinaryNT(bitOrVVInt64NTAVX2, wrapVV(bitOr_s_VV[int64]), 8, 4, "vv")
+	table2D[BitwiseOr][Int64][VV] = Binary2D{Func: bitOrVVInt642DAVX2, Lanes: 4}
+	table2DNT[BitwiseOr][Int64][VV] = Binary2D{Func: bitOrVVInt642DNTAVX2, Lanes: 4}
 	binTable[BitwiseOr][Int64][VS] = asmBinary(bitOrVSInt64AVX2, wrapVS(bitOr_s_VS[int64]), 8, 4, "vs")
+	ntTable[BitwiseOr][Int64][VS] = asmBinaryNT(bitOrVSInt64NTAVX2, wrapVS(bitOr_s_VS[int64]), 8, 4, "vs")
+	table2D[BitwiseOr][Int64][VS] = Binary2D{Func: bitOrVSInt642DAVX2, Lanes: 4}
+	table2DNT[BitwiseOr][Int64][VS] = Binary2D{Func: bitOrVSInt642DNTAVX2, Lanes: 4}
 	binTable[BitwiseOr][Uint32][VV] = asmBinary(bitOrVVUint32AVX2, wrapVV(bitOr_u_VV[uint32]), 4, 8, "vv")
+	ntTable[BitwiseOr][Uint32][VV] = asmBinaryNT(bitOrVVUint32NTAVX2, wrapVV(bitOr_u_VV[uint32]), 4, 8, "vv")
+	table2D[BitwiseOr][Uint32][VV] = Binary2D{Func: bitOrVVUint322DAVX2, Lanes: 8}
+	table2DNT[BitwiseOr][Uint32][VV] = Binary2D{Func: bitOrVVUint322DNTAVX2, Lanes: 8}
 	binTable[BitwiseOr][Uint32][VS] = asmBinary(bitOrVSUint32AVX2, wrapVS(bitOr_u_VS[uint32]), 4, 8, "vs")
+	ntTable[BitwiseOr][Uint32][VS] = asmBinaryNT(bitOrVSUint32NTAVX2, wrapVS(bitOr_u_VS[uint32]), 4, 8, "vs")
+	table2D[BitwiseOr][Uint32][VS] = Binary2D{Func: bitOrVSUint322DAVX2, Lanes: 8}
+	table2DNT[BitwiseOr][Uint32][VS] = Binary2D{Func: bitOrVSUint322DNTAVX2, Lanes: 8}
 	binTable[BitwiseOr][Uint64][VV] = asmBinary(bitOrVVUint64AVX2, wrapVV(bitOr_u_VV[uint64]), 8, 4, "vv")
+	ntTable[BitwiseOr][Uint64][VV] = asmBinaryNT(bitOrVVUint64NTAVX2, wrapVV(bitOr_u_VV[uint64]), 8, 4, "vv")
+	table2D[BitwiseOr][Uint64][VV] = Binary2D{Func: bitOrVVUint642DAVX2, Lanes: 4}
+	table2DNT[BitwiseOr][Uint64][VV] = Binary2D{Func: bitOrVVUint642DNTAVX2, Lanes: 4}
 	binTable[BitwiseOr][Uint64][VS] = asmBinary(bitOrVSUint64AVX2, wrapVS(bitOr_u_VS[uint64]), 8, 4, "vs")
+	ntTable[BitwiseOr][Uint64][VS] = asmBinaryNT(bitOrVSUint64NTAVX2, wrapVS(bitOr_u_VS[uint64]), 8, 4, "vs")
+	table2D[BitwiseOr][Uint64][VS] = Binary2D{Func: bitOrVSUint642DAVX2, Lanes: 4}
+	table2DNT[BitwiseOr][Uint64][VS] = Binary2D{Func: bitOrVSUint642DNTAVX2, Lanes: 4}
 	binTable[BitwiseXor][Int32][VV] = asmBinary(bitXorVVInt32AVX2, wrapVV(bitXor_s_VV[int32]), 4, 8, "vv")
+	ntTable[BitwiseXor][Int32][VV] = asmBinaryNT(bitXorVVInt32NTAVX2, wrapVV(bitXor_s_VV[int32]), 4, 8, "vv")
+	table2D[BitwiseXor][Int32][VV] = Binary2D{Func: bitXorVVInt322DAVX2, Lanes: 8}
+	table2DNT[BitwiseXor][Int32][VV] = Binary2D{Func: bitXorVVInt322DNTAVX2, Lanes: 8}
 	binTable[BitwiseXor][Int32][VS] = asmBinary(bitXorVSInt32AVX2, wrapVS(bitXor_s_VS[int32]), 4, 8, "vs")
+	ntTable[BitwiseXor][Int32][VS] = asmBinaryNT(bitXorVSInt32NTAVX2, wrapVS(bitXor_s_VS[int32]), 4, 8, "vs")
+	table2D[BitwiseXor][Int32][VS] = Binary2D{Func: bitXorVSInt322DAVX2, Lanes: 8}
+	table2DNT[BitwiseXor][Int32][VS] = Binary2D{Func: bitXorVSInt322DNTAVX2, Lanes: 8}
 	binTable[BitwiseXor][Int64][VV] = asmBinary(bitXorVVInt64AVX2, wrapVV(bitXor_s_VV[int64]), 8, 4, "vv")
+	ntTable[BitwiseXor][Int64][VV] = asmBinaryNT(bitXorVVInt64NTAVX2, wrapVV(bitXor_s_VV[int64]), 8, 4, "vv")
+	table2D[BitwiseXor][Int64][VV] = Binary2D{Func: bitXorVVInt642DAVX2, Lanes: 4}
+	table2DNT[BitwiseXor][Int64][VV] = Binary2D{Func: bitXorVVInt642DNTAVX2, Lanes: 4}
 	binTable[BitwiseXor][Int64][VS] = asmBinary(bitXorVSInt64AVX2, wrapVS(bitXor_s_VS[int64]), 8, 4, "vs")
+	ntTable[BitwiseXor][Int64][VS] = asmBinaryNT(bitXorVSInt64NTAVX2, wrapVS(bitXor_s_VS[int64]), 8, 4, "vs")
+	table2D[BitwiseXor][Int64][VS] = Binary2D{Func: bitXorVSInt642DAVX2, Lanes: 4}
+	table2DNT[BitwiseXor][Int64][VS] = Binary2D{Func: bitXorVSInt642DNTAVX2, Lanes: 4}
 	binTable[BitwiseXor][Uint32][VV] = asmBinary(bitXorVVUint32AVX2, wrapVV(bitXor_u_VV[uint32]), 4, 8, "vv")
+	ntTable[BitwiseXor][Uint32][VV] = asmBinaryNT(bitXorVVUint32NTAVX2, wrapVV(bitXor_u_VV[uint32]), 4, 8, "vv")
+	table2D[BitwiseXor][Uint32][VV] = Binary2D{Func: bitXorVVUint322DAVX2, Lanes: 8}
+	table2DNT[BitwiseXor][Uint32][VV] = Binary2D{Func: bitXorVVUint322DNTAVX2, Lanes: 8}
 	binTable[BitwiseXor][Uint32][VS] = asmBinary(bitXorVSUint32AVX2, wrapVS(bitXor_u_VS[uint32]), 4, 8, "vs")
+	ntTable[BitwiseXor][Uint32][VS] = asmBinaryNT(bitXorVSUint32NTAVX2, wrapVS(bitXor_u_VS[uint32]), 4, 8, "vs")
+	table2D[BitwiseXor][Uint32][VS] = Binary2D{Func: bitXorVSUint322DAVX2, Lanes: 8}
+	table2DNT[BitwiseXor][Uint32][VS] = Binary2D{Func: bitXorVSUint322DNTAVX2, Lanes: 8}
 	binTable[BitwiseXor][Uint64][VV] = asmBinary(bitXorVVUint64AVX2, wrapVV(bitXor_u_VV[uint64]), 8, 4, "vv")
+	ntTable[BitwiseXor][Uint64][VV] = asmBinaryNT(bitXorVVUint64NTAVX2, wrapVV(bitXor_u_VV[uint64]), 8, 4, "vv")
+	table2D[BitwiseXor][Uint64][VV] = Binary2D{Func: bitXorVVUint642DAVX2, Lanes: 4}
+	table2DNT[BitwiseXor][Uint64][VV] = Binary2D{Func: bitXorVVUint642DNTAVX2, Lanes: 4}
 	binTable[BitwiseXor][Uint64][VS] = asmBinary(bitXorVSUint64AVX2, wrapVS(bitXor_u_VS[uint64]), 8, 4, "vs")
+	ntTable[BitwiseXor][Uint64][VS] = asmBinaryNT(bitXorVSUint64NTAVX2, wrapVS(bitXor_u_VS[uint64]), 8, 4, "vs")
+	table2D[BitwiseXor][Uint64][VS] = Binary2D{Func: bitXorVSUint642DAVX2, Lanes: 4}
+	table2DNT[BitwiseXor][Uint64][VS] = Binary2D{Func: bitXorVSUint642DNTAVX2, Lanes: 4}
 	binTable[LeftShift][Int32][VV] = asmBinary(lshiftVVInt32AVX2, wrapVV(lshift_s_VV[int32]), 4, 8, "vv")
 	ntTable[LeftShift][Int32][VV] = asmBinaryNT(lshiftVVInt32NTAVX2, wrapVV(lshift_s_VV[int32]), 4, 8, "vv")
 	table2D[LeftShift][Int32][VV] = Binary2D{Func: lshiftVVInt322DAVX2, Lanes: 8}

@@ -31,14 +31,36 @@ func registerVmath32() {
 		}
 		return vm32Binary(avx2, 8)
 	}
+	// the streaming forms: AVX2 (8 lanes) between a head and a tail of
+	// the plain kernel (the same results: TestVmath32Widths)
+	unNT := func(op Op, nt func(d, x unsafe.Pointer, n int)) {
+		unNTTable[op][Float32] = ntSplit(unTable[op][Float32], vm32Unary(nt, 8))
+	}
 	unTable[Arctan][Float32] = un(atanF32V8, atanF32V16)
+	unNT(Arctan, atanF32V8NT)
 	unTable[Expm1][Float32] = un(expm1F32V8, expm1F32V16)
+	unNT(Expm1, expm1F32V8NT)
 	unTable[Log1p][Float32] = un(log1pF32V8, log1pF32V16)
+	unNT(Log1p, log1pF32V8NT)
 	unTable[Arcsin][Float32] = un(asinF32V8, asinF32V16)
+	unNT(Arcsin, asinF32V8NT)
+	// tan in float64 arithmetic, 8 lanes a step (|x| <= 2^20; the rest
+	// in the Go loop)
+	tan := wrapUnary(tan_f[float32])
+	unTable[Tan][Float32] = asmMathF32(tanF32D8, tan)
+	unNTTable[Tan][Float32] = ntSplit(unTable[Tan][Float32], asmMathF32(tanF32D8NT, tan))
+	// tanh: 16 lanes a step in two interleaved halves, over asmgen's
+	// tanhF32AVX2 (the same formulas, one vector a step).
 	// tanhF32V8/V16 (expm1Body, 8 or 16 lanes) measured no faster than
-	// asmgen's 8-lane tanhF32AVX2 here (19.8 ms against 22.0 ms of CPU
-	// time on 16M elements): not installed; TestVmath32Widths keeps it right.
+	// asmgen's (19.8 ms against 22.0 ms of CPU time on 16M elements): not
+	// installed; TestVmath32Widths keeps it right.
+	unTable[Tanh][Float32] = vm32Unary(tanhF32T8, 8)
+	unNT(Tanh, tanhF32T8NT)
 	binTable[Arctan2][Float32][VV] = bin(atan2F32V8, atan2F32V16)
+	ntTable[Arctan2][Float32][VV] = ntSplit2(binTable[Arctan2][Float32][VV], vm32Binary(atan2F32V8NT, 8))
+	// hypot of two vectors in float64 (the scalar forms keep the Go loops)
+	binTable[Hypot][Float32][VV] = vm32Binary(hypotF32D8, 8)
+	ntTable[Hypot][Float32][VV] = ntSplit2(binTable[Hypot][Float32][VV], vm32Binary(hypotF32D8NT, 8))
 	pow, pow25 := binTable[Power][Float32][VS], un(pow25F32V8, pow25F32V16)
 	binTable[Power][Float32][VS] = func(d, x, y unsafe.Pointer, n int) {
 		if *(*float32)(y) == 2.5 {
@@ -82,6 +104,53 @@ func vm32Binary(k func(d, x, y unsafe.Pointer, n int), lanes int) BinaryFunc {
 			copy(by[:c], unsafe.Slice((*float32)(unsafe.Add(y, 4*m)), c))
 			k(unsafe.Pointer(&bd[0]), unsafe.Pointer(&bx[0]), unsafe.Pointer(&by[0]), lanes)
 			copy(unsafe.Slice((*float32)(unsafe.Add(d, 4*m)), c), bd[:c])
+		}
+	}
+}
+
+// ntSplit runs nt, a kernel with streaming stores to a 32-byte aligned
+// dst that takes whole vectors of 8 float32, on the aligned middle of d,
+// and plain (which computes the same values) on the head before it and
+// the tail after it. A dst not 4-byte aligned goes to plain whole.
+func ntSplit(plain, nt UnaryFunc) UnaryFunc {
+	return func(d, x unsafe.Pointer, n int) {
+		h := 0
+		if a := int(uintptr(d) & 31); a != 0 {
+			if a%4 != 0 {
+				plain(d, x, n)
+				return
+			}
+			h = min(n, (32-a)/4)
+			plain(d, x, h)
+		}
+		m := (n - h) &^ 7
+		if m > 0 {
+			nt(unsafe.Add(d, 4*h), unsafe.Add(x, 4*h), m)
+		}
+		if h+m < n {
+			plain(unsafe.Add(d, 4*(h+m)), unsafe.Add(x, 4*(h+m)), n-h-m)
+		}
+	}
+}
+
+// ntSplit2 is ntSplit for two vectors.
+func ntSplit2(plain, nt BinaryFunc) BinaryFunc {
+	return func(d, x, y unsafe.Pointer, n int) {
+		h := 0
+		if a := int(uintptr(d) & 31); a != 0 {
+			if a%4 != 0 {
+				plain(d, x, y, n)
+				return
+			}
+			h = min(n, (32-a)/4)
+			plain(d, x, y, h)
+		}
+		m := (n - h) &^ 7
+		if m > 0 {
+			nt(unsafe.Add(d, 4*h), unsafe.Add(x, 4*h), unsafe.Add(y, 4*h), m)
+		}
+		if h+m < n {
+			plain(unsafe.Add(d, 4*(h+m)), unsafe.Add(x, 4*(h+m)), unsafe.Add(y, 4*(h+m)), n-h-m)
 		}
 	}
 }

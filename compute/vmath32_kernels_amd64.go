@@ -28,6 +28,27 @@ func tanhF32V8(dst, x unsafe.Pointer, n int)
 func atanF32V8(dst, x unsafe.Pointer, n int)
 
 //go:noescape
+func atan2F32V8NT(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func expm1F32V8NT(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func log1pF32V8NT(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func asinF32V8NT(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func pow25F32V8NT(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func tanhF32V8NT(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func atanF32V8NT(dst, x unsafe.Pointer, n int)
+
+//go:noescape
 func atan2F32V16(dst, x, y unsafe.Pointer, n int)
 
 //go:noescape
@@ -47,3 +68,21 @@ func tanhF32V16(dst, x unsafe.Pointer, n int)
 
 //go:noescape
 func atanF32V16(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func tanF32D8(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func tanF32D8NT(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func tanhF32T8(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func tanhF32T8NT(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func hypotF32D8(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func hypotF32D8NT(dst, x, y unsafe.Pointer, n int)

@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/cpu"
 
 	"github.com/stride0/stride0/compute"
 )
@@ -180,7 +181,7 @@ func TestVmath32Sweep(t *testing.T) {
 	for _, c := range []struct {
 		op compute.Op
 		f  func(float64) float64
-	}{{compute.Arctan, math.Atan}, {compute.Expm1, math.Expm1}, {compute.Log1p, math.Log1p}, {compute.Arcsin, math.Asin}} {
+	}{{compute.Arctan, math.Atan}, {compute.Expm1, math.Expm1}, {compute.Log1p, math.Log1p}, {compute.Arcsin, math.Asin}, {compute.Tan, math.Tan}} {
 		if s := os.Getenv("STRIDE0_SWEEP_OP"); s != "" && s != c.op.String() {
 			continue
 		}
@@ -226,6 +227,149 @@ func TestPower25F32(t *testing.T) {
 		}
 		for i := 0; i < n; i++ {
 			require.Equal(t, math.Float32bits(got[i]), math.Float32bits(g[i]), "n %d i %d", n, i)
+		}
+		require.Equal(t, float32(42), g[n], "n %d: wrote past the end", n)
+	}
+}
+
+// TestVmath32Streaming checks that the float32 kernels with streaming
+// stores (LookupUnaryNT, LookupBinaryNT, used for large outputs) give bit
+// for bit the plain kernels' results, for every length 0..80 and every
+// element offset of dst from a 32-byte boundary (the head and tail go
+// through the plain kernel), with special and out-of-range values among
+// the inputs (tan's Go fallback), and write nothing past n.
+func TestVmath32Streaming(t *testing.T) {
+	rng := rand.New(rand.NewSource(3232))
+	const m = 200
+	xs, ys := make([]float32, m), make([]float32, m)
+	sp := specials32()
+	for i := range xs {
+		switch {
+		case i%13 == 5:
+			xs[i], ys[i] = sp[rng.Intn(len(sp))], sp[rng.Intn(len(sp))]
+		case i%29 == 7:
+			xs[i], ys[i] = float32(rng.NormFloat64()*1e7), float32(rng.NormFloat64()*1e7)
+		default:
+			xs[i], ys[i] = float32(rng.Float64()*2-1), float32(rng.NormFloat64()*10)
+		}
+	}
+	same := func(name string, off, n int, want, got []float32) {
+		t.Helper()
+		for i := range want {
+			if math.Float32bits(want[i]) != math.Float32bits(got[i]) && !(want[i] != want[i] && got[i] != got[i]) {
+				t.Fatalf("%s off %d n %d: element %d = %v, plain kernel %v", name, off, n, i, got[i], want[i])
+			}
+		}
+	}
+	// a 32-byte aligned buffer
+	buf := make([]float32, m+16)
+	a0 := int(uintptr(unsafe.Pointer(&buf[0]))&31) / 4
+	al := buf[(8-a0)%8:]
+	count := 0
+	for _, op := range []compute.Op{compute.Tan, compute.Tanh, compute.Arctan, compute.Arcsin, compute.Log1p, compute.Expm1} {
+		nt, ok := compute.LookupUnaryNT(op, compute.Float32)
+		if !ok {
+			continue
+		}
+		count++
+		k, err := compute.LookupUnary(op, compute.Float32)
+		require.NoError(t, err)
+		for n := 0; n <= 80; n++ {
+			for off := 0; off < 8; off++ {
+				want := make([]float32, n+1)
+				want[n] = 42
+				d := al[off : off+n+1]
+				for i := range d {
+					d[i] = 42
+				}
+				x := xs[n+off:]
+				if n > 0 {
+					k(unsafe.Pointer(&want[0]), unsafe.Pointer(&x[0]), n)
+					nt(unsafe.Pointer(&d[0]), unsafe.Pointer(&x[0]), n)
+				}
+				compute.Fence()
+				same(op.String(), off, n, want, d)
+			}
+		}
+	}
+	for _, op := range []compute.Op{compute.Arctan2, compute.Hypot} {
+		nt, ok := compute.LookupBinaryNT(op, compute.Float32, compute.VV)
+		if !ok {
+			continue
+		}
+		count++
+		k, err := compute.LookupBinary(op, compute.Float32, compute.VV)
+		require.NoError(t, err)
+		for n := 0; n <= 80; n++ {
+			for off := 0; off < 8; off++ {
+				want := make([]float32, n+1)
+				want[n] = 42
+				d := al[off : off+n+1]
+				for i := range d {
+					d[i] = 42
+				}
+				if n > 0 {
+					k(unsafe.Pointer(&want[0]), unsafe.Pointer(&ys[n]), unsafe.Pointer(&xs[off]), n)
+					nt(unsafe.Pointer(&d[0]), unsafe.Pointer(&ys[n]), unsafe.Pointer(&xs[off]), n)
+				}
+				compute.Fence()
+				same(op.String(), off, n, want, d)
+			}
+		}
+	}
+	if compute.Asm && cpu.X86.HasFMA {
+		require.Positive(t, count, "no streaming float32 kernels registered")
+	}
+}
+
+// TestHypotF32 checks float32 hypot of two vectors (float64 arithmetic in
+// vmath32_amd64.s where built) against math.Hypot rounded to float32:
+// every pair of special values (an infinity beside a NaN gives +Inf),
+// random bit patterns and ordinary values, within 1 ulp and equal in all
+// but a few; every length 0..40 gives the same elements.
+func TestHypotF32(t *testing.T) {
+	k, err := compute.LookupBinary(compute.Hypot, compute.Float32, compute.VV)
+	require.NoError(t, err)
+	var xs, ys []float32
+	sp := specials32()
+	for _, a := range sp {
+		for _, b := range sp {
+			xs, ys = append(xs, a), append(ys, b)
+		}
+	}
+	rng := rand.New(rand.NewSource(77))
+	for i := 0; i < 300000; i++ {
+		switch i % 3 {
+		case 0:
+			xs, ys = append(xs, math.Float32frombits(rng.Uint32())), append(ys, math.Float32frombits(rng.Uint32()))
+		case 1:
+			xs, ys = append(xs, float32(rng.NormFloat64()*10)), append(ys, float32(rng.NormFloat64()*10))
+		default:
+			x := float32(rng.NormFloat64())
+			xs, ys = append(xs, x), append(ys, x*float32(math.Ldexp(rng.Float64(), -rng.Intn(30))))
+		}
+	}
+	got := make([]float32, len(xs))
+	k(unsafe.Pointer(&got[0]), unsafe.Pointer(&xs[0]), unsafe.Pointer(&ys[0]), len(xs))
+	off := 0
+	for i := range xs {
+		want := float32(math.Hypot(float64(xs[i]), float64(ys[i])))
+		checkF32(t, "hypot", []float32{xs[i], ys[i]}, got[i], want, 1)
+		if math.Float32bits(got[i]) != math.Float32bits(want) && !math.IsNaN(float64(want)) {
+			off++
+		}
+	}
+	t.Logf("hypot float32: %d of %d pairs differ from math.Hypot by 1 ulp", off, len(xs))
+	require.LessOrEqual(t, off, len(xs)/100000)
+	for n := 0; n <= 40; n++ {
+		o := 500 + 7*n
+		g := make([]float32, n+1)
+		g[n] = 42
+		if n > 0 {
+			k(unsafe.Pointer(&g[0]), unsafe.Pointer(&xs[o]), unsafe.Pointer(&ys[o]), n)
+		}
+		for i := 0; i < n; i++ {
+			require.Equal(t, math.Float32bits(got[o+i]), math.Float32bits(g[i]), "n %d i %d", n, i)
 		}
 		require.Equal(t, float32(42), g[n], "n %d: wrote past the end", n)
 	}

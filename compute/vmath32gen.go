@@ -49,6 +49,7 @@ import (
 	"math"
 	"math/big"
 	"os"
+	"strings"
 )
 
 var (
@@ -59,8 +60,34 @@ var (
 // W is the lane count of the kernel being written: 8 (AVX2) or 16 (AVX-512).
 var W int
 
-func p(format string, args ...any) { fmt.Fprintf(&asm, "\t"+format+"\n", args...) }
-func label(l string)               { fmt.Fprintf(&asm, "%s:\n", l) }
+// cur receives the instructions: asm, or a buffer of one half of an
+// interleaved pair (dual).
+var cur = &asm
+
+func p(format string, args ...any) { fmt.Fprintf(cur, "\t"+format+"\n", args...) }
+func label(l string)               { fmt.Fprintf(cur, "%s:\n", l) }
+
+// dual emits the instructions of a and b, two independent computations on
+// disjoint registers, alternately one by one, so that the core finds two
+// dependency chains side by side instead of one long one.
+func dual(a, b func()) {
+	grab := func(f func()) []string {
+		var buf bytes.Buffer
+		cur = &buf
+		f()
+		cur = &asm
+		return strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	}
+	la, lb := grab(a), grab(b)
+	for i := 0; i < max(len(la), len(lb)); i++ {
+		if i < len(la) {
+			asm.WriteString(la[i] + "\n")
+		}
+		if i < len(lb) {
+			asm.WriteString(lb[i] + "\n")
+		}
+	}
+}
 
 // R is vector register i; M is mask i (1..4): Y11..Y14 with AVX2, K1..K4
 // with AVX-512. Bodies use R(0)..R(10).
@@ -92,6 +119,20 @@ func kb(bits uint32) string {
 }
 
 func k(v float32) string { return kb(math.Float32bits(v)) }
+
+// float64 constants, each a row of 4 lanes (32 bytes) in v64<>.
+var consts64 []uint64
+
+func kd(v float64) string {
+	bits := math.Float64bits(v)
+	for i, c := range consts64 {
+		if c == bits {
+			return fmt.Sprintf("v64<>+%d(SB)", 32*i)
+		}
+	}
+	consts64 = append(consts64, bits)
+	return fmt.Sprintf("v64<>+%d(SB)", 32*(len(consts64)-1))
+}
 
 // Instructions, d = destination; b may be a constant (memory operand).
 func op(mn, d, a, b string) { p("%s %s, %s, %s", mn, b, a, d) }
@@ -651,9 +692,286 @@ const tanhDeg = 5
 
 var tanhC []float64
 
+// sinS is (sin(sqrt z)/sqrt z - 1)/z and cosC is (cos(sqrt z) - 1)/z, by
+// their series (z <= 0.62 here).
+func sinS(z float64) float64 {
+	s, t := 0.0, -1.0/6
+	for k := 1; k < 30; k++ {
+		s += t
+		t *= -z / float64((2*k+2)*(2*k+3))
+	}
+	return s
+}
+
+func cosC(z float64) float64 {
+	s, t := 0.0, -0.5
+	for k := 1; k < 30; k++ {
+		s += t
+		t *= -z / float64((2*k+1)*(2*k+2))
+	}
+	return s
+}
+
+// Degrees of the float64 polynomials of the tan kernel: sin(r) = r + r z
+// S(z), cos(r) = 1 + z C(z) on |r| <= pi/4 (a little beyond, for the
+// rounding of k), within 2^-45 relative (sin) and 2^-50 (cos), so that
+// s/c rounded to float32 is the correctly rounded tan but for results
+// within about 2^-20 ulp of a rounding boundary.
+const sinDegD, cosDegD = 5, 6
+
+var sinCD, cosCD []float64
+var pio2Hi, pio2Lo float64
+
+// tanHalf is the float64 tan of 4 float32 lanes at off(SI)(R8*4), on the
+// seven registers Y[b]..Y[b+6]; the result, rounded to float32, is left
+// in X[b]. x = k pi/2 + r (k = round(x 2/pi) by the 1.5*2^52 shifter, whose
+// last mantissa bit is k's parity; pi/2 in two parts, x - k pio2Hi exact
+// by FMA for |x| < 2^20), tan x = s/c for even k, -c/s for odd k.
+func tanHalf(b, off int) {
+	D := func(i int) string { return fmt.Sprintf("Y%d", b+i) }
+	const shifter = 0x1.8p52
+	p("VCVTPS2PD %d(SI)(R8*4), %s", off, D(0))
+	p("VMOVUPD %s, %s", kd(shifter), D(1))
+	p("VFMADD231PD %s, %s, %s", kd(2/math.Pi), D(0), D(1)) // shifter + k
+	p("VSUBPD %s, %s, %s", kd(shifter), D(1), D(2))        // k
+	p("VFNMADD231PD %s, %s, %s", kd(pio2Hi), D(2), D(0))   // exact
+	p("VFNMADD231PD %s, %s, %s", kd(pio2Lo), D(2), D(0))   // r
+	p("VMULPD %s, %s, %s", D(0), D(0), D(2))               // z
+	p("VMOVUPD %s, %s", kd(sinCD[len(sinCD)-1]), D(3))
+	p("VMOVUPD %s, %s", kd(cosCD[len(cosCD)-1]), D(4))
+	for i := len(cosCD) - 2; i >= 0; i-- {
+		if i < len(sinCD)-1 {
+			p("VFMADD213PD %s, %s, %s", kd(sinCD[i]), D(2), D(3))
+		}
+		p("VFMADD213PD %s, %s, %s", kd(cosCD[i]), D(2), D(4))
+	}
+	p("VFMADD213PD %s, %s, %s", kd(1), D(2), D(4)) // c = 1 + z C
+	p("VMULPD %s, %s, %s", D(0), D(2), D(2))       // r z
+	p("VFMADD213PD %s, %s, %s", D(0), D(2), D(3))  // s = r + r z S
+	p("VPSLLQ $63, %s, %s", D(1), D(1))            // odd k: the sign bit
+	p("VBLENDVPD %s, %s, %s, %s", D(1), D(4), D(3), D(5))
+	p("VBLENDVPD %s, %s, %s, %s", D(1), D(3), D(4), D(6))
+	p("VDIVPD %s, %s, %s", D(6), D(5), D(5))
+	p("VXORPD %s, %s, %s", D(1), D(5), D(5))
+	p("VCVTPD2PSY %s, X%d", D(5), b)
+}
+
+// emitTan writes tanF32D8 (nt: tanF32D8NT, streaming stores to a 32-byte
+// aligned dst): 8 float32 lanes a step as two interleaved halves of
+// tanHalf; it returns the count done, stopping at the first vector with
+// an |x| > 2^20, an infinity or a NaN, which the caller computes in Go.
+// |x| < 2^-12 gives x (tan x - x < x^3/3 is below half an ulp; this keeps
+// -0 and denormals).
+func emitTan(nt bool) {
+	name := "tanF32D8"
+	if nt {
+		name += "NT"
+	}
+	fmt.Fprintf(&decl, "//go:noescape\nfunc %s(dst, x unsafe.Pointer, n int) int\n\n", name)
+	fmt.Fprintf(&asm, "// func %s(dst, x unsafe.Pointer, n int) int\nTEXT ·%s(SB), NOSPLIT, $0-32\n", name, name)
+	p("MOVQ dst+0(FP), DI")
+	p("MOVQ x+8(FP), SI")
+	p("MOVQ n+16(FP), CX")
+	p("XORQ R8, R8")
+	label("loop")
+	p("CMPQ R8, CX")
+	p("JGE done")
+	p("VMOVUPS (SI)(R8*4), Y14")
+	p("VANDPS %s, Y14, Y15", kb(absBits))
+	p("VCMPPS $0x%02x, %s, Y15, Y15", cmpLE, k(0x1p20))
+	p("VMOVMSKPS Y15, AX")
+	p("CMPL AX, $0xff")
+	p("JNE done")
+	dual(func() { tanHalf(0, 0) }, func() { tanHalf(7, 16) })
+	p("VINSERTF128 $1, X7, Y0, Y0")
+	p("VANDPS %s, Y14, Y15", kb(absBits))
+	p("VCMPPS $0x%02x, %s, Y15, Y15", cmpLT, k(0x1p-12))
+	p("VBLENDVPS Y15, Y14, Y0, Y0")
+	if nt {
+		p("VMOVNTPS Y0, (DI)(R8*4)")
+	} else {
+		p("VMOVUPS Y0, (DI)(R8*4)")
+	}
+	p("ADDQ $8, R8")
+	p("JMP loop")
+	label("done")
+	p("MOVQ R8, ret+24(FP)")
+	p("VZEROUPPER")
+	p("RET")
+	asm.WriteString("\n")
+}
+
+// fitTan fits the tan kernel's polynomials and checks them against math.
+func fitTan(pi *big.Float) {
+	h := new(big.Float).SetPrec(200).Quo(pi, new(big.Float).SetFloat64(2))
+	pio2Hi, _ = h.Float64()
+	pio2Lo, _ = new(big.Float).SetPrec(200).Sub(h, new(big.Float).SetFloat64(pio2Hi)).Float64()
+	zmax := math.Pow(math.Pi/4*1.001, 2)
+	sinCD = fit(sinS, 0, zmax, sinDegD-1)
+	cosCD = fit(cosC, 0, zmax, cosDegD-1)
+	ev := func(c []float64, z float64) float64 {
+		v := 0.0
+		for i := len(c) - 1; i >= 0; i-- {
+			v = math.FMA(v, z, c[i])
+		}
+		return v
+	}
+	ws, wc := 0.0, 0.0
+	for i := 1; i <= 200000; i++ {
+		r := math.Pi / 4 * 1.001 * float64(i) / 200000
+		z := r * r
+		sv := math.FMA(r*z, ev(sinCD, z), r)
+		cv := math.FMA(z, ev(cosCD, z), 1)
+		ws = max(ws, math.Abs(sv-math.Sin(r))/math.Sin(r))
+		wc = max(wc, math.Abs(cv-math.Cos(r))/math.Cos(r))
+	}
+	log.Printf("tan: sin degree %d in z (error 2^%.1f), cos degree %d (2^%.1f)", sinDegD, math.Log2(ws), cosDegD, math.Log2(wc))
+	if ws > 0x1p-45 || wc > 0x1p-45 {
+		log.Fatal("tan: polynomials not accurate enough")
+	}
+}
+
+// expD are the coefficients of e^r on |r| <= ln2/2 (degree expDegT, for
+// the tanh kernel).
+const expDegT = 6
+
+var expCT []float64
+
+// tanh2Body is tanh of the 8 lanes at off(SI)(R8*4) on the eight registers
+// Y[b]..Y[b+7], result in Y[b+4]: a = |x|; a < 0.625: a + a z T(z), z =
+// a^2; else 1 - 2/(e^(2a) + 1) with e^(2a) = 2^k p(r), 2a = k ln2 + r
+// (a clamped to 9, where tanh rounds to 1); x's sign ORed on; NaN: x.
+func tanh2Body(b int, off string) {
+	Y := func(i int) string { return fmt.Sprintf("Y%d", b+i) }
+	p("VMOVUPS %s, %s", off, Y(0))
+	p("VANDPS %s, %s, %s", kb(absBits), Y(0), Y(1)) // a
+	p("VMINPS %s, %s, %s", k(9), Y(1), Y(2))
+	p("VADDPS %s, %s, %s", Y(2), Y(2), Y(2)) // 2a
+	p("VMULPS %s, %s, %s", k(float32(math.Log2E)), Y(2), Y(3))
+	p("VROUNDPS $8, %s, %s", Y(3), Y(3))               // k
+	p("VFNMADD231PS %s, %s, %s", k(ln2Hi), Y(3), Y(2)) // exact
+	p("VFNMADD231PS %s, %s, %s", k(ln2Lo), Y(3), Y(2)) // r
+	p("VMOVUPS %s, %s", k(float32(expCT[len(expCT)-1])), Y(4))
+	p("VMULPS %s, %s, %s", Y(1), Y(1), Y(5)) // z
+	p("VMOVUPS %s, %s", k(float32(tanhC[len(tanhC)-1])), Y(6))
+	for i := len(expCT) - 2; i >= 0; i-- {
+		p("VFMADD213PS %s, %s, %s", k(float32(expCT[i])), Y(2), Y(4))
+		if j := i - (len(expCT) - len(tanhC)); j >= 0 {
+			p("VFMADD213PS %s, %s, %s", k(float32(tanhC[j])), Y(5), Y(6))
+		}
+	}
+	p("VCVTPS2DQ %s, %s", Y(3), Y(3))
+	p("VPSLLD $23, %s, %s", Y(3), Y(3))
+	p("VPADDD %s, %s, %s", Y(3), Y(4), Y(4)) // e^(2a)
+	p("VADDPS %s, %s, %s", k(1), Y(4), Y(4))
+	p("VMOVUPS %s, %s", k(2), Y(7))
+	p("VDIVPS %s, %s, %s", Y(4), Y(7), Y(4)) // 2/(e^(2a) + 1)
+	p("VMOVUPS %s, %s", k(1), Y(7))
+	p("VSUBPS %s, %s, %s", Y(4), Y(7), Y(4)) // large a
+	p("VMULPS %s, %s, %s", Y(5), Y(6), Y(6))
+	p("VFMADD213PS %s, %s, %s", Y(1), Y(1), Y(6)) // small a
+	p("VCMPPS $0x%02x, %s, %s, %s", cmpLT, k(0.625), Y(1), Y(7))
+	p("VBLENDVPS %s, %s, %s, %s", Y(7), Y(6), Y(4), Y(4))
+	p("VCMPPS $0x%02x, %s, %s, %s", cmpUNORD, Y(0), Y(0), Y(7))
+	p("VANDPS %s, %s, %s", kb(signBits), Y(0), Y(0))
+	p("VORPS %s, %s, %s", Y(0), Y(4), Y(4))
+	p("VBLENDVPS %s, %s, %s, %s", Y(7), off, Y(4), Y(4)) // NaN: x
+}
+
+// emitTanh writes tanhF32T8 (nt: tanhF32T8NT, streaming stores to a
+// 32-byte aligned dst) for n a multiple of 8: 16 lanes a step as two
+// interleaved tanh2Body, then 8.
+func emitTanh(nt bool) {
+	name := "tanhF32T8"
+	st := "VMOVUPS"
+	if nt {
+		name += "NT"
+		st = "VMOVNTPS"
+	}
+	fmt.Fprintf(&decl, "//go:noescape\nfunc %s(dst, x unsafe.Pointer, n int)\n\n", name)
+	fmt.Fprintf(&asm, "// func %s(dst, x unsafe.Pointer, n int)\nTEXT ·%s(SB), NOSPLIT, $0-24\n", name, name)
+	p("MOVQ dst+0(FP), DI")
+	p("MOVQ x+8(FP), SI")
+	p("MOVQ n+16(FP), CX")
+	p("XORQ R8, R8")
+	label("loop2")
+	p("LEAQ 16(R8), AX")
+	p("CMPQ AX, CX")
+	p("JGT loop1")
+	dual(func() { tanh2Body(0, "(SI)(R8*4)") }, func() { tanh2Body(8, "32(SI)(R8*4)") })
+	p("%s Y4, (DI)(R8*4)", st)
+	p("%s Y12, 32(DI)(R8*4)", st)
+	p("ADDQ $16, R8")
+	p("JMP loop2")
+	label("loop1")
+	p("CMPQ R8, CX")
+	p("JGE done")
+	tanh2Body(0, "(SI)(R8*4)")
+	p("%s Y4, (DI)(R8*4)", st)
+	p("ADDQ $8, R8")
+	p("JMP loop1")
+	label("done")
+	p("VZEROUPPER")
+	p("RET")
+	asm.WriteString("\n")
+}
+
+// hypotHalf is sqrt(x^2 + y^2) in float64 of the 4 lanes at off(SI) and
+// off(DX) (x^2 and y^2 exact, one rounding in the sum and one in the
+// root, then one to float32), on Y[b], Y[b+1]; the result in X[b].
+func hypotHalf(b, off int) {
+	p("VCVTPS2PD %d(SI)(R8*4), Y%d", off, b)
+	p("VCVTPS2PD %d(DX)(R8*4), Y%d", off, b+1)
+	p("VMULPD Y%d, Y%d, Y%d", b, b, b)
+	p("VFMADD231PD Y%d, Y%d, Y%d", b+1, b+1, b)
+	p("VSQRTPD Y%d, Y%d", b, b)
+	p("VCVTPD2PSY Y%d, X%d", b, b)
+}
+
+// emitHypot writes hypotF32D8 (nt: hypotF32D8NT) for n a multiple of 8:
+// two interleaved hypotHalf, and +Inf where either operand is infinite
+// (also beside a NaN, as C99 and NumPy have it).
+func emitHypot(nt bool) {
+	name := "hypotF32D8"
+	st := "VMOVUPS"
+	if nt {
+		name += "NT"
+		st = "VMOVNTPS"
+	}
+	fmt.Fprintf(&decl, "//go:noescape\nfunc %s(dst, x, y unsafe.Pointer, n int)\n\n", name)
+	fmt.Fprintf(&asm, "// func %s(dst, x, y unsafe.Pointer, n int)\nTEXT ·%s(SB), NOSPLIT, $0-32\n", name, name)
+	p("MOVQ dst+0(FP), DI")
+	p("MOVQ x+8(FP), SI")
+	p("MOVQ y+16(FP), DX")
+	p("MOVQ n+24(FP), CX")
+	p("XORQ R8, R8")
+	label("loop")
+	p("CMPQ R8, CX")
+	p("JGE done")
+	dual(func() { hypotHalf(0, 0) }, func() { hypotHalf(2, 16) })
+	p("VINSERTF128 $1, X2, Y0, Y0")
+	inf := k(float32(math.Inf(1)))
+	p("VMOVUPS (SI)(R8*4), Y4")
+	p("VMOVUPS (DX)(R8*4), Y5")
+	p("VANDPS %s, Y4, Y4", kb(absBits))
+	p("VANDPS %s, Y5, Y5", kb(absBits))
+	p("VCMPPS $0x%02x, %s, Y4, Y4", cmpEQ, inf)
+	p("VCMPPS $0x%02x, %s, Y5, Y5", cmpEQ, inf)
+	p("VORPS Y5, Y4, Y4")
+	p("VBLENDVPS Y4, %s, Y0, Y0", inf)
+	p("%s Y0, (DI)(R8*4)", st)
+	p("ADDQ $8, R8")
+	p("JMP loop")
+	label("done")
+	p("VZEROUPPER")
+	p("RET")
+	asm.WriteString("\n")
+}
+
 func main() {
 	pi := bigPi()
 	piHi, piLo = split32(pi)
+	fitTan(pi)
 	pi2Hi, pi2Lo = split32(new(big.Float).SetPrec(200).Quo(pi, new(big.Float).SetFloat64(2)))
 	atanC = fit(atanP, 0, 1, atanDeg)
 	worst := 0.0
@@ -713,58 +1031,74 @@ func main() {
 		worstT = max(worstT, math.Abs(got-math.Tanh(x))/math.Tanh(x))
 	}
 	log.Printf("tanh: degree %d, max relative error %.3g (2^%.1f)", tanhDeg, worstT, math.Log2(worstT))
+	expCT = fit(math.Exp, -math.Ln2/2, math.Ln2/2, expDegT)
+	worstE := 0.0
+	for i := -100000; i <= 100000; i++ {
+		r := math.Ln2 / 2 * float64(i) / 100000
+		worstE = max(worstE, math.Abs(eval(expCT, r)-math.Exp(r))/math.Exp(r))
+	}
+	log.Printf("tanh's exp: degree %d, max relative error %.3g (2^%.1f)", expDegT, worstE, math.Log2(worstE))
 	log.Printf("expm1: degree %d, max relative error %.3g (2^%.1f)", expDeg, worst, math.Log2(worst))
 
 	asm.WriteString("// Code generated by vmath32gen.go; DO NOT EDIT.\n\n//go:build amd64 && !noasm\n\n#include \"textflag.h\"\n\n")
+	unary := []struct {
+		name string
+		body func()
+	}{
+		{"expm1F32", expm1Body}, {"log1pF32", log1pBody}, {"asinF32", asinBody}, {"pow25F32", pow25Body},
+		{"tanhF32", tanhBody}, {"atanF32", func() { atanBody(true) }},
+	}
 	for _, w := range []int{8, 16} {
 		W = w
 		suf := "V8"
 		if w == 16 {
 			suf = "V16"
 		}
-		head("atan2F32"+suf, true)
-		mov(R(0), "(SI)(R8*4)")
-		mov(R(1), "(DX)(R8*4)")
-		atanBody(false)
-		mov("(DI)(R8*4)", R(0))
-		tail()
-		head("expm1F32"+suf, false)
-		mov(R(0), "(SI)(R8*4)")
-		expm1Body()
-		mov("(DI)(R8*4)", R(0))
-		tail()
-		head("log1pF32"+suf, false)
-		mov(R(0), "(SI)(R8*4)")
-		log1pBody()
-		mov("(DI)(R8*4)", R(0))
-		tail()
-		head("asinF32"+suf, false)
-		mov(R(0), "(SI)(R8*4)")
-		asinBody()
-		mov("(DI)(R8*4)", R(0))
-		tail()
-		head("pow25F32"+suf, false)
-		mov(R(0), "(SI)(R8*4)")
-		pow25Body()
-		mov("(DI)(R8*4)", R(0))
-		tail()
-		head("tanhF32"+suf, false)
-		mov(R(0), "(SI)(R8*4)")
-		tanhBody()
-		mov("(DI)(R8*4)", R(0))
-		tail()
-		head("atanF32"+suf, false)
-		mov(R(0), "(SI)(R8*4)")
-		atanBody(true)
-		mov("(DI)(R8*4)", R(0))
-		tail()
+		// the streaming forms (VMOVNTPS to a 32-byte aligned dst) in AVX2
+		// only: they serve outputs far larger than the cache, where the
+		// 512-bit forms bring nothing
+		nts := []bool{false}
+		if w == 8 {
+			nts = append(nts, true)
+		}
+		for _, nt := range nts {
+			sfx, store := suf, func() { mov("(DI)(R8*4)", R(0)) }
+			if nt {
+				sfx, store = suf+"NT", func() { p("VMOVNTPS %s, (DI)(R8*4)", R(0)) }
+			}
+			head("atan2F32"+sfx, true)
+			mov(R(0), "(SI)(R8*4)")
+			mov(R(1), "(DX)(R8*4)")
+			atanBody(false)
+			store()
+			tail()
+			for _, u := range unary {
+				head(u.name+sfx, false)
+				mov(R(0), "(SI)(R8*4)")
+				u.body()
+				store()
+				tail()
+			}
+		}
 	}
+	emitTan(false)
+	emitTan(true)
+	emitTanh(false)
+	emitTanh(true)
+	emitHypot(false)
+	emitHypot(true)
 	for i, c := range consts {
 		for j := 0; j < 16; j++ {
 			fmt.Fprintf(&asm, "DATA v32<>+%d(SB)/4, $0x%08x\n", 64*i+4*j, c)
 		}
 	}
 	fmt.Fprintf(&asm, "GLOBL v32<>(SB), RODATA|NOPTR, $%d\n", 64*len(consts))
+	for i, c := range consts64 {
+		for j := 0; j < 4; j++ {
+			fmt.Fprintf(&asm, "DATA v64<>+%d(SB)/8, $0x%016x\n", 32*i+8*j, c)
+		}
+	}
+	fmt.Fprintf(&asm, "GLOBL v64<>(SB), RODATA|NOPTR, $%d\n", 32*len(consts64))
 	if err := os.WriteFile("vmath32_amd64.s", asm.Bytes(), 0o644); err != nil {
 		log.Fatal(err)
 	}
