@@ -39,6 +39,7 @@ type keyer struct {
 	dir   []int32  // direct: group id + 1 by packed key (0: none)
 	slots []uint64 // hashed: open addressing, linear probing; the key's hash's high 32 bits << 32 | group id + 1 (0: empty)
 	mask  uint64
+	sbits uint // hashed: log2 len(slots); a key's home slot is its hash's top sbits bits
 
 	// wide
 	w     int      // words a key: one per column, then the null flags
@@ -505,14 +506,43 @@ func (k *keyer) sizeSlots(n int) {
 	}
 	k.slots = make([]uint64, size)
 	k.mask = uint64(size - 1)
+	k.sbits = uint(bits.TrailingZeros64(uint64(size)))
 	for g, p := range k.pkeys {
 		hp := hashKey(p)
-		h := hp & k.mask
+		h := hp >> (64 - k.sbits)
 		for k.slots[h] != 0 {
 			h = (h + 1) & k.mask
 		}
 		k.slots[h] = hp&^(1<<32-1) | uint64(g+1)
 	}
+}
+
+// growSlots doubles the slots without reading a key: a key's home slot is
+// the top bits of its hash, which its slot's tag holds (sbits <= 32), so
+// each entry moves to its new home from its tag alone; and the old slots
+// are read in order of home, so that the new ones are written nearly in
+// order too (no cache miss a key, as a rebuild from the keys would take).
+func (k *keyer) growSlots() {
+	old := k.slots
+	nb := k.sbits + 1
+	if nb > 32 {
+		k.sizeSlots(len(k.pkeys)) // (cannot happen: maxGroups keys fit in 2^32 slots)
+		return
+	}
+	size := uint64(1) << nb
+	slots := make([]uint64, size)
+	mask := size - 1
+	for _, e := range old {
+		if e == 0 {
+			continue
+		}
+		h := e >> (64 - nb)
+		for slots[h] != 0 {
+			h = (h + 1) & mask
+		}
+		slots[h] = e
+	}
+	k.slots, k.mask, k.sbits = slots, mask, nb
 }
 
 func hash64(x uint64) uint64 {
@@ -576,13 +606,15 @@ func hashWords(ws []uint64) uint64 {
 }
 
 // weakHash (tests only) keeps 4 bits of a key's hash for the tag and 4
-// for the slot: tags collide and probe chains are long.
+// low bits: tags collide and probe chains are long (a keyer's home
+// slots, the top bits, are all slot 0).
 var weakHash bool
 
 const weakMask = 0xf<<32 | 0xf
 
 // hashKey is a packed key's hash: its high 32 bits are the tag kept in
-// the slot, its low bits the slot.
+// the slot, and its top bits the home slot in a keyer's table (a
+// partition's table in a merge takes its low bits).
 func hashKey(p uint64) uint64 {
 	h := hash64(p)
 	if weakHash {
@@ -676,13 +708,13 @@ func (k *keyer) assign(cols []keyVals, n int, pos int64, firsts []int64, gids []
 		var touch uint64
 		for j, p := range chunk {
 			hs[j] = hashKey(p)
-			touch |= k.slots[hs[j]&k.mask]
+			touch |= k.slots[hs[j]>>(64-k.sbits)]
 		}
 		k.touch = touch
 		for j, p := range chunk {
 			i := at + j
 			tag := hs[j] &^ (1<<32 - 1)
-			h := hs[j] & k.mask
+			h := hs[j] >> (64 - k.sbits)
 			for {
 				e := k.slots[h]
 				if e == 0 {
@@ -695,7 +727,7 @@ func (k *keyer) assign(cols []keyVals, n int, pos int64, firsts []int64, gids []
 					k.first = push(k.first, firstOf(firsts, pos, i))
 					gids[i] = int32(g)
 					if len(k.pkeys) >= len(k.slots)*3/4 {
-						k.sizeSlots(len(k.pkeys))
+						k.growSlots()
 					}
 					break
 				}
