@@ -21,7 +21,8 @@ type aggState interface {
 	// grow makes room for n groups.
 	grow(n int)
 	// update folds a batch in: row i belongs to group gids[i]; pos is the
-	// position of row 0 in the whole input (for First and Last).
+	// position of row 0 in the whole input (for First and Last; or each
+	// row's, c.at).
 	update(gids []int32, c *colData, pos int64) error
 	// merge folds o (a state of the same kind) in: o's group g is m[g].
 	merge(o aggState, m []int32) error
@@ -584,7 +585,7 @@ func (s *firstState[T]) update(gids []int32, c *colData, pos int64) error {
 	v := typed[T](c)
 	w := s.width
 	for i, g := range gids {
-		p := pos + int64(i)
+		p := c.posOf(pos, i)
 		if !s.takes(int(g), p) {
 			continue
 		}
@@ -875,7 +876,7 @@ func (s *strState) update(gids []int32, c *colData, pos int64) error {
 		if !null {
 			v = strValue(c.col, i)
 		}
-		s.put(int(g), v, null, pos+int64(i))
+		s.put(int(g), v, null, c.posOf(pos, i))
 	}
 	return nil
 }

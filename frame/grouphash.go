@@ -130,6 +130,9 @@ type keySlice interface {
 	// by cmask; 0 for a null row) at shift in pk.
 	pack(pk []uint64, valid []byte, off int, lo, cmask uint64, shift uint, or bool)
 	at(i int) uint64
+	// mix folds each row's raw value (nullMix for a null) into its hash:
+	// h[i] = (h[i] ^ raw) * mixK.
+	mix(h []uint64, valid []byte, off int)
 }
 
 type intsOf[T integer] []T
@@ -163,6 +166,23 @@ func (v intsOf[T]) minMax(valid []byte, off int) (uint64, uint64, bool) {
 		hi = max(hi, x)
 	}
 	return uint64(lo), uint64(hi), ok
+}
+
+func (v intsOf[T]) mix(h []uint64, valid []byte, off int) {
+	h = h[:len(v)]
+	if valid == nil {
+		for i, x := range v {
+			h[i] = (h[i] ^ uint64(x)) * mixK
+		}
+		return
+	}
+	for i, x := range v {
+		u := uint64(x)
+		if !bitutil.BitIsSet(valid, off+i) {
+			u = nullMix
+		}
+		h[i] = (h[i] ^ u) * mixK
+	}
 }
 
 func (v intsOf[T]) pack(pk []uint64, valid []byte, off int, lo, cmask uint64, shift uint, or bool) {
@@ -662,7 +682,7 @@ func (k *keyer) assign(cols []keyVals, n int, pos int64, firsts []int64, gids []
 			for _, c := range k.cols {
 				total += c.bits
 			}
-			if total > 64 {
+			if total > 64 && !k.tighten() {
 				k.toWideFrom(old)
 			} else {
 				k.layoutShifts()
@@ -768,6 +788,34 @@ func (k *keyer) toWideFrom(old []keyCol) {
 		*k.cols[c] = old[c]
 	}
 	k.toWide()
+}
+
+// tighten lays every column out over exactly the values seen (no room to
+// grow but what the code width leaves), when the layout with room does
+// not fit in 64 bits: it reports whether this one does (q10's six keys
+// need 62 bits, and room for both ways of two of them was too much).
+func (k *keyer) tighten() bool {
+	var total uint
+	for _, c := range k.cols {
+		if !c.seen {
+			total += c.bits
+			continue
+		}
+		cnt := c.max - c.min + 1
+		if cnt == 0 {
+			return false
+		}
+		total += uint(bits.Len64(cnt))
+	}
+	if total > 64 {
+		return false
+	}
+	for _, c := range k.cols {
+		if c.seen {
+			c.lo, c.bits = c.min, uint(bits.Len64(c.max-c.min+1))
+		}
+	}
+	return true
 }
 
 // layoutShifts places the columns' codes one after the other.

@@ -167,6 +167,21 @@ func TestGroupKeysPartitioned(t *testing.T) {
 	t.Run("weak", testGroupKeys)
 }
 
+// TestGroupKeysOwned: the same with every multi-worker group-by whose
+// keys allow it split among the workers by owned partitions of the keys
+// (groupowned.go), and the disjoint tables put together; and with weak
+// hashes.
+func TestGroupKeysOwned(t *testing.T) {
+	ownedForce = true
+	defer func() { ownedForce = false }()
+	before := ownedRuns.Load()
+	t.Run("strong", testGroupKeys)
+	require.Greater(t, ownedRuns.Load()-before, int64(20), "owned runs")
+	weakHash = true
+	defer func() { weakHash = false }()
+	t.Run("weak", testGroupKeys)
+}
+
 func testGroupKeys(t *testing.T) {
 	i64, i32, i8, u16, u64 := arrow.PrimitiveTypes.Int64, arrow.PrimitiveTypes.Int32, arrow.PrimitiveTypes.Int8, arrow.PrimitiveTypes.Uint16, arrow.PrimitiveTypes.Uint64
 	dictT := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
@@ -206,6 +221,7 @@ func testGroupKeys(t *testing.T) {
 			}
 			return r.Int64() - r.Int64(), r.IntN(20) > 0
 		})}, []int{2000, 2000, 2000}, 0},
+		{"tight layout", []keyGen{intGen(i64, tightGen), intGen(i64, tightGen), intGen(i64, tightGen)}, []int{3000, 3000}, 0},
 		{"floats", []keyGen{intGen(arrow.PrimitiveTypes.Float64, pick(fl, 0.1))}, []int{500, 500}, 0},
 		{"float32 and int", []keyGen{intGen(arrow.PrimitiveTypes.Float32, pick(fl, 0.1)), intGen(i8, uniform(0, 3, 0.2))}, []int{500}, 0},
 		{"bools", []keyGen{intGen(arrow.FixedWidthTypes.Boolean, uniform(0, 1, 0.2)), intGen(i8, uniform(0, 2, 0))}, []int{300, 300}, 0},
@@ -334,6 +350,57 @@ func testGroupKeys(t *testing.T) {
 			}
 		})
 	}
+}
+
+// tightGen: keys in [100, 2^21) (21 bits) in the first batch, then
+// reaching down to 1: three columns with room to grow (22 bits each)
+// would not fit in 64 bits, laid out tightly (21 each) they do.
+func tightGen(r *rand.Rand, batch, i int) (int64, bool) {
+	switch {
+	case batch == 0 && i == 0:
+		return 100, true
+	case batch == 0 && i == 1:
+		return 1<<21 - 1, true
+	case batch == 0:
+		return 100 + r.Int64N(1<<21-100), true
+	case i == 0:
+		return 1, true
+	}
+	return 1 + r.Int64N(1<<21-1), true
+}
+
+// TestKeyerTightLayout: the tight layout of tightGen's keys stays packed
+// (before it, the keys turned wide), and the group ids are the same as a
+// map's.
+func TestKeyerTightLayout(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 9))
+	k := newKeyer([]arrow.DataType{arrow.PrimitiveTypes.Int64, arrow.PrimitiveTypes.Int64, arrow.PrimitiveTypes.Int64})
+	ids := map[[3]int64]int32{}
+	for batch := 0; batch < 3; batch++ {
+		n := 2000
+		cols := make([][]int64, 3)
+		kv := make([]keyVals, 3)
+		for c := range cols {
+			cols[c] = make([]int64, n)
+			for i := range cols[c] {
+				cols[c][i], _ = tightGen(r, batch, i)
+			}
+			kv[c] = keyVals{v: intsOf[int64](cols[c])}
+		}
+		gids := make([]int32, n)
+		require.NoError(t, k.assign(kv, n, int64(batch*n), nil, gids))
+		require.NotEqual(t, keyWide, k.mode, "batch %d", batch)
+		for i := 0; i < n; i++ {
+			key := [3]int64{cols[0][i], cols[1][i], cols[2][i]}
+			g, ok := ids[key]
+			if !ok {
+				g = int32(len(ids))
+				ids[key] = g
+			}
+			require.Equal(t, g, gids[i], "batch %d row %d", batch, i)
+		}
+	}
+	require.Equal(t, len(ids), k.groups())
 }
 
 // TestGroupKeysMillion: 10^6 distinct keys (and one key) through the hash
