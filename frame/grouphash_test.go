@@ -424,8 +424,11 @@ func TestGroupKeysMillion(t *testing.T) {
 		k.Release()
 		v.Release()
 		for _, workers := range []int{1, 2} {
+			runs := ownedRuns.Load()
 			tb, err := FromRecords(rec).GroupBy("k").Agg(Count(), First("v").As("first")).Collect(context.Background(), WithWorkers(workers), WithAllocator(mem))
 			require.NoError(t, err)
+			// all-distinct keys and two workers: owned partitions
+			require.Equal(t, workers == 2 && distinct == n, ownedRuns.Load() > runs, "owned partitions")
 			out := tb.Record()
 			require.Equal(t, distinct, out.NumRows())
 			keys := out.Column(0).(*arrowarray.Int64)
@@ -518,4 +521,49 @@ func padded(t *testing.T, mem memory.Allocator, c arrow.Array) arrow.Array {
 	out, err := arrowarray.Concatenate(parts, mem)
 	require.NoError(t, err)
 	return out
+}
+
+// TestOwnedDecision: the first batch's keys decide owned partitions only
+// when they look nearly all distinct (and the batch is large enough).
+func TestOwnedDecision(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	r := rand.New(rand.NewPCG(4, 4))
+	schema := arrow.NewSchema([]arrow.Field{{Name: "a", Type: arrow.PrimitiveTypes.Int32, Nullable: true}, {Name: "b", Type: arrow.PrimitiveTypes.Float64, Nullable: true}}, nil)
+	in := &node{schema: schema}
+	n, err := groupNode(in, []string{"a", "b"}, []Agg{Count()})
+	require.NoError(t, err)
+	n.in = in
+	for _, tc := range []struct {
+		name     string
+		rows     int
+		distinct int64 // a's values (b: 0)
+		want     bool
+	}{
+		{"unique", 20000, 1 << 30, true},
+		{"hundred", 20000, 100, false},
+		{"1e5", 20000, 100000, false},
+		{"1e7", 20000, 10_000_000, true},
+		{"small batch", 1000, 1 << 30, false},
+	} {
+		ab, bb := arrowarray.NewInt32Builder(mem), arrowarray.NewFloat64Builder(mem)
+		for i := 0; i < tc.rows; i++ {
+			if i == 7 {
+				ab.AppendNull()
+			} else {
+				ab.Append(int32(r.Int64N(tc.distinct)))
+			}
+			bb.Append(0)
+		}
+		a, b := ab.NewArray(), bb.NewArray()
+		rec := arrowarray.NewRecord(schema, []arrow.Array{a, b}, int64(tc.rows))
+		got, err := highCardinality(n, rec)
+		require.NoError(t, err)
+		require.Equal(t, tc.want, got, tc.name)
+		rec.Release()
+		a.Release()
+		b.Release()
+		ab.Release()
+		bb.Release()
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/apache/arrow/go/v15/arrow"
+	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 )
 
@@ -23,7 +24,7 @@ import (
 // this path.
 //
 // The path is taken when the first batch has at least ownedMinRows rows
-// and a sample of ownedSample of them has at least ownedDistinct of its
+// and its first ownedSample rows have at least ownedDistinct of their
 // keys distinct (about 4·10^5 equally likely keys or more).
 
 var (
@@ -78,29 +79,51 @@ func rowHashes(k *keyer, keys []int, cols []arrow.Array, h []uint64) error {
 func owner(h uint64, workers int) int { return int((h >> 32) * uint64(workers) >> 32) }
 
 // highCardinality reports whether the keys of batch rec look nearly all
-// distinct (a sample of its rows).
+// distinct: of its first ownedSample rows, at least ownedDistinct (it
+// stops at the repeat too many, after a few hundred rows for keys of a
+// hundred values).
 func highCardinality(n *node, rec arrow.Record) (bool, error) {
 	rows := int(rec.NumRows())
 	if rows < ownedMinRows {
 		return false, nil
 	}
+	s := min(rows, ownedSample)
+	cols := make([]arrow.Array, rec.NumCols())
+	for _, i := range n.keys {
+		cols[i] = arrowarray.NewSlice(rec.Column(i), 0, int64(s))
+		defer cols[i].Release()
+	}
 	var types []arrow.DataType
 	for _, i := range n.keys {
 		types = append(types, n.in.schema.Field(i).Type)
 	}
-	h := make([]uint64, rows)
-	if err := rowHashes(newKeyer(types), n.keys, rec.Columns(), h); err != nil {
+	h := make([]uint64, s)
+	if err := rowHashes(newKeyer(types), n.keys, cols, h); err != nil {
 		return false, err
 	}
-	step := max(1, rows/ownedSample)
-	sample := make([]uint64, 0, rows/step+1)
-	for i := 0; i < rows; i += step {
-		sample = append(sample, h[i])
+	size := 1
+	for size < 2*s {
+		size *= 2
 	}
-	ns := len(sample)
-	slices.Sort(sample)
-	d := len(slices.Compact(sample))
-	return float64(d) >= ownedDistinct*float64(ns), nil
+	set := make([]uint64, size) // hash | 1 (0: empty)
+	mask := uint64(size - 1)
+	allowed := int((1 - ownedDistinct) * float64(s))
+	repeats := 0
+	for _, x := range h {
+		x |= 1
+		i := (x >> 32) & mask
+		for set[i] != 0 && set[i] != x {
+			i = (i + 1) & mask
+		}
+		if set[i] == x {
+			if repeats++; repeats > allowed {
+				return false, nil
+			}
+			continue
+		}
+		set[i] = x
+	}
+	return true, nil
 }
 
 // ownScratch is a worker's buffers for the rows it owns in a batch.
