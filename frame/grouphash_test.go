@@ -567,3 +567,44 @@ func TestOwnedDecision(t *testing.T) {
 		bb.Release()
 	}
 }
+
+// TestInterner: ids against a map's, for strings of 0 to 40 bytes (the
+// short ones, up to 15, kept as two words), with zero bytes inside and at
+// the end ("ab" and "ab\x00" differ), through the table's growth; and
+// each id's string back.
+func TestInterner(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 7))
+	defer func() { weakHash = false }()
+	for _, weak := range []bool{false, true} {
+		weakHash = weak // 8-bit hashes: tags collide, strings compared
+		s := newInterner()
+		ref := map[string]int{}
+		var pool []string
+		for i := 0; i < 3000; i++ {
+			n := r.IntN(41)
+			b := make([]byte, n)
+			for j := range b {
+				if r.IntN(3) == 0 {
+					b[j] = 0
+				} else {
+					b[j] = byte('a' + r.IntN(3))
+				}
+			}
+			pool = append(pool, string(b), string(b)+"\x00", "\x00"+string(b))
+		}
+		pool = append(pool, "", "\x00", "\x00\x00")
+		for i := 0; i < 20000; i++ {
+			str := pool[r.IntN(len(pool))]
+			want, ok := ref[str]
+			if !ok {
+				want = len(ref)
+				ref[str] = want
+			}
+			require.Equal(t, want, s.id([]byte(str)), "%q", str)
+		}
+		require.Equal(t, len(ref), s.len())
+		for str, id := range ref {
+			require.Equal(t, str, string(s.get(id)))
+		}
+	}
+}
