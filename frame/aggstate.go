@@ -156,6 +156,47 @@ func (s *countState) finish(mem memory.Allocator, order []int32) (arrow.Array, e
 	return directGather(mem, arrow.PrimitiveTypes.Int64, s.n, nil, order), nil
 }
 
+// reserver is a state that can make room for exactly n groups (a merge,
+// knowing how many there are, grows the largest table's states once).
+type reserver interface {
+	reserve(n int)
+}
+
+// reserveTo gives s a capacity of at least n elements, exactly n when it
+// has to grow.
+func reserveTo[T any](s []T, n int) []T {
+	if n <= cap(s) {
+		return s
+	}
+	t := make([]T, len(s), n)
+	copy(t, s)
+	return t
+}
+
+func (s *countState) reserve(n int) { s.n = reserveTo(s.n, n) }
+
+func (s *intSumState[T]) reserve(n int) {
+	s.s, s.has = reserveTo(s.s, n*s.width), reserveTo(s.has, n*s.width)
+}
+
+func (s *uintSumState[T]) reserve(n int) {
+	s.s, s.has = reserveTo(s.s, n*s.width), reserveTo(s.has, n*s.width)
+}
+
+func (s *momentState[T]) reserve(n int) {
+	k := n * s.width
+	s.n = reserveTo(s.n, k)
+	if s.op == aggVar || s.op == aggStd {
+		s.mean, s.m2, s.piv = reserveTo(s.mean, k), reserveTo(s.m2, k), reserveTo(s.piv, k)
+	} else {
+		s.s, s.c = reserveTo(s.s, k), reserveTo(s.c, k)
+	}
+}
+
+func (s *extremeState[T]) reserve(n int) {
+	s.v, s.has = reserveTo(s.v, n*s.width), reserveTo(s.has, n*s.width)
+}
+
 // growTo extends s to n elements (zero), doubling its capacity when short.
 func growTo[T any](s []T, n int) []T {
 	if n <= len(s) {

@@ -204,6 +204,9 @@ func mergeDisjoint(tables []*gtable, workers int) (err error) {
 	}()
 	nt := len(tables)
 	t0 := tables[0]
+	for _, t := range tables {
+		t.k.slots, t.k.dir = nil, nil // no more lookups: they can go
+	}
 	remap := make([][][]uint64, nt) // (no strings)
 	for w := range remap {
 		remap[w] = make([][]uint64, len(t0.k.cols))
