@@ -26,7 +26,17 @@ type colData struct {
 	vals  any
 	base  int
 	width int
-	rowOK []bool // rowMask's answer, once asked
+	rowOK []bool  // rowMask's answer, once asked
+	at    []int64 // each row's position in the input (nil: pos + row)
+}
+
+// posOf is row i's position in the input, row 0 being at pos unless the
+// rows have positions of their own (at).
+func (c *colData) posOf(pos int64, i int) int64 {
+	if c.at != nil {
+		return c.at[i]
+	}
+	return pos + int64(i)
 }
 
 func (c *colData) rowValid(i int) bool { return c.col.IsValid(i) }

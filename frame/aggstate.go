@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/bitutil"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/stride0/stride0/array"
@@ -21,7 +22,8 @@ type aggState interface {
 	// grow makes room for n groups.
 	grow(n int)
 	// update folds a batch in: row i belongs to group gids[i]; pos is the
-	// position of row 0 in the whole input (for First and Last).
+	// position of row 0 in the whole input (for First and Last; or each
+	// row's, c.at).
 	update(gids []int32, c *colData, pos int64) error
 	// merge folds o (a state of the same kind) in: o's group g is m[g].
 	merge(o aggState, m []int32) error
@@ -151,14 +153,48 @@ func (s *countState) merge(o aggState, m []int32) error {
 }
 
 func (s *countState) finish(mem memory.Allocator, order []int32) (arrow.Array, error) {
-	v := make([]int64, len(order))
-	for i, g := range order {
-		v[i] = s.n[g]
+	return directGather(mem, arrow.PrimitiveTypes.Int64, s.n, nil, order), nil
+}
+
+// reserver is a state that can make room for exactly n groups (a merge,
+// knowing how many there are, grows the largest table's states once).
+type reserver interface {
+	reserve(n int)
+}
+
+// reserveTo gives s a capacity of at least n elements, exactly n when it
+// has to grow.
+func reserveTo[T any](s []T, n int) []T {
+	if n <= cap(s) {
+		return s
 	}
-	b := arrowarray.NewInt64Builder(mem)
-	defer b.Release()
-	b.AppendValues(v, nil)
-	return b.NewArray(), nil
+	t := make([]T, len(s), n)
+	copy(t, s)
+	return t
+}
+
+func (s *countState) reserve(n int) { s.n = reserveTo(s.n, n) }
+
+func (s *intSumState[T]) reserve(n int) {
+	s.s, s.has = reserveTo(s.s, n*s.width), reserveTo(s.has, n*s.width)
+}
+
+func (s *uintSumState[T]) reserve(n int) {
+	s.s, s.has = reserveTo(s.s, n*s.width), reserveTo(s.has, n*s.width)
+}
+
+func (s *momentState[T]) reserve(n int) {
+	k := n * s.width
+	s.n = reserveTo(s.n, k)
+	if s.op == aggVar || s.op == aggStd {
+		s.mean, s.m2, s.piv = reserveTo(s.mean, k), reserveTo(s.m2, k), reserveTo(s.piv, k)
+	} else {
+		s.s, s.c = reserveTo(s.s, k), reserveTo(s.c, k)
+	}
+}
+
+func (s *extremeState[T]) reserve(n int) {
+	s.v, s.has = reserveTo(s.v, n*s.width), reserveTo(s.has, n*s.width)
 }
 
 // growTo extends s to n elements (zero), doubling its capacity when short.
@@ -241,6 +277,9 @@ func (s *intSumState[T]) merge(o aggState, m []int32) error {
 }
 
 func (s *intSumState[T]) finish(mem memory.Allocator, order []int32) (arrow.Array, error) {
+	if s.width == 1 && len(s.out.shape) == 0 && s.out.dt == array.Int64 {
+		return directGather(mem, arrow.PrimitiveTypes.Int64, s.s, s.has, order), nil
+	}
 	v, valid := gather(s.s, s.has, order, s.width)
 	return s.out.column(mem, nil, v, nil, valid, len(order))
 }
@@ -301,6 +340,9 @@ func (s *uintSumState[T]) merge(o aggState, m []int32) error {
 }
 
 func (s *uintSumState[T]) finish(mem memory.Allocator, order []int32) (arrow.Array, error) {
+	if s.width == 1 && len(s.out.shape) == 0 && s.out.dt == array.Uint64 {
+		return directGather(mem, arrow.PrimitiveTypes.Uint64, s.s, s.has, order), nil
+	}
 	v, valid := gather(s.s, s.has, order, s.width)
 	return s.out.column(mem, nil, nil, v, valid, len(order))
 }
@@ -433,33 +475,54 @@ func (s *momentState[T]) merge(o aggState, m []int32) error {
 
 func (s *momentState[T]) finish(mem memory.Allocator, order []int32) (arrow.Array, error) {
 	w := s.width
+	if w == 1 && len(s.out.shape) == 0 && s.out.dt == array.Float64 {
+		return directColumn(mem, arrow.PrimitiveTypes.Float64, len(order), func(vals []float64, valid []byte) int {
+			nulls := 0
+			for i, g := range order {
+				v, ok := s.value(int(g))
+				vals[i] = v
+				if !ok {
+					bitutil.ClearBit(valid, i)
+					nulls++
+				}
+			}
+			return nulls
+		}), nil
+	}
 	vals := make([]float64, 0, len(order)*w)
 	valid := make([]bool, 0, len(order)*w)
 	for _, g := range order {
 		for e := 0; e < w; e++ {
-			k := int(g)*w + e
-			n := s.n[k]
-			var v float64
-			ok := n > 0
-			switch s.op {
-			case aggSum:
-				v = compensated(s.s[k], s.c[k])
-			case aggMean:
-				v = compensated(s.s[k], s.c[k]) / float64(n)
-			case aggVar, aggStd:
-				ok = n > int64(s.ddof)
-				if ok {
-					v = max(s.m2[k], 0) / float64(n-int64(s.ddof))
-					if s.op == aggStd {
-						v = math.Sqrt(v)
-					}
-				}
-			}
+			v, ok := s.value(int(g)*w + e)
 			vals = append(vals, v)
 			valid = append(valid, ok)
 		}
 	}
 	return s.out.column(mem, vals, nil, nil, valid, len(order))
+}
+
+// value is accumulator k's result (0, false: null).
+func (s *momentState[T]) value(k int) (float64, bool) {
+	n := s.n[k]
+	if n == 0 {
+		return 0, false
+	}
+	switch s.op {
+	case aggSum:
+		return compensated(s.s[k], s.c[k]), true
+	case aggMean:
+		return compensated(s.s[k], s.c[k]) / float64(n), true
+	case aggVar, aggStd:
+		if n <= int64(s.ddof) {
+			return 0, false
+		}
+		v := max(s.m2[k], 0) / float64(n-int64(s.ddof))
+		if s.op == aggStd {
+			v = math.Sqrt(v)
+		}
+		return v, true
+	}
+	return 0, false
 }
 
 // ---- min and max ----
@@ -584,7 +647,7 @@ func (s *firstState[T]) update(gids []int32, c *colData, pos int64) error {
 	v := typed[T](c)
 	w := s.width
 	for i, g := range gids {
-		p := pos + int64(i)
+		p := c.posOf(pos, i)
 		if !s.takes(int(g), p) {
 			continue
 		}
@@ -875,7 +938,7 @@ func (s *strState) update(gids []int32, c *colData, pos int64) error {
 		if !null {
 			v = strValue(c.col, i)
 		}
-		s.put(int(g), v, null, pos+int64(i))
+		s.put(int(g), v, null, c.posOf(pos, i))
 	}
 	return nil
 }

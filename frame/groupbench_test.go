@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -137,6 +138,7 @@ func BenchmarkGroupBy(b *testing.B) {
 					f := q.q(t.Frame())
 					b.ReportAllocs()
 					b.SetBytes(int64(q.bytes) * benchRows)
+					c0 := cpuNanos()
 					for i := 0; i < b.N; i++ {
 						out, err := f.Collect(context.Background(), frame.WithWorkers(workers))
 						if err != nil {
@@ -144,8 +146,24 @@ func BenchmarkGroupBy(b *testing.B) {
 						}
 						out.Release()
 					}
+					reportCPU(b, c0)
 				})
 			}
 		}
 	}
+}
+
+// cpuNanos is the process's CPU time (user and system, every thread).
+func cpuNanos() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
+// reportCPU reports the CPU time an op took since c0 (cpu-ns/op): on a
+// machine shared with other work, steadier than the wall time.
+func reportCPU(b *testing.B, c0 int64) {
+	b.ReportMetric(float64(cpuNanos()-c0)/float64(b.N), "cpu-ns/op")
 }

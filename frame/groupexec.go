@@ -57,26 +57,32 @@ func (t *gtable) grow() {
 
 // add folds batch rec (whose row 0 is at position pos) in.
 func (t *gtable) add(rec arrow.Record, pos int64) error {
-	rows := int(rec.NumRows())
+	return t.addCols(rec.Columns(), int(rec.NumRows()), pos, nil)
+}
+
+// addCols folds a batch of rows rows in: cols are its columns (by input
+// column index; those the step does not read may be nil), row i at
+// position at[i], or pos+i when at is nil (at ascends).
+func (t *gtable) addCols(cols []arrow.Array, rows int, pos int64, at []int64) error {
 	t.gids = slices.Grow(t.gids[:0], rows)[:rows]
 	if pos < t.lastPos {
 		t.unordered = true
 	}
 	t.lastPos = pos
 	for c, i := range t.n.keys {
-		kv, err := t.k.cols[c].values(rec.Column(i))
+		kv, err := t.k.cols[c].values(cols[i])
 		if err != nil {
 			return fmt.Errorf("frame.GroupBy: %w", err)
 		}
 		t.kv[c] = kv
 	}
-	if err := t.k.assign(t.kv, rows, pos, nil, t.gids); err != nil {
+	if err := t.k.assign(t.kv, rows, pos, at, t.gids); err != nil {
 		return err
 	}
 	if t.unordered {
 		first := t.k.first
 		for i, g := range t.gids {
-			first[g] = min(first[g], pos+int64(i))
+			first[g] = min(first[g], firstOf(at, pos, i))
 		}
 	}
 	t.grow()
@@ -85,17 +91,20 @@ func (t *gtable) add(rec arrow.Record, pos int64) error {
 		switch {
 		case p.col < 0:
 		case p.str || p.op == aggCount || p.op == aggDistinct:
-			c = &colData{col: rec.Column(p.col), elems: rec.Column(p.col)}
+			c = &colData{col: cols[p.col], elems: cols[p.col]}
 		case p.op == aggCorr:
 			cs := t.states[a].(*corrState)
-			if err := cs.read(rec.Column(p.col), rec.Column(p.col2)); err != nil {
+			if err := cs.read(cols[p.col], cols[p.col2]); err != nil {
 				return fmt.Errorf("frame.Agg %v: %w", p.Agg, err)
 			}
 		default:
 			var err error
-			if c, err = readColumn(rec.Column(p.col), p.width); err != nil {
+			if c, err = readColumn(cols[p.col], p.width); err != nil {
 				return fmt.Errorf("frame.Agg %v: %w", p.Agg, err)
 			}
+		}
+		if c != nil {
+			c.at = at
 		}
 		if err := t.states[a].update(t.gids, c, pos); err != nil {
 			return fmt.Errorf("frame.Agg %v: %w", p.Agg, err)
@@ -532,16 +541,55 @@ func (b *groupBatches) run() (arrow.Record, error) {
 	workers := b.r.cfg.workers
 	tables := make([]*gtable, workers)
 	errs := make([]error, workers)
-	jobs := make(chan groupJob) // a batch per worker, and the next one read
+	// the first batch, read ahead: do its keys look nearly all distinct?
+	var ahead arrow.Record
+	owned := false
+	if workers > 1 && ownable(b.n) {
+		rec, err := b.in.next()
+		switch {
+		case errors.Is(err, io.EOF):
+		case err != nil:
+			return nil, err
+		default:
+			ahead = rec
+			owned = ownedForce
+			if !owned {
+				if owned, err = highCardinality(b.n, rec); err != nil {
+					rec.Release()
+					return nil, err
+				}
+			}
+		}
+	}
+	// a batch per worker, and the next one read; with owned partitions,
+	// every worker reads every batch
+	jobs := make([]chan groupJob, 1)
+	if owned {
+		ownedRuns.Add(1)
+		jobs = make([]chan groupJob, workers)
+	}
+	for i := range jobs {
+		jobs[i] = make(chan groupJob)
+	}
 	var wg sync.WaitGroup
 	for w := range tables {
 		tables[w] = newTable(b.n)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for j := range jobs {
+			if !owned {
+				for j := range jobs[0] {
+					if errs[w] == nil {
+						errs[w] = safeAdd(tables[w], j.rec, j.pos)
+					}
+					j.rec.Release()
+				}
+				return
+			}
+			var o ownScratch
+			for j := range jobs[w] {
 				if errs[w] == nil {
-					errs[w] = safeAdd(tables[w], j.rec, j.pos)
+					errs[w] = safeAddOwned(b.r.cfg.mem, tables[w], j.rec, j.pos, w, workers, &o)
 				}
 				j.rec.Release()
 			}
@@ -554,7 +602,12 @@ func (b *groupBatches) run() (arrow.Record, error) {
 			readErr = err
 			break
 		}
-		rec, err := b.in.next()
+		rec, err := ahead, error(nil)
+		if ahead != nil {
+			ahead = nil
+		} else {
+			rec, err = b.in.next()
+		}
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -562,10 +615,20 @@ func (b *groupBatches) run() (arrow.Record, error) {
 			readErr = err
 			break
 		}
-		jobs <- groupJob{rec: rec, pos: pos}
+		for range jobs[1:] {
+			rec.Retain() // (all before any worker can release it)
+		}
+		for _, ch := range jobs {
+			ch <- groupJob{rec: rec, pos: pos}
+		}
 		pos += rec.NumRows()
 	}
-	close(jobs)
+	if ahead != nil {
+		ahead.Release()
+	}
+	for _, ch := range jobs {
+		close(ch)
+	}
 	wg.Wait()
 	if readErr != nil {
 		return nil, readErr
@@ -582,6 +645,12 @@ func (b *groupBatches) run() (arrow.Record, error) {
 	for _, o := range tables[1:] {
 		others += o.k.groups()
 	}
+	if owned && others > 0 {
+		if err := mergeDisjoint(tables, workers); err != nil {
+			return nil, err
+		}
+		return t.resultN(b.r.cfg.mem, workers)
+	}
 	if len(tables) > 1 && len(b.n.keys) > 0 && others > 0 && others >= partMergeMin {
 		if err := mergeParts(tables, workers); err != nil {
 			return nil, err
@@ -595,6 +664,15 @@ func (b *groupBatches) run() (arrow.Record, error) {
 		*o = gtable{} // its states can go
 	}
 	return t.resultN(b.r.cfg.mem, workers)
+}
+
+func safeAddOwned(mem memory.Allocator, t *gtable, rec arrow.Record, pos int64, w, workers int, o *ownScratch) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("frame.GroupBy: internal error: %v", r)
+		}
+	}()
+	return t.addOwned(mem, rec, pos, w, workers, o)
 }
 
 func safeAdd(t *gtable, rec arrow.Record, pos int64) (err error) {

@@ -1,6 +1,7 @@
 package frame
 
 import (
+	"encoding/binary"
 	"fmt"
 	"hash/maphash"
 	"math"
@@ -39,6 +40,7 @@ type keyer struct {
 	dir   []int32  // direct: group id + 1 by packed key (0: none)
 	slots []uint64 // hashed: open addressing, linear probing; the key's hash's high 32 bits << 32 | group id + 1 (0: empty)
 	mask  uint64
+	sbits uint // hashed: log2 len(slots); a key's home slot is its hash's top sbits bits
 
 	// wide
 	w     int      // words a key: one per column, then the null flags
@@ -129,6 +131,9 @@ type keySlice interface {
 	// by cmask; 0 for a null row) at shift in pk.
 	pack(pk []uint64, valid []byte, off int, lo, cmask uint64, shift uint, or bool)
 	at(i int) uint64
+	// mix folds each row's raw value (nullMix for a null) into its hash:
+	// h[i] = (h[i] ^ raw) * mixK.
+	mix(h []uint64, valid []byte, off int)
 }
 
 type intsOf[T integer] []T
@@ -162,6 +167,23 @@ func (v intsOf[T]) minMax(valid []byte, off int) (uint64, uint64, bool) {
 		hi = max(hi, x)
 	}
 	return uint64(lo), uint64(hi), ok
+}
+
+func (v intsOf[T]) mix(h []uint64, valid []byte, off int) {
+	h = h[:len(v)]
+	if valid == nil {
+		for i, x := range v {
+			h[i] = (h[i] ^ uint64(x)) * mixK
+		}
+		return
+	}
+	for i, x := range v {
+		u := uint64(x)
+		if !bitutil.BitIsSet(valid, off+i) {
+			u = nullMix
+		}
+		h[i] = (h[i] ^ u) * mixK
+	}
 }
 
 func (v intsOf[T]) pack(pk []uint64, valid []byte, off int, lo, cmask uint64, shift uint, or bool) {
@@ -505,14 +527,43 @@ func (k *keyer) sizeSlots(n int) {
 	}
 	k.slots = make([]uint64, size)
 	k.mask = uint64(size - 1)
+	k.sbits = uint(bits.TrailingZeros64(uint64(size)))
 	for g, p := range k.pkeys {
 		hp := hashKey(p)
-		h := hp & k.mask
+		h := hp >> (64 - k.sbits)
 		for k.slots[h] != 0 {
 			h = (h + 1) & k.mask
 		}
 		k.slots[h] = hp&^(1<<32-1) | uint64(g+1)
 	}
+}
+
+// growSlots doubles the slots without reading a key: a key's home slot is
+// the top bits of its hash, which its slot's tag holds (sbits <= 32), so
+// each entry moves to its new home from its tag alone; and the old slots
+// are read in order of home, so that the new ones are written nearly in
+// order too (no cache miss a key, as a rebuild from the keys would take).
+func (k *keyer) growSlots() {
+	old := k.slots
+	nb := k.sbits + 1
+	if nb > 32 {
+		k.sizeSlots(len(k.pkeys)) // (cannot happen: maxGroups keys fit in 2^32 slots)
+		return
+	}
+	size := uint64(1) << nb
+	slots := make([]uint64, size)
+	mask := size - 1
+	for _, e := range old {
+		if e == 0 {
+			continue
+		}
+		h := e >> (64 - nb)
+		for slots[h] != 0 {
+			h = (h + 1) & mask
+		}
+		slots[h] = e
+	}
+	k.slots, k.mask, k.sbits = slots, mask, nb
 }
 
 func hash64(x uint64) uint64 {
@@ -576,13 +627,15 @@ func hashWords(ws []uint64) uint64 {
 }
 
 // weakHash (tests only) keeps 4 bits of a key's hash for the tag and 4
-// for the slot: tags collide and probe chains are long.
+// low bits: tags collide and probe chains are long (a keyer's home
+// slots, the top bits, are all slot 0).
 var weakHash bool
 
 const weakMask = 0xf<<32 | 0xf
 
 // hashKey is a packed key's hash: its high 32 bits are the tag kept in
-// the slot, its low bits the slot.
+// the slot, and its top bits the home slot in a keyer's table (a
+// partition's table in a merge takes its low bits).
 func hashKey(p uint64) uint64 {
 	h := hash64(p)
 	if weakHash {
@@ -630,7 +683,7 @@ func (k *keyer) assign(cols []keyVals, n int, pos int64, firsts []int64, gids []
 			for _, c := range k.cols {
 				total += c.bits
 			}
-			if total > 64 {
+			if total > 64 && !k.tighten() {
 				k.toWideFrom(old)
 			} else {
 				k.layoutShifts()
@@ -676,13 +729,13 @@ func (k *keyer) assign(cols []keyVals, n int, pos int64, firsts []int64, gids []
 		var touch uint64
 		for j, p := range chunk {
 			hs[j] = hashKey(p)
-			touch |= k.slots[hs[j]&k.mask]
+			touch |= k.slots[hs[j]>>(64-k.sbits)]
 		}
 		k.touch = touch
 		for j, p := range chunk {
 			i := at + j
 			tag := hs[j] &^ (1<<32 - 1)
-			h := hs[j] & k.mask
+			h := hs[j] >> (64 - k.sbits)
 			for {
 				e := k.slots[h]
 				if e == 0 {
@@ -695,7 +748,7 @@ func (k *keyer) assign(cols []keyVals, n int, pos int64, firsts []int64, gids []
 					k.first = push(k.first, firstOf(firsts, pos, i))
 					gids[i] = int32(g)
 					if len(k.pkeys) >= len(k.slots)*3/4 {
-						k.sizeSlots(len(k.pkeys))
+						k.growSlots()
 					}
 					break
 				}
@@ -736,6 +789,34 @@ func (k *keyer) toWideFrom(old []keyCol) {
 		*k.cols[c] = old[c]
 	}
 	k.toWide()
+}
+
+// tighten lays every column out over exactly the values seen (no room to
+// grow but what the code width leaves), when the layout with room does
+// not fit in 64 bits: it reports whether this one does (q10's six keys
+// need 62 bits, and room for both ways of two of them was too much).
+func (k *keyer) tighten() bool {
+	var total uint
+	for _, c := range k.cols {
+		if !c.seen {
+			total += c.bits
+			continue
+		}
+		cnt := c.max - c.min + 1
+		if cnt == 0 {
+			return false
+		}
+		total += uint(bits.Len64(cnt))
+	}
+	if total > 64 {
+		return false
+	}
+	for _, c := range k.cols {
+		if c.seen {
+			c.lo, c.bits = c.min, uint(bits.Len64(c.max-c.min+1))
+		}
+	}
+	return true
 }
 
 // layoutShifts places the columns' codes one after the other.
@@ -864,19 +945,66 @@ func (k *keyer) groupKeys(o *keyer) []keyVals {
 // ---- strings ----
 
 // interner gives each distinct string an id, in order of first sight.
+// A string of at most 15 bytes (db-benchmark's "id001" and
+// "id0000000001") is also kept as two words (shortWords), which its
+// lookups hash and compare in registers: before, the comparison read the
+// string's offsets and bytes (two cache misses in a table of 10^5
+// strings) and called memequal, 35% of q3's time with string keys.
 type interner struct {
-	seed  maphash.Seed
-	data  []byte
-	offs  []int    // string i is data[offs[i]:offs[i+1]]
-	slots []uint64 // hash's high 32 bits << 32 | id+1; 0: empty
-	mask  uint64
+	seed   maphash.Seed
+	s0, s1 uint64 // short strings' hash seeds
+	data   []byte
+	offs   []int       // string i is data[offs[i]:offs[i+1]]
+	short  [][2]uint64 // string i's shortWords, or longWords
+	slots  []uint64    // hash's high 32 bits << 32 | id+1; 0: empty
+	mask   uint64
 }
+
+// longWords marks a string of more than 15 bytes in interner.short (no
+// short string has 255 in its length byte).
+var longWords = [2]uint64{0, 0xff << 56}
 
 func newInterner() *interner {
 	s := &interner{seed: maphash.MakeSeed(), offs: []int{0}}
+	s.s0 = maphash.Comparable(s.seed, uint64(1))
+	s.s1 = maphash.Comparable(s.seed, uint64(2))
 	s.slots = make([]uint64, 64)
 	s.mask = 63
 	return s
+}
+
+// shortWords packs a string of at most 15 bytes into two words, its
+// bytes in order from the low byte of w0 on and its length in w1's top
+// byte (false: the string is longer).
+func shortWords(b []byte) (w0, w1 uint64, ok bool) {
+	n := len(b)
+	switch {
+	case n > 15:
+		return 0, 0, false
+	case n >= 8:
+		w0 = binary.LittleEndian.Uint64(b)
+		// bytes 8..n-1: the last 8 bytes, less those w0 has
+		w1 = binary.LittleEndian.Uint64(b[n-8:]) >> (8 * (16 - n))
+	default:
+		for i := n - 1; i >= 0; i-- {
+			w0 = w0<<8 | uint64(b[i])
+		}
+	}
+	return w0, w1 | uint64(n)<<56, true
+}
+
+// hash is string b's hash (w0, w1: its shortWords when short).
+func (s *interner) hash(b []byte, w0, w1 uint64, short bool) uint64 {
+	var h uint64
+	if short {
+		h = hash64((w0^s.s0)*0x9e3779b97f4a7c15 + (w1 ^ s.s1))
+	} else {
+		h = maphash.Bytes(s.seed, b)
+	}
+	if weakHash {
+		h &= weakMask
+	}
+	return h
 }
 
 func (s *interner) len() int { return len(s.offs) - 1 }
@@ -884,7 +1012,8 @@ func (s *interner) len() int { return len(s.offs) - 1 }
 func (s *interner) get(i int) []byte { return s.data[s.offs[i]:s.offs[i+1]] }
 
 func (s *interner) id(b []byte) int {
-	h := maphash.Bytes(s.seed, b)
+	w0, w1, short := shortWords(b)
+	h := s.hash(b, w0, w1, short)
 	tag := h &^ (1<<32 - 1)
 	i := h & s.mask
 	for {
@@ -893,6 +1022,11 @@ func (s *interner) id(b []byte) int {
 			id := s.len()
 			s.data = append(s.data, b...)
 			s.offs = append(s.offs, len(s.data))
+			if short {
+				s.short = append(s.short, [2]uint64{w0, w1})
+			} else {
+				s.short = append(s.short, longWords)
+			}
 			s.slots[i] = tag | uint64(id+1)
 			if s.len() >= len(s.slots)*3/4 {
 				s.grow()
@@ -901,7 +1035,11 @@ func (s *interner) id(b []byte) int {
 		}
 		if e&^(1<<32-1) == tag {
 			id := int(e&(1<<32-1)) - 1
-			if string(s.get(id)) == string(b) {
+			if short {
+				if sw := s.short[id]; sw[0] == w0 && sw[1] == w1 {
+					return id
+				}
+			} else if string(s.get(id)) == string(b) {
 				return id
 			}
 		}
@@ -914,7 +1052,8 @@ func (s *interner) grow() {
 	s.slots = make([]uint64, size)
 	s.mask = uint64(size - 1)
 	for id := 0; id < s.len(); id++ {
-		h := maphash.Bytes(s.seed, s.get(id))
+		sw := s.short[id]
+		h := s.hash(s.get(id), sw[0], sw[1], sw != longWords)
 		i := h & s.mask
 		for s.slots[i] != 0 {
 			i = (i + 1) & s.mask

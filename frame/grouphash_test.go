@@ -167,6 +167,17 @@ func TestGroupKeysPartitioned(t *testing.T) {
 	t.Run("weak", testGroupKeys)
 }
 
+// TestGroupKeysOwned: the same with every multi-worker group-by whose
+// keys allow it split among the workers by owned partitions of the keys
+// (groupowned.go), and the disjoint tables put together.
+func TestGroupKeysOwned(t *testing.T) {
+	ownedForce = true
+	defer func() { ownedForce = false }()
+	before := ownedRuns.Load()
+	testGroupKeys(t)
+	require.Greater(t, ownedRuns.Load()-before, int64(20), "owned runs")
+}
+
 func testGroupKeys(t *testing.T) {
 	i64, i32, i8, u16, u64 := arrow.PrimitiveTypes.Int64, arrow.PrimitiveTypes.Int32, arrow.PrimitiveTypes.Int8, arrow.PrimitiveTypes.Uint16, arrow.PrimitiveTypes.Uint64
 	dictT := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
@@ -206,6 +217,7 @@ func testGroupKeys(t *testing.T) {
 			}
 			return r.Int64() - r.Int64(), r.IntN(20) > 0
 		})}, []int{2000, 2000, 2000}, 0},
+		{"tight layout", []keyGen{intGen(i64, tightGen), intGen(i64, tightGen), intGen(i64, tightGen)}, []int{3000, 3000}, 0},
 		{"floats", []keyGen{intGen(arrow.PrimitiveTypes.Float64, pick(fl, 0.1))}, []int{500, 500}, 0},
 		{"float32 and int", []keyGen{intGen(arrow.PrimitiveTypes.Float32, pick(fl, 0.1)), intGen(i8, uniform(0, 3, 0.2))}, []int{500}, 0},
 		{"bools", []keyGen{intGen(arrow.FixedWidthTypes.Boolean, uniform(0, 1, 0.2)), intGen(i8, uniform(0, 2, 0))}, []int{300, 300}, 0},
@@ -220,7 +232,7 @@ func testGroupKeys(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	for ci, tc := range cases {
-		if weakHash && (tc.name == "hashed growth" || tc.name == "six keys" || tc.name == "utf8 many" || tc.name == "growing") {
+		if weakHash && (tc.name == "hashed growth" || tc.name == "six keys" || tc.name == "utf8 many" || tc.name == "growing" || tc.name == "tight layout") {
 			continue // too many groups for 8-bit hashes
 		}
 		t.Run(tc.name, func(t *testing.T) {
@@ -336,6 +348,57 @@ func testGroupKeys(t *testing.T) {
 	}
 }
 
+// tightGen: keys in [100, 2^21) (21 bits) in the first batch, then
+// reaching down to 1: three columns with room to grow (22 bits each)
+// would not fit in 64 bits, laid out tightly (21 each) they do.
+func tightGen(r *rand.Rand, batch, i int) (int64, bool) {
+	switch {
+	case batch == 0 && i == 0:
+		return 100, true
+	case batch == 0 && i == 1:
+		return 1<<21 - 1, true
+	case batch == 0:
+		return 100 + r.Int64N(1<<21-100), true
+	case i == 0:
+		return 1, true
+	}
+	return 1 + r.Int64N(1<<21-1), true
+}
+
+// TestKeyerTightLayout: the tight layout of tightGen's keys stays packed
+// (before it, the keys turned wide), and the group ids are the same as a
+// map's.
+func TestKeyerTightLayout(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 9))
+	k := newKeyer([]arrow.DataType{arrow.PrimitiveTypes.Int64, arrow.PrimitiveTypes.Int64, arrow.PrimitiveTypes.Int64})
+	ids := map[[3]int64]int32{}
+	for batch := 0; batch < 3; batch++ {
+		n := 2000
+		cols := make([][]int64, 3)
+		kv := make([]keyVals, 3)
+		for c := range cols {
+			cols[c] = make([]int64, n)
+			for i := range cols[c] {
+				cols[c][i], _ = tightGen(r, batch, i)
+			}
+			kv[c] = keyVals{v: intsOf[int64](cols[c])}
+		}
+		gids := make([]int32, n)
+		require.NoError(t, k.assign(kv, n, int64(batch*n), nil, gids))
+		require.NotEqual(t, keyWide, k.mode, "batch %d", batch)
+		for i := 0; i < n; i++ {
+			key := [3]int64{cols[0][i], cols[1][i], cols[2][i]}
+			g, ok := ids[key]
+			if !ok {
+				g = int32(len(ids))
+				ids[key] = g
+			}
+			require.Equal(t, g, gids[i], "batch %d row %d", batch, i)
+		}
+	}
+	require.Equal(t, len(ids), k.groups())
+}
+
 // TestGroupKeysMillion: 10^6 distinct keys (and one key) through the hash
 // table and its growth, with two workers merging.
 func TestGroupKeysMillion(t *testing.T) {
@@ -357,8 +420,11 @@ func TestGroupKeysMillion(t *testing.T) {
 		k.Release()
 		v.Release()
 		for _, workers := range []int{1, 2} {
+			runs := ownedRuns.Load()
 			tb, err := FromRecords(rec).GroupBy("k").Agg(Count(), First("v").As("first")).Collect(context.Background(), WithWorkers(workers), WithAllocator(mem))
 			require.NoError(t, err)
+			// all-distinct keys and two workers: owned partitions
+			require.Equal(t, workers == 2 && distinct == n, ownedRuns.Load() > runs, "owned partitions")
 			out := tb.Record()
 			require.Equal(t, distinct, out.NumRows())
 			keys := out.Column(0).(*arrowarray.Int64)
@@ -451,4 +517,90 @@ func padded(t *testing.T, mem memory.Allocator, c arrow.Array) arrow.Array {
 	out, err := arrowarray.Concatenate(parts, mem)
 	require.NoError(t, err)
 	return out
+}
+
+// TestOwnedDecision: the first batch's keys decide owned partitions only
+// when they look nearly all distinct (and the batch is large enough).
+func TestOwnedDecision(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	r := rand.New(rand.NewPCG(4, 4))
+	schema := arrow.NewSchema([]arrow.Field{{Name: "a", Type: arrow.PrimitiveTypes.Int32, Nullable: true}, {Name: "b", Type: arrow.PrimitiveTypes.Float64, Nullable: true}}, nil)
+	in := &node{schema: schema}
+	n, err := groupNode(in, []string{"a", "b"}, []Agg{Count()})
+	require.NoError(t, err)
+	n.in = in
+	for _, tc := range []struct {
+		name     string
+		rows     int
+		distinct int64 // a's values (b: 0)
+		want     bool
+	}{
+		{"unique", 20000, 1 << 30, true},
+		{"hundred", 20000, 100, false},
+		{"1e5", 20000, 100000, false},
+		{"1e7", 20000, 10_000_000, true},
+		{"small batch", 1000, 1 << 30, false},
+	} {
+		ab, bb := arrowarray.NewInt32Builder(mem), arrowarray.NewFloat64Builder(mem)
+		for i := 0; i < tc.rows; i++ {
+			if i == 7 {
+				ab.AppendNull()
+			} else {
+				ab.Append(int32(r.Int64N(tc.distinct)))
+			}
+			bb.Append(0)
+		}
+		a, b := ab.NewArray(), bb.NewArray()
+		rec := arrowarray.NewRecord(schema, []arrow.Array{a, b}, int64(tc.rows))
+		got, err := highCardinality(n, rec)
+		require.NoError(t, err)
+		require.Equal(t, tc.want, got, tc.name)
+		rec.Release()
+		a.Release()
+		b.Release()
+		ab.Release()
+		bb.Release()
+	}
+}
+
+// TestInterner: ids against a map's, for strings of 0 to 40 bytes (the
+// short ones, up to 15, kept as two words), with zero bytes inside and at
+// the end ("ab" and "ab\x00" differ), through the table's growth; and
+// each id's string back.
+func TestInterner(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 7))
+	defer func() { weakHash = false }()
+	for _, weak := range []bool{false, true} {
+		weakHash = weak // 8-bit hashes: tags collide, strings compared
+		s := newInterner()
+		ref := map[string]int{}
+		var pool []string
+		for i := 0; i < 3000; i++ {
+			n := r.IntN(41)
+			b := make([]byte, n)
+			for j := range b {
+				if r.IntN(3) == 0 {
+					b[j] = 0
+				} else {
+					b[j] = byte('a' + r.IntN(3))
+				}
+			}
+			pool = append(pool, string(b), string(b)+"\x00", "\x00"+string(b))
+		}
+		pool = append(pool, "", "\x00", "\x00\x00")
+		for i := 0; i < 20000; i++ {
+			str := pool[r.IntN(len(pool))]
+			want, ok := ref[str]
+			if !ok {
+				want = len(ref)
+				ref[str] = want
+			}
+			require.Equal(t, want, s.id([]byte(str)), "%q", str)
+		}
+		require.Equal(t, len(ref), s.len())
+		for str, id := range ref {
+			require.Equal(t, str, string(s.get(id)))
+		}
+	}
 }

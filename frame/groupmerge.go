@@ -343,6 +343,9 @@ func mergeStates(tables []*gtable, workers int, remap [][][]uint64, ms [][]int32
 		}
 	}
 	for _, s := range t0.states {
+		if r, ok := s.(reserver); ok {
+			r.reserve(groups) // (grow would double the capacity)
+		}
 		s.grow(groups)
 	}
 	serrs := make([]error, len(t0.states))

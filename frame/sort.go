@@ -225,6 +225,31 @@ func readAll(r *runner, in batches, s *arrow.Schema) (arrow.Record, error) {
 
 // takeRows returns the rows idx of rec (an index of -1 gives a null row).
 func takeRows(ctx context.Context, mem memory.Allocator, rec arrow.Record, idx []int64) (arrow.Record, error) {
+	cols := make([]arrow.Array, rec.NumCols())
+	pick := make([]bool, len(cols))
+	for i := range pick {
+		pick[i] = true
+	}
+	if i, err := takeColumns(ctx, mem, rec.Columns(), pick, idx, cols); err != nil {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+		return nil, fmt.Errorf("frame: taking rows of column %q: %w", rec.ColumnName(i), err)
+	}
+	defer func() {
+		for _, c := range cols {
+			c.Release()
+		}
+	}()
+	return arrowarray.NewRecord(rec.Schema(), cols, int64(len(idx))), nil
+}
+
+// takeColumns sets out[i] to rows idx of in[i] (an index of -1 gives a
+// null row) for every i picked; on an error, it returns the column that
+// failed, the columns taken before it in out (the caller releases them).
+func takeColumns(ctx context.Context, mem memory.Allocator, in []arrow.Array, pick []bool, idx []int64, out []arrow.Array) (int, error) {
 	var ix arrow.Array // the indices as an Arrow array, for arrow-go's Take
 	defer func() {
 		if ix != nil {
@@ -247,29 +272,22 @@ func takeRows(ctx context.Context, mem memory.Allocator, rec arrow.Record, idx [
 		return ix
 	}
 	cctx := compute.WithAllocator(ctx, mem)
-	cols := make([]arrow.Array, rec.NumCols())
-	defer func() {
-		for _, c := range cols {
-			if c != nil {
-				c.Release()
-			}
+	for i, c := range in {
+		if !pick[i] {
+			continue
 		}
-	}()
-	for i := range cols {
-		var c arrow.Array
 		var err error
-		switch rec.Column(i).(type) {
+		switch c.(type) {
 		case *arrowarray.String, *arrowarray.Binary:
-			c = takeStrings(mem, rec.Column(i), idx)
+			out[i] = takeStrings(mem, c, idx)
 		default:
-			c, err = takeColumn(cctx, mem, rec.Column(i), idx, indices)
+			out[i], err = takeColumn(cctx, mem, c, idx, indices)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("frame: taking rows of column %q: %w", rec.ColumnName(i), err)
+			return i, err
 		}
-		cols[i] = c
 	}
-	return arrowarray.NewRecord(rec.Schema(), cols, int64(len(idx))), nil
+	return 0, nil
 }
 
 // takeColumn gathers rows idx (-1: null) of c (ix: the same as an Arrow
