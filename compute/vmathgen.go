@@ -51,7 +51,29 @@ var (
 )
 
 func p(format string, args ...any) { fmt.Fprintf(&asm, "\t"+format+"\n", args...) }
-func label(l string)               { fmt.Fprintf(&asm, "%s:\n", l) }
+
+// ntStore makes store emit non-temporal stores (the NT variants, whose
+// dst the Go wrapper aligns to 32 bytes).
+var ntStore bool
+
+// store writes the float64 vector reg to dst at element R8.
+func store(reg string) {
+	if ntStore {
+		p("VMOVNTPD %s, (DI)(R8*8)", reg)
+		return
+	}
+	p("VMOVUPD %s, (DI)(R8*8)", reg)
+}
+
+// variants calls f for the plain kernel (suffix "") and the one with
+// non-temporal stores (suffix "NT").
+func variants(f func(nt string)) {
+	f("")
+	ntStore = true
+	f("NT")
+	ntStore = false
+}
+func label(l string) { fmt.Fprintf(&asm, "%s:\n", l) }
 
 // f64 lane constants (4 lanes of 8 bytes) in vmd<>.
 var consts []uint64
@@ -130,23 +152,82 @@ func head(name, sig string, frame int) {
 	fmt.Fprintf(&asm, "// func %s(%s) int\nTEXT ·%s(SB), NOSPLIT, $0-%d\n", name, sig, name, frame)
 }
 
+// input is an operand of a kernel: the register holding its pointer, the
+// vector register it is loaded into, and the value the lanes past n take
+// in the last, partial block (one inside the kernel's range).
+type input struct {
+	ptr, reg string
+	benign   float64
+}
+
+var unaryArgs = []string{"MOVQ dst+0(FP), DI", "MOVQ x+8(FP), SI", "MOVQ n+16(FP), CX"}
+
+// kernel emits a float64 routine over blocks of 4: the operands ins are
+// loaded, check jumps to done unless every lane is in the routine's range,
+// body leaves the result in out. The last n%4 elements are a block loaded
+// and stored under a mask (its other lanes hold each input's benign value).
+// It returns how many elements it did: n, or the start of the first block
+// it left (the Go wrapper does that block element by element, each
+// element by this routine with n = 1 where it is in range).
+func kernel(name, sig string, frame int, args []string, ins []input, check, body func(), out string) {
+	head(name, sig, frame)
+	for _, a := range args {
+		p("%s", a)
+	}
+	p("XORQ R8, R8")
+	p("MOVQ CX, R9")
+	p("ANDQ $-4, R9")
+	label("loop")
+	p("CMPQ R8, R9")
+	p("JGE tail")
+	for _, in := range ins {
+		p("VMOVUPD (%s)(R8*8), %s", in.ptr, in.reg)
+	}
+	check()
+	body()
+	store(out)
+	p("ADDQ $4, R8")
+	p("JMP loop")
+	label("tail")
+	p("MOVQ CX, R10")
+	p("SUBQ R8, R10")
+	p("JE done")
+	p("SHLQ $5, R10")
+	p("LEAQ vmtail<>(SB), R11")
+	for _, in := range ins {
+		p("VMOVDQU (R11)(R10*1), Y1")
+		p("VMASKMOVPD (%s)(R8*8), Y1, %s", in.ptr, in.reg)
+		p("VMOVUPD %s, Y2", k(in.benign))
+		p("VBLENDVPD Y1, %s, Y2, %s", in.reg, in.reg)
+	}
+	check()
+	body()
+	m := "Y1"
+	if out == m {
+		m = "Y2"
+	}
+	p("VMOVDQU (R11)(R10*1), %s", m)
+	p("VMASKMOVPD %s, %s, (DI)(R8*8)", out, m)
+	p("MOVQ CX, R8")
+	label("done")
+	p("MOVQ R8, ret+%d(FP)", frame-8)
+	p("VZEROUPPER")
+	p("RET")
+	asm.WriteString("\n")
+}
+
 // trig emits sin (quadrant 0) or cos (quadrant 1) of float64.
 func trig(name string, quadrant int) {
-	head(name, "dst, x unsafe.Pointer, n int", 32)
-	p("MOVQ dst+0(FP), DI")
-	p("MOVQ x+8(FP), SI")
-	p("MOVQ n+16(FP), CX")
-	p("XORQ R8, R8")
-	label("loop")
-	p("CMPQ R8, CX")
-	p("JGE done")
-	p("VMOVUPD (SI)(R8*8), Y0")
-	p("VANDPD %s, Y0, Y12", kb(0x7fffffffffffffff))
+	kernel(name, "dst, x unsafe.Pointer, n int", 32, unaryArgs, []input{{"SI", "Y0", 0.5}}, func() {
+		p("VANDPD %s, Y0, Y12", kb(0x7fffffffffffffff))
+		p("VCMPPD $0x12, %s, Y12, Y1", k(1<<22))
+		jmpUnless("Y1")
+	}, func() { trigBody(quadrant) }, "Y2")
+}
+
+// trigBody: Y0 = x (|x| < 2^22), Y12 = |x| -> Y2 = sin x or cos x.
+func trigBody(quadrant int) {
 	p("VMOVAPD Y0, Y13")
-	p("VCMPPD $0x12, %s, Y12, Y1", k(1<<22))
-	p("VMOVMSKPD Y1, AX")
-	p("CMPL AX, $0xf")
-	p("JNE done")
 	hp := split(new(big.Float).SetPrec(prec).Quo(bigPi(), bf(2)), 3)
 	twoByPi, _ := new(big.Float).SetPrec(prec).Quo(bf(2), bigPi()).Float64()
 	p("VMOVUPD %s, Y1", k(0x1.8p52))
@@ -197,14 +278,6 @@ func trig(name string, quadrant int) {
 	p("VPSRLQ $1, Y1, Y8")
 	p("VPSLLQ $63, Y8, Y8")
 	p("VXORPD Y8, Y2, Y2")
-	p("VMOVUPD Y2, (DI)(R8*8)")
-	p("ADDQ $4, R8")
-	p("JMP loop")
-	label("done")
-	p("MOVQ R8, ret+24(FP)")
-	p("VZEROUPPER")
-	p("RET")
-	asm.WriteString("\n")
 }
 
 var ln2hi, ln2lo float64
@@ -328,31 +401,17 @@ func logTailDD() {
 	p("VSUBPD Y4, Y11, Y11")
 }
 
-func logKernel() {
-	head("logF64AVX2", "dst, x unsafe.Pointer, n int", 32)
-	p("MOVQ dst+0(FP), DI")
-	p("MOVQ x+8(FP), SI")
-	p("MOVQ n+16(FP), CX")
-	p("XORQ R8, R8")
-	label("loop")
-	p("CMPQ R8, CX")
-	p("JGE done")
-	p("VMOVUPD (SI)(R8*8), Y0")
+func logKernel(nt string) {
+	kernel("logF64"+nt+"AVX2", "dst, x unsafe.Pointer, n int", 32, unaryArgs, []input{{"SI", "Y0", 1}}, positiveNormal, func() { logBody(false) }, "Y10")
+}
+
+// positiveNormal jumps to done unless every lane of Y0 is a positive
+// normal finite float64.
+func positiveNormal() {
 	p("VCMPPD $0x1d, %s, Y0, Y1", k(0x1p-1022))
 	p("VCMPPD $0x12, %s, Y0, Y2", k(math.MaxFloat64))
 	p("VANDPD Y2, Y1, Y1")
-	p("VMOVMSKPD Y1, AX")
-	p("CMPL AX, $0xf")
-	p("JNE done")
-	logBody(false)
-	p("VMOVUPD Y10, (DI)(R8*8)")
-	p("ADDQ $4, R8")
-	p("JMP loop")
-	label("done")
-	p("MOVQ R8, ret+24(FP)")
-	p("VZEROUPPER")
-	p("RET")
-	asm.WriteString("\n")
+	jmpUnless("Y1")
 }
 
 // powBody: Y0 = x (positive normal), Y15 = y -> Y0 = x**y; jumps to done
@@ -430,33 +489,12 @@ func powBody32() {
 	expBody()
 }
 
-func powKernels() {
-	head("powF64AVX2", "dst, x unsafe.Pointer, n int, y float64", 40)
-	p("MOVQ dst+0(FP), DI")
-	p("MOVQ x+8(FP), SI")
-	p("MOVQ n+16(FP), CX")
-	p("VBROADCASTSD y+24(FP), Y15")
-	p("XORQ R8, R8")
-	label("loop")
-	p("CMPQ R8, CX")
-	p("JGE done")
-	p("VMOVUPD (SI)(R8*8), Y0")
-	p("VCMPPD $0x1d, %s, Y0, Y1", k(0x1p-1022))
-	p("VCMPPD $0x12, %s, Y0, Y2", k(math.MaxFloat64))
-	p("VANDPD Y2, Y1, Y1")
-	p("VMOVMSKPD Y1, AX")
-	p("CMPL AX, $0xf")
-	p("JNE done")
-	powBody()
-	p("VMOVUPD Y0, (DI)(R8*8)")
-	p("ADDQ $4, R8")
-	p("JMP loop")
-	label("done")
-	p("MOVQ R8, ret+32(FP)")
-	p("VZEROUPPER")
-	p("RET")
-	asm.WriteString("\n")
+func powKernel(nt string) {
+	kernel("powF64"+nt+"AVX2", "dst, x unsafe.Pointer, n int, y float64", 40, append(unaryArgs, "VBROADCASTSD y+24(FP), Y15"),
+		[]input{{"SI", "Y0", 1}}, positiveNormal, powBody, "Y0")
+}
 
+func powKernels() {
 	// float32: 4 at a time through float64; x > 0 and finite (every
 	// float32 that is, denormals included, is a normal float64)
 	head("powF32AVX2", "dst, x unsafe.Pointer, n int, y float64", 40)
@@ -507,7 +545,7 @@ func powKernels() {
 	p("VANDPD %s, Y1, Y3", kb(0x7fffffffffffffff))
 	p("VCMPPD $0x12, %s, Y3, Y3", k(math.MaxFloat64))
 	p("VBLENDVPD Y3, Y2, Y1, Y2")
-	p("VMOVUPD Y2, (DI)(R8*8)")
+	store("Y2")
 	p("ADDQ $4, R8")
 	p("JMP loop")
 	label("done")
@@ -624,34 +662,20 @@ func f32Kernels() {
 }
 
 // f64direct emits a float64 routine like f32via64, without conversions.
-func f64direct(name string, check, body func()) {
-	head(name, "dst, x unsafe.Pointer, n int", 32)
-	p("MOVQ dst+0(FP), DI")
-	p("MOVQ x+8(FP), SI")
-	p("MOVQ n+16(FP), CX")
-	p("XORQ R8, R8")
-	label("loop")
-	p("CMPQ R8, CX")
-	p("JGE done")
-	p("VMOVUPD (SI)(R8*8), Y0")
-	check()
-	body()
-	p("VMOVUPD Y0, (DI)(R8*8)")
-	p("ADDQ $4, R8")
-	p("JMP loop")
-	label("done")
-	p("MOVQ R8, ret+24(FP)")
-	p("VZEROUPPER")
-	p("RET")
-	asm.WriteString("\n")
+func f64direct(stem string, check, body func()) {
+	variants(func(nt string) { f64direct1(stem+"F64"+nt+"AVX2", check, body) })
+}
+
+func f64direct1(name string, check, body func()) {
+	kernel(name, "dst, x unsafe.Pointer, n int", 32, unaryArgs, []input{{"SI", "Y0", 0.5}}, check, body, "Y0")
 }
 
 func f64Kernels() {
 	// log1p: u = 1 + x rounded, c = x - (u - 1) (exact), log(u) with its f
 	// corrected by c 2^-e; |x| < 2^-60 (zeros included): x
-	f64direct("log1pF64AVX2", func() {
+	f64direct("log1p", func() {
 		p("VCMPPD $0x1e, %s, Y0, Y1", k(-1))
-		p("VCMPPD $0x12, %s, Y0, Y2", k(math.MaxFloat64))
+		p("VCMPPD $0x11, %s, Y0, Y2", k(0x1p1023)) // 2^e of log's reduction stays normal
 		p("VANDPD Y2, Y1, Y1")
 		jmpUnless("Y1")
 	}, func() {
@@ -666,7 +690,7 @@ func f64Kernels() {
 		tinyBlend(0x1p-60, "Y14")
 	})
 	// expm1: 2^k (e^r - 1) + (2^k - 1) for |x| <= 708; |x| < 2^-60: x
-	f64direct("expm1F64AVX2", func() {
+	f64direct("expm1", func() {
 		p("VANDPD %s, Y0, Y1", kb(0x7fffffffffffffff))
 		p("VCMPPD $0x12, %s, Y1, Y1", k(708))
 		jmpUnless("Y1")
@@ -681,7 +705,7 @@ func f64Kernels() {
 	})
 	// tanh: m/(m + 2), m = expm1(2|x|), |x| clamped to 20 (tanh rounds
 	// to 1 from 19.1); x's sign; |x| < 2^-30: x. NaN: the Go loop.
-	f64direct("tanhF64AVX2", func() {
+	f64direct("tanh", func() {
 		p("VCMPPD $0x7, Y0, Y0, Y1")
 		jmpUnless("Y1")
 	}, func() {
@@ -701,14 +725,14 @@ func f64Kernels() {
 	})
 	// arcsin: as for float32, with asinP (a polynomial of degree 13 in
 	// w^2, w <= 1/2, fitted in fits), pi/2 in two parts
-	f64direct("arcsinF64AVX2", func() {
+	f64direct("arcsin", func() {
 		p("VANDPD %s, Y0, Y1", kb(0x7fffffffffffffff))
 		p("VCMPPD $0x12, %s, Y1, Y1", k(1))
 		jmpUnless("Y1")
 	}, func() { asinBody(asinP, true) })
 	// arctan as for float32, with atanQ (a polynomial of degree 10 in u^2,
 	// fitted in fits), pi/4 and pi/2 in two parts
-	f64direct("arctanF64AVX2", func() {
+	f64direct("arctan", func() {
 		p("VCMPPD $0x7, Y0, Y0, Y1")
 		jmpUnless("Y1")
 	}, func() { atanBody(atanQ, true) })
@@ -718,7 +742,7 @@ func f64Kernels() {
 	// 2^22 in magnitude, NaN and infinities: the Go loop.
 	hp := split(new(big.Float).SetPrec(prec).Quo(bigPi(), bf(2)), 3)
 	twoByPi, _ := new(big.Float).SetPrec(prec).Quo(bf(2), bigPi()).Float64()
-	f64direct("tanF64AVX2", func() {
+	f64direct("tan", func() {
 		p("VANDPD %s, Y0, Y1", kb(0x7fffffffffffffff))
 		p("VCMPPD $0x12, %s, Y1, Y1", k(1<<22))
 		jmpUnless("Y1")
@@ -759,18 +783,16 @@ func f64Kernels() {
 // with its low bits zero so that j times it is exact) and s = +-1:
 // arctan(n/m) for a <= b, pi/2 minus it for a > b, and pi minus that for
 // x < 0; y's sign.
-func atan2Kernel() {
-	head("atan2F64AVX2", "dst, y, x unsafe.Pointer, n int", 40)
-	p("MOVQ dst+0(FP), DI")
-	p("MOVQ y+8(FP), SI")
-	p("MOVQ x+16(FP), DX")
-	p("MOVQ n+24(FP), CX")
-	p("XORQ R8, R8")
-	label("loop")
-	p("CMPQ R8, CX")
-	p("JGE done")
-	p("VMOVUPD (SI)(R8*8), Y14")                    // y
-	p("VMOVUPD (DX)(R8*8), Y15")                    // x
+func atan2Kernel(nt string) {
+	kernel("atan2F64"+nt+"AVX2", "dst, y, x unsafe.Pointer, n int", 40,
+		[]string{"MOVQ dst+0(FP), DI", "MOVQ y+8(FP), SI", "MOVQ x+16(FP), DX", "MOVQ n+24(FP), CX"},
+		[]input{{"SI", "Y14", 1}, {"DX", "Y15", 1}}, atan2Check, atan2Body, "Y0")
+}
+
+// atan2Check: Y14 = y, Y15 = x; jumps to done unless 0 < min(|y|, |x|)
+// and max(|y|, |x|) <= 2^1022 (neither NaN) in every lane; leaves |y|,
+// |x|, n and m in Y0-Y3.
+func atan2Check() {
 	p("VANDPD %s, Y14, Y0", kb(0x7fffffffffffffff)) // a
 	p("VANDPD %s, Y15, Y1", kb(0x7fffffffffffffff)) // b
 	p("VMINPD Y1, Y0, Y2")                          // n
@@ -782,6 +804,10 @@ func atan2Kernel() {
 	p("VCMPPD $0x7, Y14, Y15, Y5") // neither NaN
 	p("VANDPD Y5, Y4, Y4")
 	jmpUnless("Y4")
+}
+
+// atan2Body: after atan2Check -> Y0 = arctan2(y, x).
+func atan2Body() {
 	p("VCMPPD $0x1e, Y1, Y0, Y4") // swapped: a > b
 	p("VMULPD %s, Y3, Y5", k(0.41421356237309503))
 	p("VCMPPD $0x1e, Y5, Y2, Y5") // big: n > tan(pi/8) m
@@ -813,14 +839,6 @@ func atan2Kernel() {
 	p("VADDPD Y11, Y9, Y0")
 	p("VANDPD %s, Y14, Y1", kb(1<<63))
 	p("VORPD Y1, Y0, Y0")
-	p("VMOVUPD Y0, (DI)(R8*8)")
-	p("ADDQ $4, R8")
-	p("JMP loop")
-	label("done")
-	p("MOVQ R8, ret+32(FP)")
-	p("VZEROUPPER")
-	p("RET")
-	asm.WriteString("\n")
 }
 
 // atanPoly: Y0 = v (|v| <= tan(pi/8)) -> Y12 = v, Y11 = v z Q(z) with
@@ -1067,19 +1085,33 @@ func main() {
 	ln2Parts()
 	fits()
 	asm.WriteString("// Code generated by vmathgen.go; DO NOT EDIT.\n\n//go:build amd64 && !noasm\n\n#include \"textflag.h\"\n\n")
-	trig("sinF64AVX2", 0)
-	trig("cosF64AVX2", 1)
-	logKernel()
+	variants(func(nt string) {
+		trig("sinF64"+nt+"AVX2", 0)
+		trig("cosF64"+nt+"AVX2", 1)
+		logKernel(nt)
+		powKernel(nt)
+	})
 	powKernels()
 	f32Kernels()
 	f64Kernels()
-	atan2Kernel()
+	variants(atan2Kernel)
 	for i, c := range consts {
 		for j := 0; j < 4; j++ {
 			fmt.Fprintf(&asm, "DATA vmd<>+%d(SB)/8, $0x%016x\n", 32*i+8*j, c)
 		}
 	}
 	fmt.Fprintf(&asm, "GLOBL vmd<>(SB), RODATA|NOPTR, $%d\n", 32*len(consts))
+	// vmtail<>+32r: the mask of the first r lanes
+	for r := 0; r < 4; r++ {
+		for j := 0; j < 4; j++ {
+			v := uint64(0)
+			if j < r {
+				v = ^v
+			}
+			fmt.Fprintf(&asm, "DATA vmtail<>+%d(SB)/8, $0x%016x\n", 32*r+8*j, v)
+		}
+	}
+	asm.WriteString("GLOBL vmtail<>(SB), RODATA|NOPTR, $128\n")
 	if err := os.WriteFile("vmath_amd64.s", asm.Bytes(), 0o644); err != nil {
 		log.Fatal(err)
 	}
