@@ -240,38 +240,12 @@ func trigBody(quadrant int) {
 		p("VPADDQ %s, Y1, Y1", kb(1))
 	}
 	p("VMULPD Y0, Y0, Y5") // z
-	// sine: r + r*z*S(z), S = sum_{i=1..8} (-1)^i z^(i-1)/(2i+1)!
-	sc := func(i int) float64 {
-		v := 1 / fact(2*i+1)
-		if i%2 == 1 {
-			v = -v
-		}
-		return v
-	}
-	p("VMOVUPD %s, Y6", k(sc(8)))
-	for i := 7; i >= 1; i-- {
-		p("VFMADD213PD %s, Y5, Y6", k(sc(i)))
-	}
-	p("VMULPD Y0, Y5, Y7")
-	p("VFMADD213PD Y0, Y7, Y6") // sin
+	sinCosPolys()
 	// sine of |x| < 2^-26 (zeros of either sign included): x
 	if quadrant == 0 {
 		p("VCMPPD $0x11, %s, Y12, Y12", k(0x1p-26))
 		p("VBLENDVPD Y12, Y13, Y6, Y6")
 	}
-	// cosine: 1 + z*(-1/2 + z*C(z)), C = sum_{i=2..8} (-1)^i z^(i-2)/(2i)!
-	cc := func(i int) float64 {
-		v := 1 / fact(2*i)
-		if i%2 == 1 {
-			v = -v
-		}
-		return v
-	}
-	p("VMOVUPD %s, Y7", k(cc(8)))
-	for i := 7; i >= 1; i-- {
-		p("VFMADD213PD %s, Y5, Y7", k(cc(i)))
-	}
-	p("VFMADD213PD %s, Y5, Y7", k(1)) // cos
 	// k odd: the cosine; k & 2: negated
 	p("VPSLLQ $63, Y1, Y8")
 	p("VBLENDVPD Y8, Y7, Y6, Y2")
@@ -737,8 +711,7 @@ func f64Kernels() {
 		jmpUnless("Y1")
 	}, func() { atanBody(atanQ, true) })
 	// tan: the reduction of sin and cos (|x| < 2^22), sin(r) and cos(r) by
-	// their series (to r^17 and r^16), then sin(r)/cos(r), or -cos(r)/sin(r)
-	// for odd k; |x| < 2^-26 (zeros of either sign included): x. Beyond
+	// sinCosPolys, then sin(r)/cos(r), or -cos(r)/sin(r) for odd k; |x| < 2^-26 (zeros of either sign included): x. Beyond
 	// 2^22 in magnitude, NaN and infinities: the Go loop.
 	hp := split(new(big.Float).SetPrec(prec).Quo(bigPi(), bf(2)), 3)
 	twoByPi, _ := new(big.Float).SetPrec(prec).Quo(bf(2), bigPi()).Float64()
@@ -755,22 +728,32 @@ func f64Kernels() {
 		p("VFNMADD231PD %s, Y3, Y0", k(hp[1]))
 		p("VFNMADD231PD %s, Y3, Y0", k(hp[2])) // r
 		p("VMULPD Y0, Y0, Y5")
-		p("VMOVUPD %s, Y6", k(sinC(8)))
-		p("VMOVUPD %s, Y7", k(cosC(8)))
-		for i := 7; i >= 1; i-- {
-			p("VFMADD213PD %s, Y5, Y6", k(sinC(i)))
-			p("VFMADD213PD %s, Y5, Y7", k(cosC(i)))
-		}
-		p("VMULPD Y0, Y5, Y4")
-		p("VFMADD213PD Y0, Y4, Y6")       // sin r
-		p("VFMADD213PD %s, Y5, Y7", k(1)) // cos r
-		p("VPSLLQ $63, Y1, Y8")           // k odd
-		p("VBLENDVPD Y8, Y7, Y6, Y2")     // numerator
-		p("VBLENDVPD Y8, Y6, Y7, Y3")     // denominator
+		sinCosPolys()
+		p("VPSLLQ $63, Y1, Y8")       // k odd
+		p("VBLENDVPD Y8, Y7, Y6, Y2") // numerator
+		p("VBLENDVPD Y8, Y6, Y7, Y3") // denominator
 		p("VDIVPD Y3, Y2, Y0")
 		p("VXORPD Y8, Y0, Y0") // negated for odd k
 		tinyBlend(0x1p-26, "Y14")
 	})
+}
+
+// sinCosPolys: Y0 = r (|r| <= pi/4), Y5 = r^2 -> Y6 = sin r = r + r z S(z),
+// Y7 = cos r = 1 + z (-1/2 + z C(z)), S and C the fitted sinS and cosQ;
+// uses Y4.
+func sinCosPolys() {
+	p("VMOVUPD %s, Y6", k(sinS[len(sinS)-1]))
+	p("VMOVUPD %s, Y7", k(cosQ[len(cosQ)-1]))
+	for i := len(sinS) - 2; i >= 0; i-- {
+		p("VFMADD213PD %s, Y5, Y6", k(sinS[i]))
+		if i < len(cosQ)-1 {
+			p("VFMADD213PD %s, Y5, Y7", k(cosQ[i]))
+		}
+	}
+	p("VMULPD Y0, Y5, Y4")
+	p("VFMADD213PD Y0, Y4, Y6") // sin r
+	p("VFMADD213PD %s, Y5, Y7", k(-0.5))
+	p("VFMADD213PD %s, Y5, Y7", k(1)) // cos r
 }
 
 // atan2Kernel emits arctan2(y, x) of float64 vectors (y the first
@@ -1036,7 +1019,41 @@ var fitErr float64
 // terms of the series the float64 kernels took before.
 var atanQ, asinP []float64
 
+// sinS and cosQ are S and C of sinCosPolys: fits of degree 6 and 5 on z <=
+// (pi/4)^2 to S(z) = sum_{k>=0} (-1)^(k+1) z^k/(2k+3)! and C(z) = sum_{k>=0}
+// (-1)^k z^k/(2k+4)!, their error times z (evaluation included) below
+// 2^-56 and 2^-55.5 (against 8 terms of each series before).
+var sinS, cosQ []float64
+
 func fits() {
+	q4 := 0.7853981633974483 * (1 + 1e-9)
+	invFact := func(n int) *big.Float {
+		v := bf(1)
+		for i := 2; i <= n; i++ {
+			v.Quo(v, bf(float64(i)))
+		}
+		return v
+	}
+	sinS = fitPoly(func(k int) *big.Float {
+		v := invFact(2*k + 3)
+		if k%2 == 0 {
+			v.Neg(v)
+		}
+		return v
+	}, q4*q4, 6)
+	if fitErr > math.Pow(2, -56) {
+		log.Fatalf("sin fit: %g", fitErr)
+	}
+	cosQ = fitPoly(func(k int) *big.Float {
+		v := invFact(2*k + 4)
+		if k%2 == 1 {
+			v.Neg(v)
+		}
+		return v
+	}, q4*q4, 5)
+	if fitErr > math.Pow(2, -55.5) {
+		log.Fatalf("cos fit: %g", fitErr)
+	}
 	t8 := 0.41421356237309503 * (1 + 1e-12)
 	atanQ = fitPoly(func(k int) *big.Float {
 		v := new(big.Float).SetPrec(prec).Quo(bf(1), bf(float64(2*k+3)))
@@ -1133,6 +1150,17 @@ func main() {
 		fmt.Fprintf(&c, "\tmath.Float64frombits(0x%016x), // %g\n", math.Float64bits(v), v)
 	}
 	c.WriteString("}\n")
+	for _, v := range []struct {
+		name, doc string
+		c         []float64
+	}{{"sinS", "sinS is S of sin r = r + r z S(z), z = r^2 <= (pi/4)^2 (vmathgen.go's sinCosPolys).", sinS},
+		{"cosQ", "cosQ is C of cos r = 1 + z (-1/2 + z C(z)), z = r^2 <= (pi/4)^2.", cosQ}} {
+		fmt.Fprintf(&c, "\n// %s\nvar %s = [...]float64{\n", v.doc, v.name)
+		for _, x := range v.c {
+			fmt.Fprintf(&c, "\tmath.Float64frombits(0x%016x), // %g\n", math.Float64bits(x), x)
+		}
+		c.WriteString("}\n")
+	}
 	src, err = format.Source(c.Bytes())
 	if err != nil {
 		log.Fatal(err)
