@@ -43,6 +43,8 @@ import (
 	"math"
 	"math/big"
 	"os"
+	"regexp"
+	"strings"
 )
 
 var (
@@ -50,7 +52,27 @@ var (
 	decl bytes.Buffer
 )
 
-func p(format string, args ...any) { fmt.Fprintf(&asm, "\t"+format+"\n", args...) }
+func p(format string, args ...any) { fmt.Fprintf(cur, "\t"+format+"\n", args...) }
+
+// cur is where p writes: asm, or a capture's buffer.
+var cur = &asm
+
+// capture returns the lines f writes with p.
+func capture(f func()) []string {
+	saved := cur
+	var b bytes.Buffer
+	cur = &b
+	f()
+	cur = saved
+	return strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+}
+
+var lowRegs = regexp.MustCompile(`\b([XY])([0-7])\b`)
+
+// second renames Y0-Y7 (and X0-X7) of a line to Y8-Y15.
+func second(line string) string {
+	return lowRegs.ReplaceAllStringFunc(line, func(r string) string { return fmt.Sprintf("%c%d", r[0], r[1]-'0'+8) })
+}
 
 // ntStore makes store emit non-temporal stores (the NT variants, whose
 // dst the Go wrapper aligns to 32 bytes).
@@ -216,18 +238,119 @@ func kernel(name, sig string, frame int, args []string, ins []input, check, body
 	asm.WriteString("\n")
 }
 
-// trig emits sin (quadrant 0) or cos (quadrant 1) of float64.
+// kernel2 is kernel for a routine whose check (leaving its mask in the
+// register it returns) and body use only Y0-Y6 and do not jump: it does
+// two blocks at a time, their instructions interleaved (the second block's
+// in Y8-Y14), so that the core overlaps two chains of dependent
+// operations, and each constant is loaded once for both (into Y15); a pair
+// with an argument out of range goes through the loop of one block, which
+// stops at the block with it.
+func kernel2(name, sig string, frame int, args []string, ins []input, check func() string, body func(), out string) {
+	head(name, sig, frame)
+	for _, a := range args {
+		p("%s", a)
+	}
+	p("XORQ R8, R8")
+	p("MOVQ CX, R9")
+	p("ANDQ $-4, R9")
+	var mask string
+	a := capture(func() { mask = check() })
+	bd := capture(body)
+	label("pair")
+	p("LEAQ 8(R8), R10")
+	p("CMPQ R10, R9")
+	p("JGT one")
+	for _, in := range ins {
+		p("VMOVUPD (%s)(R8*8), %s", in.ptr, in.reg)
+		p("VMOVUPD 32(%s)(R8*8), %s", in.ptr, second(in.reg))
+	}
+	for _, l := range a {
+		interleave(l)
+	}
+	p("VANDPD %s, %s, %s", second(mask), mask, mask)
+	p("VMOVMSKPD %s, AX", mask)
+	p("CMPL AX, $0xf")
+	p("JNE one")
+	for _, l := range bd {
+		interleave(l)
+	}
+	store(out)
+	p("ADDQ $4, R8")
+	store(second(out))
+	p("ADDQ $4, R8")
+	p("JMP pair")
+	label("one")
+	p("CMPQ R8, R9")
+	p("JGE tail")
+	for _, in := range ins {
+		p("VMOVUPD (%s)(R8*8), %s", in.ptr, in.reg)
+	}
+	jmpUnless(check())
+	body()
+	store(out)
+	p("ADDQ $4, R8")
+	p("JMP pair")
+	label("tail")
+	p("MOVQ CX, R10")
+	p("SUBQ R8, R10")
+	p("JE done")
+	p("SHLQ $5, R10")
+	p("LEAQ vmtail<>(SB), R11")
+	for _, in := range ins {
+		p("VMOVDQU (R11)(R10*1), Y8")
+		p("VMASKMOVPD (%s)(R8*8), Y8, %s", in.ptr, in.reg)
+		p("VMOVUPD %s, Y9", k(in.benign))
+		p("VBLENDVPD Y8, %s, Y9, %s", in.reg, in.reg)
+	}
+	jmpUnless(check())
+	body()
+	p("VMOVDQU (R11)(R10*1), Y8")
+	p("VMASKMOVPD %s, Y8, (DI)(R8*8)", out)
+	p("MOVQ CX, R8")
+	label("done")
+	p("MOVQ R8, ret+%d(FP)", frame-8)
+	p("VZEROUPPER")
+	p("RET")
+	asm.WriteString("\n")
+}
+
+var constRef = regexp.MustCompile(`vmd<>\+[0-9]+\(SB\)`)
+
+// interleave writes line l of the first block and its copy for the
+// second; a constant operand is loaded into Y15 once for both.
+func interleave(l string) {
+	b := second(l)
+	if c := constRef.FindString(l); c != "" {
+		p("VMOVUPD %s, Y15", c)
+		if strings.HasPrefix(strings.TrimSpace(l), "VMOVUPD "+c+",") || strings.HasPrefix(strings.TrimSpace(l), "VMOVDQU "+c+",") {
+			l = strings.Replace(strings.Replace(l, "VMOVDQU", "VMOVAPD", 1), "VMOVUPD", "VMOVAPD", 1)
+			b = strings.Replace(strings.Replace(b, "VMOVDQU", "VMOVAPD", 1), "VMOVUPD", "VMOVAPD", 1)
+		}
+		l, b = strings.Replace(l, c, "Y15", 1), strings.Replace(b, c, "Y15", 1)
+	}
+	if strings.Contains(l, "Y7") || strings.Contains(l, "X7") {
+		log.Fatalf("kernel2 body uses Y7: %s", l)
+	}
+	asm.WriteString(l + "\n" + b + "\n")
+}
+
+// trig emits sin (quadrant 0) or cos (quadrant 1) of float64 for |x| <=
+// 2^22 (and, for sin, |x| >= 2^-26: below, sin x rounds to x, which the
+// Go loop returns, zeros' signs included).
 func trig(name string, quadrant int) {
-	kernel(name, "dst, x unsafe.Pointer, n int", 32, unaryArgs, []input{{"SI", "Y0", 0.5}}, func() {
-		p("VANDPD %s, Y0, Y12", kb(0x7fffffffffffffff))
-		p("VCMPPD $0x12, %s, Y12, Y1", k(1<<22))
-		jmpUnless("Y1")
+	kernel2(name, "dst, x unsafe.Pointer, n int", 32, unaryArgs, []input{{"SI", "Y0", 0.5}}, func() string {
+		p("VANDPD %s, Y0, Y1", kb(0x7fffffffffffffff))
+		p("VCMPPD $0x12, %s, Y1, Y2", k(1<<22))
+		if quadrant == 0 {
+			p("VCMPPD $0x1d, %s, Y1, Y1", k(0x1p-26))
+			p("VANDPD Y1, Y2, Y2")
+		}
+		return "Y2"
 	}, func() { trigBody(quadrant) }, "Y2")
 }
 
-// trigBody: Y0 = x (|x| < 2^22), Y12 = |x| -> Y2 = sin x or cos x.
+// trigBody: Y0 = x (|x| <= 2^22) -> Y2 = sin x or cos x; uses Y0-Y6.
 func trigBody(quadrant int) {
-	p("VMOVAPD Y0, Y13")
 	hp := split(new(big.Float).SetPrec(prec).Quo(bigPi(), bf(2)), 3)
 	twoByPi, _ := new(big.Float).SetPrec(prec).Quo(bf(2), bigPi()).Float64()
 	p("VMOVUPD %s, Y1", k(0x1.8p52))
@@ -240,18 +363,13 @@ func trigBody(quadrant int) {
 		p("VPADDQ %s, Y1, Y1", kb(1))
 	}
 	p("VMULPD Y0, Y0, Y5") // z
-	sinCosPolys()
-	// sine of |x| < 2^-26 (zeros of either sign included): x
-	if quadrant == 0 {
-		p("VCMPPD $0x11, %s, Y12, Y12", k(0x1p-26))
-		p("VBLENDVPD Y12, Y13, Y6, Y6")
-	}
+	sinCosPolysIn("Y6", "Y4", "Y3")
 	// k odd: the cosine; k & 2: negated
-	p("VPSLLQ $63, Y1, Y8")
-	p("VBLENDVPD Y8, Y7, Y6, Y2")
-	p("VPSRLQ $1, Y1, Y8")
-	p("VPSLLQ $63, Y8, Y8")
-	p("VXORPD Y8, Y2, Y2")
+	p("VPSLLQ $63, Y1, Y2")
+	p("VBLENDVPD Y2, Y4, Y6, Y2")
+	p("VPSRLQ $1, Y1, Y3")
+	p("VPSLLQ $63, Y3, Y3")
+	p("VXORPD Y3, Y2, Y2")
 }
 
 var ln2hi, ln2lo float64
@@ -710,50 +828,60 @@ func f64Kernels() {
 		p("VCMPPD $0x7, Y0, Y0, Y1")
 		jmpUnless("Y1")
 	}, func() { atanBody(atanQ, true) })
-	// tan: the reduction of sin and cos (|x| < 2^22), sin(r) and cos(r) by
-	// sinCosPolys, then sin(r)/cos(r), or -cos(r)/sin(r) for odd k; |x| < 2^-26 (zeros of either sign included): x. Beyond
-	// 2^22 in magnitude, NaN and infinities: the Go loop.
+	// tan: the reduction of sin and cos (|x| <= 2^22), sin(r) and cos(r) by
+	// sinCosPolys, then sin(r)/cos(r), or -cos(r)/sin(r) for odd k. Below
+	// 2^-26 (where tan x rounds to x, zeros of either sign included), beyond
+	// 2^22, NaN and infinities: the Go loop.
+	variants(func(nt string) {
+		kernel2("tanF64"+nt+"AVX2", "dst, x unsafe.Pointer, n int", 32, unaryArgs, []input{{"SI", "Y0", 0.5}}, func() string {
+			p("VANDPD %s, Y0, Y1", kb(0x7fffffffffffffff))
+			p("VCMPPD $0x12, %s, Y1, Y2", k(1<<22))
+			p("VCMPPD $0x1d, %s, Y1, Y1", k(0x1p-26))
+			p("VANDPD Y1, Y2, Y2")
+			return "Y2"
+		}, tanBody, "Y2")
+	})
+}
+
+// tanBody: Y0 = x (2^-26 <= |x| <= 2^22) -> Y2 = tan x; uses Y0-Y6.
+func tanBody() {
 	hp := split(new(big.Float).SetPrec(prec).Quo(bigPi(), bf(2)), 3)
 	twoByPi, _ := new(big.Float).SetPrec(prec).Quo(bf(2), bigPi()).Float64()
-	f64direct("tan", func() {
-		p("VANDPD %s, Y0, Y1", kb(0x7fffffffffffffff))
-		p("VCMPPD $0x12, %s, Y1, Y1", k(1<<22))
-		jmpUnless("Y1")
-	}, func() {
-		p("VMOVAPD Y0, Y14")
-		p("VMOVUPD %s, Y1", k(0x1.8p52))
-		p("VFMADD231PD %s, Y0, Y1", k(twoByPi))
-		p("VSUBPD %s, Y1, Y3", k(0x1.8p52))
-		p("VFNMADD231PD %s, Y3, Y0", k(hp[0]))
-		p("VFNMADD231PD %s, Y3, Y0", k(hp[1]))
-		p("VFNMADD231PD %s, Y3, Y0", k(hp[2])) // r
-		p("VMULPD Y0, Y0, Y5")
-		sinCosPolys()
-		p("VPSLLQ $63, Y1, Y8")       // k odd
-		p("VBLENDVPD Y8, Y7, Y6, Y2") // numerator
-		p("VBLENDVPD Y8, Y6, Y7, Y3") // denominator
-		p("VDIVPD Y3, Y2, Y0")
-		p("VXORPD Y8, Y0, Y0") // negated for odd k
-		tinyBlend(0x1p-26, "Y14")
-	})
+	p("VMOVUPD %s, Y1", k(0x1.8p52))
+	p("VFMADD231PD %s, Y0, Y1", k(twoByPi))
+	p("VSUBPD %s, Y1, Y3", k(0x1.8p52))
+	p("VFNMADD231PD %s, Y3, Y0", k(hp[0]))
+	p("VFNMADD231PD %s, Y3, Y0", k(hp[1]))
+	p("VFNMADD231PD %s, Y3, Y0", k(hp[2])) // r
+	p("VMULPD Y0, Y0, Y5")
+	sinCosPolysIn("Y6", "Y4", "Y3")
+	p("VPSLLQ $63, Y1, Y1")       // k odd
+	p("VBLENDVPD Y1, Y4, Y6, Y2") // numerator
+	p("VBLENDVPD Y1, Y6, Y4, Y3") // denominator
+	p("VDIVPD Y3, Y2, Y2")
+	p("VXORPD Y1, Y2, Y2") // negated for odd k
 }
 
 // sinCosPolys: Y0 = r (|r| <= pi/4), Y5 = r^2 -> Y6 = sin r = r + r z S(z),
 // Y7 = cos r = 1 + z (-1/2 + z C(z)), S and C the fitted sinS and cosQ;
 // uses Y4.
-func sinCosPolys() {
-	p("VMOVUPD %s, Y6", k(sinS[len(sinS)-1]))
-	p("VMOVUPD %s, Y7", k(cosQ[len(cosQ)-1]))
+func sinCosPolys() { sinCosPolysIn("Y6", "Y7", "Y4") }
+
+// sinCosPolysIn is sinCosPolys with sin r, cos r and the temporary in the
+// registers s, c and t.
+func sinCosPolysIn(s, c, t string) {
+	p("VMOVUPD %s, %s", k(sinS[len(sinS)-1]), s)
+	p("VMOVUPD %s, %s", k(cosQ[len(cosQ)-1]), c)
 	for i := len(sinS) - 2; i >= 0; i-- {
-		p("VFMADD213PD %s, Y5, Y6", k(sinS[i]))
+		p("VFMADD213PD %s, Y5, %s", k(sinS[i]), s)
 		if i < len(cosQ)-1 {
-			p("VFMADD213PD %s, Y5, Y7", k(cosQ[i]))
+			p("VFMADD213PD %s, Y5, %s", k(cosQ[i]), c)
 		}
 	}
-	p("VMULPD Y0, Y5, Y4")
-	p("VFMADD213PD Y0, Y4, Y6") // sin r
-	p("VFMADD213PD %s, Y5, Y7", k(-0.5))
-	p("VFMADD213PD %s, Y5, Y7", k(1)) // cos r
+	p("VMULPD Y0, Y5, %s", t)
+	p("VFMADD213PD Y0, %s, %s", t, s) // sin r
+	p("VFMADD213PD %s, Y5, %s", k(-0.5), c)
+	p("VFMADD213PD %s, Y5, %s", k(1), c) // cos r
 }
 
 // atan2Kernel emits arctan2(y, x) of float64 vectors (y the first
