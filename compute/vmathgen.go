@@ -822,12 +822,16 @@ func f64Kernels() {
 		p("VCMPPD $0x12, %s, Y1, Y1", k(1))
 		jmpUnless("Y1")
 	}, func() { asinBody(asinP, true) })
-	// arctan as for float32, with atanQ (a polynomial of degree 10 in u^2,
-	// fitted in fits), pi/4 and pi/2 in two parts
-	f64direct("arctan", func() {
-		p("VCMPPD $0x7, Y0, Y0, Y1")
-		jmpUnless("Y1")
-	}, func() { atanBody(atanQ, true) })
+	// arctan: atan2Body's reduction for one argument, with atanQ (a
+	// polynomial of degree 10 in u^2, fitted in fits), pi/4 and pi/2 in two
+	// parts. Below 2^-26 (arctan x rounds to x) and NaN: the Go loop.
+	variants(func(nt string) {
+		kernel2("arctanF64"+nt+"AVX2", "dst, x unsafe.Pointer, n int", 32, unaryArgs, []input{{"SI", "Y0", 0.5}}, func() string {
+			p("VANDPD %s, Y0, Y1", kb(0x7fffffffffffffff))
+			p("VCMPPD $0x1d, %s, Y1, Y1", k(0x1p-26)) // false for NaN
+			return "Y1"
+		}, atanBody2, "Y2")
+	})
 	// tan: the reduction of sin and cos (|x| <= 2^22), sin(r) and cos(r) by
 	// sinCosPolys, then sin(r)/cos(r), or -cos(r)/sin(r) for odd k. Below
 	// 2^-26 (where tan x rounds to x, zeros of either sign included), beyond
@@ -862,13 +866,9 @@ func tanBody() {
 	p("VXORPD Y1, Y2, Y2") // negated for odd k
 }
 
-// sinCosPolys: Y0 = r (|r| <= pi/4), Y5 = r^2 -> Y6 = sin r = r + r z S(z),
-// Y7 = cos r = 1 + z (-1/2 + z C(z)), S and C the fitted sinS and cosQ;
-// uses Y4.
-func sinCosPolys() { sinCosPolysIn("Y6", "Y7", "Y4") }
-
-// sinCosPolysIn is sinCosPolys with sin r, cos r and the temporary in the
-// registers s, c and t.
+// sinCosPolysIn: Y0 = r (|r| <= pi/4), Y5 = r^2 -> s = sin r = r + r z
+// S(z), c = cos r = 1 + z (-1/2 + z C(z)), S and C the fitted sinS and
+// cosQ; uses t.
 func sinCosPolysIn(s, c, t string) {
 	p("VMOVUPD %s, %s", k(sinS[len(sinS)-1]), s)
 	p("VMOVUPD %s, %s", k(cosQ[len(cosQ)-1]), c)
@@ -965,77 +965,42 @@ func atanPoly(q []float64) {
 	p("VMULPD Y5, Y11, Y11")
 }
 
-// atanBody: Y0 = x -> Y0 = arctan(x), atan(u) = u + u z Q(z) with Q the
-// polynomial q (coefficients from z^0 up; float32: the Taylor series).
-func atanBody(q []float64, lo bool) {
-	p("VMOVAPD Y0, Y14")
-	p("VANDPD %s, Y0, Y1", kb(0x7fffffffffffffff)) // a
-	p("VCMPPD $0x1e, %s, Y1, Y2", k(0.41421356237309503))
-	p("VCMPPD $0x1e, %s, Y1, Y3", k(2.414213562373095))
-	p("VSUBPD %s, Y1, Y4", k(1)) // a - 1
-	p("VADDPD %s, Y1, Y5", k(1)) // a + 1
-	p("VBLENDVPD Y2, Y4, Y1, Y4")
-	p("VMOVUPD %s, Y6", k(1))
-	p("VBLENDVPD Y2, Y5, Y6, Y5")
-	p("VMOVUPD %s, Y6", k(-1))
-	p("VBLENDVPD Y3, Y6, Y4, Y4")
-	p("VBLENDVPD Y3, Y1, Y5, Y5")
-	p("VDIVPD Y5, Y4, Y4") // u
+// atanBody2: Y0 = x (|x| >= 2^-26, not NaN) -> Y2 = arctan(x); uses Y0-Y6.
+// With a = |x|: u = a (a <= tan(pi/8)), (a - 1)/(a + 1) (up to
+// tan(3pi/8); arctan a = pi/4 + arctan u) or -1/a (arctan a = pi/2 +
+// arctan u); arctan u = u + u z Q(z), z = u^2, Q = atanQ; the base
+// multiple of pi/4 in two parts; x's sign.
+func atanBody2() {
 	pi := bigPi()
 	q4 := split(new(big.Float).SetPrec(prec).Quo(pi, bf(4)), 2)
 	q2 := split(new(big.Float).SetPrec(prec).Quo(pi, bf(2)), 2)
+	q := atanQ
+	p("VANDPD %s, Y0, Y1", kb(0x7fffffffffffffff)) // a
+	p("VCMPPD $0x1e, %s, Y1, Y2", k(0.41421356237309503))
+	p("VCMPPD $0x1e, %s, Y1, Y3", k(2.414213562373095))
+	p("VSUBPD %s, Y1, Y4", k(1))
+	p("VBLENDVPD Y2, Y4, Y1, Y4")
+	p("VBLENDVPD Y3, %s, Y4, Y4", k(-1)) // numerator
+	p("VADDPD %s, Y1, Y5", k(1))
+	p("VMOVUPD %s, Y6", k(1))
+	p("VBLENDVPD Y2, Y5, Y6, Y5")
+	p("VBLENDVPD Y3, Y1, Y5, Y5") // denominator
+	p("VDIVPD Y5, Y4, Y4")        // u
 	p("VANDPD %s, Y2, Y6", k(q4[0]))
-	p("VMOVUPD %s, Y7", k(q2[0]))
-	p("VBLENDVPD Y3, Y7, Y6, Y6") // base
-	if lo {
-		p("VANDPD %s, Y2, Y8", k(q4[1]))
-		p("VMOVUPD %s, Y7", k(q2[1]))
-		p("VBLENDVPD Y3, Y7, Y8, Y8") // its low part
-	}
+	p("VBLENDVPD Y3, %s, Y6, Y6", k(q2[0])) // base
+	p("VANDPD %s, Y2, Y2", k(q4[1]))
+	p("VBLENDVPD Y3, %s, Y2, Y2", k(q2[1])) // its low part
 	p("VMULPD Y4, Y4, Y5")
-	p("VMOVUPD %s, Y7", k(q[len(q)-1]))
+	p("VMOVUPD %s, Y3", k(q[len(q)-1]))
 	for i := len(q) - 2; i >= 0; i-- {
-		p("VFMADD213PD %s, Y5, Y7", k(q[i]))
+		p("VFMADD213PD %s, Y5, Y3", k(q[i]))
 	}
 	p("VMULPD Y4, Y5, Y5")
-	if lo {
-		p("VFMADD213PD Y8, Y5, Y7") // u z Q + base lo
-		p("VADDPD Y4, Y7, Y7")
-	} else {
-		p("VFMADD213PD Y4, Y5, Y7") // atan u
-	}
-	p("VADDPD Y6, Y7, Y0")
-	p("VANDPD %s, Y14, Y1", kb(1<<63))
-	p("VORPD Y1, Y0, Y0")
-	tinyBlend(0x1p-26, "Y14")
-}
-
-// atanTaylorQ is Q of atanBody as the Taylor series of arctan to u^(2
-// terms + 1).
-func atanTaylorQ(terms int) []float64 {
-	var q []float64
-	for i := 1; i <= terms; i++ {
-		v := 1 / float64(2*i+1)
-		if i%2 == 1 {
-			v = -v
-		}
-		q = append(q, v)
-	}
-	return q
-}
-
-// asinTaylorP is P of asinBody as the Taylor series of arcsin to w^(2
-// terms + 1): c_n = (2n)! / (4^n (n!)^2 (2n+1)), n = 1..terms.
-func asinTaylorP(terms int) []float64 {
-	var q []float64
-	for n := 1; n <= terms; n++ {
-		c := 1.0
-		for i := 1; i <= n; i++ {
-			c *= float64(2*i-1) / float64(2*i)
-		}
-		q = append(q, c/float64(2*n+1))
-	}
-	return q
+	p("VFMADD213PD Y2, Y5, Y3") // u z Q + base lo
+	p("VADDPD Y4, Y3, Y3")
+	p("VADDPD Y6, Y3, Y3")
+	p("VANDPD %s, Y0, Y1", kb(1<<63))
+	p("VORPD Y1, Y3, Y2")
 }
 
 // asinBody: Y0 = x (|x| <= 1) -> arcsin(x), asin(w) = w + w z P(z) with P
