@@ -11,8 +11,8 @@ import (
 
 // goBinary is the portable kernel (the generated Go loop) for comparison.
 func goBinary(t *testing.T, op Op, typ Type, form Form) BinaryFunc {
-	saved := binTable
-	defer func() { binTable = saved }()
+	saved, savedUn := binTable, unTable // registerGenerated writes both
+	defer func() { binTable, unTable = saved, savedUn }()
 	registerGenerated()
 	f := binTable[op][typ][form]
 	require.NotNil(t, f)
