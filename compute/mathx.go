@@ -219,8 +219,8 @@ func reduceFMA(x float64) (r, kb float64) {
 // sinCosDD is sin(x) (quadrant 0) or cos(x) (quadrant 1) for |x| < 2^22,
 // the algorithm of the sin and cos kernels of vmathgen.go: k = round(x
 // 2/pi), r = x - k pi/2 with pi/2 in three parts (the first product exact
-// by FMA), the Taylor series of sine (to r^17) or cosine (to r^16) by k
-// mod 4 (Go's math.Sin is up to 7 ulp off near multiples of pi).
+// by FMA), sinPoly or cosPoly by k mod 4 (Go's math.Sin is up to 7 ulp
+// off near multiples of pi).
 func sinCosDD(x float64, quadrant int) float64 {
 	if quadrant == 0 && math.Abs(x) < 0x1p-26 {
 		return x // zeros of either sign included
@@ -230,17 +230,9 @@ func sinCosDD(x float64, quadrant int) float64 {
 	z := r * r
 	var v float64
 	if j&1 == 0 {
-		q := sinTaylor[8]
-		for i := 7; i >= 1; i-- {
-			q = math.FMA(q, z, sinTaylor[i])
-		}
-		v = math.FMA(q, r*z, r)
+		v = sinPoly(r, z)
 	} else {
-		q := cosTaylor[8]
-		for i := 7; i >= 1; i-- {
-			q = math.FMA(q, z, cosTaylor[i])
-		}
-		v = math.FMA(q, z, 1)
+		v = cosPoly(z)
 	}
 	if j&2 != 0 {
 		v = -v
@@ -248,23 +240,24 @@ func sinCosDD(x float64, quadrant int) float64 {
 	return v
 }
 
-// sinTaylor[i] = (-1)^i/(2i+1)!, cosTaylor[i] = (-1)^i/(2i)!.
-var sinTaylor, cosTaylor = func() (s, c [9]float64) {
-	fact := func(n int) float64 {
-		f := 1.0
-		for i := 2; i <= n; i++ {
-			f *= float64(i)
-		}
-		return f
+// sinPoly is sin r = r + r z S(z) for |r| <= pi/4, z = r^2, S the fit
+// sinS of vmathgen.go (as in its kernels, FMA for FMA).
+func sinPoly(r, z float64) float64 {
+	q := sinS[len(sinS)-1]
+	for i := len(sinS) - 2; i >= 0; i-- {
+		q = math.FMA(q, z, sinS[i])
 	}
-	for i := range s {
-		s[i], c[i] = 1/fact(2*i+1), 1/fact(2*i)
-		if i%2 == 1 {
-			s[i], c[i] = -s[i], -c[i]
-		}
+	return math.FMA(q, r*z, r)
+}
+
+// cosPoly is cos r = 1 + z (-1/2 + z C(z)), C the fit cosQ.
+func cosPoly(z float64) float64 {
+	q := cosQ[len(cosQ)-1]
+	for i := len(cosQ) - 2; i >= 0; i-- {
+		q = math.FMA(q, z, cosQ[i])
 	}
-	return
-}()
+	return math.FMA(math.FMA(q, z, -0.5), z, 1)
+}
 
 func sinF(x float64) float64 {
 	if math.Abs(x) < 1<<22 {
@@ -290,21 +283,15 @@ func cosF(x float64) float64 {
 
 // tanDD is tan(x) for |x| < 2^22, the algorithm of the tan kernel of
 // vmathgen.go: the reduction of sinCosDD, sin(r)/cos(r) for even k and
-// -cos(r)/sin(r) for odd k, each series as in sinCosDD (Go's math.Tan is
-// up to 7 ulp off near multiples of pi/2).
+// -cos(r)/sin(r) for odd k, each polynomial as in sinCosDD (Go's math.Tan
+// is up to 7 ulp off near multiples of pi/2).
 func tanDD(x float64) float64 {
 	if math.Abs(x) < 0x1p-26 {
 		return x // zeros of either sign included
 	}
 	r, kb := reduceFMA(x)
 	z := r * r
-	qs, qc := sinTaylor[8], cosTaylor[8]
-	for i := 7; i >= 1; i-- {
-		qs = math.FMA(qs, z, sinTaylor[i])
-		qc = math.FMA(qc, z, cosTaylor[i])
-	}
-	s := math.FMA(qs, r*z, r)
-	c := math.FMA(qc, z, 1)
+	s, c := sinPoly(r, z), cosPoly(z)
 	if math.Float64bits(kb)&1 != 0 {
 		return -(c / s)
 	}

@@ -16,18 +16,45 @@ func registerVmath() {
 	if !Asm || !cpu.X86.HasFMA {
 		return
 	}
-	unTable[Sin][Float64] = asmMathF64(sinF64AVX2, unTable[Sin][Float64])
-	unTable[Cos][Float64] = asmMathF64(cosF64AVX2, unTable[Cos][Float64])
-	unTable[Log][Float64] = asmMathF64(logF64AVX2, unTable[Log][Float64])
-	unTable[Log1p][Float64] = asmMathF64(log1pF64AVX2, unTable[Log1p][Float64])
-	unTable[Arctan][Float64] = asmMathF64(arctanF64AVX2, unTable[Arctan][Float64])
-	unTable[Expm1][Float64] = asmMathF64(expm1F64AVX2, unTable[Expm1][Float64])
-	unTable[Tanh][Float64] = asmMathF64(tanhF64AVX2, unTable[Tanh][Float64])
-	unTable[Arcsin][Float64] = asmMathF64(arcsinF64AVX2, unTable[Arcsin][Float64])
-	unTable[Tan][Float64] = asmMathF64(tanF64AVX2, unTable[Tan][Float64])
-	binTable[Arctan2][Float64][VV] = asmMath2F64(atan2F64AVX2, binTable[Arctan2][Float64][VV])
+	for _, u := range []struct {
+		op     Op
+		k, knt vmKernel
+	}{
+		{Sin, sinF64AVX2, sinF64NTAVX2},
+		{Cos, cosF64AVX2, cosF64NTAVX2},
+		{Log, logF64AVX2, logF64NTAVX2},
+		{Log1p, log1pF64AVX2, log1pF64NTAVX2},
+		{Arctan, arctanF64AVX2, arctanF64NTAVX2},
+		{Expm1, expm1F64AVX2, expm1F64NTAVX2},
+		{Tanh, tanhF64AVX2, tanhF64NTAVX2},
+		{Arcsin, arcsinF64AVX2, arcsinF64NTAVX2},
+		{Tan, tanF64AVX2, tanF64NTAVX2},
+	} {
+		slow := unTable[u.op][Float64]
+		unTable[u.op][Float64] = vmUnary(u.k, slow)
+		unNTTable[u.op][Float64] = vmUnaryNT(u.knt, unTable[u.op][Float64], slow)
+	}
+	slow2 := binTable[Arctan2][Float64][VV]
+	binTable[Arctan2][Float64][VV] = vmBinary(atan2F64AVX2, slow2)
+	ntTable[Arctan2][Float64][VV] = vmBinaryNT(atan2F64NTAVX2, binTable[Arctan2][Float64][VV], slow2)
 	unTable[Tan][Float32] = asmMath4F32(tanF32AVX2, unTable[Tan][Float32])
-	binTable[Power][Float64][VS] = powVS(8, binTable[Power][Float64][VS], unTable[Square][Float64], powF64AVX2, cubeF64AVX2)
+	slowPow := binTable[Power][Float64][VS]
+	binTable[Power][Float64][VS] = powVS(8, slowPow, unTable[Square][Float64], powF64AVX2, cubeF64AVX2)
+	if sq := unNTTable[Square][Float64]; sq != nil {
+		ntPow := powVS(8, slowPow, sq, powF64NTAVX2, cubeF64AVX2)
+		plain := binTable[Power][Float64][VS]
+		ntTable[Power][Float64][VS] = func(d, x, y unsafe.Pointer, n int) {
+			if a := uintptr(d) & 31; a%8 != 0 || *(*float64)(y) == 3 {
+				plain(d, x, y, n) // not element aligned; the cube stores plainly
+				return
+			} else if a != 0 {
+				h := min(n, int(32-a)/8)
+				plain(d, x, y, h)
+				d, x, n = unsafe.Add(d, 8*h), unsafe.Add(x, 8*h), n-h
+			}
+			ntPow(d, x, y, n)
+		}
+	}
 	binTable[Power][Float32][VS] = powVS(4, binTable[Power][Float32][VS], unTable[Square][Float32], powF32AVX2, cubeF32AVX2)
 }
 
@@ -61,6 +88,17 @@ func powVS(size int, slow BinaryFunc, square UnaryFunc, pow func(d, x unsafe.Poi
 			slow(d, x, y, n)
 			return
 		}
+		if size == 8 { // the float64 kernel does the last partial block and each element of a block it left
+			for done := 0; done < n; {
+				done += pow(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), n-done, yv)
+				for end := min(done+4, n); done < end; done++ {
+					if pow(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), 1, yv) == 0 {
+						slow(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), y, 1)
+					}
+				}
+			}
+			return
+		}
 		done := 0
 		for done < n {
 			if m := (n - done) &^ 3; m > 0 {
@@ -69,24 +107,6 @@ func powVS(size int, slow BinaryFunc, square UnaryFunc, pow func(d, x unsafe.Poi
 			if done < n {
 				c := min(4, n-done)
 				slow(unsafe.Add(d, size*done), unsafe.Add(x, size*done), y, c)
-				done += c
-			}
-		}
-	}
-}
-
-// asmMath2F64 is asmMathF64 for a binary routine of float64 vectors
-// (blocks of 4): the Go loop slow does each block k stops at.
-func asmMath2F64(k func(d, x, y unsafe.Pointer, n int) int, slow BinaryFunc) BinaryFunc {
-	return func(d, x, y unsafe.Pointer, n int) {
-		done := 0
-		for done < n {
-			if m := (n - done) &^ 3; m > 0 {
-				done += k(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), unsafe.Add(y, 8*done), m)
-			}
-			if done < n {
-				c := min(4, n-done)
-				slow(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), unsafe.Add(y, 8*done), c)
 				done += c
 			}
 		}
@@ -108,5 +128,85 @@ func asmMath4F32(k func(d, x unsafe.Pointer, n int) int, slow UnaryFunc) UnaryFu
 				done += c
 			}
 		}
+	}
+}
+
+// vmKernel is a float64 routine of vmath_amd64.s (vmathgen.go's kernel):
+// it does blocks of 4 from the start, the last n%4 elements under a mask,
+// and stops at the first block with an argument outside its range,
+// returning how many elements it did.
+type vmKernel func(d, x unsafe.Pointer, n int) int
+
+// vmUnary runs k over the whole vector; each element of a block k leaves
+// is done by k alone (n = 1) where it is in k's range, by the Go loop slow
+// otherwise. So every element in range is k's, whatever the length,
+// offset or neighbours: a vector's elements are the same bits alone, in
+// the streaming variant and in any slice.
+func vmUnary(k vmKernel, slow UnaryFunc) UnaryFunc {
+	return func(d, x unsafe.Pointer, n int) {
+		for done := 0; done < n; {
+			done += k(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), n-done)
+			for end := min(done+4, n); done < end; done++ {
+				if k(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), 1) == 0 {
+					slow(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), 1)
+				}
+			}
+		}
+	}
+}
+
+// vmUnaryNT is vmUnary with knt, the variant of the kernel with
+// non-temporal stores of whole blocks, which must be 32-byte aligned:
+// plain (vmUnary of the plain kernel) does the elements before the first
+// 32-byte boundary of d, or all of them when d is not 8-byte aligned.
+func vmUnaryNT(knt vmKernel, plain, slow UnaryFunc) UnaryFunc {
+	nt := vmUnary(knt, slow)
+	return func(d, x unsafe.Pointer, n int) {
+		a := uintptr(d) & 31
+		if a%8 != 0 {
+			plain(d, x, n)
+			return
+		}
+		if a != 0 {
+			h := min(n, int(32-a)/8)
+			plain(d, x, h)
+			d, x, n = unsafe.Add(d, 8*h), unsafe.Add(x, 8*h), n-h
+		}
+		nt(d, x, n)
+	}
+}
+
+// vmKernel2 is vmKernel for binary routines of two float64 vectors.
+type vmKernel2 func(d, x, y unsafe.Pointer, n int) int
+
+// vmBinary is vmUnary for a binary routine.
+func vmBinary(k vmKernel2, slow BinaryFunc) BinaryFunc {
+	return func(d, x, y unsafe.Pointer, n int) {
+		for done := 0; done < n; {
+			done += k(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), unsafe.Add(y, 8*done), n-done)
+			for end := min(done+4, n); done < end; done++ {
+				if k(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), unsafe.Add(y, 8*done), 1) == 0 {
+					slow(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), unsafe.Add(y, 8*done), 1)
+				}
+			}
+		}
+	}
+}
+
+// vmBinaryNT is vmUnaryNT for a binary routine.
+func vmBinaryNT(knt vmKernel2, plain, slow BinaryFunc) BinaryFunc {
+	nt := vmBinary(knt, slow)
+	return func(d, x, y unsafe.Pointer, n int) {
+		a := uintptr(d) & 31
+		if a%8 != 0 {
+			plain(d, x, y, n)
+			return
+		}
+		if a != 0 {
+			h := min(n, int(32-a)/8)
+			plain(d, x, y, h)
+			d, x, y, n = unsafe.Add(d, 8*h), unsafe.Add(x, 8*h), unsafe.Add(y, 8*h), n-h
+		}
+		nt(d, x, y, n)
 	}
 }

@@ -19,3 +19,24 @@ var atanQ = [...]float64{
 	math.Float64frombits(0x3fa4162c02b1d002), // 0.03923165829556298
 	math.Float64frombits(0xbf93a31b1c0fb255), // -0.01917688711903261
 }
+
+// sinS is S of sin r = r + r z S(z), z = r^2 <= (pi/4)^2 (vmathgen.go's sinCosPolys).
+var sinS = [...]float64{
+	math.Float64frombits(0xbfc5555555555555), // -0.16666666666666666
+	math.Float64frombits(0x3f81111111111110), // 0.008333333333333331
+	math.Float64frombits(0xbf2a01a01a019938), // -0.00019841269841265065
+	math.Float64frombits(0x3ec71de3a546095b), // 2.7557319219339167e-06
+	math.Float64frombits(0xbe5ae645412c5608), // -2.5052106232447565e-08
+	math.Float64frombits(0x3de61217f0b7fdbe), // 1.6058531618984102e-10
+	math.Float64frombits(0xbd6ab17d404c13a7), // -7.586697117586448e-13
+}
+
+// cosQ is C of cos r = 1 + z (-1/2 + z C(z)), z = r^2 <= (pi/4)^2.
+var cosQ = [...]float64{
+	math.Float64frombits(0x3fa5555555555555), // 0.041666666666666664
+	math.Float64frombits(0xbf56c16c16c16967), // -0.0013888888888887398
+	math.Float64frombits(0x3efa01a019f4eb01), // 2.480158729876569e-05
+	math.Float64frombits(0xbe927e4fa17da09c), // -2.755731727172978e-07
+	math.Float64frombits(0x3e21eeb68e93b3ff), // 2.0876146268400763e-09
+	math.Float64frombits(0xbda907da36788f50), // -1.1382632425346156e-11
+}

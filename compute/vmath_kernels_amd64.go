@@ -19,6 +19,18 @@ func logF64AVX2(dst, x unsafe.Pointer, n int) int
 func powF64AVX2(dst, x unsafe.Pointer, n int, y float64) int
 
 //go:noescape
+func sinF64NTAVX2(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func cosF64NTAVX2(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func logF64NTAVX2(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func powF64NTAVX2(dst, x unsafe.Pointer, n int, y float64) int
+
+//go:noescape
 func powF32AVX2(dst, x unsafe.Pointer, n int, y float64) int
 
 //go:noescape
@@ -34,19 +46,40 @@ func tanF32AVX2(dst, x unsafe.Pointer, n int) int
 func log1pF64AVX2(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
+func log1pF64NTAVX2(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
 func expm1F64AVX2(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func expm1F64NTAVX2(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
 func tanhF64AVX2(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
+func tanhF64NTAVX2(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
 func arcsinF64AVX2(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func arcsinF64NTAVX2(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
 func arctanF64AVX2(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
+func arctanF64NTAVX2(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
 func tanF64AVX2(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
+func tanF64NTAVX2(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
 func atan2F64AVX2(dst, y, x unsafe.Pointer, n int) int
+
+//go:noescape
+func atan2F64NTAVX2(dst, y, x unsafe.Pointer, n int) int

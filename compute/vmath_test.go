@@ -634,3 +634,87 @@ func TestArctan2F64(t *testing.T) {
 	t.Logf("arctan2 float64: max %.3f ulp (at %v, %v) over %d pairs against 160 bits; %d of %d checked there", worst, wy, wx, len(ys)/100, slow, len(ys))
 	require.LessOrEqual(t, worst, 1.5, "arctan2(%v, %v)", wy, wx)
 }
+
+// TestVmathBinaryNTMatchesPlain: the streaming variants of float64
+// arctan2 (two vectors) and power (a scalar exponent) give, bit for bit,
+// what the plain kernels give, and those what they give one element at a
+// time (every element in the kernel's range is the kernel's, whatever its
+// offset and neighbours), for n = 0..70 at every alignment of dst, special
+// values sprinkled; nothing outside [0, n) is written.
+func TestVmathBinaryNTMatchesPlain(t *testing.T) {
+	rng := rand.New(rand.NewSource(23))
+	sp := specials64()
+	val := func() float64 {
+		if rng.Intn(8) == 0 {
+			return sp[rng.Intn(len(sp))]
+		}
+		return rng.NormFloat64() * 30
+	}
+	type kernel struct {
+		name string
+		y    []float64 // nil: the second operand is a vector
+	}
+	checked := 0
+	for _, c := range []struct {
+		op    compute.Op
+		form  compute.Form
+		scale []float64
+	}{{compute.Arctan2, compute.VV, nil}, {compute.Power, compute.VS, []float64{2.5, -1.5, 0.3, 3, 2, 1e-3, 171.5}}} {
+		plain, err := compute.LookupBinary(c.op, compute.Float64, c.form)
+		require.NoError(t, err)
+		nt, ok := compute.LookupBinaryNT(c.op, compute.Float64, c.form)
+		if !ok {
+			if compute.Asm {
+				t.Fatalf("%v: no streaming kernel", c.op)
+			}
+			nt = plain
+		}
+		ys := c.scale
+		if ys == nil {
+			ys = []float64{0}
+		}
+		for _, yv := range ys {
+			for n := 0; n <= 70; n++ {
+				off := n % 5
+				x, y := make([]float64, n+8), make([]float64, n+8)
+				for i := range x {
+					x[i], y[i] = val(), val()
+					if c.op == compute.Power && rng.Intn(3) > 0 {
+						x[i] = math.Abs(x[i])
+					}
+				}
+				yp := unsafe.Pointer(&y[off])
+				if c.form == compute.VS {
+					yp = unsafe.Pointer(&yv)
+				}
+				run := func(k compute.BinaryFunc) []float64 {
+					d := make([]float64, n+8)
+					for i := range d {
+						d[i] = 7777
+					}
+					k(unsafe.Pointer(&d[off]), unsafe.Pointer(&x[off]), yp, n)
+					compute.Fence()
+					for i := range d {
+						if i < off || i >= off+n {
+							require.Equal(t, 7777.0, d[i], "%v n=%d: wrote outside", c.op, n)
+						}
+					}
+					return d[off : off+n]
+				}
+				a, b := run(plain), run(nt)
+				for i := 0; i < n; i++ {
+					one := make([]float64, 1)
+					ypi := yp
+					if c.form == compute.VV {
+						ypi = unsafe.Pointer(&y[off+i])
+					}
+					plain(unsafe.Pointer(&one[0]), unsafe.Pointer(&x[off+i]), ypi, 1)
+					require.Equal(t, math.Float64bits(a[i]), math.Float64bits(b[i]), "%v(%v, %v) n=%d: streaming differs", c.op, x[off+i], yv, n)
+					require.Equal(t, math.Float64bits(one[0]), math.Float64bits(a[i]), "%v(%v, %v) n=%d: alone differs", c.op, x[off+i], yv, n)
+					checked++
+				}
+			}
+		}
+	}
+	require.Greater(t, checked, 10000)
+}
