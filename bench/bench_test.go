@@ -58,6 +58,9 @@ func BenchmarkWorkloads(b *testing.B) {
 // checksums of the reference run (NumPy's, in ../shared/perf), which the
 // exact input values make identical across implementations.
 func TestWorkloadChecksums(t *testing.T) {
+	if raceOn {
+		t.Skip("full-size checksums run without -race (see race_test.go)")
+	}
 	want := map[string]Sum{
 		"W1": {1281.25, 9.5966796875}, "W2": {621.09375, 19.73046875}, "W3": {12548.177734375, 70.529296875},
 		"W6": {1151755, -3208}, "W9": {0.84765625, -0.6357421875}, "W10": {-108.884765625, -436.8515625},

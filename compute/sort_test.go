@@ -135,7 +135,7 @@ func sizeOf[K compute.SortKey](K) uintptr {
 // either sign and several payloads). Fixed seed.
 func TestSortBits(t *testing.T) {
 	sizes := sortSizes
-	if !testing.Short() {
+	if !testing.Short() && !raceOn {
 		sizes = append(sizes, 1<<20)
 	}
 	f64 := func(v float64) uint64 { return math.Float64bits(v) }

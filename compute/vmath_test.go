@@ -294,7 +294,7 @@ func TestVmathF64(t *testing.T) {
 			return math.Log(x)
 		}, bigLog, 1e-310, 1e308, func(x float64) bool { return x > 0 && !math.IsInf(x, 0) }},
 	} {
-		xs := samples64(rng, 100000, c.lo, c.hi)
+		xs := samples64(rng, raceThin(100000), c.lo, c.hi)
 		// lengths around the vector width, and offsets
 		for _, n := range []int{0, 1, 3, 4, 5, 7, 8, 9} {
 			got := run64(t, c.op, xs[:n])
@@ -378,7 +378,7 @@ func TestPowerScalar(t *testing.T) {
 	rng := rand.New(rand.NewSource(21))
 	xs := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 1, -1, -2, 2, -0.5, 1e-310, 0x1p-1022, math.MaxFloat64, 1e-45, 1e-38, 3.4e38,
 		1e300, 1e-300, 1e200, 1e-200, 1e100, 1e150}
-	for i := 0; i < 20000; i++ {
+	for i := 0; i < raceThin(20000); i++ {
 		v := math.Exp(rng.Float64()*40 - 20)
 		if i%50 == 0 {
 			v = -v
@@ -455,7 +455,7 @@ func TestPowerScalar(t *testing.T) {
 // rounded to float32: within 1 ulp, the same NaNs, infinities and zeros.
 func TestVmathF32(t *testing.T) {
 	var xs []float32
-	for u := uint64(0); u < 1<<32; u += 257 {
+	for u := uint64(0); u < 1<<32; u += raceStep(257) {
 		xs = append(xs, math.Float32frombits(uint32(u)))
 	}
 	xs = append(xs, 0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()),
@@ -578,7 +578,7 @@ func TestArctan2F64(t *testing.T) {
 		}
 		return v
 	}
-	for i := 0; i < 500000; i++ {
+	for i := 0; i < raceThin(500000); i++ {
 		ys, xs = append(ys, logu(1e-300, 1e300)), append(xs, logu(1e-300, 1e300))
 		ys, xs = append(ys, logu(1e-5, 1e5)), append(xs, logu(1e-5, 1e5))
 		ys, xs = append(ys, rng.Float64()*20-10), append(xs, rng.Float64()*20-10)

@@ -428,6 +428,8 @@ func TestDiffMedium(t *testing.T) {
 	n := 400
 	if testing.Short() {
 		n = 50
+	} else if raceOn {
+		n = 150 // the race detector slows the reference tenfold
 	}
 	g := newGen(3, mem)
 	applyRules(t, g)

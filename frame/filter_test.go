@@ -121,6 +121,9 @@ func TestFilterMatchesNaive(t *testing.T) {
 				for oi, op := range []string{"==", "!=", "<", "<=", ">", ">="} {
 					holds := ops[op]
 					for li, v := range lits {
+						if raceOn && (oi+li)%3 != 0 {
+							continue // a third of the cases under -race (race_test.go)
+						}
 						src := fmt.Sprintf("%s %s %v", col, op, v)
 						if (oi+li)%2 == 1 {
 							src = fmt.Sprintf("%v %s %s", v, flip[op], col) // the constant on the left

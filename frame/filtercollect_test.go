@@ -37,6 +37,9 @@ func TestFilterCollectMatchesStream(t *testing.T) {
 		nil, // every column, "l" (a fixed_size_list) among them
 	}
 	for _, withNulls := range []bool{false, true} {
+		if raceOn && !withNulls {
+			continue // race_test.go
+		}
 		full, _ := filterTable(mem, rng, 150_000, withNulls)
 		other, _ := filterTable(mem, rng, 1000, withNulls)
 		n := full.NumRows()

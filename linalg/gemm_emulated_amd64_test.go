@@ -78,7 +78,7 @@ func TestGemmShapesEmulated(t *testing.T) {
 	b64, b32 := avx2Shapes()
 	for _, s := range []gemmShape{emulate[float64](a64), emulate[float64](b64)} {
 		for _, x := range shapesFor(s, nil, goKernel[float64]) {
-			for it := 0; it < 12; it++ {
+			for it := 0; it < raceIters(12); it++ {
 				m, n, k := pick(rng, dimsFor(x.mr)), pick(rng, dimsFor(x.nr)), pick(rng, dimsFor(x.kc))
 				checkGemm[float64](t, rng, &x, m, n, k, layout(rng.Intn(int(numLayouts))), layout(rng.Intn(int(numLayouts))))
 			}
@@ -86,7 +86,7 @@ func TestGemmShapesEmulated(t *testing.T) {
 	}
 	for _, s := range []gemmShape{emulate[float32](a32), emulate[float32](b32)} {
 		for _, x := range shapesFor(s, nil, goKernel[float32]) {
-			for it := 0; it < 12; it++ {
+			for it := 0; it < raceIters(12); it++ {
 				m, n, k := pick(rng, dimsFor(x.mr)), pick(rng, dimsFor(x.nr)), pick(rng, dimsFor(x.kc))
 				checkGemm[float32](t, rng, &x, m, n, k, layout(rng.Intn(int(numLayouts))), layout(rng.Intn(int(numLayouts))))
 			}

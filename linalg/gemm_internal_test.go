@@ -141,11 +141,19 @@ func dimsFor(tile int) []int {
 
 func pick(rng *rand.Rand, d []int) int { return d[rng.Intn(len(d))] }
 
+// raceIters is n, or a quarter of it under the race detector.
+func raceIters(n int) int {
+	if raceOn {
+		return max(1, n/4)
+	}
+	return n
+}
+
 func TestGemmKernels(t *testing.T) {
 	rng := rand.New(rand.NewSource(20))
 	o64, o32 := otherShapes()
 	for _, s := range shapesFor(gemmF64, o64, goKernel[float64]) {
-		for it := 0; it < 30; it++ {
+		for it := 0; it < raceIters(30); it++ {
 			m := pick(rng, dimsFor(s.mr))
 			n := pick(rng, dimsFor(s.nr))
 			k := pick(rng, dimsFor(s.kc))
@@ -153,7 +161,7 @@ func TestGemmKernels(t *testing.T) {
 		}
 	}
 	for _, s := range shapesFor(gemmF32, o32, goKernel[float32]) {
-		for it := 0; it < 30; it++ {
+		for it := 0; it < raceIters(30); it++ {
 			m := pick(rng, dimsFor(s.mr))
 			n := pick(rng, dimsFor(s.nr))
 			k := pick(rng, dimsFor(s.kc))
@@ -165,7 +173,7 @@ func TestGemmKernels(t *testing.T) {
 // TestGemmLarge: products past one block of every kind with the blocking
 // in use, every layout of A and B.
 func TestGemmLarge(t *testing.T) {
-	if testing.Short() {
+	if testing.Short() || raceOn {
 		t.Skip("large products")
 	}
 	rng := rand.New(rand.NewSource(21))
