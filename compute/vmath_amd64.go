@@ -37,7 +37,6 @@ func registerVmath() {
 	slow2 := binTable[Arctan2][Float64][VV]
 	binTable[Arctan2][Float64][VV] = vmBinary(atan2F64AVX2, slow2)
 	ntTable[Arctan2][Float64][VV] = vmBinaryNT(atan2F64NTAVX2, binTable[Arctan2][Float64][VV], slow2)
-	unTable[Tan][Float32] = asmMath4F32(tanF32AVX2, unTable[Tan][Float32])
 	slowPow := binTable[Power][Float64][VS]
 	binTable[Power][Float64][VS] = powVS(8, slowPow, unTable[Square][Float64], powF64AVX2, cubeF64AVX2)
 	if sq := unNTTable[Square][Float64]; sq != nil {
@@ -107,24 +106,6 @@ func powVS(size int, slow BinaryFunc, square UnaryFunc, pow func(d, x unsafe.Poi
 			if done < n {
 				c := min(4, n-done)
 				slow(unsafe.Add(d, size*done), unsafe.Add(x, size*done), y, c)
-				done += c
-			}
-		}
-	}
-}
-
-// asmMath4F32 is asmMathF32 for float32 routines computed in float64
-// (blocks of 4).
-func asmMath4F32(k func(d, x unsafe.Pointer, n int) int, slow UnaryFunc) UnaryFunc {
-	return func(d, x unsafe.Pointer, n int) {
-		done := 0
-		for done < n {
-			if m := (n - done) &^ 3; m > 0 {
-				done += k(unsafe.Add(d, 4*done), unsafe.Add(x, 4*done), m)
-			}
-			if done < n {
-				c := min(4, n-done)
-				slow(unsafe.Add(d, 4*done), unsafe.Add(x, 4*done), c)
 				done += c
 			}
 		}

@@ -40,9 +40,6 @@ func cubeF64AVX2(dst, x unsafe.Pointer, n int)
 func cubeF32AVX2(dst, x unsafe.Pointer, n int)
 
 //go:noescape
-func tanF32AVX2(dst, x unsafe.Pointer, n int) int
-
-//go:noescape
 func log1pF64AVX2(dst, x unsafe.Pointer, n int) int
 
 //go:noescape

@@ -674,32 +674,6 @@ func powKernels() {
 	asm.WriteString("\n")
 }
 
-// f32via64 emits a float32 routine computed in float64, 4 lanes at a
-// time: check (Y0 = x in float64) jumps to done for a vector it does not
-// handle; body leaves the result in Y0, rounded once to float32.
-func f32via64(name string, check, body func()) {
-	head(name, "dst, x unsafe.Pointer, n int", 32)
-	p("MOVQ dst+0(FP), DI")
-	p("MOVQ x+8(FP), SI")
-	p("MOVQ n+16(FP), CX")
-	p("XORQ R8, R8")
-	label("loop")
-	p("CMPQ R8, CX")
-	p("JGE done")
-	p("VCVTPS2PD (SI)(R8*4), Y0")
-	check()
-	body()
-	p("VCVTPD2PSY Y0, X0")
-	p("VMOVUPS X0, (DI)(R8*4)")
-	p("ADDQ $4, R8")
-	p("JMP loop")
-	label("done")
-	p("MOVQ R8, ret+24(FP)")
-	p("VZEROUPPER")
-	p("RET")
-	asm.WriteString("\n")
-}
-
 // jmpUnless jumps to done unless every lane of mask register r is set.
 func jmpUnless(r string) {
 	p("VMOVMSKPD %s, AX", r)
@@ -715,45 +689,8 @@ func tinyBlend(lim float64, v string) {
 	p("VBLENDVPD Y13, %s, Y0, Y0", v)
 }
 
-func f32Kernels() {
-	// tan: the reduction of sin and cos, then sin(r)/cos(r) or
-	// -cos(r)/sin(r) for odd k; |x| < 2^-26: x
-	hp := split(new(big.Float).SetPrec(prec).Quo(bigPi(), bf(2)), 3)
-	twoByPi, _ := new(big.Float).SetPrec(prec).Quo(bf(2), bigPi()).Float64()
-	f32via64("tanF32AVX2", func() {
-		p("VANDPD %s, Y0, Y1", kb(0x7fffffffffffffff))
-		p("VCMPPD $0x12, %s, Y1, Y1", k(1<<22))
-		jmpUnless("Y1")
-	}, func() {
-		p("VMOVAPD Y0, Y14")
-		p("VMOVUPD %s, Y1", k(0x1.8p52))
-		p("VFMADD231PD %s, Y0, Y1", k(twoByPi))
-		p("VSUBPD %s, Y1, Y3", k(0x1.8p52))
-		p("VFNMADD231PD %s, Y3, Y0", k(hp[0]))
-		p("VFNMADD231PD %s, Y3, Y0", k(hp[1]))
-		p("VFNMADD231PD %s, Y3, Y0", k(hp[2]))
-		p("VMULPD Y0, Y0, Y5")
-		p("VMOVUPD %s, Y6", k(sinC(8)))
-		for i := 7; i >= 1; i-- {
-			p("VFMADD213PD %s, Y5, Y6", k(sinC(i)))
-		}
-		p("VMULPD Y0, Y5, Y7")
-		p("VFMADD213PD Y0, Y7, Y6") // sin r
-		p("VMOVUPD %s, Y7", k(cosC(8)))
-		for i := 7; i >= 1; i-- {
-			p("VFMADD213PD %s, Y5, Y7", k(cosC(i)))
-		}
-		p("VFMADD213PD %s, Y5, Y7", k(1)) // cos r
-		p("VPSLLQ $63, Y1, Y8")           // k odd
-		p("VBLENDVPD Y8, Y7, Y6, Y2")     // numerator
-		p("VBLENDVPD Y8, Y6, Y7, Y3")     // denominator
-		p("VDIVPD Y3, Y2, Y0")
-		p("VXORPD Y8, Y0, Y0") // negated for odd k
-		tinyBlend(0x1p-26, "Y14")
-	})
-}
-
-// f64direct emits a float64 routine like f32via64, without conversions.
+// f64direct emits a float64 routine, 4 lanes at a time: check (Y0 = x)
+// jumps to done for a vector it does not handle; body leaves the result in Y0.
 func f64direct(stem string, check, body func()) {
 	variants(func(nt string) { f64direct1(stem+"F64"+nt+"AVX2", check, body) })
 }
@@ -1202,7 +1139,6 @@ func main() {
 		powKernel(nt)
 	})
 	powKernels()
-	f32Kernels()
 	f64Kernels()
 	variants(atan2Kernel)
 	for i, c := range consts {
