@@ -2,6 +2,7 @@ package compute
 
 import (
 	"fmt"
+	"math/bits"
 	"unsafe"
 )
 
@@ -73,11 +74,56 @@ func gather[T any](dst, src unsafe.Pointer, n, stride int) {
 		for i := range d {
 			d[i] = v
 		}
+	case -1:
+		reverseCopy(d, src)
 	default:
 		step := stride * int(unsafe.Sizeof(d[0]))
 		for i := range d {
 			d[i] = *(*T)(unsafe.Add(src, i*step))
 		}
+	}
+}
+
+// reverseCopy sets d[i] to the element i places before src (a gather at
+// stride -1, as a flipped axis reads). Four-byte elements move in pairs:
+// two of them read as one uint64 and rotated by 32 bits are the pair
+// reversed (where both sides can be 8-byte aligned); the rest four at a
+// time.
+func reverseCopy[T any](d []T, src unsafe.Pointer) {
+	n := len(d)
+	if n == 0 {
+		return
+	}
+	sz := int(unsafe.Sizeof(d[0]))
+	dst := unsafe.Pointer(&d[0])
+	i := 0
+	// the pairs' loads and stores are 8-byte aligned (as checkptr wants)
+	// when dst+src+4 is; then one element first aligns the stores
+	if sz == 4 && (uintptr(dst)+uintptr(src)+4)%8 == 0 {
+		if uintptr(dst)%8 != 0 {
+			d[0] = *(*T)(src)
+			i = 1
+		}
+		for ; i+8 <= n; i += 8 {
+			p := unsafe.Add(src, -4*(i+7)) // the lowest of the eight read
+			a := *(*uint64)(p)
+			b := *(*uint64)(unsafe.Add(p, 8))
+			c := *(*uint64)(unsafe.Add(p, 16))
+			e := *(*uint64)(unsafe.Add(p, 24))
+			q := unsafe.Add(dst, 4*i)
+			*(*uint64)(q) = bits.RotateLeft64(e, 32)
+			*(*uint64)(unsafe.Add(q, 8)) = bits.RotateLeft64(c, 32)
+			*(*uint64)(unsafe.Add(q, 16)) = bits.RotateLeft64(b, 32)
+			*(*uint64)(unsafe.Add(q, 24)) = bits.RotateLeft64(a, 32)
+		}
+	}
+	for ; i+4 <= n; i += 4 {
+		s := unsafe.Slice((*T)(unsafe.Add(src, -sz*(i+3))), 4)
+		o := d[i : i+4 : i+4]
+		o[0], o[1], o[2], o[3] = s[3], s[2], s[1], s[0]
+	}
+	for ; i < n; i++ {
+		d[i] = *(*T)(unsafe.Add(src, -sz*i))
 	}
 }
 
