@@ -236,16 +236,25 @@ func signU[T unsigned](x T) T {
 	return 0
 }
 
+// signF is NumPy's sign: ±1 by the sign of x, +0 for either zero, x
+// itself for NaN. It works on the bits without branches (random signs
+// would mispredict every other element): the sign bit or'ed into 1.0,
+// kept where x is not zero, replaced by x where x is NaN.
 func signF[T float](x T) T {
-	switch {
-	case x > 0:
-		return 1
-	case x < 0:
-		return -1
-	case x == 0:
-		return 0
+	if unsafe.Sizeof(x) == 4 {
+		u := math.Float32bits(float32(x))
+		abs := u &^ (1 << 31)
+		nonzero := uint32(int32(-abs) >> 31)       // all ones unless ±0
+		nan := uint32(int32(0x7f800000-abs) >> 31) // all ones for NaN
+		r := (u&(1<<31) | 0x3f800000) & nonzero
+		return T(math.Float32frombits(r&^nan | u&nan))
 	}
-	return x // NaN
+	u := math.Float64bits(float64(x))
+	abs := u &^ (1 << 63)
+	nonzero := uint64(int64(-abs) >> 63)
+	nan := uint64(int64(0x7ff0000000000000-abs) >> 63)
+	r := (u&(1<<63) | 0x3ff0000000000000) & nonzero
+	return T(math.Float64frombits(r&^nan | u&nan))
 }
 
 // recipS and recipU are 1/x in integers (0 unless |x| is 1); 1/0 is 0, as
