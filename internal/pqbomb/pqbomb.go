@@ -88,68 +88,7 @@ func (p Page) header() []byte {
 // phys (INT32 1, INT64 2, BYTE_ARRAY 6), rows rows in one row group, whose
 // column chunk (codec codec) holds pages.
 func File(phys, codec int32, rows int64, pages ...Page) []byte {
-	out := []byte("PAR1")
-	start := int64(len(out))
-	dictAt := int64(0)
-	dataAt := int64(-1)
-	var values int64
-	for _, p := range pages {
-		if p.Type == pageDict && dictAt == 0 {
-			dictAt = int64(len(out))
-		}
-		if p.Type != pageDict && dataAt < 0 {
-			dataAt = int64(len(out))
-		}
-		if p.Type != pageDict {
-			values += int64(p.NumValues)
-		}
-		out = append(out, p.header()...)
-		out = append(out, p.Body...)
-	}
-	if dataAt < 0 {
-		dataAt = start
-	}
-	size := int64(len(out)) - start
-	t := newW()
-	t.begin(0)
-	t.i32(1, 1)
-	t.list(2, 12, 2)
-	t.begin(0)
-	t.str(4, "schema")
-	t.i32(5, 1)
-	t.end()
-	t.begin(0)
-	t.i32(1, phys)
-	t.i32(3, 0)
-	t.str(4, "x")
-	t.end()
-	t.i64(3, rows)
-	t.list(4, 12, 1)
-	t.begin(0) // RowGroup
-	t.list(1, 12, 1)
-	t.begin(0) // ColumnChunk
-	t.i64(2, start)
-	t.begin(3) // ColumnMetaData
-	t.i32(1, phys)
-	t.list(2, 5, 1)
-	t.zigzag(encPlain)
-	t.list(3, 8, 1)
-	t.b = append(t.b, 1, 'x')
-	t.i32(4, codec)
-	t.i64(5, values)
-	t.i64(6, size)
-	t.i64(7, size)
-	t.i64(9, dataAt)
-	if dictAt > 0 {
-		t.i64(11, dictAt)
-	}
-	t.end()
-	t.end()
-	t.i64(2, size)
-	t.i64(3, rows)
-	t.end()
-	t.end()
-	return footer(out, t.b)
+	return FileOf(Col{Phys: phys, Codec: codec, NumValues: -1}, rows, pages...)
 }
 
 func footer(out, meta []byte) []byte {
