@@ -367,16 +367,10 @@ func sameValues(a, b arrow.Array) bool {
 // whole, through pqdecode and through pqarrow alone, one row group at a
 // time.
 func BenchmarkReadHarness(b *testing.B) {
-	for _, name := range []string{"G1_1e7_1e2_0_0_intkeys", "G1_1e7_1e2_0_0", "tensor_1e6_16"} {
-		f, err := os.Open("/tmp/frame-bench/data/" + name + ".parquet")
-		if err != nil {
-			b.Logf("%s: %v (skipped)", name, err)
-			continue
-		}
-		st, _ := f.Stat()
+	eachHarnessFile(b, func(name string, f *os.File, size int64) {
 		for _, dec := range []string{"pqdecode", "pqarrow"} {
 			b.Run(name+"/"+dec, func(b *testing.B) {
-				b.SetBytes(st.Size())
+				b.SetBytes(size)
 				b.ReportAllocs()
 				opts := []ReadOption{WithMaxTotal(-1), WithRowGroupWorkers(1)}
 				if dec == "pqarrow" {
@@ -396,6 +390,24 @@ func BenchmarkReadHarness(b *testing.B) {
 				}
 			})
 		}
+	})
+}
+
+// eachHarnessFile calls fn with each of the frame harness's Parquet files
+// that is present (/tmp/frame-bench/data), open, and its size; it logs
+// the missing ones.
+func eachHarnessFile(b *testing.B, fn func(name string, f *os.File, size int64)) {
+	for _, name := range []string{"G1_1e7_1e2_0_0_intkeys", "G1_1e7_1e2_0_0", "tensor_1e6_16"} {
+		f, err := os.Open("/tmp/frame-bench/data/" + name + ".parquet")
+		if err != nil {
+			b.Logf("%s: %v (skipped)", name, err)
+			continue
+		}
+		st, err := f.Stat()
+		if err != nil {
+			b.Fatal(err)
+		}
+		fn(name, f, st.Size())
 		f.Close()
 	}
 }
@@ -404,16 +416,10 @@ func BenchmarkReadHarness(b *testing.B) {
 // present) whole with ReadTable at 1 and 2 workers (frame's Collect of a
 // bare Parquet source).
 func BenchmarkReadTableHarness(b *testing.B) {
-	for _, name := range []string{"G1_1e7_1e2_0_0_intkeys", "G1_1e7_1e2_0_0", "tensor_1e6_16"} {
-		f, err := os.Open("/tmp/frame-bench/data/" + name + ".parquet")
-		if err != nil {
-			b.Logf("%s: %v (skipped)", name, err)
-			continue
-		}
-		st, _ := f.Stat()
+	eachHarnessFile(b, func(name string, f *os.File, size int64) {
 		for _, workers := range []int{1, 2} {
 			b.Run(fmt.Sprintf("%s/%dT", name, workers), func(b *testing.B) {
-				b.SetBytes(st.Size())
+				b.SetBytes(size)
 				b.ReportAllocs()
 				for i := 0; i < b.N; i++ {
 					rec, err := ReadTable(f, WithMaxTotal(-1), WithRowGroupWorkers(workers))
@@ -424,6 +430,5 @@ func BenchmarkReadTableHarness(b *testing.B) {
 				}
 			})
 		}
-		f.Close()
-	}
+	})
 }
