@@ -12,6 +12,7 @@ import (
 	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/bitutil"
 
+	"github.com/stride0/stride0/compute"
 	"github.com/stride0/stride0/internal/half"
 )
 
@@ -321,19 +322,56 @@ func castBytes[T integer](b []byte, off, n int) []T {
 // internAll sets raw[i] to the id of row i's string (valid rows): offs
 // are the column's offsets (from its first row's), data its bytes from
 // its first row's.
+//
+// It works in blocks of internBlock rows: first each row's words and
+// hash, then (a table past internCold) a prefetch of their home slots,
+// then the lookups, so that the cache misses of a block's lookups overlap
+// rather than queue (in a table of 10^5 strings, each lookup's miss was
+// most of its cost).
 func internAll[O int32 | int64](s *interner, raw []uint64, offs []O, data []byte, kv keyVals) {
 	if len(raw) == 0 {
 		return
 	}
 	base := offs[0]
-	for i := range raw {
-		if kv.valid != nil && !bitutil.BitIsSet(kv.valid, kv.off+i) {
-			raw[i] = 0
-			continue
+	var hs, w0s, w1s, home [internBlock]uint64
+	for lo := 0; lo < len(raw); lo += internBlock {
+		cold := len(s.slots)*int(unsafe.Sizeof(islot{})) > internCold
+		hi := min(lo+internBlock, len(raw))
+		for i := lo; i < hi; i++ {
+			if kv.valid != nil && !bitutil.BitIsSet(kv.valid, kv.off+i) {
+				w1s[i-lo], home[i-lo] = nullWord, 0
+				continue
+			}
+			b := data[offs[i]-base : offs[i+1]-base]
+			w0, w1, short := shortWords(b)
+			h := s.hash(b, w0, w1, short)
+			if !short {
+				w0, w1 = longWords[0], longWords[1]
+			}
+			hs[i-lo], w0s[i-lo], w1s[i-lo], home[i-lo] = h, w0, w1, h&s.mask
 		}
-		raw[i] = uint64(s.id(data[offs[i]-base : offs[i+1]-base]))
+		if cold {
+			compute.PrefetchAt(unsafe.Pointer(&s.slots[0]), int(unsafe.Sizeof(islot{})), home[:hi-lo])
+		}
+		for i := lo; i < hi; i++ {
+			if w1s[i-lo] == nullWord {
+				raw[i] = 0
+				continue
+			}
+			raw[i] = uint64(s.idHash(data[offs[i]-base:offs[i+1]-base], w0s[i-lo], w1s[i-lo], hs[i-lo]))
+		}
 	}
 }
+
+// internBlock is internAll's block of rows; internCold is the size in
+// bytes of an interner's table past which it prefetches (a table within
+// half a core's L2 is not); nullWord marks a null row among a block's
+// words (no string's words have 254 in w1's top byte).
+const (
+	internBlock = 32
+	internCold  = 256 << 10
+	nullWord    = 0xfe << 56
+)
 
 // dictValues maps a dictionary column's indices to ids: each dictionary
 // entry is interned once, when a row first uses it (unused entries never
@@ -946,29 +984,36 @@ func (k *keyer) groupKeys(o *keyer) []keyVals {
 
 // interner gives each distinct string an id, in order of first sight.
 // A string of at most 15 bytes (db-benchmark's "id001" and
-// "id0000000001") is also kept as two words (shortWords), which its
-// lookups hash and compare in registers: before, the comparison read the
-// string's offsets and bytes (two cache misses in a table of 10^5
-// strings) and called memequal, 35% of q3's time with string keys.
+// "id0000000001") is kept in its slot as two words (shortWords), which
+// a lookup hashes and compares in registers, so that a lookup in a table
+// of 10^5 strings costs one cache miss, the slot's: when the words were
+// kept by id beside the slots, the second miss made q3 with string keys
+// spend 55% of its time here. A longer string is compared with its bytes
+// in data once its hash's tag matches.
 type interner struct {
 	seed   maphash.Seed
 	s0, s1 uint64 // short strings' hash seeds
 	data   []byte
-	offs   []int       // string i is data[offs[i]:offs[i+1]]
-	short  [][2]uint64 // string i's shortWords, or longWords
-	slots  []uint64    // hash's high 32 bits << 32 | id+1; 0: empty
+	offs   []int // string i is data[offs[i]:offs[i+1]]
+	slots  []islot
 	mask   uint64
 }
 
-// longWords marks a string of more than 15 bytes in interner.short (no
-// short string has 255 in its length byte).
+// islot is one slot of an interner's open-addressed table.
+type islot struct {
+	w0, w1 uint64 // the string's shortWords, or longWords
+	e      uint64 // hash's high 32 bits << 32 | id+1; 0: empty
+}
+
+// longWords marks a string of more than 15 bytes in an islot (no short
+// string has 255 in its length byte).
 var longWords = [2]uint64{0, 0xff << 56}
 
 func newInterner() *interner {
 	s := &interner{seed: maphash.MakeSeed(), offs: []int{0}}
 	s.s0 = maphash.Comparable(s.seed, uint64(1))
 	s.s1 = maphash.Comparable(s.seed, uint64(2))
-	s.slots = make([]uint64, 64)
+	s.slots = make([]islot, 64)
 	s.mask = 63
 	return s
 }
@@ -1014,32 +1059,32 @@ func (s *interner) get(i int) []byte { return s.data[s.offs[i]:s.offs[i+1]] }
 func (s *interner) id(b []byte) int {
 	w0, w1, short := shortWords(b)
 	h := s.hash(b, w0, w1, short)
+	if !short {
+		w0, w1 = longWords[0], longWords[1]
+	}
+	return s.idHash(b, w0, w1, h)
+}
+
+// idHash is id with b's words (shortWords, or longWords) and hash given.
+func (s *interner) idHash(b []byte, w0, w1, h uint64) int {
+	short := w1 != longWords[1]
 	tag := h &^ (1<<32 - 1)
 	i := h & s.mask
 	for {
-		e := s.slots[i]
-		if e == 0 {
+		sl := &s.slots[i]
+		if sl.e == 0 {
 			id := s.len()
 			s.data = append(s.data, b...)
 			s.offs = append(s.offs, len(s.data))
-			if short {
-				s.short = append(s.short, [2]uint64{w0, w1})
-			} else {
-				s.short = append(s.short, longWords)
-			}
-			s.slots[i] = tag | uint64(id+1)
+			*sl = islot{w0, w1, tag | uint64(id+1)}
 			if s.len() >= len(s.slots)*3/4 {
 				s.grow()
 			}
 			return id
 		}
-		if e&^(1<<32-1) == tag {
-			id := int(e&(1<<32-1)) - 1
-			if short {
-				if sw := s.short[id]; sw[0] == w0 && sw[1] == w1 {
-					return id
-				}
-			} else if string(s.get(id)) == string(b) {
+		if sl.w0 == w0 && sl.w1 == w1 {
+			id := int(sl.e&(1<<32-1)) - 1
+			if short || sl.e&^(1<<32-1) == tag && string(s.get(id)) == string(b) {
 				return id
 			}
 		}
@@ -1048,16 +1093,24 @@ func (s *interner) id(b []byte) int {
 }
 
 func (s *interner) grow() {
-	size := len(s.slots) * 2
-	s.slots = make([]uint64, size)
+	old := s.slots
+	size := len(old) * 2
+	s.slots = make([]islot, size)
 	s.mask = uint64(size - 1)
-	for id := 0; id < s.len(); id++ {
-		sw := s.short[id]
-		h := s.hash(s.get(id), sw[0], sw[1], sw != longWords)
+	for _, sl := range old {
+		if sl.e == 0 {
+			continue
+		}
+		var h uint64
+		if sl.w0 == longWords[0] && sl.w1 == longWords[1] {
+			h = s.hash(s.get(int(sl.e&(1<<32-1))-1), 0, 0, false)
+		} else {
+			h = s.hash(nil, sl.w0, sl.w1, true)
+		}
 		i := h & s.mask
-		for s.slots[i] != 0 {
+		for s.slots[i].e != 0 {
 			i = (i + 1) & s.mask
 		}
-		s.slots[i] = h&^(1<<32-1) | uint64(id+1)
+		s.slots[i] = sl
 	}
 }

@@ -7,7 +7,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
@@ -604,5 +606,103 @@ func TestInterner(t *testing.T) {
 		for str, id := range ref {
 			require.Equal(t, str, string(s.get(id)))
 		}
+	}
+}
+
+// TestInternAll: internAll's blocked lookups (words and hashes first,
+// then a prefetch once the table is past internCold, then the probes)
+// give each valid row the id a map gives in order of first sight, and 0
+// to null rows, which it does not intern: string and large-string
+// offsets, sliced columns (offsets not from 0, validity from a bit
+// offset), short and long strings, and up to 40000 distinct strings so
+// that the table grows past internCold inside a batch.
+func TestInternAll(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 9))
+	defer func() { weakHash = false }()
+	for _, c := range []struct {
+		k, n  int
+		large bool
+		weak  bool
+	}{{3, 100, false, false}, {100, 5000, true, false}, {40000, 120000, false, false},
+		{40000, 90000, true, false}, {5000, 20000, false, true}} {
+		weakHash = c.weak
+		pool := make([]string, c.k)
+		for i := range pool {
+			switch r.IntN(3) {
+			case 0:
+				pool[i] = fmt.Sprintf("id%0*d", r.IntN(14), i)
+			case 1:
+				pool[i] = strings.Repeat("k", r.IntN(3)) + fmt.Sprint(i)
+			default:
+				pool[i] = fmt.Sprintf("a-longer-string-key-%d", i)
+			}
+		}
+		mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+		var arr arrow.Array
+		if c.large {
+			b := arrowarray.NewLargeStringBuilder(mem)
+			for i := 0; i < c.n; i++ {
+				if r.IntN(7) == 0 {
+					b.AppendNull()
+				} else {
+					b.Append(pool[r.IntN(c.k)])
+				}
+			}
+			arr = b.NewArray()
+			b.Release()
+		} else {
+			b := arrowarray.NewStringBuilder(mem)
+			for i := 0; i < c.n; i++ {
+				if r.IntN(7) == 0 {
+					b.AppendNull()
+				} else {
+					b.Append(pool[r.IntN(c.k)])
+				}
+			}
+			arr = b.NewArray()
+			b.Release()
+		}
+		off := r.IntN(13)
+		sl := arrowarray.NewSlice(arr, int64(off), int64(c.n))
+		n := sl.Len()
+		raw := make([]uint64, n)
+		kv := keyVals{valid: sl.NullBitmapBytes(), off: sl.Data().Offset()}
+		if sl.NullN() == 0 {
+			kv.valid = nil
+		}
+		s := newInterner()
+		switch x := sl.(type) {
+		case *arrowarray.String:
+			internAll(s, raw, x.ValueOffsets(), x.ValueBytes(), kv)
+		case *arrowarray.LargeString:
+			internAll(s, raw, x.ValueOffsets(), x.ValueBytes(), kv)
+		}
+		ref := map[string]int{}
+		for i := 0; i < n; i++ {
+			if sl.IsNull(i) {
+				require.Zero(t, raw[i], "case %+v row %d (null)", c, i)
+				continue
+			}
+			var str string
+			switch x := sl.(type) {
+			case *arrowarray.String:
+				str = x.Value(i)
+			case *arrowarray.LargeString:
+				str = x.Value(i)
+			}
+			want, ok := ref[str]
+			if !ok {
+				want = len(ref)
+				ref[str] = want
+			}
+			require.Equal(t, uint64(want), raw[i], "case %+v row %d %q", c, i, str)
+		}
+		require.Equal(t, len(ref), s.len(), "case %+v", c)
+		if c.k >= 40000 {
+			require.Greater(t, len(s.slots)*int(unsafe.Sizeof(islot{})), internCold, "the table never reached the prefetching size")
+		}
+		sl.Release()
+		arr.Release()
+		mem.AssertSize(t, 0)
 	}
 }
