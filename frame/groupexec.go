@@ -308,6 +308,14 @@ func (t *gtable) keyColumn(mem memory.Allocator, keys keySource, c int, typ arro
 	defer b.Release()
 	b.Reserve(len(order))
 	col := t.k.cols[c]
+	if col.kind == keyStr || col.kind == keyDict {
+		switch typ.ID() {
+		case arrow.STRING, arrow.BINARY:
+			return strKeyColumn[int32](mem, typ, keys, c, col.strs, order)
+		case arrow.LARGE_STRING, arrow.LARGE_BINARY:
+			return strKeyColumn[int64](mem, typ, keys, c, col.strs, order)
+		}
+	}
 	switch bb := b.(type) {
 	case *arrowarray.Int64Builder:
 		appendRaw(bb, keys, c, order, func(u uint64) int64 { return int64(u) })
@@ -352,6 +360,66 @@ func (t *gtable) keyColumn(mem memory.Allocator, keys keySource, c int, typ arro
 		}
 	}
 	return b.NewArray(), nil
+}
+
+// strKeyColumn builds string (or binary) key column c, of type typ with
+// offsets O, of the groups in order, from their ids in strs: the sizes
+// first, then the offsets and bytes written straight into buffers of
+// those sizes (through a builder, 10^7 groups' appends and its buffers'
+// growth were a sixth of q10's time with string keys).
+func strKeyColumn[O int32 | int64](mem memory.Allocator, typ arrow.DataType, keys keySource, c int, strs *interner, order []int32) (arrow.Array, error) {
+	n := len(order)
+	const null = ^uint32(0)
+	ids := make([]uint32, n)
+	total, nulls := 0, 0
+	for i, g := range order {
+		u, ok := keys.raw(int(g), c)
+		if !ok {
+			ids[i] = null
+			nulls++
+			continue
+		}
+		ids[i] = uint32(u)
+		total += strs.offs[u+1] - strs.offs[u]
+	}
+	var z O
+	if limit := ^uint64(0) >> (65 - 8*unsafe.Sizeof(z)); uint64(total) > limit {
+		return nil, fmt.Errorf("%w: the groups' %s keys hold %d bytes, past the %d of one %s column (cast the key to large_string)",
+			ErrOverflow, typeName(typ), total, limit, typeName(typ))
+	}
+	ob := memory.NewResizableBuffer(mem)
+	ob.Resize((n + 1) * int(unsafe.Sizeof(z)))
+	db := memory.NewResizableBuffer(mem)
+	db.Resize(total)
+	var vb *memory.Buffer
+	var bm []byte
+	if nulls > 0 {
+		vb = memory.NewResizableBuffer(mem)
+		vb.Resize(int(bitutil.BytesForBits(int64(n))))
+		bm = vb.Bytes()
+		bitutil.SetBitsTo(bm, 0, int64(n), true)
+	}
+	offs := unsafe.Slice((*O)(unsafe.Pointer(unsafe.SliceData(ob.Bytes()))), n+1)
+	data := db.Bytes()
+	at := 0
+	offs[0] = 0
+	for i, id := range ids {
+		if id != null {
+			at += copy(data[at:], strs.data[strs.offs[id]:strs.offs[id+1]])
+		} else {
+			bitutil.ClearBit(bm, i)
+		}
+		offs[i+1] = O(at)
+	}
+	d := arrowarray.NewData(typ, n, []*memory.Buffer{vb, ob, db}, nil, nulls, 0)
+	out := arrowarray.MakeFromData(d)
+	d.Release()
+	ob.Release()
+	db.Release()
+	if vb != nil {
+		vb.Release()
+	}
+	return out, nil
 }
 
 // intKeyColumns sets cols[c] for the int32 and int64 key columns cs of
