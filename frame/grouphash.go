@@ -48,8 +48,7 @@ type keyer struct {
 	gw    []uint64 // each group's words
 	wslot []pslot  // k is the key's hash
 
-	pk    []uint64 // the batch's packed keys or wide words
-	touch uint64   // the slots loaded ahead (kept, so that the loads are)
+	pk []uint64 // the batch's packed keys or wide words
 }
 
 type keyMode uint8
@@ -759,17 +758,20 @@ func (k *keyer) assign(cols []keyVals, n int, pos int64, firsts []int64, gids []
 		}
 		return nil
 	}
-	// in chunks: first the slots of a chunk's keys are loaded together
-	// (their cache misses overlap), then the keys are probed in order
-	var hs [64]uint64
+	// in chunks: first a chunk's hashes, and (a table past internCold) a
+	// prefetch of their home slots, whose cache misses then overlap; then
+	// the keys are probed in order
+	var hs, home [64]uint64
 	for at := 0; at < len(pk); at += len(hs) {
 		chunk := pk[at:min(len(pk), at+len(hs))]
-		var touch uint64
+		sh := 64 - k.sbits
 		for j, p := range chunk {
 			hs[j] = hashKey(p)
-			touch |= k.slots[hs[j]>>(64-k.sbits)]
+			home[j] = hs[j] >> sh
 		}
-		k.touch = touch
+		if len(k.slots)*8 > internCold {
+			compute.PrefetchAt(unsafe.Pointer(&k.slots[0]), 8, home[:len(chunk)])
+		}
 		for j, p := range chunk {
 			i := at + j
 			tag := hs[j] &^ (1<<32 - 1)
