@@ -150,6 +150,34 @@ type gemmCtx[T float32 | float64] struct {
 	c64    []float64 // float32 with k > kc: the float64 sums of a column block
 	tile   []T       // an edge tile
 	tile64 []float64
+	// ahead is memory the next product reads or writes (a batch's next
+	// operands and result), fetched into L2 a slice of aheadPer lines
+	// before each tile of this one
+	ahead    [3]span
+	aheadPer int
+}
+
+// span is a run of cache lines to prefetch: lines lines from p, of which
+// done are fetched.
+type span struct {
+	p           unsafe.Pointer
+	done, lines int
+}
+
+// fetchAhead prefetches up to n lines of g.ahead into L2.
+func (g *gemmCtx[T]) fetchAhead(n int) {
+	for i := range g.ahead {
+		sp := &g.ahead[i]
+		q := min(n, sp.lines-sp.done)
+		if q <= 0 {
+			continue
+		}
+		prefetchL2(unsafe.Add(sp.p, sp.done*64), q)
+		sp.done += q
+		if n -= q; n == 0 {
+			return
+		}
+	}
 }
 
 var gemmPools = [2]sync.Pool{}
@@ -303,6 +331,9 @@ func (g *gemmCtx[T]) macro(a, b mat[T], direct bool, ic, jc, pc, mc, nc, kc int,
 			per = (lines + tiles - 1) / tiles
 		}
 		for ir := 0; ir < mc; ir += mr {
+			if g.aheadPer > 0 {
+				g.fetchAhead(g.aheadPer)
+			}
 			if n := min(per, lines-done); n > 0 {
 				prefetchL2(unsafe.Add(next, done*64), n)
 				done += n
@@ -538,9 +569,20 @@ func runGemm[T float32 | float64](p *product, ac, bc, out *array.Array, workers 
 		parallel(nb, workers, func(lo, hi int) {
 			g := getCtx[T]()
 			defer putCtx(g)
+			// each product runs when the next one's offsets are known, so
+			// that its operands are fetched while this one is computed
+			prev, paoff, pboff := -1, 0, 0
 			p.eachIn(lo, hi, func(t, aoff, boff int) {
-				g.run(m, n, k, mat[T]{abuf, aoff, p.a.rs, p.a.cs}, mat[T]{bbuf, boff, p.b.rs, p.b.cs}, cbuf[t*nm:(t+1)*nm], n)
+				if prev >= 0 {
+					g.setAhead(m, n, k, mat[T]{abuf, aoff, p.a.rs, p.a.cs}, mat[T]{bbuf, boff, p.b.rs, p.b.cs}, cbuf[t*nm:(t+1)*nm])
+					g.run(m, n, k, mat[T]{abuf, paoff, p.a.rs, p.a.cs}, mat[T]{bbuf, pboff, p.b.rs, p.b.cs}, cbuf[prev*nm:(prev+1)*nm], n)
+				}
+				prev, paoff, pboff = t, aoff, boff
 			})
+			g.ahead, g.aheadPer = [3]span{}, 0
+			if prev >= 0 { // the last
+				g.run(m, n, k, mat[T]{abuf, paoff, p.a.rs, p.a.cs}, mat[T]{bbuf, pboff, p.b.rs, p.b.cs}, cbuf[prev*nm:(prev+1)*nm], n)
+			}
 		})
 		return
 	}
@@ -567,6 +609,37 @@ func runGemm[T float32 | float64](p *product, ac, bc, out *array.Array, workers 
 			g.run(i1-i0, n, k, mat[T]{abuf, aoff + i0*p.a.rs, p.a.rs, p.a.cs}, mat[T]{bbuf, boff, p.b.rs, p.b.cs}, c[i0*n:], n)
 		})
 	})
+}
+
+// aheadMax is the most bytes setAhead fetches (the next product's
+// operands and result), a share of L2 that leaves room for the current
+// one's.
+const aheadMax = 1 << 18
+
+// setAhead sets g.ahead to the next product's operands a (m×k) and b
+// (k×n) and its result c (m×n, contiguous), each when it is one run of
+// memory (rows or columns contiguous and adjacent), and g.aheadPer so that
+// the lines are spread over the tiles of a product of the same shape;
+// nothing when they take more than aheadMax bytes.
+func (g *gemmCtx[T]) setAhead(m, n, k int, a, b mat[T], c []T) {
+	g.ahead, g.aheadPer = [3]span{}, 0
+	var z T
+	esz := int(unsafe.Sizeof(z))
+	if (m*k+k*n+m*n)*esz > aheadMax {
+		return
+	}
+	run := func(x mat[T], rows, cols int) span {
+		if !(x.cs == 1 && x.rs == cols || x.rs == 1 && x.cs == rows) {
+			return span{}
+		}
+		_ = x.buf[x.off+rows*cols-1]
+		// every line fetched starts inside the run
+		return span{p: unsafe.Pointer(&x.buf[x.off]), lines: (rows*cols*esz + 63) / 64}
+	}
+	g.ahead = [3]span{run(a, m, k), run(b, k, n), run(mat[T]{c, 0, n, 1}, m, n)}
+	total := g.ahead[0].lines + g.ahead[1].lines + g.ahead[2].lines
+	tiles := (m + g.s.mr - 1) / g.s.mr * ((n + g.s.nr - 1) / g.s.nr)
+	g.aheadPer = (total + tiles - 1) / tiles
 }
 
 // goShape is the blocking of the Go kernel.
