@@ -24,7 +24,8 @@ type gemmKernel func(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, 
 // L1), the rows into blocks of mc (the packed mc×kc block of A stays in
 // L2) and the columns into blocks of nc. Products whose operands take at
 // most direct bytes are read in place when B's rows are contiguous (only
-// the edge panels are packed).
+// the edge panels are packed); an A of at most direct bytes whose rows are
+// contiguous is read in place also when B is packed.
 type gemmShape struct {
 	mr, nr, kc, mc, nc int
 	direct             int
@@ -236,6 +237,7 @@ func (g *gemmCtx[T]) run(m, n, k int, a, b mat[T], c []T, ldc int) {
 	esz := int(unsafe.Sizeof(z))
 	wide := esz == 4 && k > s.block() // float32 blocks summed in float64
 	direct := b.cs == 1 && (m*k+k*n)*esz <= s.direct
+	directA := direct || a.cs == 1 && m*k*esz <= s.direct
 	g.ap = aligned(g.ap, roundUp(min(m, s.mc), s.mr)*min(k, s.kc))
 	g.bp = aligned(g.bp, roundUp(min(n, s.nc), s.nr)*min(k, s.kc))
 	for jc := 0; jc < n; jc += s.nc {
@@ -258,7 +260,7 @@ func (g *gemmCtx[T]) run(m, n, k int, a, b mat[T], c []T, ldc int) {
 			for ic := 0; ic < m; ic += s.mc {
 				mc := min(s.mc, m-ic)
 				switch {
-				case !direct:
+				case !directA:
 					g.packA(a, ic, pc, mc, kc, g.ap)
 				case mc%s.mr != 0 && s.rowsOf[mc%s.mr] != mc%s.mr: // a padded edge panel
 					i := mc / s.mr * s.mr
@@ -270,7 +272,7 @@ func (g *gemmCtx[T]) run(m, n, k int, a, b mat[T], c []T, ldc int) {
 					if pc == 0 {
 						mode = 0
 					}
-					g.macro(a, b, direct, ic, jc, pc, mc, nc, kc, cij, ldc, esz, mode, nil, 0)
+					g.macro(a, b, directA, direct, ic, jc, pc, mc, nc, kc, cij, ldc, esz, mode, nil, 0)
 					continue
 				}
 				mode := 3
@@ -281,7 +283,7 @@ func (g *gemmCtx[T]) run(m, n, k int, a, b mat[T], c []T, ldc int) {
 				if pc+kc == k && s.round {
 					c2 = cij
 				}
-				g.macro(a, b, direct, ic, jc, pc, mc, nc, kc, unsafe.Pointer(&g.c64[ic*nc]), nc, 8, mode, c2, ldc)
+				g.macro(a, b, directA, direct, ic, jc, pc, mc, nc, kc, unsafe.Pointer(&g.c64[ic*nc]), nc, 8, mode, c2, ldc)
 			}
 		}
 		if wide && !s.round {
@@ -297,13 +299,14 @@ func (g *gemmCtx[T]) run(m, n, k int, a, b mat[T], c []T, ldc int) {
 }
 
 // macro runs the micro-kernel over the mc×kc block of A at (ic, pc) and
-// the kc×nc block of B at (pc, jc), packed in g.ap and g.bp or (direct)
-// read in place but for the edge panels, packed first in g.ap and g.bp.
+// the kc×nc block of B at (pc, jc), packed in g.ap and g.bp or (directA,
+// direct) read in place but for the edge panels, packed first in g.ap and
+// g.bp.
 // c is C's element (ic, jc), rows ldc elements of csz bytes apart; mode is
 // the kernel's (0 or 1, or for float32 summed in float64 2 or 3). c2, when
 // set, is C's element (ic, jc) when c is the float64 sums: this block of k
 // is the last, and the sums are rounded into C (rows ldc2 elements apart).
-func (g *gemmCtx[T]) macro(a, b mat[T], direct bool, ic, jc, pc, mc, nc, kc int, c unsafe.Pointer, ldc, csz, mode int, c2 unsafe.Pointer, ldc2 int) {
+func (g *gemmCtx[T]) macro(a, b mat[T], directA, direct bool, ic, jc, pc, mc, nc, kc int, c unsafe.Pointer, ldc, csz, mode int, c2 unsafe.Pointer, ldc2 int) {
 	s := g.s
 	mr, nr := s.mr, s.nr
 	var z T
@@ -346,7 +349,7 @@ func (g *gemmCtx[T]) macro(a, b mat[T], direct bool, ic, jc, pc, mc, nc, kc int,
 			var ap unsafe.Pointer
 			ars, astep := esz, mr*esz
 			switch {
-			case !direct:
+			case !directA:
 				ap = unsafe.Pointer(&g.ap[ir*kc])
 			case rows > mrr: // the padded panel
 				ap = unsafe.Pointer(&g.ap[0])
