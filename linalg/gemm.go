@@ -363,6 +363,10 @@ func (g *gemmCtx[T]) macro(a, b mat[T], directA, direct bool, ic, jc, pc, mc, nc
 				dst2 = unsafe.Add(c2, (ir*ldc2+jr)*esz)
 			}
 			if rows == mrr && nrr == nr {
+				if mode < 2 { // the common case, without a call between
+					kern(kc, ap, ars, astep, bp, bstep, dst, ldc*csz, mode, nil, 0)
+					continue
+				}
 				g.call(kern, kc, ap, ars, astep, bp, bstep, dst, ldc*csz, mode, dst2, ldc2*esz)
 				continue
 			}
