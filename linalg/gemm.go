@@ -24,7 +24,8 @@ type gemmKernel func(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, 
 // L1), the rows into blocks of mc (the packed mc×kc block of A stays in
 // L2) and the columns into blocks of nc. Products whose operands take at
 // most direct bytes are read in place when B's rows are contiguous (only
-// the edge panels are packed).
+// the edge panels are packed); an A of at most direct bytes whose rows are
+// contiguous is read in place also when B is packed.
 type gemmShape struct {
 	mr, nr, kc, mc, nc int
 	direct             int
@@ -150,6 +151,34 @@ type gemmCtx[T float32 | float64] struct {
 	c64    []float64 // float32 with k > kc: the float64 sums of a column block
 	tile   []T       // an edge tile
 	tile64 []float64
+	// ahead is memory the next product reads or writes (a batch's next
+	// operands and result), fetched into L2 a slice of aheadPer lines
+	// before each tile of this one
+	ahead    [3]span
+	aheadPer int
+}
+
+// span is a run of cache lines to prefetch: lines lines from p, of which
+// done are fetched.
+type span struct {
+	p           unsafe.Pointer
+	done, lines int
+}
+
+// fetchAhead prefetches up to n lines of g.ahead into L2.
+func (g *gemmCtx[T]) fetchAhead(n int) {
+	for i := range g.ahead {
+		sp := &g.ahead[i]
+		q := min(n, sp.lines-sp.done)
+		if q <= 0 {
+			continue
+		}
+		prefetchL2(unsafe.Add(sp.p, sp.done*64), q)
+		sp.done += q
+		if n -= q; n == 0 {
+			return
+		}
+	}
 }
 
 var gemmPools = [2]sync.Pool{}
@@ -208,6 +237,7 @@ func (g *gemmCtx[T]) run(m, n, k int, a, b mat[T], c []T, ldc int) {
 	esz := int(unsafe.Sizeof(z))
 	wide := esz == 4 && k > s.block() // float32 blocks summed in float64
 	direct := b.cs == 1 && (m*k+k*n)*esz <= s.direct
+	directA := direct || a.cs == 1 && m*k*esz <= s.direct
 	g.ap = aligned(g.ap, roundUp(min(m, s.mc), s.mr)*min(k, s.kc))
 	g.bp = aligned(g.bp, roundUp(min(n, s.nc), s.nr)*min(k, s.kc))
 	for jc := 0; jc < n; jc += s.nc {
@@ -230,7 +260,7 @@ func (g *gemmCtx[T]) run(m, n, k int, a, b mat[T], c []T, ldc int) {
 			for ic := 0; ic < m; ic += s.mc {
 				mc := min(s.mc, m-ic)
 				switch {
-				case !direct:
+				case !directA:
 					g.packA(a, ic, pc, mc, kc, g.ap)
 				case mc%s.mr != 0 && s.rowsOf[mc%s.mr] != mc%s.mr: // a padded edge panel
 					i := mc / s.mr * s.mr
@@ -242,7 +272,7 @@ func (g *gemmCtx[T]) run(m, n, k int, a, b mat[T], c []T, ldc int) {
 					if pc == 0 {
 						mode = 0
 					}
-					g.macro(a, b, direct, ic, jc, pc, mc, nc, kc, cij, ldc, esz, mode, nil, 0)
+					g.macro(a, b, directA, direct, ic, jc, pc, mc, nc, kc, cij, ldc, esz, mode, nil, 0)
 					continue
 				}
 				mode := 3
@@ -253,7 +283,7 @@ func (g *gemmCtx[T]) run(m, n, k int, a, b mat[T], c []T, ldc int) {
 				if pc+kc == k && s.round {
 					c2 = cij
 				}
-				g.macro(a, b, direct, ic, jc, pc, mc, nc, kc, unsafe.Pointer(&g.c64[ic*nc]), nc, 8, mode, c2, ldc)
+				g.macro(a, b, directA, direct, ic, jc, pc, mc, nc, kc, unsafe.Pointer(&g.c64[ic*nc]), nc, 8, mode, c2, ldc)
 			}
 		}
 		if wide && !s.round {
@@ -269,13 +299,14 @@ func (g *gemmCtx[T]) run(m, n, k int, a, b mat[T], c []T, ldc int) {
 }
 
 // macro runs the micro-kernel over the mc×kc block of A at (ic, pc) and
-// the kc×nc block of B at (pc, jc), packed in g.ap and g.bp or (direct)
-// read in place but for the edge panels, packed first in g.ap and g.bp.
+// the kc×nc block of B at (pc, jc), packed in g.ap and g.bp or (directA,
+// direct) read in place but for the edge panels, packed first in g.ap and
+// g.bp.
 // c is C's element (ic, jc), rows ldc elements of csz bytes apart; mode is
 // the kernel's (0 or 1, or for float32 summed in float64 2 or 3). c2, when
 // set, is C's element (ic, jc) when c is the float64 sums: this block of k
 // is the last, and the sums are rounded into C (rows ldc2 elements apart).
-func (g *gemmCtx[T]) macro(a, b mat[T], direct bool, ic, jc, pc, mc, nc, kc int, c unsafe.Pointer, ldc, csz, mode int, c2 unsafe.Pointer, ldc2 int) {
+func (g *gemmCtx[T]) macro(a, b mat[T], directA, direct bool, ic, jc, pc, mc, nc, kc int, c unsafe.Pointer, ldc, csz, mode int, c2 unsafe.Pointer, ldc2 int) {
 	s := g.s
 	mr, nr := s.mr, s.nr
 	var z T
@@ -303,6 +334,9 @@ func (g *gemmCtx[T]) macro(a, b mat[T], direct bool, ic, jc, pc, mc, nc, kc int,
 			per = (lines + tiles - 1) / tiles
 		}
 		for ir := 0; ir < mc; ir += mr {
+			if g.aheadPer > 0 {
+				g.fetchAhead(g.aheadPer)
+			}
 			if n := min(per, lines-done); n > 0 {
 				prefetchL2(unsafe.Add(next, done*64), n)
 				done += n
@@ -315,7 +349,7 @@ func (g *gemmCtx[T]) macro(a, b mat[T], direct bool, ic, jc, pc, mc, nc, kc int,
 			var ap unsafe.Pointer
 			ars, astep := esz, mr*esz
 			switch {
-			case !direct:
+			case !directA:
 				ap = unsafe.Pointer(&g.ap[ir*kc])
 			case rows > mrr: // the padded panel
 				ap = unsafe.Pointer(&g.ap[0])
@@ -329,6 +363,10 @@ func (g *gemmCtx[T]) macro(a, b mat[T], direct bool, ic, jc, pc, mc, nc, kc int,
 				dst2 = unsafe.Add(c2, (ir*ldc2+jr)*esz)
 			}
 			if rows == mrr && nrr == nr {
+				if mode < 2 { // the common case, without a call between
+					kern(kc, ap, ars, astep, bp, bstep, dst, ldc*csz, mode, nil, 0)
+					continue
+				}
 				g.call(kern, kc, ap, ars, astep, bp, bstep, dst, ldc*csz, mode, dst2, ldc2*esz)
 				continue
 			}
@@ -538,9 +576,20 @@ func runGemm[T float32 | float64](p *product, ac, bc, out *array.Array, workers 
 		parallel(nb, workers, func(lo, hi int) {
 			g := getCtx[T]()
 			defer putCtx(g)
+			// each product runs when the next one's offsets are known, so
+			// that its operands are fetched while this one is computed
+			prev, paoff, pboff := -1, 0, 0
 			p.eachIn(lo, hi, func(t, aoff, boff int) {
-				g.run(m, n, k, mat[T]{abuf, aoff, p.a.rs, p.a.cs}, mat[T]{bbuf, boff, p.b.rs, p.b.cs}, cbuf[t*nm:(t+1)*nm], n)
+				if prev >= 0 {
+					g.setAhead(m, n, k, mat[T]{abuf, aoff, p.a.rs, p.a.cs}, mat[T]{bbuf, boff, p.b.rs, p.b.cs}, cbuf[t*nm:(t+1)*nm])
+					g.run(m, n, k, mat[T]{abuf, paoff, p.a.rs, p.a.cs}, mat[T]{bbuf, pboff, p.b.rs, p.b.cs}, cbuf[prev*nm:(prev+1)*nm], n)
+				}
+				prev, paoff, pboff = t, aoff, boff
 			})
+			g.ahead, g.aheadPer = [3]span{}, 0
+			if prev >= 0 { // the last
+				g.run(m, n, k, mat[T]{abuf, paoff, p.a.rs, p.a.cs}, mat[T]{bbuf, pboff, p.b.rs, p.b.cs}, cbuf[prev*nm:(prev+1)*nm], n)
+			}
 		})
 		return
 	}
@@ -567,6 +616,37 @@ func runGemm[T float32 | float64](p *product, ac, bc, out *array.Array, workers 
 			g.run(i1-i0, n, k, mat[T]{abuf, aoff + i0*p.a.rs, p.a.rs, p.a.cs}, mat[T]{bbuf, boff, p.b.rs, p.b.cs}, c[i0*n:], n)
 		})
 	})
+}
+
+// aheadMax is the most bytes setAhead fetches (the next product's
+// operands and result), a share of L2 that leaves room for the current
+// one's.
+const aheadMax = 1 << 18
+
+// setAhead sets g.ahead to the next product's operands a (m×k) and b
+// (k×n) and its result c (m×n, contiguous), each when it is one run of
+// memory (rows or columns contiguous and adjacent), and g.aheadPer so that
+// the lines are spread over the tiles of a product of the same shape;
+// nothing when they take more than aheadMax bytes.
+func (g *gemmCtx[T]) setAhead(m, n, k int, a, b mat[T], c []T) {
+	g.ahead, g.aheadPer = [3]span{}, 0
+	var z T
+	esz := int(unsafe.Sizeof(z))
+	if (m*k+k*n+m*n)*esz > aheadMax {
+		return
+	}
+	run := func(x mat[T], rows, cols int) span {
+		if !(x.cs == 1 && x.rs == cols || x.rs == 1 && x.cs == rows) {
+			return span{}
+		}
+		_ = x.buf[x.off+rows*cols-1]
+		// every line fetched starts inside the run
+		return span{p: unsafe.Pointer(&x.buf[x.off]), lines: (rows*cols*esz + 63) / 64}
+	}
+	g.ahead = [3]span{run(a, m, k), run(b, k, n), run(mat[T]{c, 0, n, 1}, m, n)}
+	total := g.ahead[0].lines + g.ahead[1].lines + g.ahead[2].lines
+	tiles := (m + g.s.mr - 1) / g.s.mr * ((n + g.s.nr - 1) / g.s.nr)
+	g.aheadPer = (total + tiles - 1) / tiles
 }
 
 // goShape is the blocking of the Go kernel.

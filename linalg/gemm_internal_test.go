@@ -187,6 +187,26 @@ func TestGemmLarge(t *testing.T) {
 	checkGemm[float32](t, rng, &gemmF32, 29, gemmF32.nc+33, 300, rowMajor, rowMajor)
 }
 
+// TestGemmAInPlace: products whose A (rows contiguous, at most direct
+// bytes) is read in place while B is packed (B too large to be read in
+// place, or its rows not contiguous), with the blocking in use: the vocab
+// harness's 256×256 float32, neighbours with edge tiles, k past kc.
+func TestGemmAInPlace(t *testing.T) {
+	rng := rand.New(rand.NewSource(24))
+	for _, la := range []layout{rowMajor, reversed} {
+		for _, lb := range []layout{rowMajor, colMajor, strided} {
+			checkGemm[float32](t, rng, &gemmF32, 256, 256, 256, la, lb)
+			checkGemm[float32](t, rng, &gemmF32, 253, 301, 250, la, lb)
+			checkGemm[float32](t, rng, &gemmF32, 5, 700, 100, la, lb)
+			checkGemm[float64](t, rng, &gemmF64, 127, 261, 250, la, lb)
+			checkGemm[float64](t, rng, &gemmF64, 7, 520, 33, la, lb)
+			// k past a block of kc
+			checkGemm[float32](t, rng, &gemmF32, 101, 70, 600, la, lb)
+			checkGemm[float64](t, rng, &gemmF64, 100, 90, 300, la, lb)
+		}
+	}
+}
+
 // TestPackAsm: the assembly packing routines (when this build has them)
 // give the Go loops' panels bit for bit, for panels of 6 and 12 rows and
 // of 64 and 128 bytes, every layout (row- and column-major A and B), every k from 1 to 41 and block

@@ -222,3 +222,48 @@ func TestEvalIntoMatmul(t *testing.T) {
 		}
 	}
 }
+
+// TestMatmulGemmBatched: batches of small float products through the
+// packed kernels (the next product's operands fetched while one is
+// computed), with random sizes (1, odd, edge tiles, k = 0), layouts
+// (contiguous, transposed, reversed, broadcast) and 1 to 3 workers,
+// against the naive loop, by Matmul and by MatmulInto.
+func TestMatmulGemmBatched(t *testing.T) {
+	mem := checkedMem(t)
+	rng := rand.New(rand.NewSource(27))
+	dims := []int{1, 2, 3, 5, 6, 7, 8, 13, 16, 17, 31, 33, 64, 65}
+	iters := 60
+	if testing.Short() {
+		iters = 15
+	}
+	for _, dt := range []array.DType{array.Float32, array.Float64} {
+		for it := 0; it < iters; it++ {
+			m, n, k := dims[rng.Intn(len(dims))], dims[rng.Intn(len(dims))], dims[rng.Intn(len(dims))]
+			if it%10 == 9 {
+				k = 0
+			}
+			nb := 1 + rng.Intn(9)
+			abc := []bool{rng.Intn(5) == 0, false, false}
+			bbc := []bool{rng.Intn(5) == 0, false, false}
+			a := randomArray(t, rng, mem, dt, []int{nb, m, k}, abc, false)
+			b := randomArray(t, rng, mem, dt, []int{nb, k, n}, bbc, false)
+			w := 1 + rng.Intn(3)
+			msg := fmt.Sprintf("%v iter %d workers %d: %v strides %v @ %v strides %v", dt, it, w, a.Shape(), a.Strides(), b.Shape(), b.Strides())
+			want, sumAbs := naive(t, a, b, dt)
+			got, err := linalg.MatmulWorkers(mem, a, b, w)
+			require.NoError(t, err, msg)
+			assertMatches(t, got, want, sumAbs, msg)
+			dst, err := array.Full(mem, 7.0, nb, m, n)
+			require.NoError(t, err)
+			dstT := mustAs(t, mem, dst, dt)
+			ok, err := linalg.MatmulInto(dstT, a, b, w)
+			require.NoError(t, err, msg)
+			if ok {
+				assertMatches(t, dstT, want, sumAbs, msg+" (into)")
+			}
+			for _, x := range []*array.Array{a, b, want, got, dst, dstT} {
+				x.Release()
+			}
+		}
+	}
+}

@@ -94,8 +94,8 @@ func TestTuneInterleaved(t *testing.T) {
 	}
 }
 
-// tuneOperands are shared by the variants (one allocation each for A and
-// C, so that the variants do not differ by where their memory lies).
+// tuneOperands are shared by the variants (one allocation each for A, B
+// and C, so that the variants do not differ by where their memory lies).
 var tuneOperands = map[string]any{}
 
 func tuneRun[T float32 | float64](n int, variant string) func() time.Duration {
@@ -105,10 +105,14 @@ func tuneRun[T float32 | float64](n int, variant string) func() time.Duration {
 		for i := range a {
 			a[i] = T(i%7 - 3)
 		}
-		tuneOperands[key] = [2][]T{a, make([]T, n*n)}
+		b := make([]T, n*n)
+		for i := range b {
+			b[i] = T(i%5 - 2)
+		}
+		tuneOperands[key] = [3][]T{a, b, make([]T, n*n)}
 	}
-	ops := tuneOperands[key].([2][]T)
-	a, c := ops[0], ops[1]
+	ops := tuneOperands[key].([3][]T)
+	a, bv, c := ops[0], ops[1], ops[2]
 	g := &gemmCtx[T]{s: getCtx[T]().s}
 	g.tile = make([]T, g.s.mr*g.s.nr)
 	g.tile64 = make([]float64, g.s.mr*g.s.nr)
@@ -139,7 +143,7 @@ func tuneRun[T float32 | float64](n int, variant string) func() time.Duration {
 			if x == 0 {
 				sh.packTrans = nil
 			}
-		case "bt": // bt=1: B is A's transpose (column-major)
+		case "bt": // bt=1: B is column-major
 			bt = x != 0
 		}
 	}
@@ -148,9 +152,9 @@ func tuneRun[T float32 | float64](n int, variant string) func() time.Duration {
 	return func() time.Duration {
 		t0 := threadCPU()
 		for i := 0; i < inner; i++ {
-			b := mat[T]{a, 0, n, 1}
+			b := mat[T]{bv, 0, n, 1}
 			if bt {
-				b = mat[T]{a, 0, 1, n}
+				b = mat[T]{bv, 0, 1, n}
 			}
 			g.run(n, n, n, mat[T]{a, 0, n, 1}, b, c, n)
 		}
@@ -281,7 +285,7 @@ func tuneMacro[T float32 | float64](variant string) func() (time.Duration, float
 	return func() (time.Duration, float64) {
 		t0 := threadCPU()
 		for i := 0; i < inner; i++ {
-			g.macro(mat[T]{}, mat[T]{}, false, 0, 0, 0, mc, nc, kc, unsafe.Pointer(&c[0]), nc, csz, mode, nil, 0)
+			g.macro(mat[T]{}, mat[T]{}, false, false, 0, 0, 0, mc, nc, kc, unsafe.Pointer(&c[0]), nc, csz, mode, nil, 0)
 		}
 		return (threadCPU() - t0) / time.Duration(inner), fmas
 	}
