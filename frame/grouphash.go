@@ -1032,6 +1032,10 @@ func shortWords(b []byte) (w0, w1 uint64, ok bool) {
 		w0 = binary.LittleEndian.Uint64(b)
 		// bytes 8..n-1: the last 8 bytes, less those w0 has
 		w1 = binary.LittleEndian.Uint64(b[n-8:]) >> (8 * (16 - n))
+	case cap(b) >= 8:
+		// the 8 bytes from b's start are inside its backing array
+		// (the bytes of the strings after it): those past b masked off
+		w0 = binary.LittleEndian.Uint64(b[:8]) & (1<<(8*n) - 1)
 	default:
 		for i := n - 1; i >= 0; i-- {
 			w0 = w0<<8 | uint64(b[i])

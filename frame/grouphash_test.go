@@ -606,6 +606,18 @@ func TestInterner(t *testing.T) {
 		for str, id := range ref {
 			require.Equal(t, str, string(s.get(id)))
 		}
+		// a short string read with the bytes after it in its backing
+		// array (which shortWords loads and masks off) or alone (cap =
+		// len, loaded byte by byte) is the same string
+		for n := 0; n < 8; n++ {
+			garbage := []byte("qwertyuiopasdfgh")
+			exact := append([]byte(nil), garbage[:n]...)[:n:n]
+			require.Equal(t, s.id(garbage[:n]), s.id(exact), "length %d", n)
+			w0, w1, ok := shortWords(garbage[:n])
+			x0, x1, _ := shortWords(exact)
+			require.True(t, ok)
+			require.Equal(t, [2]uint64{x0, x1}, [2]uint64{w0, w1}, "length %d", n)
+		}
 	}
 }
 
