@@ -357,7 +357,13 @@ func internAll[O int32 | int64](s *interner, raw []uint64, offs []O, data []byte
 				raw[i] = 0
 				continue
 			}
-			raw[i] = uint64(s.idHash(data[offs[i]-base:offs[i+1]-base], w0s[i-lo], w1s[i-lo], hs[i-lo]))
+			w0, w1, h := w0s[i-lo], w1s[i-lo], hs[i-lo]
+			// inline, a short string found in its home slot (most rows)
+			if sl := &s.slots[h&s.mask]; sl.w0 == w0 && sl.w1 == w1 && sl.e != 0 && w1 != longWords[1] {
+				raw[i] = sl.e&(1<<32-1) - 1
+				continue
+			}
+			raw[i] = uint64(s.idHash(data[offs[i]-base:offs[i+1]-base], w0, w1, h))
 		}
 	}
 }

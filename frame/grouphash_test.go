@@ -649,6 +649,7 @@ func TestInternAll(t *testing.T) {
 				pool[i] = fmt.Sprintf("a-longer-string-key-%d", i)
 			}
 		}
+		pool[0] = "" // the empty string's words are an empty slot's
 		mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 		var arr arrow.Array
 		if c.large {
