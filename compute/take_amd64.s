@@ -4,7 +4,7 @@
 
 // TakeBits' prefetching kernels, one per element width. A step gathers 4
 // elements; before them it prefetches (PREFETCHT0) the source lines of the
-// 4 indices AHEAD bytes further on, so that many cache misses are in flight
+// 4 indices takeAhead places further on (read through ahead), so that many cache misses are in flight
 // at once without filling the reorder buffer with loads waiting on them.
 // A prefetch never faults, whatever the address (negative and
 // out-of-range indices included). Every index is checked before its load:
@@ -12,16 +12,14 @@
 // when -n <= i < 0. The first index outside [-n, n) stops the kernel, which
 // returns its position; nothing at or after it is written.
 //
-// func takeNPrefetch(dst, src unsafe.Pointer, n int, idx *int64, m int) int
-// m is a multiple of 4 and idx holds m + AHEAD/8 readable indices.
-// Registers: DI dst, BX src, DX n, SI idx, R10 m, CX k, AX index.
+// func takeNPrefetch(dst, src unsafe.Pointer, n int, idx, ahead *int64, m int) int
+// ahead is &idx[takeAhead]; m is a multiple of 4, and ahead holds m
+// readable indices.
+// Registers: DI dst, BX src, DX n, SI idx, R11 ahead, R10 m, CX k, AX index.
 
-// takeAhead in take_amd64.go is AHEAD/8.
-#define AHEAD 512
-
-// prefetch the source of the index at byte offset off of the step AHEAD on
+// prefetch the source of the index at byte offset off of the step ahead
 #define PF(off, scale) \
-	MOVQ AHEAD+off(SI)(CX*8), R8; \
+	MOVQ off(R11)(CX*8), R8; \
 	PREFETCHT0 (BX)(R8*scale)
 
 // the index at byte offset off of the step into AX, wrapped when negative;
@@ -39,11 +37,12 @@
 	MOVQ src+8(FP), BX; \
 	MOVQ n+16(FP), DX; \
 	MOVQ idx+24(FP), SI; \
-	MOVQ m+32(FP), R10; \
+	MOVQ ahead+32(FP), R11; \
+	MOVQ m+40(FP), R10; \
 	XORQ CX, CX
 
-// func take1Prefetch(dst, src unsafe.Pointer, n int, idx *int64, m int) int
-TEXT ·take1Prefetch(SB), NOSPLIT, $0-48
+// func take1Prefetch(dst, src unsafe.Pointer, n int, idx, ahead *int64, m int) int
+TEXT ·take1Prefetch(SB), NOSPLIT, $0-56
 	HEAD
 loop:
 	CMPQ CX, R10
@@ -71,11 +70,11 @@ bad1:
 	INCQ CX
 bad0:
 done:
-	MOVQ CX, ret+40(FP)
+	MOVQ CX, ret+48(FP)
 	RET
 
-// func take2Prefetch(dst, src unsafe.Pointer, n int, idx *int64, m int) int
-TEXT ·take2Prefetch(SB), NOSPLIT, $0-48
+// func take2Prefetch(dst, src unsafe.Pointer, n int, idx, ahead *int64, m int) int
+TEXT ·take2Prefetch(SB), NOSPLIT, $0-56
 	HEAD
 loop:
 	CMPQ CX, R10
@@ -103,11 +102,11 @@ bad1:
 	INCQ CX
 bad0:
 done:
-	MOVQ CX, ret+40(FP)
+	MOVQ CX, ret+48(FP)
 	RET
 
-// func take4Prefetch(dst, src unsafe.Pointer, n int, idx *int64, m int) int
-TEXT ·take4Prefetch(SB), NOSPLIT, $0-48
+// func take4Prefetch(dst, src unsafe.Pointer, n int, idx, ahead *int64, m int) int
+TEXT ·take4Prefetch(SB), NOSPLIT, $0-56
 	HEAD
 loop:
 	CMPQ CX, R10
@@ -135,11 +134,11 @@ bad1:
 	INCQ CX
 bad0:
 done:
-	MOVQ CX, ret+40(FP)
+	MOVQ CX, ret+48(FP)
 	RET
 
-// func take8Prefetch(dst, src unsafe.Pointer, n int, idx *int64, m int) int
-TEXT ·take8Prefetch(SB), NOSPLIT, $0-48
+// func take8Prefetch(dst, src unsafe.Pointer, n int, idx, ahead *int64, m int) int
+TEXT ·take8Prefetch(SB), NOSPLIT, $0-56
 	HEAD
 loop:
 	CMPQ CX, R10
@@ -167,5 +166,5 @@ bad1:
 	INCQ CX
 bad0:
 done:
-	MOVQ CX, ret+40(FP)
+	MOVQ CX, ret+48(FP)
 	RET

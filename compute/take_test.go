@@ -99,7 +99,7 @@ func TestTakeBitsWidths(t *testing.T) {
 
 func testTakeWidth[K compute.SortKey](t *testing.T) {
 	r := rand.New(rand.NewPCG(11, uint64(unsafe.Sizeof(K(0)))))
-	sizes := []int{0, 1, 2, 3, 7, 33, 67, 68, 69, 70, 71, 131, 1000, 4099}
+	sizes := []int{0, 1, 2, 3, 7, 33, 35, 36, 37, 38, 67, 68, 69, 70, 71, 131, 1000, 4099}
 	if !testing.Short() {
 		sizes = append(sizes, 100003)
 	}
@@ -130,7 +130,7 @@ func testTakeWidth[K compute.SortKey](t *testing.T) {
 			}
 			// one bad index, at positions over the lanes and the tail
 			outs := []int64{int64(n), int64(-n - 1), math.MaxInt64, math.MinInt64, int64(n) + int64(r.IntN(1000)), -int64(n) - 1 - int64(r.IntN(1000))}
-			for _, at := range []int{0, 1, 2, 3, m / 2, m/2 + 1, m - 70, m - 66, m - 65, m - 64, m - 5, m - 2, m - 1, r.IntN(m)} {
+			for _, at := range []int{0, 1, 2, 3, m / 2, m/2 + 1, m - 70, m - 66, m - 65, m - 64, m - 36, m - 34, m - 33, m - 32, m - 5, m - 2, m - 1, r.IntN(m)} {
 				if at < 0 || at >= m {
 					continue
 				}
