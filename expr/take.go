@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"unsafe"
 
 	"github.com/stride0/stride0/array"
@@ -77,21 +78,65 @@ func ravelScalar(x *Node) *Node {
 }
 
 // indexValues reads an integer (or bool) array's values as ints in
-// row-major order, and its validity when it has nulls.
+// row-major order, and its validity when it has nulls. The ints are a new
+// slice, the caller's to modify.
 func indexValues(a *array.Array) ([]int, []bool, error) {
-	s, err := array.ToSlice[int64](a)
-	if err != nil {
-		return nil, nil, err
-	}
-	out := make([]int, len(s))
-	for i, v := range s {
-		out[i] = int(v)
+	out, ok := indexInts(a)
+	if !ok {
+		s, err := array.ToSlice[int64](a)
+		if err != nil {
+			return nil, nil, err
+		}
+		if strconv.IntSize == 64 {
+			out = unsafe.Slice((*int)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
+		} else {
+			out = make([]int, len(s))
+			for i, v := range s {
+				out[i] = int(v)
+			}
+		}
 	}
 	if !a.HasNulls() {
 		return out, nil, nil
 	}
 	valid, err := array.ValidSlice(a)
 	return out, valid, err
+}
+
+// indexInts widens a contiguous integer array of up to 32 bits (or of 64
+// signed bits) to ints in one typed pass; it reports false for any other
+// array, which indexValues reads through array.ToSlice.
+func indexInts(a *array.Array) ([]int, bool) {
+	if !a.IsContiguous() || a.Len() == 0 || strconv.IntSize != 64 {
+		return nil, false
+	}
+	b, m := contiguousBytes(a), a.Len()
+	switch a.DType() {
+	case array.Int64:
+		return widenInts(asKeys[int64](b, m)), true
+	case array.Int32:
+		return widenInts(asKeys[int32](b, m)), true
+	case array.Int16:
+		return widenInts(asKeys[int16](b, m)), true
+	case array.Int8:
+		return widenInts(asKeys[int8](b, m)), true
+	case array.Uint32:
+		return widenInts(asKeys[uint32](b, m)), true
+	case array.Uint16:
+		return widenInts(asKeys[uint16](b, m)), true
+	case array.Uint8:
+		return widenInts(asKeys[uint8](b, m)), true
+	}
+	return nil, false
+}
+
+// widenInts converts s to a new []int.
+func widenInts[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32](s []T) []int {
+	out := make([]int, len(s))
+	for i, v := range s {
+		out[i] = int(v)
+	}
+	return out
 }
 
 // gather fills the contiguous out with x (contiguous) taken at idx along
@@ -124,6 +169,15 @@ func gather(out, x *array.Array, idx []int, valid []bool, ax int) error {
 		srcMask = contiguousMask(x)
 	}
 	m := len(idx)
+	if inner == 1 && valid == nil && srcMask == nil && dstMask == nil && strconv.IntSize == 64 && takeWidth(sz) {
+		// one element per index: the gather kernel, on the indices
+		// (checked and wrapped above) read as int64
+		idx64 := unsafe.Slice((*int64)(unsafe.Pointer(unsafe.SliceData(idx))), m)
+		for o := range outer {
+			takeRow(dst[o*m*sz:(o+1)*m*sz], src[o*n*sz:(o+1)*n*sz], idx64, sz)
+		}
+		return nil
+	}
 	for o := range outer {
 		for k, i := range idx {
 			d := (o*m + k) * inner
@@ -166,17 +220,7 @@ func takeDirect(out, x, ind *array.Array, ax int) (bool, error) {
 	sz := x.DType().Size()
 	bad := -1
 	for o := 0; o < outer && bad < 0; o++ {
-		s, d := src[o*n*sz:(o+1)*n*sz], dst[o*m*sz:(o+1)*m*sz]
-		switch sz {
-		case 1:
-			bad = compute.TakeBits(d, s[:n], idx)
-		case 2:
-			bad = compute.TakeBits(asKeys[uint16](d, m), asKeys[uint16](s, n), idx)
-		case 4:
-			bad = compute.TakeBits(asKeys[uint32](d, m), asKeys[uint32](s, n), idx)
-		default:
-			bad = compute.TakeBits(asKeys[uint64](d, m), asKeys[uint64](s, n), idx)
-		}
+		bad = takeRow(dst[o*m*sz:(o+1)*m*sz], src[o*n*sz:(o+1)*n*sz], idx, sz)
 	}
 	if bad >= 0 {
 		return true, fmt.Errorf("expr.Take: %w: index %d is out of bounds for axis %d with size %d", ErrIndex, idx[bad], ax, n)
@@ -184,8 +228,28 @@ func takeDirect(out, x, ind *array.Array, ax int) (bool, error) {
 	return true, nil
 }
 
+// takeWidth reports whether takeRow handles elements of sz bytes.
+func takeWidth(sz int) bool { return sz == 1 || sz == 2 || sz == 4 || sz == 8 }
+
+// takeRow gathers the elements of s (sz bytes each) at idx into d with
+// compute.TakeBits, whose result it returns: -1, or the position of the
+// first index out of range.
+func takeRow(d, s []byte, idx []int64, sz int) int {
+	m, n := len(idx), len(s)/sz
+	switch sz {
+	case 1:
+		return compute.TakeBits(d, s, idx)
+	case 2:
+		return compute.TakeBits(asKeys[uint16](d, m), asKeys[uint16](s, n), idx)
+	case 4:
+		return compute.TakeBits(asKeys[uint32](d, m), asKeys[uint32](s, n), idx)
+	default:
+		return compute.TakeBits(asKeys[uint64](d, m), asKeys[uint64](s, n), idx)
+	}
+}
+
 // asKeys is the first n elements of b as K.
-func asKeys[K compute.SortKey](b []byte, n int) []K {
+func asKeys[K any](b []byte, n int) []K {
 	if n == 0 {
 		return nil
 	}
