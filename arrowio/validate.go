@@ -76,7 +76,7 @@ func validateData(d arrow.ArrayData, depth int) (err error) {
 		return fmt.Errorf("%w: array without a type", ErrInvalid)
 	}
 	off, n := d.Offset(), d.Len()
-	if off < 0 || n < 0 || off > math.MaxInt64-n {
+	if off < 0 || n < 0 || off > math.MaxInt-n {
 		return fmt.Errorf("%w: %s array of length %d at offset %d", ErrInvalid, dt, n, off)
 	}
 	end := off + n

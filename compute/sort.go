@@ -294,7 +294,7 @@ func scatterKeys[K SortKey](dst, src []K, off *[2048]uint32, shift uint, m K, t 
 	if len(src) == 0 {
 		return
 	}
-	if haveWC && len(src) >= wcMin && len(src) < 1<<31 {
+	if haveWC && len(src) >= wcMin && int64(len(src)) < 1<<31 {
 		switch s := any(src).(type) {
 		case []uint32:
 			scatterWC(any(dst).([]uint32), s, off, uint64(shift), uint64(m), t, 16)
@@ -455,10 +455,10 @@ func SortBits[K SortKey](dst, src, tmp []K, kind KeyKind) {
 	n := len(src)
 	dst = dst[:n]
 	bits := bitsOf[K]()
-	if n < smallSort || n > 1<<32-1 || kind == KeyBool {
+	if n < smallSort || uint64(n) > 1<<32-1 || kind == KeyBool {
 		nan, negz := toKeys(dst, src, kind)
 		res := dst
-		if n < smallSort || n > 1<<32-1 {
+		if n < smallSort || uint64(n) > 1<<32-1 {
 			slices.Sort(dst)
 		} else {
 			var p radixPlan
@@ -511,13 +511,13 @@ func ArgsortBits[K SortKey](idx []int64, src []K, kind KeyKind, scratch []uint64
 	if n == 0 {
 		return
 	}
-	if bitsOf[K]() <= 32 && n <= 1<<32 {
+	if bitsOf[K]() <= 32 && uint64(n) <= 1<<32 {
 		argsortPacked(idx, src, kind, scratch)
 		return
 	}
 	keys, tmp := scratch[:n], scratch[n:2*n]
 	toKeys(keys, src, kind)
-	if n < smallSort || n > 1<<32-1 {
+	if n < smallSort || uint64(n) > 1<<32-1 {
 		for i := range idx {
 			idx[i] = int64(i)
 		}

@@ -124,7 +124,7 @@ func sortOrder(x *array.Array, ax int, emit func(base, stride int, order []int))
 	default:
 		return
 	}
-	if k32 != nil && n > math.MaxUint32 {
+	if k32 != nil && uint64(n) > math.MaxUint32 {
 		k64 = func(e int) uint64 { return uint64(k32(e)) }
 	}
 	order := make([]int, n)

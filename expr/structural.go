@@ -221,7 +221,7 @@ func Repeat(x *Node, repeats []int, axis int) *Node {
 }
 
 // maxRepeat bounds the length of a repeated axis.
-const maxRepeat = 1 << 40
+const maxRepeat = min(1<<40, math.MaxInt)
 
 // RepeatFlat repeats each element of x, flattened in row-major order,
 // repeats times: numpy.repeat(x, repeats) with axis None.
@@ -303,7 +303,7 @@ func (n *Node) structShape(in [][]int) ([]int, error) {
 		return out, nil
 	}
 	for _, d := range out {
-		if d < 0 || total > (1<<48)/d {
+		if d < 0 || int64(total) > (1<<48)/int64(d) {
 			return nil, fmt.Errorf("expr.%s: %w: result shape %v is too large", n.st.name, ErrArgument, out)
 		}
 		total *= d

@@ -260,7 +260,7 @@ func (o rowOrder) sort(perm []int64) {
 	if len(perm) < 2 {
 		return
 	}
-	fixed := len(perm) <= math.MaxUint32
+	fixed := uint64(len(perm)) <= math.MaxUint32
 	for k := range o {
 		fixed = fixed && o[k].str == nil
 	}

@@ -2,6 +2,7 @@ package view
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/stride0/stride0/array"
 )
@@ -171,8 +172,8 @@ func RepeatExpanded(a *array.Array, repeats, axis int) (*array.Array, error) {
 }
 
 // maxDim bounds a dim computed from user input (the element count of any
-// array is far below it).
-const maxDim = 1 << 48
+// array is far below it): 2^48, or the largest int where int has 32 bits.
+const maxDim = min(1<<48, math.MaxInt)
 
 func repeatAxis(shape []int, repeats, axis int) (int, error) {
 	ax, ok := normAxis(axis, len(shape))

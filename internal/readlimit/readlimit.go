@@ -27,7 +27,7 @@ var (
 
 // The default limits, exported by arrowio under the same names.
 const (
-	DefaultMaxBuffer  = 4 << 30
+	DefaultMaxBuffer  = min(4<<30, math.MaxInt)
 	DefaultTotalBase  = 1 << 30
 	DefaultTotalRatio = 64
 )
