@@ -3,6 +3,7 @@
 package compute
 
 import (
+	"encoding/binary"
 	"unsafe"
 
 	"golang.org/x/sys/cpu"
@@ -57,7 +58,18 @@ func registerAsm() {
 		v, sc := whereAsm[s][0], whereAsm[s][1]
 		L := 32 / size
 		whereTable[size] = func(dst, c, x, y unsafe.Pointer, n, cs, xs, ys int) {
-			if cs != 1 || xs != 1 || n < L {
+			if cs == 1 && xs == 0 && ys == 1 && n >= L {
+				// where(c, s, y) as where(!c, y, s) (Nansum's
+				// where(isnan(x), 0, x)): the scalar kernel on the
+				// negated conditions, a chunk at a time
+				m := n &^ (L - 1)
+				whereScalarX(dst, c, x, y, m, size)
+				if m < n {
+					goWhere(unsafe.Add(dst, m*size), unsafe.Add(c, m), x, unsafe.Add(y, m*size), n-m, cs, xs, ys)
+				}
+				return
+			}
+			if cs != 1 || xs != 1 || ys > 1 || ys < 0 || n < L {
 				goWhere(dst, c, x, y, n, cs, xs, ys)
 				return
 			}
@@ -72,6 +84,44 @@ func registerAsm() {
 			}
 		}
 	}
+}
+
+// whereScalarX sets dst[i] = c[i] != 0 ? *x : y[i] for m elements of
+// size 4 or 8 (m a multiple of the vector's lanes): the negated
+// conditions of a chunk on the stack, then the AVX2 kernel with x as the
+// repeated element.
+func whereScalarX(dst, c, x, y unsafe.Pointer, m, size int) {
+	var nc [512]byte
+	cc := unsafe.Slice((*byte)(c), m)
+	for at := 0; at < m; at += len(nc) {
+		k := min(len(nc), m-at)
+		src := cc[at : at+k]
+		i := 0
+		for ; i+8 <= k; i += 8 {
+			// per byte, bit 7 set when the byte is nonzero (no carry
+			// crosses a byte: (b & 0x7f) + 0x7f <= 0xfe); then 1 per zero byte
+			w := binary.LittleEndian.Uint64(src[i:])
+			nz := ((w & 0x7f7f7f7f7f7f7f7f) + 0x7f7f7f7f7f7f7f7f | w) & 0x8080808080808080
+			binary.LittleEndian.PutUint64(nc[i:], (nz^0x8080808080808080)>>7)
+		}
+		for ; i < k; i++ {
+			nc[i] = zeroByte(src[i])
+		}
+		d, yy := unsafe.Add(dst, at*size), unsafe.Add(y, at*size)
+		if size == 4 {
+			where4SAVX2(d, unsafe.Pointer(&nc[0]), yy, x, k)
+		} else {
+			where8SAVX2(d, unsafe.Pointer(&nc[0]), yy, x, k)
+		}
+	}
+}
+
+// zeroByte is 1 for a zero byte and 0 for any other.
+func zeroByte(b byte) uint8 {
+	if b == 0 {
+		return 1
+	}
+	return 0
 }
 
 // steps gives the element steps of x and y for a binary form.

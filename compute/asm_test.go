@@ -131,34 +131,47 @@ func equalBits(a, b []byte, typ Type, osz int) bool {
 	return true
 }
 
+// TestAsmWhereMatchesGo: the select kernels (AVX2 where they apply, and
+// where(c, s, y) through the scalar kernel on negated conditions, in
+// chunks of 512) against a naive loop, for every step combination the
+// wrappers switch on (y's step 2 included), conditions of any byte value
+// (nonzero is true), and lengths across the vectors' and chunks' edges.
 func TestAsmWhereMatchesGo(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
+	lengths := []int{}
+	for n := 0; n <= 70; n++ {
+		lengths = append(lengths, n)
+	}
+	lengths = append(lengths, 511, 512, 513, 1024, 1031, 1500)
 	for _, size := range []int{1, 2, 4, 8} {
 		k, err := LookupWhere(size)
 		require.NoError(t, err)
-		var ref WhereFunc
-		switch size {
-		case 1:
-			ref = where[uint8]
-		case 2:
-			ref = where[uint16]
-		case 4:
-			ref = where[uint32]
-		case 8:
-			ref = where[uint64]
-		}
-		for n := 0; n <= 70; n++ {
-			for _, st := range [][3]int{{1, 1, 1}, {1, 1, 0}, {1, 0, 1}, {0, 1, 1}, {0, 0, 0}} {
-				c := make([]byte, n+1)
+		for _, n := range lengths {
+			for _, st := range [][3]int{{1, 1, 1}, {1, 1, 0}, {1, 0, 1}, {0, 1, 1}, {0, 0, 0}, {1, 1, 2}, {2, 0, 1}, {1, 2, 1}} {
+				m := 2*n + 1
+				c := make([]byte, m)
 				for i := range c {
-					c[i] = byte(r.IntN(2))
+					switch r.IntN(4) {
+					case 0, 1:
+						c[i] = 0
+					case 2:
+						c[i] = 1
+					default:
+						c[i] = byte(2 + r.IntN(254))
+					}
 				}
-				x, y := make([]byte, (n+1)*size), make([]byte, (n+1)*size)
+				x, y := make([]byte, m*size), make([]byte, m*size)
 				for i := range x {
 					x[i], y[i] = byte(r.Uint32()), byte(r.Uint32())
 				}
 				want, got := make([]byte, (n+2)*size), make([]byte, (n+2)*size)
-				ref(unsafe.Pointer(&want[0]), unsafe.Pointer(&c[0]), unsafe.Pointer(&x[0]), unsafe.Pointer(&y[0]), n, st[0], st[1], st[2])
+				for i := 0; i < n; i++ {
+					src := y[i*st[2]*size:]
+					if c[i*st[0]] != 0 {
+						src = x[i*st[1]*size:]
+					}
+					copy(want[i*size:(i+1)*size], src[:size])
+				}
 				k(unsafe.Pointer(&got[0]), unsafe.Pointer(&c[0]), unsafe.Pointer(&x[0]), unsafe.Pointer(&y[0]), n, st[0], st[1], st[2])
 				require.Equal(t, want, got, "size %d n %d steps %v", size, n, st)
 			}

@@ -367,9 +367,9 @@ func emitWhere(size int, ys string) {
 	}
 	fmt.Fprintf(w, "loop1:\n\tCMPQ CX, $%d\n\tJLT done\n", L)
 	if size == 4 {
-		fmt.Fprintf(w, "\tMOVQ (AX), X1\n")
+		fmt.Fprintf(w, "\tVMOVQ (AX), X1\n")
 	} else {
-		fmt.Fprintf(w, "\tMOVL (AX), X1\n")
+		fmt.Fprintf(w, "\tVMOVD (AX), X1\n")
 	}
 	fmt.Fprintf(w, "\t%s X1, Y1\n\t%s Y6, Y1, Y1\n", ext, eq)
 	fmt.Fprintf(w, "\tVMOVDQU (SI), Y2\n")

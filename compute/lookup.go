@@ -162,6 +162,9 @@ func LookupWhere(size int) (WhereFunc, error) {
 }
 
 func where[T any](dst, c, x, y unsafe.Pointer, n, cs, xs, ys int) {
+	if n <= 0 {
+		return
+	}
 	d := unsafe.Slice((*T)(dst), n)
 	if cs == 1 && xs == 1 && ys == 1 {
 		cc, xx, yy := unsafe.Slice((*uint8)(c), n), unsafe.Slice((*T)(x), n), unsafe.Slice((*T)(y), n)
@@ -181,6 +184,17 @@ func where[T any](dst, c, x, y unsafe.Pointer, n, cs, xs, ys int) {
 				d[i] = xx[i]
 			} else {
 				d[i] = yv
+			}
+		}
+		return
+	}
+	if cs == 1 && xs == 0 && ys == 1 {
+		cc, xv, yy := unsafe.Slice((*uint8)(c), n), *(*T)(x), unsafe.Slice((*T)(y), n)
+		for i := range d {
+			if cc[i] != 0 {
+				d[i] = xv
+			} else {
+				d[i] = yy[i]
 			}
 		}
 		return
