@@ -884,7 +884,7 @@ TEXT ·argmaxF32x4(SB), NOSPLIT, $0-33
 	VPXOR Y8, Y8, Y8 // the vector's number in its stream
 	VPXOR Y9, Y9, Y9 // NaN flag
 	MOVL $1, AX
-	MOVQ AX, X10
+	VMOVQ AX, X10
 	VPBROADCASTD X10, Y10 // 1 in every lane
 	XORQ DX, DX
 loop:
@@ -956,7 +956,7 @@ TEXT ·argminF32x4(SB), NOSPLIT, $0-33
 	VPXOR Y8, Y8, Y8 // the vector's number in its stream
 	VPXOR Y9, Y9, Y9 // NaN flag
 	MOVL $1, AX
-	MOVQ AX, X10
+	VMOVQ AX, X10
 	VPBROADCASTD X10, Y10 // 1 in every lane
 	XORQ DX, DX
 loop:
@@ -1028,7 +1028,7 @@ TEXT ·argmaxF64x4(SB), NOSPLIT, $0-33
 	VPXOR Y8, Y8, Y8 // the vector's number in its stream
 	VPXOR Y9, Y9, Y9 // NaN flag
 	MOVQ $1, AX
-	MOVQ AX, X10
+	VMOVQ AX, X10
 	VPBROADCASTQ X10, Y10 // 1 in every lane
 	XORQ DX, DX
 loop:
@@ -1100,7 +1100,7 @@ TEXT ·argminF64x4(SB), NOSPLIT, $0-33
 	VPXOR Y8, Y8, Y8 // the vector's number in its stream
 	VPXOR Y9, Y9, Y9 // NaN flag
 	MOVQ $1, AX
-	MOVQ AX, X10
+	VMOVQ AX, X10
 	VPBROADCASTQ X10, Y10 // 1 in every lane
 	XORQ DX, DX
 loop:
