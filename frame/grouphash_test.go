@@ -651,30 +651,23 @@ func TestInternAll(t *testing.T) {
 		}
 		pool[0] = "" // the empty string's words are an empty slot's
 		mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-		var arr arrow.Array
+		typ := arrow.DataType(arrow.BinaryTypes.String)
 		if c.large {
-			b := arrowarray.NewLargeStringBuilder(mem)
-			for i := 0; i < c.n; i++ {
-				if r.IntN(7) == 0 {
-					b.AppendNull()
-				} else {
-					b.Append(pool[r.IntN(c.k)])
-				}
-			}
-			arr = b.NewArray()
-			b.Release()
-		} else {
-			b := arrowarray.NewStringBuilder(mem)
-			for i := 0; i < c.n; i++ {
-				if r.IntN(7) == 0 {
-					b.AppendNull()
-				} else {
-					b.Append(pool[r.IntN(c.k)])
-				}
-			}
-			arr = b.NewArray()
-			b.Release()
+			typ = arrow.BinaryTypes.LargeString
 		}
+		b := arrowarray.NewBuilder(mem, typ).(interface {
+			arrowarray.Builder
+			Append(string)
+		})
+		for i := 0; i < c.n; i++ {
+			if r.IntN(7) == 0 {
+				b.AppendNull()
+			} else {
+				b.Append(pool[r.IntN(c.k)])
+			}
+		}
+		arr := b.NewArray()
+		b.Release()
 		off := r.IntN(13)
 		sl := arrowarray.NewSlice(arr, int64(off), int64(c.n))
 		n := sl.Len()
@@ -696,13 +689,7 @@ func TestInternAll(t *testing.T) {
 				require.Zero(t, raw[i], "case %+v row %d (null)", c, i)
 				continue
 			}
-			var str string
-			switch x := sl.(type) {
-			case *arrowarray.String:
-				str = x.Value(i)
-			case *arrowarray.LargeString:
-				str = x.Value(i)
-			}
+			str := sl.(interface{ Value(int) string }).Value(i)
 			want, ok := ref[str]
 			if !ok {
 				want = len(ref)
