@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
+	"runtime"
 	"slices"
 	"sync"
 	"unsafe"
@@ -610,9 +611,13 @@ func (b *groupBatches) run() (arrow.Record, error) {
 	tables := make([]*gtable, workers)
 	errs := make([]error, workers)
 	// the first batch, read ahead: do its keys look nearly all distinct?
+	// Then several workers own partitions of the keys, and a source that
+	// knows its rows has the tables sized for the groups expected.
 	var ahead arrow.Record
 	owned := false
-	if workers > 1 && ownable(b.n) {
+	groups := 0 // expected, when known
+	sb, sized := b.in.(sizedBatches)
+	if (workers > 1 || sized) && ownable(b.n) {
 		rec, err := b.in.next()
 		switch {
 		case errors.Is(err, io.EOF):
@@ -620,12 +625,14 @@ func (b *groupBatches) run() (arrow.Record, error) {
 			return nil, err
 		default:
 			ahead = rec
-			owned = ownedForce
-			if !owned {
-				if owned, err = highCardinality(b.n, rec); err != nil {
-					rec.Release()
-					return nil, err
-				}
+			many, keys, err := highCardinality(b.n, rec)
+			if err != nil {
+				rec.Release()
+				return nil, err
+			}
+			owned = workers > 1 && (many || ownedForce)
+			if sized && many {
+				groups = expectedGroups(sb.rowsLeft()+rec.NumRows(), keys)
 			}
 		}
 	}
@@ -639,9 +646,14 @@ func (b *groupBatches) run() (arrow.Record, error) {
 	for i := range jobs {
 		jobs[i] = make(chan groupJob)
 	}
-	var wg sync.WaitGroup
 	for w := range tables {
 		tables[w] = newTable(b.n)
+	}
+	if owned || workers == 1 {
+		reserveOwned(tables, groups)
+	}
+	var wg sync.WaitGroup
+	for w := range tables {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -655,6 +667,7 @@ func (b *groupBatches) run() (arrow.Record, error) {
 				return
 			}
 			var o ownScratch
+			defer o.release()
 			for j := range jobs[w] {
 				if errs[w] == nil {
 					errs[w] = safeAddOwned(b.r.cfg.mem, tables[w], j.rec, j.pos, w, workers, &o)
@@ -706,8 +719,11 @@ func (b *groupBatches) run() (arrow.Record, error) {
 			return nil, err
 		}
 	}
-	// the others merge into the largest table (the fewest groups to insert)
-	slices.SortStableFunc(tables, func(a, b *gtable) int { return b.k.groups() - a.k.groups() })
+	// the others merge into the largest table (the fewest groups to
+	// insert); disjoint tables into table 0, sized for them all
+	if !owned {
+		slices.SortStableFunc(tables, func(a, b *gtable) int { return b.k.groups() - a.k.groups() })
+	}
 	t := tables[0]
 	others := 0
 	for _, o := range tables[1:] {
@@ -717,12 +733,16 @@ func (b *groupBatches) run() (arrow.Record, error) {
 		if err := mergeDisjoint(tables, workers); err != nil {
 			return nil, err
 		}
+		tables = nil
+		collectDead(t)
 		return t.resultN(b.r.cfg.mem, workers)
 	}
 	if len(tables) > 1 && len(b.n.keys) > 0 && others > 0 && others >= partMergeMin {
 		if err := mergeParts(tables, workers); err != nil {
 			return nil, err
 		}
+		tables = nil
+		collectDead(t)
 		return t.resultN(b.r.cfg.mem, workers)
 	}
 	for _, o := range tables[1:] {
@@ -731,8 +751,28 @@ func (b *groupBatches) run() (arrow.Record, error) {
 		}
 		*o = gtable{} // its states can go
 	}
+	tables = nil
+	collectDead(t)
 	return t.resultN(b.r.cfg.mem, workers)
 }
+
+// collectDead runs the garbage collector between the build of table t,
+// of at least deadGroups groups, and its result, when what the build
+// leaves (the workers' tables after a merge, the lookup slots) is
+// hundreds of MiB: the result, about as large, then reuses that memory
+// instead of growing the process by its size (db-benchmark q10 at two
+// workers: a peak of 3.1 GiB became 2.2). A collection of a heap of
+// arrays without pointers costs milliseconds; such a group-by, seconds.
+func collectDead(t *gtable) {
+	if t.k.groups() >= deadGroups {
+		t.k.slots, t.k.dir, t.k.wslot = nil, nil, nil // (no more lookups)
+		runtime.GC()
+	}
+}
+
+// deadGroups is the fewest groups after which collectDead collects (a
+// variable for tests).
+var deadGroups = 1 << 22
 
 func safeAddOwned(mem memory.Allocator, t *gtable, rec arrow.Record, pos int64, w, workers int, o *ownScratch) (err error) {
 	defer func() {

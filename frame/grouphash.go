@@ -49,6 +49,21 @@ type keyer struct {
 	wslot []pslot  // k is the key's hash
 
 	pk []uint64 // the batch's packed keys or wide words
+
+	// hint is the groups the table expects (0: unknown): the hashed
+	// slots grow to hold that many at once
+	hint int
+}
+
+// reserve makes room for n groups: their first rows and packed keys, and
+// (hint) the slots, which grow to n's size the first time they grow.
+func (k *keyer) reserve(n int) {
+	if n <= 0 || k.mode == keyWide {
+		return
+	}
+	k.hint = n
+	k.first = reserveTo(k.first, n)
+	k.pkeys = reserveTo(k.pkeys, n)
 }
 
 type keyMode uint8
@@ -581,14 +596,17 @@ func (k *keyer) sizeSlots(n int) {
 	}
 }
 
-// growSlots doubles the slots without reading a key: a key's home slot is
-// the top bits of its hash, which its slot's tag holds (sbits <= 32), so
+// growSlots doubles the slots (or grows them to hold the hint's groups)
+// without reading a key: a key's home slot is the top bits of its hash, which its slot's tag holds (sbits <= 32), so
 // each entry moves to its new home from its tag alone; and the old slots
 // are read in order of home, so that the new ones are written nearly in
 // order too (no cache miss a key, as a rebuild from the keys would take).
 func (k *keyer) growSlots() {
 	old := k.slots
 	nb := k.sbits + 1
+	for nb < 32 && (1<<nb)*3/4 <= k.hint {
+		nb++ // straight to the size the table expects
+	}
 	if nb > 32 {
 		k.sizeSlots(len(k.pkeys)) // (cannot happen: maxGroups keys fit in 2^32 slots)
 		return

@@ -557,9 +557,15 @@ func TestOwnedDecision(t *testing.T) {
 		}
 		a, b := ab.NewArray(), bb.NewArray()
 		rec := arrowarray.NewRecord(schema, []arrow.Array{a, b}, int64(tc.rows))
-		got, err := highCardinality(n, rec)
+		got, keys, err := highCardinality(n, rec)
 		require.NoError(t, err)
 		require.Equal(t, tc.want, got, tc.name)
+		if got {
+			// the estimate of the distinct keys: within 4x of the truth,
+			// or no repeat at all (+Inf) when there are 2^30 of them
+			require.True(t, math.IsInf(keys, 1) || (keys > float64(tc.distinct)/4 && keys < float64(tc.distinct)*4),
+				"%s: %d distinct keys estimated as %g", tc.name, tc.distinct, keys)
+		}
 		rec.Release()
 		a.Release()
 		b.Release()

@@ -144,22 +144,14 @@ func parallel(workers, n int, f func(i int)) {
 	wg.Wait()
 }
 
-// mergeParts merges tables[1:] into tables[0] (the largest) by
-// partitions, on workers goroutines.
-func mergeParts(tables []*gtable, workers int) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("frame.GroupBy: internal error: %v", r)
-		}
-	}()
-	partMerges.Add(1)
+// stringRemap returns, for each table w >= 1 and string key column c, the
+// ids of its interner's strings in table 0's (interning those table 0 has
+// not seen): remap[w][c][id] (nil for other columns and for table 0).
+func stringRemap(tables []*gtable) [][][]uint64 {
 	t0 := tables[0]
-	nt := len(tables)
-	nc := len(t0.k.cols)
-	// strings: every table's ids as the largest table's
-	remap := make([][][]uint64, nt)
+	remap := make([][][]uint64, len(tables))
 	for w := range tables {
-		remap[w] = make([][]uint64, nc)
+		remap[w] = make([][]uint64, len(t0.k.cols))
 		if w == 0 {
 			continue
 		}
@@ -175,6 +167,22 @@ func mergeParts(tables []*gtable, workers int) (err error) {
 			remap[w][c] = ids
 		}
 	}
+	return remap
+}
+
+// mergeParts merges tables[1:] into tables[0] (the largest) by
+// partitions, on workers goroutines.
+func mergeParts(tables []*gtable, workers int) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("frame.GroupBy: internal error: %v", r)
+		}
+	}()
+	partMerges.Add(1)
+	t0 := tables[0]
+	nt := len(tables)
+	nc := len(t0.k.cols)
+	remap := stringRemap(tables)
 	total := 0
 	for _, t := range tables {
 		total += t.k.groups()
@@ -331,8 +339,13 @@ func mergeStates(tables []*gtable, workers int, remap [][][]uint64, ms [][]int32
 	t0 := tables[0]
 	nt := len(tables)
 	g0 := t0.k.groups()
-	first := make([]int64, groups)
-	copy(first, t0.k.first)
+	first := t0.k.first // (extended in place when it has the room)
+	if cap(first) >= groups {
+		first = first[:groups]
+	} else {
+		first = make([]int64, groups)
+		copy(first, t0.k.first)
+	}
 	for g := g0; g < groups; g++ {
 		first[g] = math.MaxInt64
 	}

@@ -3,11 +3,14 @@ package frame
 import (
 	"context"
 	"fmt"
+	"hash/maphash"
+	"math"
 	"slices"
 	"sync/atomic"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/bitutil"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 )
 
@@ -18,10 +21,12 @@ import (
 // reads every batch and folds in only the rows it owns: those whose keys'
 // hash, times the number of workers, has the worker's number in its top
 // bits. The workers' tables then hold disjoint groups, and are put
-// together without a lookup (mergeDisjoint). The hash is of the keys' raw
-// values, the same in every table (a table's codes are its own), so string
-// keys, whose raw values are ids of a table's own interner, do not take
-// this path.
+// together without a lookup (mergeDisjoint). The hash is of the keys'
+// values, the same in every table (a table's codes are its own): of a
+// number's raw value, of a string's bytes (its id is its table's own);
+// dictionary keys do not take this path. The tables' string ids are put
+// in table 0's terms at the merge (stringRemap: for keys such as
+// db-benchmark's, a few thousand distinct strings).
 //
 // The path is taken when the first batch has at least ownedMinRows rows
 // and its first ownedSample rows have at least ownedDistinct of their
@@ -35,6 +40,9 @@ var (
 	ownedForce bool
 	// ownedRuns counts the group-bys that took it (tests)
 	ownedRuns atomic.Int64
+	// reservedGroups is the groups the last sized tables were sized for
+	// (tests)
+	reservedGroups atomic.Int64
 )
 
 // The row hash: h = (h ^ raw) * mixK per key column, from mixK; a null
@@ -44,15 +52,16 @@ const (
 	nullMix = 0x6a09e667f3bcc909
 )
 
-// ownable reports whether n's keys have raw values the same in every
-// table (numbers, bools, dates and times; not strings).
+// ownable reports whether n's keys can be hashed the same in every table
+// (numbers, bools, dates and times, strings and binaries; not
+// dictionaries).
 func ownable(n *node) bool {
 	if len(n.keys) == 0 {
 		return false
 	}
 	for _, i := range n.keys {
 		kind, err := keyable(n.in.schema.Field(i).Type)
-		if err != nil || kind == keyStr || kind == keyDict {
+		if err != nil || kind == keyDict {
 			return false
 		}
 	}
@@ -60,12 +69,18 @@ func ownable(n *node) bool {
 }
 
 // rowHashes sets h[i] to the hash of row i's key values (cols by input
-// column index), read through k's columns.
+// column index), read through k's columns (a string by its bytes).
 func rowHashes(k *keyer, keys []int, cols []arrow.Array, h []uint64) error {
 	for i := range h {
 		h[i] = mixK
 	}
 	for c, i := range keys {
+		if k.cols[c].kind == keyStr {
+			if err := mixStrings(h, cols[i]); err != nil {
+				return fmt.Errorf("frame.GroupBy: %w", err)
+			}
+			continue
+		}
 		kv, err := k.cols[c].values(cols[i])
 		if err != nil {
 			return fmt.Errorf("frame.GroupBy: %w", err)
@@ -75,17 +90,61 @@ func rowHashes(k *keyer, keys []int, cols []arrow.Array, h []uint64) error {
 	return nil
 }
 
+// mixStrings mixes the hash of each row's bytes (nullMix: null) of a
+// utf8 or binary column into h.
+func mixStrings(h []uint64, a arrow.Array) error {
+	var valid []byte
+	if a.NullN() > 0 {
+		valid = a.NullBitmapBytes()
+	}
+	off := a.Data().Offset()
+	switch x := a.(type) {
+	case *arrowarray.String:
+		mixBytes(h, x.ValueOffsets(), x.ValueBytes(), valid, off)
+	case *arrowarray.LargeString:
+		mixBytes(h, x.ValueOffsets(), x.ValueBytes(), valid, off)
+	case *arrowarray.Binary:
+		mixBytes(h, x.ValueOffsets(), x.ValueBytes(), valid, off)
+	case *arrowarray.LargeBinary:
+		mixBytes(h, x.ValueOffsets(), x.ValueBytes(), valid, off)
+	default:
+		return fmt.Errorf("%w: a string key of type %s", ErrType, typeName(a.DataType()))
+	}
+	return nil
+}
+
+// ownSeed seeds the hash of a string key's bytes in every table.
+var ownSeed = maphash.MakeSeed()
+
+func mixBytes[O int32 | int64](h []uint64, offs []O, data []byte, valid []byte, off int) {
+	base := offs[0] // data starts at the first row's bytes
+	for i := range h {
+		u := uint64(nullMix)
+		if valid == nil || bitutil.BitIsSet(valid, off+i) {
+			b := data[offs[i]-base : offs[i+1]-base]
+			if w0, w1, short := shortWords(b); short {
+				u = hash64(w0*mixK ^ w1)
+			} else {
+				u = maphash.Bytes(ownSeed, b)
+			}
+		}
+		h[i] = (h[i] ^ u) * mixK
+	}
+}
+
 // owner is the worker (of workers) that owns rows of hash h.
 func owner(h uint64, workers int) int { return int((h >> 32) * uint64(workers) >> 32) }
 
 // highCardinality reports whether the keys of batch rec look nearly all
 // distinct: of its first ownedSample rows, at least ownedDistinct (it
 // stops at the repeat too many, after a few hundred rows for keys of a
-// hundred values).
-func highCardinality(n *node, rec arrow.Record) (bool, error) {
+// hundred values). When they do, keys is an estimate of how many distinct
+// keys there are (+Inf when the sample has no repeat): r repeats among s
+// rows drawn from K equally likely keys come to about s²/2K.
+func highCardinality(n *node, rec arrow.Record) (ok bool, keys float64, err error) {
 	rows := int(rec.NumRows())
 	if rows < ownedMinRows {
-		return false, nil
+		return false, 0, nil
 	}
 	s := min(rows, ownedSample)
 	cols := make([]arrow.Array, rec.NumCols())
@@ -99,7 +158,7 @@ func highCardinality(n *node, rec arrow.Record) (bool, error) {
 	}
 	h := make([]uint64, s)
 	if err := rowHashes(newKeyer(types), n.keys, cols, h); err != nil {
-		return false, err
+		return false, 0, err
 	}
 	size := 1
 	for size < 2*s {
@@ -117,13 +176,56 @@ func highCardinality(n *node, rec arrow.Record) (bool, error) {
 		}
 		if set[i] == x {
 			if repeats++; repeats > allowed {
-				return false, nil
+				return false, 0, nil
 			}
 			continue
 		}
 		set[i] = x
 	}
-	return true, nil
+	if repeats == 0 {
+		return true, math.Inf(1), nil
+	}
+	return true, float64(s) * float64(s) / (2 * float64(repeats)), nil
+}
+
+// expectedGroups is about how many groups rows rows of keys drawn from
+// about keys equally likely values make: keys·(1 - e^(-rows/keys)).
+func expectedGroups(rows int64, keys float64) int {
+	if rows <= 0 {
+		return 0
+	}
+	g := float64(rows)
+	if !math.IsInf(keys, 1) && keys > 0 {
+		g = keys * -math.Expm1(-float64(rows)/keys)
+	}
+	return int(min(g, float64(rows), maxGroups))
+}
+
+// reserveOwned sizes the tables of an owned-partitions group-by for
+// groups groups in all: each worker's keyer for its share (and a little
+// more: shares vary), and table 0, which the others are merged into
+// (mergeDisjoint), for all of them in its states and first rows, so that
+// neither the build nor the merge copies a table to grow it.
+func reserveOwned(tables []*gtable, groups int) {
+	if groups <= 0 {
+		return
+	}
+	reservedGroups.Store(int64(groups))
+	share := groups/len(tables) + groups/len(tables)/50 + 1024
+	for w, t := range tables {
+		n := share
+		if w == 0 {
+			n = groups
+		}
+		t.k.reserve(share)
+		t.k.first = reserveTo(t.k.first, n)
+		t.k.pkeys = reserveTo(t.k.pkeys, n)
+		for _, s := range t.states {
+			if r, ok := s.(reserver); ok {
+				r.reserve(n)
+			}
+		}
+	}
 }
 
 // ownScratch is a worker's buffers for the rows it owns in a batch.
@@ -132,7 +234,15 @@ type ownScratch struct {
 	idx  []int64
 	at   []int64
 	cols []arrow.Array
-	pick []bool // the input columns the step reads
+	pick []bool    // the input columns the step reads
+	mem  *recycler // the gathered columns' buffers, batch after batch
+}
+
+// release gives the scratch's buffers back.
+func (o *ownScratch) release() {
+	if o.mem != nil {
+		o.mem.release()
+	}
 }
 
 // addOwned folds in the rows of batch rec (row 0 at position pos) that
@@ -187,7 +297,10 @@ func (t *gtable) addOwned(mem memory.Allocator, rec arrow.Record, pos int64, w, 
 			}
 		}
 	}()
-	if i, err := takeColumns(context.Background(), mem, rec.Columns(), o.pick, idx, o.cols); err != nil {
+	if o.mem == nil {
+		o.mem = newRecycler(mem)
+	}
+	if i, err := takeColumns(context.Background(), o.mem, rec.Columns(), o.pick, idx, o.cols); err != nil {
 		return fmt.Errorf("frame.GroupBy: taking the rows of column %q: %w", rec.ColumnName(i), err)
 	}
 	return t.addCols(o.cols, j, pos, o.at)
@@ -207,10 +320,7 @@ func mergeDisjoint(tables []*gtable, workers int) (err error) {
 	for _, t := range tables {
 		t.k.slots, t.k.dir = nil, nil // no more lookups: they can go
 	}
-	remap := make([][][]uint64, nt) // (no strings)
-	for w := range remap {
-		remap[w] = make([][]uint64, len(t0.k.cols))
-	}
+	remap := stringRemap(tables)
 	offs := make([]int, nt+1)
 	offs[1] = t0.k.groups()
 	ms := make([][]int32, nt)
@@ -228,7 +338,13 @@ func mergeDisjoint(tables []*gtable, workers int) (err error) {
 	}
 	groups := offs[nt]
 	if cl, ok := commonLayout(tables, remap); ok {
-		q := make([]uint64, groups)
+		// (table 0's keys are repacked in place when it has the room)
+		var q []uint64
+		if t0.k.mode != keyWide && cap(t0.k.pkeys) >= groups {
+			q = t0.k.pkeys[:groups]
+		} else {
+			q = make([]uint64, groups)
+		}
 		parallel(workers, nt, func(w int) {
 			repackTo(tables[w].k, remap[w], cl, q[offs[w]:offs[w+1]])
 		})

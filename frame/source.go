@@ -30,6 +30,12 @@ type batches interface {
 	close()
 }
 
+// sizedBatches is batches that know how many rows they have left (an
+// in-memory source): a group-by sizes its tables from it.
+type sizedBatches interface {
+	rowsLeft() int64
+}
+
 // FromRecords returns a Frame over in-memory record batches, which must
 // share one schema (field names and types; a batch that differs is an
 // error naming the first column that does). The records stay the
@@ -191,6 +197,15 @@ func (b *sliceBatches) next() (arrow.Record, error) {
 		return s, nil
 	}
 	return nil, io.EOF
+}
+
+// rowsLeft is the rows not yet handed on.
+func (b *sliceBatches) rowsLeft() int64 {
+	n := -b.at
+	for _, r := range b.recs[b.i:] {
+		n += r.NumRows()
+	}
+	return n
 }
 
 func (b *sliceBatches) close() {

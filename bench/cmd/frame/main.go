@@ -9,7 +9,9 @@
 //
 // THREADS sets the workers (and GOMAXPROCS when that is unset); REPS (2)
 // the runs of each query; QUERIES (a comma-separated list of names, such as
-// "q8,filter,write_parquet") runs only those after the scan; CPUPROFILE
+// "q8,filter,write_parquet") runs only those after the scan; MEMPROFILE
+// names a file for the allocation profile written at the end; MEMTRACE
+// (milliseconds) prints the heap and resident set at that interval; CPUPROFILE
 // writes a pprof CPU profile of the whole run to that file. Each timing
 // line has rss_mib, the resident set after the query, and peak_mib, the
 // peak during it (VmHWM, reset before each query). q8 is frame's top two per group (a sort, then
@@ -65,6 +67,19 @@ func main() {
 			os.Exit(1)
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if ms := envInt("MEMTRACE", 0); ms > 0 {
+		stop := make(chan struct{})
+		defer close(stop)
+		go traceMemory(time.Duration(ms)*time.Millisecond, stop)
+	}
+	if p := os.Getenv("MEMPROFILE"); p != "" {
+		defer func() {
+			if f, err := os.Create(p); err == nil {
+				pprof.Lookup("allocs").WriteTo(f, 0)
+				f.Close()
+			}
+		}()
 	}
 	var err error
 	switch mode {
