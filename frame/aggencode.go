@@ -714,8 +714,9 @@ func textual(t arrow.DataType) bool {
 func (s *corrState) codecKind() uint8 { return 12 }
 
 func (s *corrState) encode(b []byte) []byte {
-	b = binary.LittleEndian.AppendUint64(b, uint64(s.n[0]))
-	for _, v := range []float64{s.ma[0], s.mb[0], s.m2a[0], s.m2b[0], s.cab[0]} {
+	x := &s.m[0]
+	b = binary.LittleEndian.AppendUint64(b, uint64(x.n))
+	for _, v := range []float64{x.ma, x.mb, x.m2a, x.m2b, x.cab} {
 		b = appendF64(b, v)
 	}
 	return b
@@ -729,6 +730,6 @@ func (s *corrState) decode(d *stateDecoder, rows int64) error {
 		(n == 0 && (cab != 0 || math.Signbit(cab))) || (n == 1 && !(cab == 0 || math.IsNaN(cab))) {
 		return fmt.Errorf("bivariate moments of %d values of %d rows", n, rows)
 	}
-	s.n[0], s.ma[0], s.mb[0], s.m2a[0], s.m2b[0], s.cab[0] = n, ma, mb, m2a, m2b, cab
+	s.m[0] = corrMoments{n: n, ma: ma, mb: mb, m2a: m2a, m2b: m2b, cab: cab}
 	return nil
 }

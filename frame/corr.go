@@ -12,18 +12,25 @@ import (
 // corrState keeps, per group, the bivariate moments of Corr: the count of
 // rows where both columns are valid, both means, both sums of squared
 // deviations and the sum of co-deviations (Welford's update, Chan's merge).
+// A group's moments lie together (48 bytes): an update reads one cache
+// line, not six, from tables of 10^4 groups that fill the L2 cache.
 type corrState struct {
-	n                     []int64
-	ma, mb, m2a, m2b, cab []float64
+	m []corrMoments
 	// the batch being added (read sets them)
 	a, b []float64
 	ok   []bool
+	all  bool // every row has both
 }
 
-func (s *corrState) grow(n int) {
-	s.n = growTo(s.n, n)
-	s.ma, s.mb, s.m2a, s.m2b, s.cab = growTo(s.ma, n), growTo(s.mb, n), growTo(s.m2a, n), growTo(s.m2b, n), growTo(s.cab, n)
+// corrMoments are one group's moments.
+type corrMoments struct {
+	n                     int64
+	ma, mb, m2a, m2b, cab float64
 }
+
+func (s *corrState) grow(n int) { s.m = growTo(s.m, n) }
+
+func (s *corrState) reserve(n int) { s.m = reserveTo(s.m, n) }
 
 // read takes a batch's two columns as float64, and which rows have both.
 func (s *corrState) read(ca, cb arrow.Array) error {
@@ -40,11 +47,10 @@ func (s *corrState) read(ca, cb arrow.Array) error {
 	if db.dense() && da.dense() {
 		toFloats(s.a, da)
 		toFloats(s.b, db)
-		for i := range s.ok {
-			s.ok[i] = true
-		}
+		s.all = true
 		return nil
 	}
+	s.all = false
 	for i := 0; i < n; i++ {
 		va, oka := floatAt(da, i)
 		vb, okb := floatAt(db, i)
@@ -117,41 +123,55 @@ func floatAt(c *colData, i int) (float64, bool) {
 }
 
 func (s *corrState) update(gids []int32, _ *colData, _ int64) error {
-	for i, g := range gids {
-		if !s.ok[i] {
-			continue
+	a, b := s.a[:len(gids)], s.b[:len(gids)]
+	if s.all {
+		for i, g := range gids {
+			s.m[g].add(a[i], b[i])
 		}
-		a, b := s.a[i], s.b[i]
-		s.n[g]++
-		n := float64(s.n[g])
-		da := a - s.ma[g]
-		s.ma[g] += da / n
-		db := b - s.mb[g]
-		s.mb[g] += db / n
-		s.m2a[g] += da * (a - s.ma[g])
-		s.m2b[g] += db * (b - s.mb[g])
-		s.cab[g] += da * (b - s.mb[g])
+		return nil
+	}
+	ok := s.ok[:len(gids)]
+	for i, g := range gids {
+		if ok[i] {
+			s.m[g].add(a[i], b[i])
+		}
 	}
 	return nil
 }
 
+// add is Welford's update by the pair (a, b), with one division.
+func (m *corrMoments) add(a, b float64) {
+	m.n++
+	inv := 1 / float64(m.n)
+	da := a - m.ma
+	m.ma += da * inv
+	db := b - m.mb
+	m.mb += db * inv
+	db2 := b - m.mb
+	m.m2a += da * (a - m.ma)
+	m.m2b += db * db2
+	m.cab += da * db2
+}
+
 func (s *corrState) merge(o aggState, m []int32) error {
 	os := o.(*corrState)
-	for g, nb := range os.n {
+	for g := range os.m {
+		x := &os.m[g]
+		nb := x.n
 		if nb == 0 {
 			continue
 		}
-		d := m[g]
-		na := s.n[d]
+		y := &s.m[m[g]]
+		na := y.n
 		n := float64(na + nb)
 		w := float64(na) * float64(nb) / n
-		da, db := os.ma[g]-s.ma[d], os.mb[g]-s.mb[d]
-		s.ma[d] += da * float64(nb) / n
-		s.mb[d] += db * float64(nb) / n
-		s.m2a[d] += os.m2a[g] + da*da*w
-		s.m2b[d] += os.m2b[g] + db*db*w
-		s.cab[d] += os.cab[g] + da*db*w
-		s.n[d] = na + nb
+		da, db := x.ma-y.ma, x.mb-y.mb
+		y.ma += da * float64(nb) / n
+		y.mb += db * float64(nb) / n
+		y.m2a += x.m2a + da*da*w
+		y.m2b += x.m2b + db*db*w
+		y.cab += x.cab + da*db*w
+		y.n = na + nb
 	}
 	return nil
 }
@@ -160,11 +180,12 @@ func (s *corrState) finish(mem memory.Allocator, order []int32) (arrow.Array, er
 	vals := make([]float64, len(order))
 	valid := make([]bool, len(order))
 	for k, g := range order {
-		if s.n[g] < 2 {
+		x := &s.m[g]
+		if x.n < 2 {
 			continue
 		}
 		valid[k] = true
-		vals[k] = s.cab[g] / math.Sqrt(s.m2a[g]*s.m2b[g])
+		vals[k] = x.cab / math.Sqrt(x.m2a*x.m2b)
 	}
 	return out{dt: array.Float64}.column(mem, vals, nil, nil, valid, len(order))
 }
