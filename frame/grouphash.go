@@ -153,6 +153,30 @@ type keySlice interface {
 
 type intsOf[T integer] []T
 
+// directIDer is a keySlice that can read its rows' group ids straight
+// from a direct index.
+type directIDer interface {
+	// directIDs sets ids[i] to the group of row i, whose code is
+	// raw - lo + 1 (the only column, at shift 0, every value between the
+	// column's min and max), from dir (a power of two long); false when a
+	// row's key has no group yet (ids then partly set).
+	directIDs(dir []int32, lo uint64, ids []int32) bool
+}
+
+func (v intsOf[T]) directIDs(dir []int32, lo uint64, ids []int32) bool {
+	mask := uint64(len(dir) - 1) // (no bounds check: the codes fit)
+	base := 1 - lo
+	ids = ids[:len(v)]
+	for i, x := range v {
+		g := dir[(uint64(x)+base)&mask]
+		if g == 0 {
+			return false
+		}
+		ids[i] = g - 1
+	}
+	return true
+}
+
 func (v intsOf[T]) len() int        { return len(v) }
 func (v intsOf[T]) at(i int) uint64 { return uint64(v[i]) }
 
@@ -755,6 +779,14 @@ func (k *keyer) assign(cols []keyVals, n int, pos int64, firsts []int64, gids []
 	}
 	if k.mode == keyWide {
 		return k.assignWide(cols, n, pos, firsts, gids)
+	}
+	if k.mode == keyDirect && len(cols) == 1 && cols[0].valid == nil {
+		// one key column without nulls, every key seen before (the
+		// common case after the first batches): ids straight from the
+		// values, no packed keys written and read back
+		if d, ok := cols[0].v.(directIDer); ok && d.directIDs(k.dir, k.cols[0].lo, gids[:n]) {
+			return nil
+		}
 	}
 	k.pk = growTo(k.pk[:0], n)[:n]
 	pk := k.pk
