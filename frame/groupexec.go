@@ -136,11 +136,12 @@ func (t *gtable) merge(o *gtable) error {
 
 // result builds the output batch: groups in the order of their first row.
 func (t *gtable) result(mem memory.Allocator) (arrow.Record, error) {
-	return t.resultN(mem, 1)
+	return t.resultN(mem, 1, false)
 }
 
-// resultN is result with up to workers columns built at once.
-func (t *gtable) resultN(mem memory.Allocator, workers int) (arrow.Record, error) {
+// resultN is result with up to workers columns built at once; last: the
+// table is not used after (its states go once their columns are built).
+func (t *gtable) resultN(mem memory.Allocator, workers int, last bool) (arrow.Record, error) {
 	if len(t.n.keys) == 0 && t.k.groups() == 0 {
 		// no keys: one group, even over no rows
 		if err := t.k.assign(nil, 1, 0, nil, []int32{0}); err != nil {
@@ -187,50 +188,33 @@ func (t *gtable) resultN(mem memory.Allocator, workers int) (arrow.Record, error
 	for _, c := range ints {
 		done[c] = true
 	}
-	tasks := []int{}
+	// the aggregates' columns first, then the keys': the states can go
+	// before the keys' columns are built, and for a large result a
+	// collection between lets those reuse their memory
+	var aggTasks, keyTasks []int
 	if len(ints) > 0 {
-		tasks = append(tasks, -1)
+		keyTasks = append(keyTasks, -1)
 	}
 	for i := range cols {
-		if !done[i] {
-			tasks = append(tasks, i)
+		switch {
+		case done[i]:
+		case i < nk:
+			keyTasks = append(keyTasks, i)
+		default:
+			aggTasks = append(aggTasks, i)
 		}
 	}
-	parallel(workers, len(tasks), func(ti int) {
-		i := tasks[ti]
-		defer func() {
-			if r := recover(); r != nil {
-				if i < 0 {
-					i = ints[0]
-				}
-				errs[i] = fmt.Errorf("frame.GroupBy: internal error: %v", r)
-			}
-		}()
-		if i < 0 {
-			intKeyColumns(mem, pk, ints, t.types, order, cols)
-			return
+	build := func(tasks []int) {
+		parallel(workers, len(tasks), func(ti int) { t.resultColumn(mem, tasks[ti], ints, pk, keys, order, cols, errs) })
+	}
+	build(aggTasks)
+	if last {
+		t.states = nil
+		if len(order) >= deadGroups {
+			runtime.GC()
 		}
-		if i < nk {
-			cols[i], errs[i] = t.keyColumn(mem, keys, i, t.types[i], order)
-			return
-		}
-		a := i - nk
-		c, err := t.states[a].finish(mem, order)
-		if err != nil {
-			errs[i] = fmt.Errorf("frame.Agg %v: %w", t.n.aggs[a].Agg, err)
-			return
-		}
-		if want := t.n.aggs[a].field.Type; !arrow.TypeEqual(c.DataType(), want) {
-			r, err := retype(c, want)
-			c.Release()
-			if err != nil {
-				errs[i] = fmt.Errorf("frame.Agg %v: %w", t.n.aggs[a].Agg, err)
-				return
-			}
-			c = r
-		}
-		cols[i] = c
-	})
+	}
+	build(keyTasks)
 	for _, err := range errs {
 		if err != nil {
 			return nil, err
@@ -238,6 +222,44 @@ func (t *gtable) resultN(mem memory.Allocator, workers int) (arrow.Record, error
 	}
 	rec := arrowarray.NewRecord(t.n.schema, cols, int64(len(order)))
 	return rec, nil
+}
+
+// resultColumn builds result column i (-1: the int keys of packed keys,
+// ints, together) into cols[i], or its error into errs[i].
+func (t *gtable) resultColumn(mem memory.Allocator, i int, ints []int, pk *packedKeys, keys keySource, order []int32, cols []arrow.Array, errs []error) {
+	nk := len(t.types)
+	defer func() {
+		if r := recover(); r != nil {
+			if i < 0 {
+				i = ints[0]
+			}
+			errs[i] = fmt.Errorf("frame.GroupBy: internal error: %v", r)
+		}
+	}()
+	if i < 0 {
+		intKeyColumns(mem, pk, ints, t.types, order, cols)
+		return
+	}
+	if i < nk {
+		cols[i], errs[i] = t.keyColumn(mem, keys, i, t.types[i], order)
+		return
+	}
+	a := i - nk
+	c, err := t.states[a].finish(mem, order)
+	if err != nil {
+		errs[i] = fmt.Errorf("frame.Agg %v: %w", t.n.aggs[a].Agg, err)
+		return
+	}
+	if want := t.n.aggs[a].field.Type; !arrow.TypeEqual(c.DataType(), want) {
+		r, err := retype(c, want)
+		c.Release()
+		if err != nil {
+			errs[i] = fmt.Errorf("frame.Agg %v: %w", t.n.aggs[a].Agg, err)
+			return
+		}
+		c = r
+	}
+	cols[i] = c
 }
 
 // firstOrder returns the groups in the order of their first rows (which
@@ -735,7 +757,7 @@ func (b *groupBatches) run() (arrow.Record, error) {
 		}
 		tables = nil
 		collectDead(t)
-		return t.resultN(b.r.cfg.mem, workers)
+		return t.resultN(b.r.cfg.mem, workers, true)
 	}
 	if len(tables) > 1 && len(b.n.keys) > 0 && others > 0 && others >= partMergeMin {
 		if err := mergeParts(tables, workers); err != nil {
@@ -743,7 +765,7 @@ func (b *groupBatches) run() (arrow.Record, error) {
 		}
 		tables = nil
 		collectDead(t)
-		return t.resultN(b.r.cfg.mem, workers)
+		return t.resultN(b.r.cfg.mem, workers, true)
 	}
 	for _, o := range tables[1:] {
 		if err := t.merge(o); err != nil {
@@ -753,7 +775,7 @@ func (b *groupBatches) run() (arrow.Record, error) {
 	}
 	tables = nil
 	collectDead(t)
-	return t.resultN(b.r.cfg.mem, workers)
+	return t.resultN(b.r.cfg.mem, workers, true)
 }
 
 // collectDead runs the garbage collector between the build of table t,
