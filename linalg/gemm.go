@@ -263,11 +263,12 @@ func (g *gemmCtx[T]) run(m, n, k int, a, b mat[T], c []T, ldc int) {
 	g.bp = aligned(g.bp, roundUp(min(n, s.nc), s.nr)*min(k, s.kc))
 	for jc := 0; jc < n; jc += s.nc {
 		nc := min(s.nc, n-jc)
+		// the float64 sums' rows are ld64 apart: whole lines, and one
+		// line more, so that a tile's rows do not share cache sets (rows a
+		// multiple of 4 KiB apart would)
+		ld64 := roundUp(nc, 8) + 8
 		if wide {
-			if cap(g.c64) < m*nc {
-				g.c64 = make([]float64, m*nc)
-			}
-			g.c64 = g.c64[:m*nc]
+			g.c64 = aligned(g.c64, m*ld64)
 		}
 		for pc := 0; pc < k; pc += s.kc {
 			kc := min(s.kc, k-pc)
@@ -304,12 +305,12 @@ func (g *gemmCtx[T]) run(m, n, k int, a, b mat[T], c []T, ldc int) {
 				if pc+kc == k && s.round {
 					c2 = cij
 				}
-				g.macro(a, b, directA, direct, ic, jc, pc, mc, nc, kc, unsafe.Pointer(&g.c64[ic*nc]), nc, 8, mode, c2, ldc)
+				g.macro(a, b, directA, direct, ic, jc, pc, mc, nc, kc, unsafe.Pointer(&g.c64[ic*ld64]), ld64, 8, mode, c2, ldc)
 			}
 		}
 		if wide && !s.round {
 			for i := 0; i < m; i++ {
-				src := g.c64[i*nc : (i+1)*nc]
+				src := g.c64[i*ld64 : i*ld64+nc]
 				dst := c[i*ldc+jc : i*ldc+jc+nc]
 				for j, v := range src {
 					dst[j] = T(v)
