@@ -21,13 +21,13 @@ type gemmKernel func(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, 
 
 // gemmTiled is a gemmKernel over tiles tiles down a panel of B, one after
 // the other: each tile's A, C and c2 are apan, cpan and c2pan bytes after
-// the previous one's. Before each tile it fetches into L2 the next pfper
-// lines (64 bytes) of the pflines from pf.
-type gemmTiled func(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int, tiles, apan, cpan, c2pan int, pf unsafe.Pointer, pfper, pflines int)
+// the previous one's. Every step of k fetches into L2 the line at pf,
+// which moves on pfstep bytes a step (the slices of the next panel of B).
+type gemmTiled func(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int, tiles, apan, cpan, c2pan int, pf unsafe.Pointer, pfstep int)
 
 // tiledOf is kern as a gemmTiled (its prefetches left out).
 func tiledOf(kern gemmKernel) gemmTiled {
-	return func(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int, tiles, apan, cpan, c2pan int, pf unsafe.Pointer, pfper, pflines int) {
+	return func(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int, tiles, apan, cpan, c2pan int, pf unsafe.Pointer, pfstep int) {
 		for t := 0; t < tiles; t++ {
 			var c2t unsafe.Pointer
 			if c2 != nil {
@@ -403,16 +403,19 @@ func (g *gemmCtx[T]) macro(a, b mat[T], directA, direct bool, ic, jc, pc, mc, nc
 					ap = unsafe.Pointer(&a.buf[a.off+ic*a.rs+pc*a.cs])
 					ars, astep, apan = a.rs*esz, a.cs*esz, mr*a.rs*esz
 				}
-				var dst2, pf unsafe.Pointer
+				var dst2 unsafe.Pointer
 				if last != nil {
 					dst2 = unsafe.Add(last, jr*esz)
 				}
-				if done < lines {
-					pf = unsafe.Add(next, done*64)
+				// these tiles' share of the next panel, spread over their
+				// steps (without one, the line at B is fetched again)
+				pf, pfstep := unsafe.Add(bp, q*bstep), 0
+				if n := min(per*whole, lines-done); n > 0 {
+					pf, pfstep = unsafe.Add(next, done*64), (n*64+whole*kq-1)/(whole*kq)
+					done += n
 				}
 				tiled(kq, unsafe.Add(ap, q*astep), ars, astep, unsafe.Add(bp, q*bstep), bstep, unsafe.Add(c, jr*csz), ldc*csz, md, dst2, ldc2*esz,
-					whole, apan, mr*ldc*csz, mr*ldc2*esz, pf, per, lines-done)
-				done += min(per*whole, lines-done)
+					whole, apan, mr*ldc*csz, mr*ldc2*esz, pf, pfstep)
 				ir = whole * mr
 			}
 			for ; ir < own; ir += mr {

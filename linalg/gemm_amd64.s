@@ -2899,25 +2899,9 @@ gemmF32AVX2x2_add64:
 	VZEROUPPER
 	RET
 
-// func gemmF64AVX2T(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int, tiles, apan, cpan, c2pan int, pf unsafe.Pointer, pfper, pflines int)
-TEXT ·gemmF64AVX2T(SB), NOSPLIT, $0-144
+// func gemmF64AVX2T(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int, tiles, apan, cpan, c2pan int, pf unsafe.Pointer, pfstep int)
+TEXT ·gemmF64AVX2T(SB), NOSPLIT, $0-136
 gemmF64AVX2T_tile:
-	MOVQ pflines+136(FP), CX
-	CMPQ CX, pfper+128(FP)
-	JLE gemmF64AVX2T_pfn
-	MOVQ pfper+128(FP), CX
-gemmF64AVX2T_pfn:
-	TESTQ CX, CX
-	JLE gemmF64AVX2T_body
-	SUBQ CX, pflines+136(FP)
-	MOVQ pf+120(FP), DI
-gemmF64AVX2T_pf:
-	PREFETCHT1 (DI)
-	ADDQ $64, DI
-	DECQ CX
-	JNZ gemmF64AVX2T_pf
-	MOVQ DI, pf+120(FP)
-gemmF64AVX2T_body:
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ ars+16(FP), R11
@@ -2953,10 +2937,14 @@ gemmF64AVX2T_body:
 	VXORPS Y9, Y9, Y9
 	VXORPS Y10, Y10, Y10
 	VXORPS Y11, Y11, Y11
+	MOVQ pf+120(FP), DI
+	MOVQ pfstep+128(FP), R9
 gemmF64AVX2T_loop:
 	VMOVUPS (BX), Y12
 	VMOVUPS 32(BX), Y13
 	PREFETCHT0 512(AX)
+	PREFETCHT1 (DI)
+	ADDQ R9, DI
 	VBROADCASTSD (AX), Y14
 	VFMADD231PD Y12, Y14, Y0
 	VFMADD231PD Y13, Y14, Y1
@@ -2980,6 +2968,8 @@ gemmF64AVX2T_loop:
 	ADDQ SI, BX
 	DECQ CX
 	JNZ gemmF64AVX2T_loop
+	MOVQ DI, pf+120(FP)
+	MOVQ mode+64(FP), R9
 	CMPQ R9, $1
 	JEQ gemmF64AVX2T_add
 	VMOVUPS Y0, (DX)
@@ -3045,25 +3035,9 @@ gemmF64AVX2T_done:
 	VZEROUPPER
 	RET
 
-// func gemmF32AVX2T(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int, tiles, apan, cpan, c2pan int, pf unsafe.Pointer, pfper, pflines int)
-TEXT ·gemmF32AVX2T(SB), NOSPLIT, $0-144
+// func gemmF32AVX2T(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int, tiles, apan, cpan, c2pan int, pf unsafe.Pointer, pfstep int)
+TEXT ·gemmF32AVX2T(SB), NOSPLIT, $0-136
 gemmF32AVX2T_tile:
-	MOVQ pflines+136(FP), CX
-	CMPQ CX, pfper+128(FP)
-	JLE gemmF32AVX2T_pfn
-	MOVQ pfper+128(FP), CX
-gemmF32AVX2T_pfn:
-	TESTQ CX, CX
-	JLE gemmF32AVX2T_body
-	SUBQ CX, pflines+136(FP)
-	MOVQ pf+120(FP), DI
-gemmF32AVX2T_pf:
-	PREFETCHT1 (DI)
-	ADDQ $64, DI
-	DECQ CX
-	JNZ gemmF32AVX2T_pf
-	MOVQ DI, pf+120(FP)
-gemmF32AVX2T_body:
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ ars+16(FP), R11
@@ -3121,10 +3095,14 @@ gemmF32AVX2T_zero:
 	VXORPS Y9, Y9, Y9
 	VXORPS Y10, Y10, Y10
 	VXORPS Y11, Y11, Y11
+	MOVQ pf+120(FP), DI
+	MOVQ pfstep+128(FP), R9
 gemmF32AVX2T_loop:
 	VMOVUPS (BX), Y12
 	VMOVUPS 32(BX), Y13
 	PREFETCHT0 512(AX)
+	PREFETCHT1 (DI)
+	ADDQ R9, DI
 	VBROADCASTSS (AX), Y14
 	VFMADD231PS Y12, Y14, Y0
 	VFMADD231PS Y13, Y14, Y1
@@ -3148,6 +3126,8 @@ gemmF32AVX2T_loop:
 	ADDQ SI, BX
 	DECQ CX
 	JNZ gemmF32AVX2T_loop
+	MOVQ DI, pf+120(FP)
+	MOVQ mode+64(FP), R9
 	CMPQ R9, $1
 	JEQ gemmF32AVX2T_add
 	CMPQ R9, $2

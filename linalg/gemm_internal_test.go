@@ -363,10 +363,9 @@ func testGemmTiled[T float32 | float64](t *testing.T, rng *rand.Rand, s gemmShap
 			}
 			s.kern(k, unsafe.Add(ap, q*apan*esz), ars*esz, astep*esz, bp, bstep*esz, unsafe.Pointer(&want[q*mr*ldc*csz]), ldc*csz, mode, c2, ldc2*esz)
 		}
-		lines := len(bbuf) * esz / 64
-		per := rng.Intn(lines + 2)
+		pfstep := rng.Intn(len(bbuf) * esz / max(1, tiles*k))
 		s.tiled(k, ap, ars*esz, astep*esz, bp, bstep*esz, unsafe.Pointer(&got[0]), ldc*csz, mode, pg2, ldc2*esz,
-			tiles, apan*esz, mr*ldc*csz, mr*ldc2*esz, bp, per, lines)
+			tiles, apan*esz, mr*ldc*csz, mr*ldc2*esz, bp, pfstep)
 		if !slices.Equal(got, want) || !slices.Equal(got2, want2) {
 			t.Fatalf("%T tiled kernel: k %d, %d tiles, mode %d, A steps %d %d %d, bstep %d, ldc %d %d: not the kernel's tiles", z, k, tiles, mode, ars, astep, apan, bstep, ldc, ldc2)
 		}

@@ -113,28 +113,12 @@ func gen(w *bytes.Buffer, k kern, tiled bool) {
 	if tiled {
 		// tiles tiles one after the other, each apan bytes of A, cpan of
 		// C and c2pan of c2 after the last (the args are updated in
-		// place); before each, the next pfper of pflines lines from pf
-		// are fetched into L2
+		// place); every step of k fetches into L2 the line at pf, which
+		// moves on pfstep bytes a step
 		name += "T"
-		fmt.Fprintf(w, "\n// func %s(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int, tiles, apan, cpan, c2pan int, pf unsafe.Pointer, pfper, pflines int)\n", name)
-		fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-144\n", name)
+		fmt.Fprintf(w, "\n// func %s(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int, tiles, apan, cpan, c2pan int, pf unsafe.Pointer, pfstep int)\n", name)
+		fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-136\n", name)
 		fmt.Fprintf(w, "%s_tile:\n", name)
-		p("MOVQ pflines+136(FP), CX")
-		p("CMPQ CX, pfper+128(FP)")
-		p("JLE %s_pfn", name)
-		p("MOVQ pfper+128(FP), CX")
-		fmt.Fprintf(w, "%s_pfn:\n", name)
-		p("TESTQ CX, CX")
-		p("JLE %s_body", name)
-		p("SUBQ CX, pflines+136(FP)")
-		p("MOVQ pf+120(FP), DI")
-		fmt.Fprintf(w, "%s_pf:\n", name)
-		p("PREFETCHT1 (DI)")
-		p("ADDQ $64, DI")
-		p("DECQ CX")
-		p("JNZ %s_pf", name)
-		p("MOVQ DI, pf+120(FP)")
-		fmt.Fprintf(w, "%s_body:\n", name)
 	} else {
 		fmt.Fprintf(w, "\n// func %s(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int)\n", name)
 		fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-88\n", name)
@@ -198,10 +182,19 @@ func gen(w *bytes.Buffer, k kern, tiled bool) {
 			p("VXORPS %s, %s, %s", r(i), r(i), r(i))
 		}
 	}
+	if tiled {
+		// DI and R9 are free in the loop (R9 is the mode again after it)
+		p("MOVQ pf+120(FP), DI")
+		p("MOVQ pfstep+128(FP), R9")
+	}
 	fmt.Fprintf(w, "%s_loop:\n", name)
 	p("VMOVUPS (BX), %s", b0)
 	p("VMOVUPS %d(BX), %s", vw, b1)
 	p("PREFETCHT0 %d(AX)", aPrefetch)
+	if tiled {
+		p("PREFETCHT1 (DI)")
+		p("ADDQ R9, DI")
+	}
 	for i := 0; i < k.mr; i++ {
 		t := tmp(i)
 		p("%s %s, %s", bc, aAddr(i), t)
@@ -216,6 +209,10 @@ func gen(w *bytes.Buffer, k kern, tiled bool) {
 	p("ADDQ SI, BX")
 	p("DECQ CX")
 	p("JNZ %s_loop", name)
+	if tiled {
+		p("MOVQ DI, pf+120(FP)")
+		p("MOVQ mode+64(FP), R9")
+	}
 
 	p("CMPQ R9, $1")
 	p("JEQ %s_add", name)
