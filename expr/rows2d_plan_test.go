@@ -235,3 +235,54 @@ func refBinary(t *testing.T, x, y *array.Array, shape []int, op func(a, b float6
 	}
 	return out
 }
+
+// TestPlanRows2DConcurrent: goroutines sharing one plan whose pass is one
+// row-looped call, each with its own bound arrays and outputs (Eval and
+// EvalInto), get their own sums (run with -race).
+func TestPlanRows2DConcurrent(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	e := expr.Add(expr.Var("x", array.Float32, broadcast.StaticShape(64, 64)), expr.Var("b", array.Float32, broadcast.StaticShape(64)))
+	p, err := expr.Compile(e, expr.WithAllocator(mem), expr.WithWorkers(1))
+	require.NoError(t, err)
+	const G = 4
+	errs := make(chan error, G)
+	for g := 0; g < G; g++ {
+		go func(g int) {
+			errs <- func() error {
+				x, _ := array.Full(mem, float32(g), 64, 64)
+				b, _ := array.Full(mem, float32(10*g), 64)
+				out, _ := array.Empty(mem, array.Float32, 64, 64)
+				defer x.Release()
+				defer b.Release()
+				defer out.Release()
+				bind := expr.Bindings{"x": x, "b": b}
+				for i := 0; i < 200; i++ {
+					r, err := p.Eval(bind)
+					if err != nil {
+						return err
+					}
+					v, _ := array.Values[float32](r)
+					if v[0] != float32(11*g) || v[len(v)-1] != float32(11*g) {
+						r.Release()
+						return fmt.Errorf("goroutine %d: Eval gave %v", g, v[0])
+					}
+					r.Release()
+					if err := p.EvalInto(out, bind); err != nil {
+						return err
+					}
+					if w, _ := array.Values[float32](out); w[100] != float32(11*g) {
+						return fmt.Errorf("goroutine %d: EvalInto gave %v", g, w[100])
+					}
+				}
+				return nil
+			}()
+		}(g)
+	}
+	for g := 0; g < G; g++ {
+		require.NoError(t, <-errs)
+	}
+	if compute.Asm {
+		require.True(t, expr.PlanRows2D(p))
+	}
+}
