@@ -41,3 +41,14 @@ func PlanRows2D(p *Plan) bool {
 	}
 	return false
 }
+
+// PlanRowKernel reports whether p keeps a one-call pass that runs a
+// repeated-row kernel (rows2DCall.row).
+func PlanRowKernel(p *Plan) bool {
+	for i := range p.fast.slots {
+		if fg := p.fast.slots[i].fg.Load(); fg != nil && fg.d != nil && fg.d.row != nil {
+			return true
+		}
+	}
+	return false
+}

@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/compute"
 )
 
 // fastGroup remembers a fused pass a plan built and the layout it was
@@ -43,6 +44,11 @@ type rows2DCall struct {
 	sa, sb, sd int // element sizes of a, b and the output
 	rows, n    int
 	ds, xs, ys int // bytes from one row to the next
+	// row: where one operand is the same row every row (its step 0) and
+	// the pass is in cache, the kernel that keeps that row in registers
+	// (compute.RowKernel); rowFirst: the repeated operand is a.
+	row      compute.RowKernel
+	rowFirst bool
 }
 
 // newRows2DCall returns the one-call form of g, or nil when g's pass is
@@ -62,6 +68,11 @@ func newRows2DCall(g *group, workers int) *rows2DCall {
 		sa: la.dt.Size(), sb: lb.dt.Size(), sd: g.rootT.Size(),
 		rows: g.cshape[0], n: g.cshape[1]}
 	d.ds, d.xs, d.ys = g.dstCS[0]*d.sd, la.cs[0]*d.sa, lb.cs[0]*d.sb
+	if in.form == compute.VV && d.sa == d.sd && d.sb == d.sd && d.n*d.sd%compute.RowKernelBytes == 0 &&
+		total*d.sd <= cachedBytes && (d.xs == 0) != (d.ys == 0) {
+		d.rowFirst = d.xs == 0
+		d.row, _ = compute.LookupRowKernel(in.op, in.kt, d.rowFirst)
+	}
 	return d
 }
 
@@ -179,9 +190,16 @@ func (fg *fastGroup) tryRows2D(o *options, dst *array.Array, b Bindings) (*array
 	}
 	d := fg.d
 	x, y := arrs[d.a], arrs[d.b]
-	d.kern(unsafe.Add(out.DataPointer(), out.Offset()*d.sd),
-		unsafe.Add(x.DataPointer(), x.Offset()*d.sa), unsafe.Add(y.DataPointer(), y.Offset()*d.sb),
-		d.n, d.rows, d.ds, d.xs, d.ys)
+	dp := unsafe.Add(out.DataPointer(), out.Offset()*d.sd)
+	xp, yp := unsafe.Add(x.DataPointer(), x.Offset()*d.sa), unsafe.Add(y.DataPointer(), y.Offset()*d.sb)
+	switch {
+	case d.row == nil:
+		d.kern(dp, xp, yp, d.n, d.rows, d.ds, d.xs, d.ys)
+	case d.rowFirst: // a repeats: y streams
+		d.row(dp, yp, xp, d.n*d.sd, d.rows, d.ds, d.ys)
+	default:
+		d.row(dp, xp, yp, d.n*d.sd, d.rows, d.ds, d.xs)
+	}
 	runtime.KeepAlive(x) // the kernel read their buffers through raw pointers
 	runtime.KeepAlive(y)
 	return out, true, nil

@@ -41,16 +41,27 @@ func TestPlanRows2DMatchesReference(t *testing.T) {
 		{expr.Mul, func(a, b float64) float64 { return a * b }},
 	}
 	dts := []array.DType{array.Float32, array.Float64, array.Int32, array.Int64, array.Uint32, array.Uint64, array.Int16}
-	fastSeen := 0
+	fastSeen, rowSeen := 0, 0
 	for i := 0; i < 400; i++ {
 		dt := dts[r.IntN(len(dts))]
 		rows, inner := 1+r.IntN(9), 8*(1+r.IntN(6))
+		rowCase := false
+		if r.IntN(3) == 0 { // rows of 256-byte multiples: the repeated-row kernels
+			inner = 32 * (1 + r.IntN(4))
+			if r.IntN(2) == 0 { // and floats, which have them
+				dt = []array.DType{array.Float32, array.Float64}[r.IntN(2)]
+				rowCase = true
+			}
+		}
 		if r.IntN(6) == 0 {
 			inner = 1 + r.IntN(40) // not a multiple of the vector width
 		}
 		full := []int{rows, inner}
 		yShapes := [][]int{{rows, inner}, {inner}, {rows, 1}, {}, {1, inner}}
 		ys := yShapes[r.IntN(len(yShapes))]
+		if rowCase && r.IntN(2) == 0 { // a repeated row
+			ys = []int{inner}
+		}
 		// a source array of each operand's shape: fresh, or a view
 		mk := func(shape []int) (*array.Array, []*array.Array) {
 			a, owned := operandView(t, r, mem, dt, shape)
@@ -141,6 +152,9 @@ func TestPlanRows2DMatchesReference(t *testing.T) {
 		if expr.PlanRows2D(p) {
 			fastSeen++
 		}
+		if expr.PlanRowKernel(p) {
+			rowSeen++
+		}
 		for _, a := range append(owned, dstOwn...) {
 			a.Release()
 		}
@@ -148,7 +162,10 @@ func TestPlanRows2DMatchesReference(t *testing.T) {
 	if compute.Asm {
 		require.Greater(t, fastSeen, 50, "the one-call row-looped path ran too rarely to be tested")
 	}
-	t.Logf("%d of 400 plans kept a one-call row-looped pass", fastSeen)
+	if _, ok := compute.LookupRowKernel(compute.Add, compute.Float32, false); ok {
+		require.Greater(t, rowSeen, 20, "the repeated-row kernels ran too rarely to be tested")
+	}
+	t.Logf("%d of 400 plans kept a one-call row-looped pass, %d of them a repeated-row kernel", fastSeen, rowSeen)
 }
 
 // operandView returns an array of dt and shape with small random values:
