@@ -69,14 +69,17 @@ func TestDroppedSmallPageArraysLeaveNothing(t *testing.T) {
 // Every buffer a page allocator makes is forgotten by its own cleanup only:
 // an entry of a newer buffer at the same address stays.
 func TestForgetMatchesID(t *testing.T) {
-	b := buf{make([]byte, 128), 1 << 60}
+	b := buf{make([]byte, 128), &bufState{id: 1 << 60}}
+	live.register(b)
 	live.add(b)
-	forget(bufKey{base(b.b), b.id + 1})
-	id, ours, _ := live.remove(b.b)
+	forget(bufKey{base(b.b), b.st.id + 1})
+	st, ours, _ := live.remove(b.b)
 	require.True(t, ours)
-	require.Equal(t, b.id, id)
+	require.Equal(t, b.st, st)
+	_, ours, _ = live.remove(b.b)
+	require.False(t, ours, "a second Free")
 	live.add(b)
-	forget(bufKey{base(b.b), b.id})
+	forget(bufKey{base(b.b), b.st.id})
 	_, ours, _ = live.remove(b.b)
 	require.False(t, ours)
 }

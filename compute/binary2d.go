@@ -46,3 +46,36 @@ func LookupBinary2DCached(op Op, t Type, form Form) (Binary2D, bool) {
 	}
 	return LookupBinary2D(op, t, form, false)
 }
+
+// RowKernel is a row-looped binary kernel for a pass in which one operand
+// is the same row every row (x + b[None, :]): dst = x op y (or y op x, the
+// repeated row first) for rows rows of nbytes bytes, where y is that one
+// row and dst and x advance by ds and xs bytes. nbytes is a multiple of
+// RowKernelBytes. The row is read into registers once per RowKernelBytes
+// of it and kept there while the rows go by, so each element costs one
+// load, one op and one store (the 64x64 float32 add in L1: 244 -> 182 ns
+// of CPU against the Binary2D kernel, which reloads y every row). The
+// rows are walked once per RowKernelBytes of columns, so it suits data in
+// cache, not streams from memory.
+type RowKernel func(dst, x, y unsafe.Pointer, nbytes, rows, ds, xs int)
+
+// RowKernelBytes is the multiple of bytes a RowKernel's rows must have.
+const RowKernelBytes = 256
+
+var tableRow [numOps][numTypes][2]RowKernel
+
+// LookupRowKernel returns the repeated-row kernel for op on t, with the
+// repeated row as the second operand (first false) or the first, where
+// the build has one (AVX2 assembly; none where the 512-bit Binary2D
+// kernels are used).
+func LookupRowKernel(op Op, t Type, first bool) (RowKernel, bool) {
+	if op >= numOps || t >= numTypes || hasAVX512 {
+		return nil, false
+	}
+	i := 0
+	if first {
+		i = 1
+	}
+	k := tableRow[op][t][i]
+	return k, k != nil
+}

@@ -30,3 +30,25 @@ func SetPrefetch(on bool) (restore func()) {
 	prefetchOn = on
 	return func() { prefetchOn = old }
 }
+
+// PlanRows2D reports whether p keeps a pass that runs as one row-looped
+// kernel call (fastGroup.d), the per-call fast path of W10.
+func PlanRows2D(p *Plan) bool {
+	for i := range p.fast.slots {
+		if fg := p.fast.slots[i].fg.Load(); fg != nil && fg.d != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// PlanRowKernel reports whether p keeps a one-call pass that runs a
+// repeated-row kernel (rows2DCall.row).
+func PlanRowKernel(p *Plan) bool {
+	for i := range p.fast.slots {
+		if fg := p.fast.slots[i].fg.Load(); fg != nil && fg.d != nil && fg.d.row != nil {
+			return true
+		}
+	}
+	return false
+}

@@ -137,7 +137,7 @@ func (p *Plan) run(dst *array.Array, b Bindings) (*array.Array, error) {
 	defer ev.release()
 	out, err := ev.eval(r, dst)
 	if err == nil && ev.single != nil && !p.once {
-		p.fast.add(newFastGroup(ev.single, r, dst))
+		p.fast.add(newFastGroup(ev.single, r, dst, p.opts.workers))
 	}
 	return out, err
 }

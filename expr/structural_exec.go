@@ -7,6 +7,7 @@ import (
 
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/broadcast"
+	"github.com/stride0/stride0/compute"
 	"github.com/stride0/stride0/linalg"
 	"github.com/stride0/stride0/view"
 )
@@ -474,12 +475,21 @@ func interleaveCopy(out *array.Array, r *rnode, ax int) bool {
 	}
 	db := contiguousBytes(out)
 	dm := contiguousMask(out)
+	// A large output is written around the cache (non-temporal stores),
+	// as the copy of one large block is by Go's memmove: it saves reading
+	// each output line before it is written.
+	nt := len(db) >= ntThreshold && compute.Asm
 	d := 0
 	for o := range outer {
 		for i, p := range r.args {
 			n := blocks[i]
 			src := contiguousBytes(p.arr)
-			copy(db[d*sz:(d+n)*sz], src[o*n*sz:(o+1)*n*sz])
+			dd, ss := db[d*sz:(d+n)*sz], src[o*n*sz:(o+1)*n*sz]
+			if nt {
+				compute.CopyNT(unsafe.Pointer(unsafe.SliceData(dd)), unsafe.Pointer(unsafe.SliceData(ss)), len(dd))
+			} else {
+				copy(dd, ss)
+			}
 			if dm != nil {
 				if sm := contiguousMask(p.arr); sm != nil {
 					copy(dm[d:d+n], sm[o*n:(o+1)*n])
@@ -492,6 +502,9 @@ func interleaveCopy(out *array.Array, r *rnode, ax int) bool {
 			}
 			d += n
 		}
+	}
+	if nt {
+		compute.Fence()
 	}
 	return true
 }
