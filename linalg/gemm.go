@@ -19,25 +19,6 @@ import (
 // float32 at c2, rows ldc2 bytes apart.
 type gemmKernel func(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int)
 
-// gemmTiled is a gemmKernel over tiles tiles down a panel of B, one after
-// the other: each tile's A, C and c2 are apan, cpan and c2pan bytes after
-// the previous one's. Every step of k fetches into L2 the line at pf,
-// which moves on pfstep bytes a step (the slices of the next panel of B).
-type gemmTiled func(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int, tiles, apan, cpan, c2pan int, pf unsafe.Pointer, pfstep int)
-
-// tiledOf is kern as a gemmTiled (its prefetches left out).
-func tiledOf(kern gemmKernel) gemmTiled {
-	return func(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int, tiles, apan, cpan, c2pan int, pf unsafe.Pointer, pfstep int) {
-		for t := 0; t < tiles; t++ {
-			var c2t unsafe.Pointer
-			if c2 != nil {
-				c2t = unsafe.Add(c2, t*c2pan)
-			}
-			kern(k, unsafe.Add(a, t*apan), ars, astep, b, bstep, unsafe.Add(c, t*cpan), ldc, mode, c2t, ldc2)
-		}
-	}
-}
-
 // gemmShape is a micro-kernel and the blocking around it: the tile is
 // mr×nr; k is cut into blocks of kc (the packed kc×nr panel of B stays in
 // L1), the rows into blocks of mc (the packed mc×kc block of A stays in
@@ -49,8 +30,6 @@ type gemmShape struct {
 	mr, nr, kc, mc, nc int
 	direct             int
 	kern               gemmKernel
-	// tiled, when set, is kern over the tiles down a panel of B
-	tiled gemmTiled
 	// kb, when set, is for float32 the most terms of k summed in float32
 	// (at most 256): a block of kc is then computed kb at a time, each
 	// added in float64 to the tile, which stays in L1 (else kb is kc)
@@ -263,12 +242,11 @@ func (g *gemmCtx[T]) run(m, n, k int, a, b mat[T], c []T, ldc int) {
 	g.bp = aligned(g.bp, roundUp(min(n, s.nc), s.nr)*min(k, s.kc))
 	for jc := 0; jc < n; jc += s.nc {
 		nc := min(s.nc, n-jc)
-		// the float64 sums' rows are ld64 apart: whole lines, and one
-		// line more, so that a tile's rows do not share cache sets (rows a
-		// multiple of 4 KiB apart would)
-		ld64 := roundUp(nc, 8) + 8
 		if wide {
-			g.c64 = aligned(g.c64, m*ld64)
+			if cap(g.c64) < m*nc {
+				g.c64 = make([]float64, m*nc)
+			}
+			g.c64 = g.c64[:m*nc]
 		}
 		for pc := 0; pc < k; pc += s.kc {
 			kc := min(s.kc, k-pc)
@@ -305,12 +283,12 @@ func (g *gemmCtx[T]) run(m, n, k int, a, b mat[T], c []T, ldc int) {
 				if pc+kc == k && s.round {
 					c2 = cij
 				}
-				g.macro(a, b, directA, direct, ic, jc, pc, mc, nc, kc, unsafe.Pointer(&g.c64[ic*ld64]), ld64, 8, mode, c2, ldc)
+				g.macro(a, b, directA, direct, ic, jc, pc, mc, nc, kc, unsafe.Pointer(&g.c64[ic*nc]), nc, 8, mode, c2, ldc)
 			}
 		}
 		if wide && !s.round {
 			for i := 0; i < m; i++ {
-				src := g.c64[i*ld64 : i*ld64+nc]
+				src := g.c64[i*nc : (i+1)*nc]
 				dst := c[i*ldc+jc : i*ldc+jc+nc]
 				for j, v := range src {
 					dst[j] = T(v)
@@ -328,32 +306,11 @@ func (g *gemmCtx[T]) run(m, n, k int, a, b mat[T], c []T, ldc int) {
 // the kernel's (0 or 1, or for float32 summed in float64 2 or 3). c2, when
 // set, is C's element (ic, jc) when c is the float64 sums: this block of k
 // is the last, and the sums are rounded into C (rows ldc2 elements apart).
-//
-// For each panel of B, the tiles of a kernel of their own rows (all but a
-// padded last one, when the panel is full width) are computed in place:
-// the whole ones by the shape's tiled kernel when it has one, one call
-// for the panel. A float32 block of k longer than a kernel's sum (mode 2
-// or 3) is computed s.block() steps at a time, each run over every one of
-// those tiles before the next, so that the panel's run of B stays in L1
-// and the panel's float64 sums (mc×nr) in L2. The other tiles go through
-// a scratch tile (g.tile, g.tile64), all of k at once.
 func (g *gemmCtx[T]) macro(a, b mat[T], directA, direct bool, ic, jc, pc, mc, nc, kc int, c unsafe.Pointer, ldc, csz, mode int, c2 unsafe.Pointer, ldc2 int) {
 	s := g.s
 	mr, nr := s.mr, s.nr
 	var z T
 	esz := int(unsafe.Sizeof(z))
-	k0 := kc // the steps of a run
-	if mode >= 2 {
-		k0 = s.block()
-	}
-	runs := (kc + k0 - 1) / k0
-	tiles := (mc + mr - 1) / mr
-	// the whole tiles go to the tiled kernel unless the tiles are to fetch
-	// the next product's memory (a batch), a slice before each
-	tiled := s.tiled
-	if g.aheadPer > 0 {
-		tiled = nil
-	}
 	for jr := 0; jr < nc; jr += nr {
 		nrr := min(nr, nc-jr)
 		var bp unsafe.Pointer
@@ -367,85 +324,16 @@ func (g *gemmCtx[T]) macro(a, b mat[T], directA, direct bool, ic, jc, pc, mc, nc
 			bp = unsafe.Pointer(&b.buf[b.off+pc*b.rs+jc+jr])
 			bstep = b.rs * esz
 		}
-		// rows [0, own) are computed in place
-		own := 0
-		if nrr == nr {
-			own = mc
-			if r := mc % mr; r != 0 && s.rowsOf[r] != r {
-				own = mc - r
-			}
-		}
-		ownTiles := (own + mr - 1) / mr
-		// the next panel of B, a slice of per lines before each call
+		// the next panel of B, a slice of per lines before each tile
 		var next unsafe.Pointer
 		lines, per, done := 0, 0, 0
 		if s.prefetch && !direct && jr+nr < nc {
 			next = unsafe.Pointer(&g.bp[(jr+nr)*kc])
 			lines = kc * nr * esz / 64
-			calls := ownTiles*runs + tiles - ownTiles
-			per = (lines + calls - 1) / calls
+			tiles := (mc + mr - 1) / mr
+			per = (lines + tiles - 1) / tiles
 		}
-		for q := 0; q < kc && own > 0; q += k0 {
-			kq := min(k0, kc-q)
-			md, last := mode, c2
-			if q > 0 {
-				md = 3
-			}
-			if q+kq < kc {
-				last = nil
-			} else if last != nil {
-				md = 4
-			}
-			ir := 0
-			if whole := own / mr; tiled != nil && whole > 0 {
-				ap, ars, astep, apan := unsafe.Pointer(&g.ap[0]), esz, mr*esz, mr*kc*esz
-				if directA {
-					ap = unsafe.Pointer(&a.buf[a.off+ic*a.rs+pc*a.cs])
-					ars, astep, apan = a.rs*esz, a.cs*esz, mr*a.rs*esz
-				}
-				var dst2 unsafe.Pointer
-				if last != nil {
-					dst2 = unsafe.Add(last, jr*esz)
-				}
-				// these tiles' share of the next panel, spread over their
-				// steps (without one, the line at B is fetched again)
-				pf, pfstep := unsafe.Add(bp, q*bstep), 0
-				if n := min(per*whole, lines-done); n > 0 {
-					pf, pfstep = unsafe.Add(next, done*64), (n*64+whole*kq-1)/(whole*kq)
-					done += n
-				}
-				tiled(kq, unsafe.Add(ap, q*astep), ars, astep, unsafe.Add(bp, q*bstep), bstep, unsafe.Add(c, jr*csz), ldc*csz, md, dst2, ldc2*esz,
-					whole, apan, mr*ldc*csz, mr*ldc2*esz, pf, pfstep)
-				ir = whole * mr
-			}
-			for ; ir < own; ir += mr {
-				if q == 0 && g.aheadPer > 0 {
-					g.fetchAhead(g.aheadPer)
-				}
-				if n := min(per, lines-done); n > 0 {
-					prefetchL2(unsafe.Add(next, done*64), n)
-					done += n
-				}
-				kern := s.kern
-				if mrr := mc - ir; mrr < mr {
-					kern = s.rowKern[mrr]
-				}
-				ap, ars, astep := unsafe.Pointer(&g.ap[0]), esz, mr*esz
-				if directA {
-					ap = unsafe.Pointer(&a.buf[a.off+(ic+ir)*a.rs+pc*a.cs])
-					ars, astep = a.rs*esz, a.cs*esz
-				} else {
-					ap = unsafe.Pointer(&g.ap[ir*kc])
-				}
-				var dst2 unsafe.Pointer
-				if last != nil {
-					dst2 = unsafe.Add(last, (ir*ldc2+jr)*esz)
-				}
-				kern(kq, unsafe.Add(ap, q*astep), ars, astep, unsafe.Add(bp, q*bstep), bstep, unsafe.Add(c, (ir*ldc+jr)*csz), ldc*csz, md, dst2, ldc2*esz)
-			}
-		}
-		// the padded tiles, through a scratch tile
-		for ir := own; ir < mc; ir += mr {
+		for ir := 0; ir < mc; ir += mr {
 			if g.aheadPer > 0 {
 				g.fetchAhead(g.aheadPer)
 			}
@@ -473,6 +361,14 @@ func (g *gemmCtx[T]) macro(a, b mat[T], directA, direct bool, ic, jc, pc, mc, nc
 			var dst2 unsafe.Pointer
 			if c2 != nil {
 				dst2 = unsafe.Add(c2, (ir*ldc2+jr)*esz)
+			}
+			if rows == mrr && nrr == nr {
+				if mode < 2 { // the common case, without a call between
+					kern(kc, ap, ars, astep, bp, bstep, dst, ldc*csz, mode, nil, 0)
+					continue
+				}
+				g.call(kern, kc, ap, ars, astep, bp, bstep, dst, ldc*csz, mode, dst2, ldc2*esz)
+				continue
 			}
 			if mode < 2 {
 				t := g.tile
