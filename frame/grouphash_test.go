@@ -284,28 +284,7 @@ func testGroupKeys(t *testing.T) {
 				}
 			}()
 			// the reference: groups by their encoded keys, in order of first row
-			type ref struct{ count, sum, first int64 }
-			idx := map[string]int{}
-			var keys []string
-			var refs []ref
-			for _, rec := range recs {
-				for i := 0; i < int(rec.NumRows()); i++ {
-					var key []byte
-					for k := range names {
-						key = appendKey(key, rec.Column(k), i)
-					}
-					v := rec.Column(len(names)).(*arrowarray.Int64).Value(i)
-					g, ok := idx[string(key)]
-					if !ok {
-						g = len(keys)
-						idx[string(key)] = g
-						keys = append(keys, string(key))
-						refs = append(refs, ref{first: v})
-					}
-					refs[g].count++
-					refs[g].sum += v
-				}
-			}
+			ref := newGroupRef(recs, len(names))
 			// and the same rows as slices of larger records (offsets)
 			var sliced []arrow.Record
 			for _, rec := range recs {
@@ -333,19 +312,7 @@ func testGroupKeys(t *testing.T) {
 				f := FromRecords(in...).GroupBy(names...).Agg(Count(), Sum("v").As("sum"), First("v").As("first"))
 				tb, err := f.Collect(context.Background(), WithWorkers(workers), WithAllocator(mem))
 				require.NoError(t, err)
-				out := tb.Record()
-				require.Equal(t, int64(len(keys)), out.NumRows(), "workers %d", workers)
-				cnt := out.Column(len(names)).(*arrowarray.Int64)
-				sum := out.Column(len(names) + 1).(*arrowarray.Int64)
-				first := out.Column(len(names) + 2).(*arrowarray.Int64)
-				for g := range keys {
-					var key []byte
-					for k := range names {
-						key = appendKey(key, out.Column(k), g)
-					}
-					require.Equal(t, keys[g], string(key), "workers %d, group %d", workers, g)
-					require.Equal(t, refs[g], ref{cnt.Value(g), sum.Value(g), first.Value(g)}, "workers %d, group %d", workers, g)
-				}
+				ref.check(t, tb.Record(), workers)
 				tb.Release()
 			}
 		})
@@ -710,5 +677,58 @@ func TestInternAll(t *testing.T) {
 		sl.Release()
 		arr.Release()
 		mem.AssertSize(t, 0)
+	}
+}
+
+// groupRef is the reference result of GroupBy(the first nk columns).Agg(
+// Count(), Sum("v"), First("v")) over records whose column nk is an int64
+// v: the groups by their encoded keys, in order of first row.
+type groupRef struct {
+	nk   int
+	keys []string
+	refs []groupRefRow
+}
+
+type groupRefRow struct{ count, sum, first int64 }
+
+func newGroupRef(recs []arrow.Record, nk int) *groupRef {
+	r := &groupRef{nk: nk}
+	idx := map[string]int{}
+	for _, rec := range recs {
+		for i := 0; i < int(rec.NumRows()); i++ {
+			v := rec.Column(nk).(*arrowarray.Int64).Value(i)
+			key := string(r.key(rec, i))
+			g, ok := idx[key]
+			if !ok {
+				g = len(r.keys)
+				idx[key] = g
+				r.keys = append(r.keys, key)
+				r.refs = append(r.refs, groupRefRow{first: v})
+			}
+			r.refs[g].count++
+			r.refs[g].sum += v
+		}
+	}
+	return r
+}
+
+func (r *groupRef) key(rec arrow.Record, i int) []byte {
+	var key []byte
+	for k := 0; k < r.nk; k++ {
+		key = appendKey(key, rec.Column(k), i)
+	}
+	return key
+}
+
+// check requires out (keys, then count, sum, first) to equal the reference.
+func (r *groupRef) check(t *testing.T, out arrow.Record, workers int) {
+	t.Helper()
+	require.Equal(t, int64(len(r.keys)), out.NumRows(), "workers %d", workers)
+	cnt := out.Column(r.nk).(*arrowarray.Int64)
+	sum := out.Column(r.nk + 1).(*arrowarray.Int64)
+	first := out.Column(r.nk + 2).(*arrowarray.Int64)
+	for g := range r.keys {
+		require.Equal(t, r.keys[g], string(r.key(out, g)), "workers %d, group %d", workers, g)
+		require.Equal(t, r.refs[g], groupRefRow{cnt.Value(g), sum.Value(g), first.Value(g)}, "workers %d, group %d", workers, g)
 	}
 }

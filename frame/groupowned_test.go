@@ -93,26 +93,7 @@ func TestGroupOwnedStrings(t *testing.T) {
 				ib.Release()
 				vb.Release()
 			}
-			// the reference
-			type ref struct{ count, sum, first int64 }
-			idx := map[string]int{}
-			var keys []string
-			var refs []ref
-			for _, rec := range recs {
-				for i := 0; i < int(rec.NumRows()); i++ {
-					key := appendKey(appendKey(nil, rec.Column(0), i), rec.Column(1), i)
-					v := rec.Column(2).(*arrowarray.Int64).Value(i)
-					g, ok := idx[string(key)]
-					if !ok {
-						g = len(keys)
-						idx[string(key)] = g
-						keys = append(keys, string(key))
-						refs = append(refs, ref{first: v})
-					}
-					refs[g].count++
-					refs[g].sum += v
-				}
-			}
+			ref := newGroupRef(recs, 2)
 			for _, workers := range []int{1, 2, 3} {
 				runs := ownedRuns.Load()
 				reservedGroups.Store(0)
@@ -127,18 +108,9 @@ func TestGroupOwnedStrings(t *testing.T) {
 					require.InEpsilon(t, float64(rows), float64(reserved), 0.02, "workers %d", workers)
 				} else {
 					require.Greater(t, reserved, int64(0), "workers %d", workers)
-					require.Less(t, reserved, int64(len(keys)), "workers %d: the tables had to grow", workers)
+					require.Less(t, reserved, int64(len(ref.keys)), "workers %d: the tables had to grow", workers)
 				}
-				out := tb.Record()
-				require.Equal(t, int64(len(keys)), out.NumRows(), "workers %d", workers)
-				cnt := out.Column(2).(*arrowarray.Int64)
-				sum := out.Column(3).(*arrowarray.Int64)
-				first := out.Column(4).(*arrowarray.Int64)
-				for g := range keys {
-					key := appendKey(appendKey(nil, out.Column(0), g), out.Column(1), g)
-					require.Equal(t, keys[g], string(key), "workers %d, group %d", workers, g)
-					require.Equal(t, refs[g], ref{cnt.Value(g), sum.Value(g), first.Value(g)}, "workers %d, group %d", workers, g)
-				}
+				ref.check(t, tb.Record(), workers)
 				tb.Release()
 			}
 		})
