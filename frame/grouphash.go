@@ -571,6 +571,7 @@ func (k *keyer) layout() {
 		c.shift = total
 		total += c.bits
 	}
+	spare := k.slots
 	k.dir, k.slots = nil, nil
 	if total <= directBits {
 		k.mode = keyDirect
@@ -581,7 +582,7 @@ func (k *keyer) layout() {
 		return
 	}
 	k.mode = keyHashed
-	k.sizeSlots(len(k.pkeys))
+	k.sizeSlots(len(k.pkeys), spare)
 }
 
 // repack re-encodes the groups' packed keys from layout old to the
@@ -602,12 +603,23 @@ func (k *keyer) repack(old []keyCol) {
 	}
 }
 
-func (k *keyer) sizeSlots(n int) {
+// sizeSlots builds the hashed slots of the groups' packed keys, with room
+// for n groups or for the hint, whichever is more (a table laid out anew
+// when a key widens keeps the size it was given), in spare (the slots it
+// had) when that is big enough: a wider key rebuilds the index in the
+// memory it had, not in a fresh table of the same size.
+func (k *keyer) sizeSlots(n int, spare []uint64) {
+	n = max(n, k.hint)
 	size := 64
 	for size*3/4 <= n {
 		size *= 2
 	}
-	k.slots = make([]uint64, size)
+	if cap(spare) >= size {
+		k.slots = spare[:size]
+		clear(k.slots)
+	} else {
+		k.slots = makeBig[uint64](size, size)
+	}
 	k.mask = uint64(size - 1)
 	k.sbits = uint(bits.TrailingZeros64(uint64(size)))
 	for g, p := range k.pkeys {
@@ -632,11 +644,11 @@ func (k *keyer) growSlots() {
 		nb++ // straight to the size the table expects
 	}
 	if nb > 32 {
-		k.sizeSlots(len(k.pkeys)) // (cannot happen: maxGroups keys fit in 2^32 slots)
+		k.sizeSlots(len(k.pkeys), nil) // (cannot happen: maxGroups keys fit in 2^32 slots)
 		return
 	}
 	size := uint64(1) << nb
-	slots := make([]uint64, size)
+	slots := makeBig[uint64](int(size), int(size))
 	mask := size - 1
 	for _, e := range old {
 		if e == 0 {
@@ -865,7 +877,7 @@ func (k *keyer) assign(cols []keyVals, n int, pos int64, firsts []int64, gids []
 // large slices by a quarter, copying them over and over).
 func push[T any](s []T, v T) []T {
 	if len(s) == cap(s) {
-		t := make([]T, len(s), max(64, 2*cap(s)))
+		t := makeBig[T](len(s), max(64, 2*cap(s)))
 		copy(t, s)
 		s = t
 	}

@@ -732,3 +732,66 @@ func (r *groupRef) check(t *testing.T, out arrow.Record, workers int) {
 		require.Equal(t, r.refs[g], groupRefRow{cnt.Value(g), sum.Value(g), first.Value(g)}, "workers %d, group %d", workers, g)
 	}
 }
+
+// TestKeyerHintKeptThroughRelayout: a table reserved for many groups keeps
+// its hinted slots when a wider key lays it out anew, in the same memory
+// (before, every relayout built a table for the groups it had and the next
+// growth allocated a fresh one of the hint's size: three 64 MiB tables a
+// worker at db-benchmark q10), and the group ids stay a map's.
+func TestKeyerHintKeptThroughRelayout(t *testing.T) {
+	const hint = 100_000
+	k := newKeyer([]arrow.DataType{arrow.PrimitiveTypes.Int64, arrow.PrimitiveTypes.Int64})
+	k.reserve(hint)
+	ids := map[[2]int64]int32{}
+	var slots0 *uint64
+	for batch, span := range []int64{1 << 12, 1 << 14, 1 << 20, 1 << 28} {
+		n := 3000
+		r := rand.New(rand.NewPCG(3, uint64(batch)))
+		cols := [2][]int64{make([]int64, n), make([]int64, n)}
+		for i := 0; i < n; i++ {
+			cols[0][i] = r.Int64N(span)
+			cols[1][i] = r.Int64N(span) - span/2
+		}
+		kv := []keyVals{{v: intsOf[int64](cols[0])}, {v: intsOf[int64](cols[1])}}
+		gids := make([]int32, n)
+		require.NoError(t, k.assign(kv, n, int64(batch*n), nil, gids))
+		for i := 0; i < n; i++ {
+			key := [2]int64{cols[0][i], cols[1][i]}
+			g, ok := ids[key]
+			if !ok {
+				g = int32(len(ids))
+				ids[key] = g
+			}
+			require.Equal(t, g, gids[i], "batch %d row %d", batch, i)
+		}
+		require.Equal(t, keyHashed, k.mode, "batch %d", batch)
+		require.Greater(t, len(k.slots)*3/4, hint, "batch %d: slots sized for the hint", batch)
+		if batch == 0 {
+			slots0 = &k.slots[0]
+		}
+		require.Same(t, slots0, &k.slots[0], "batch %d: the relayout reuses the slots", batch)
+	}
+	require.Equal(t, len(ids), k.groups())
+}
+
+// TestMakeBig: the length and capacity asked for, zeroed, whatever the
+// size and alignment (the huge-page advice is a hint; it must not fault).
+func TestMakeBig(t *testing.T) {
+	for _, c := range []int{0, 1, 7, hugeAdvise/8 - 1, hugeAdvise / 8, hugeAdvise/8 + 12345, 3 * hugeAdvise / 8} {
+		s := makeBig[uint64](c/2, c)
+		require.Len(t, s, c/2)
+		require.Equal(t, c, cap(s))
+		s = s[:c]
+		nonzero := 0
+		for i := range s {
+			if s[i] != 0 {
+				nonzero++
+			}
+			s[i] = uint64(i)
+		}
+		require.Zero(t, nonzero, "cap %d", c)
+		b := makeBig[byte](c, c+3)
+		require.Len(t, b, c)
+	}
+	adviseHuge(nil, 0)
+}
