@@ -168,7 +168,7 @@ func reserveTo[T any](s []T, n int) []T {
 	if n <= cap(s) {
 		return s
 	}
-	t := makeBig[T](len(s), n)
+	t := make([]T, len(s), n)
 	copy(t, s)
 	return t
 }
@@ -203,7 +203,7 @@ func growTo[T any](s []T, n int) []T {
 		return s
 	}
 	if n > cap(s) {
-		t := makeBig[T](len(s), max(n, 2*cap(s)))
+		t := make([]T, len(s), max(n, 2*cap(s)))
 		copy(t, s)
 		s = t
 	}

@@ -618,7 +618,7 @@ func (k *keyer) sizeSlots(n int, spare []uint64) {
 		k.slots = spare[:size]
 		clear(k.slots)
 	} else {
-		k.slots = makeBig[uint64](size, size)
+		k.slots = make([]uint64, size)
 	}
 	k.mask = uint64(size - 1)
 	k.sbits = uint(bits.TrailingZeros64(uint64(size)))
@@ -648,7 +648,7 @@ func (k *keyer) growSlots() {
 		return
 	}
 	size := uint64(1) << nb
-	slots := makeBig[uint64](int(size), int(size))
+	slots := make([]uint64, size)
 	mask := size - 1
 	for _, e := range old {
 		if e == 0 {
@@ -877,7 +877,7 @@ func (k *keyer) assign(cols []keyVals, n int, pos int64, firsts []int64, gids []
 // large slices by a quarter, copying them over and over).
 func push[T any](s []T, v T) []T {
 	if len(s) == cap(s) {
-		t := makeBig[T](len(s), max(64, 2*cap(s)))
+		t := make([]T, len(s), max(64, 2*cap(s)))
 		copy(t, s)
 		s = t
 	}

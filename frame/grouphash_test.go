@@ -773,25 +773,3 @@ func TestKeyerHintKeptThroughRelayout(t *testing.T) {
 	}
 	require.Equal(t, len(ids), k.groups())
 }
-
-// TestMakeBig: the length and capacity asked for, zeroed, whatever the
-// size and alignment (the huge-page advice is a hint; it must not fault).
-func TestMakeBig(t *testing.T) {
-	for _, c := range []int{0, 1, 7, hugeAdvise/8 - 1, hugeAdvise / 8, hugeAdvise/8 + 12345, 3 * hugeAdvise / 8} {
-		s := makeBig[uint64](c/2, c)
-		require.Len(t, s, c/2)
-		require.Equal(t, c, cap(s))
-		s = s[:c]
-		nonzero := 0
-		for i := range s {
-			if s[i] != 0 {
-				nonzero++
-			}
-			s[i] = uint64(i)
-		}
-		require.Zero(t, nonzero, "cap %d", c)
-		b := makeBig[byte](c, c+3)
-		require.Len(t, b, c)
-	}
-	adviseHuge(nil, 0)
-}
