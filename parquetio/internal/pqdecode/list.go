@@ -218,6 +218,9 @@ func (col *ListColumn) entries(vals []byte, start, end int) error {
 	if present*w > len(vals) {
 		return fmt.Errorf("%w: %d values of %d bytes in %d bytes", ErrInvalid, present, w, len(vals))
 	}
+	if present == len(col.def) && maxDef > listDef {
+		return col.denseEntries(vals, start, end)
+	}
 	j := 0
 	for e, r := range col.rep {
 		v := col.def[e]
@@ -252,6 +255,37 @@ func (col *ListColumn) entries(vals []byte, start, end int) error {
 			col.offs[col.row] = int32(col.elems)
 		}
 	}
+	return nil
+}
+
+// denseEntries is entries for a page whose every level entry is a present
+// element (no null or empty list, no null element: a tensor column's
+// pages): the values are copied at once and their validity set as one
+// run; only the list boundaries (repetition level 0) are walked.
+func (col *ListColumn) denseEntries(vals []byte, start, end int) error {
+	w, n := col.w, len(col.rep)
+	if col.elems*w+n*w > len(col.vals) {
+		return fmt.Errorf("%w: more elements than the chunks' %d level entries", ErrInvalid, len(col.vals)/w)
+	}
+	e0, row0 := col.elems, col.row
+	for e, r := range col.rep {
+		if r != 0 {
+			continue
+		}
+		if col.row >= end {
+			return fmt.Errorf("%w: more lists than the row group's %d", ErrInvalid, end-start)
+		}
+		col.offs[col.row] = int32(e0 + e) // the list before ends here
+		col.row++
+	}
+	if n > 0 && col.rep[0] != 0 && row0 == start {
+		return fmt.Errorf("%w: a chunk starting inside a list", ErrInvalid)
+	}
+	copy(col.vals[e0*w:(e0+n)*w], vals[:n*w])
+	bitutil.SetBitsTo(col.evalid, int64(e0), int64(n), true)
+	bitutil.SetBitsTo(col.valid, int64(row0), int64(col.row-row0), true)
+	col.elems += n
+	col.offs[col.row] = int32(col.elems)
 	return nil
 }
 
