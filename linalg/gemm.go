@@ -51,6 +51,10 @@ type gemmShape struct {
 	kern               gemmKernel
 	// tiled, when set, is kern over the tiles down a panel of B
 	tiled gemmTiled
+	// one, when set (and tiled is not), is kern as a gemmTiled run one tile
+	// a call by macro, for its prefetches of the next panel of B a line a
+	// step of k instead of a burst before the tile
+	one gemmTiled
 	// kb, when set, is for float32 the most terms of k summed in float32
 	// (at most 256): a block of kc is then computed kb at a time, each
 	// added in float64 to the tile, which stays in L1 (else kb is kc)
@@ -561,14 +565,22 @@ func (g *gemmCtx[T]) macro(a, b mat[T], directA, direct bool, ic, jc, pc, mc, nc
 			if g.aheadPer > 0 {
 				g.fetchAhead(g.aheadPer)
 			}
-			if n := min(per, lines-done); n > 0 {
-				prefetchL2(unsafe.Add(next, done*64), n)
-				done += n
-			}
 			mrr := min(mr, mc-ir)
 			kern, rows := s.kern, mr
 			if mrr < mr {
 				kern, rows = s.rowKern[mrr], s.rowsOf[mrr]
+			}
+			// a whole tile through s.one fetches its slice of the next
+			// panel a line a step of k (a burst before it stalls)
+			one := s.one != nil && per > 0 && mrr == mr && nrr == nr && g.aheadPer == 0
+			pf, pfstep := bp, 0
+			if n := min(per, lines-done); n > 0 {
+				if one {
+					pf, pfstep = unsafe.Add(next, done*64), (n*64+kc-1)/kc
+				} else {
+					prefetchL2(unsafe.Add(next, done*64), n)
+				}
+				done += n
 			}
 			var ap unsafe.Pointer
 			ars, astep := esz, mr*esz
@@ -585,6 +597,25 @@ func (g *gemmCtx[T]) macro(a, b mat[T], directA, direct bool, ic, jc, pc, mc, nc
 			var dst2 unsafe.Pointer
 			if c2 != nil {
 				dst2 = unsafe.Add(c2, (ir*ldc2+jr)*esz)
+			}
+			if one {
+				if mode < 2 {
+					s.one(kc, ap, ars, astep, bp, bstep, dst, ldc*csz, mode, nil, 0, 1, 0, 0, 0, pf, pfstep)
+					continue
+				}
+				// as call: s.block() steps at a time
+				k0 := s.block()
+				for q := 0; q < kc; q += k0 {
+					kq, md, last := min(k0, kc-q), 3, unsafe.Pointer(nil)
+					if q == 0 {
+						md = mode
+					}
+					if dst2 != nil && q+kq == kc {
+						md, last = 4, dst2
+					}
+					s.one(kq, unsafe.Add(ap, q*astep), ars, astep, unsafe.Add(bp, q*bstep), bstep, dst, ldc*csz, md, last, ldc2*esz, 1, 0, 0, 0, unsafe.Add(pf, q*pfstep), pfstep)
+				}
+				continue
 			}
 			if rows == mrr && nrr == nr {
 				if mode < 2 { // the common case, without a call between

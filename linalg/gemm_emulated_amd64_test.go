@@ -66,6 +66,9 @@ func emulate[T float32 | float64](s gemmShape) gemmShape {
 	if s.tiled != nil {
 		s.tiled = tiledOf(s.kern)
 	}
+	if s.one != nil {
+		s.one = tiledOf(s.kern)
+	}
 	s.edges(small)
 	return s
 }

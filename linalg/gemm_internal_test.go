@@ -285,14 +285,15 @@ func testPackAsm[T float32 | float64](t *testing.T, rng *rand.Rand, base gemmSha
 	}
 }
 
-// TestGemmTiled: a shape's tiled kernel (when it has one) gives what its
+// TestGemmTiled: a shape's tiled kernel (tiled, or one, when it has one;
+// macro runs one a tile at a time, but it is checked over tiles too) gives what its
 // kernel gives tile by tile, bit for bit, in every mode, over 1 to 7 tiles
 // of packed panels and of panels read in place (A's rows or columns
 // contiguous), C and c2 with rows apart, and leaves the memory around the
 // tiles alone; its prefetches are of lines inside B.
 func TestGemmTiled(t *testing.T) {
 	rng := rand.New(rand.NewSource(25))
-	if gemmF64.tiled == nil && gemmF32.tiled == nil {
+	if gemmF64.tiled == nil && gemmF32.tiled == nil && gemmF64.one == nil && gemmF32.one == nil {
 		t.Skip("no tiled kernel")
 	}
 	testGemmTiled[float64](t, rng, gemmF64)
@@ -300,7 +301,11 @@ func TestGemmTiled(t *testing.T) {
 }
 
 func testGemmTiled[T float32 | float64](t *testing.T, rng *rand.Rand, s gemmShape) {
-	if s.tiled == nil {
+	tiled := s.tiled
+	if tiled == nil {
+		tiled = s.one
+	}
+	if tiled == nil {
 		return
 	}
 	var z T
@@ -367,7 +372,7 @@ func testGemmTiled[T float32 | float64](t *testing.T, rng *rand.Rand, s gemmShap
 			s.kern(k, unsafe.Add(ap, q*apan*esz), ars*esz, astep*esz, bp, bstep*esz, unsafe.Pointer(&want[q*mr*ldc*csz]), ldc*csz, mode, c2, ldc2*esz)
 		}
 		pfstep := rng.Intn(len(bbuf) * esz / max(1, tiles*k))
-		s.tiled(k, ap, ars*esz, astep*esz, bp, bstep*esz, unsafe.Pointer(&got[0]), ldc*csz, mode, pg2, ldc2*esz,
+		tiled(k, ap, ars*esz, astep*esz, bp, bstep*esz, unsafe.Pointer(&got[0]), ldc*csz, mode, pg2, ldc2*esz,
 			tiles, apan*esz, mr*ldc*csz, mr*ldc2*esz, bp, pfstep)
 		if !slices.Equal(got, want) || !slices.Equal(got2, want2) {
 			t.Fatalf("%T tiled kernel: k %d, %d tiles, mode %d, A steps %d %d %d, bstep %d, ldc %d %d: not the kernel's tiles", z, k, tiles, mode, ars, astep, apan, bstep, ldc, ldc2)

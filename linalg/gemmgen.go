@@ -67,9 +67,11 @@ func main() {
 	for _, k := range kernels {
 		gen(&b, k, false)
 	}
-	// the AVX2 float64 tile, over a panel of B (float32's runs tile by
-	// tile: see gemm.go's macro)
-	gen(&b, kernels[2], true)
+	// the AVX2 tiles, over a panel of B (float32's runs one tile a call:
+	// see gemm.go's macro)
+	for _, k := range kernels[2:4] {
+		gen(&b, k, true)
+	}
 	genPackRows(&b, false)
 	genPackRows(&b, true)
 	genPackCols(&b, false)
