@@ -19,7 +19,7 @@ func BenchmarkMatmulInto(b *testing.B) {
 	shapes := []struct {
 		name     string
 		batch, n int
-	}{{"64", 1, 64}, {"256", 1, 256}, {"1024", 1, 1024}, {"batch512x64", 512, 64}}
+	}{{"64", 1, 64}, {"256", 1, 256}, {"1024", 1, 1024}, {"2048", 1, 2048}, {"batch512x64", 512, 64}}
 	for _, dt := range []array.DType{array.Float32, array.Float64} {
 		for _, s := range shapes {
 			b.Run(fmt.Sprintf("%v/%s", dt, s.name), func(b *testing.B) {

@@ -19,6 +19,25 @@ import (
 // float32 at c2, rows ldc2 bytes apart.
 type gemmKernel func(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int)
 
+// gemmTiled is a gemmKernel over tiles tiles down a panel of B, one after
+// the other: each tile's A, C and c2 are apan, cpan and c2pan bytes after
+// the previous one's. Every step of k fetches into L2 the line at pf,
+// which moves on pfstep bytes a step (the slices of the next panel of B).
+type gemmTiled func(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int, tiles, apan, cpan, c2pan int, pf unsafe.Pointer, pfstep int)
+
+// tiledOf is kern as a gemmTiled (its prefetches left out).
+func tiledOf(kern gemmKernel) gemmTiled {
+	return func(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int, tiles, apan, cpan, c2pan int, pf unsafe.Pointer, pfstep int) {
+		for t := 0; t < tiles; t++ {
+			var c2t unsafe.Pointer
+			if c2 != nil {
+				c2t = unsafe.Add(c2, t*c2pan)
+			}
+			kern(k, unsafe.Add(a, t*apan), ars, astep, b, bstep, unsafe.Add(c, t*cpan), ldc, mode, c2t, ldc2)
+		}
+	}
+}
+
 // gemmShape is a micro-kernel and the blocking around it: the tile is
 // mr×nr; k is cut into blocks of kc (the packed kc×nr panel of B stays in
 // L1), the rows into blocks of mc (the packed mc×kc block of A stays in
@@ -30,6 +49,12 @@ type gemmShape struct {
 	mr, nr, kc, mc, nc int
 	direct             int
 	kern               gemmKernel
+	// tiled, when set, is kern over the tiles down a panel of B
+	tiled gemmTiled
+	// one, when set (and tiled is not), is kern as a gemmTiled run one tile
+	// a call by macro, for its prefetches of the next panel of B a line a
+	// step of k instead of a burst before the tile
+	one gemmTiled
 	// kb, when set, is for float32 the most terms of k summed in float32
 	// (at most 256): a block of kc is then computed kb at a time, each
 	// added in float64 to the tile, which stays in L1 (else kb is kc)
@@ -240,6 +265,10 @@ func (g *gemmCtx[T]) run(m, n, k int, a, b mat[T], c []T, ldc int) {
 	directA := direct || a.cs == 1 && m*k*esz <= s.direct
 	g.ap = aligned(g.ap, roundUp(min(m, s.mc), s.mr)*min(k, s.kc))
 	g.bp = aligned(g.bp, roundUp(min(n, s.nc), s.nr)*min(k, s.kc))
+	mac := g.macro
+	if s.tiled != nil {
+		mac = g.macroT
+	}
 	for jc := 0; jc < n; jc += s.nc {
 		nc := min(s.nc, n-jc)
 		if wide {
@@ -272,7 +301,7 @@ func (g *gemmCtx[T]) run(m, n, k int, a, b mat[T], c []T, ldc int) {
 					if pc == 0 {
 						mode = 0
 					}
-					g.macro(a, b, directA, direct, ic, jc, pc, mc, nc, kc, cij, ldc, esz, mode, nil, 0)
+					mac(a, b, directA, direct, ic, jc, pc, mc, nc, kc, cij, ldc, esz, mode, nil, 0)
 					continue
 				}
 				mode := 3
@@ -283,7 +312,7 @@ func (g *gemmCtx[T]) run(m, n, k int, a, b mat[T], c []T, ldc int) {
 				if pc+kc == k && s.round {
 					c2 = cij
 				}
-				g.macro(a, b, directA, direct, ic, jc, pc, mc, nc, kc, unsafe.Pointer(&g.c64[ic*nc]), nc, 8, mode, c2, ldc)
+				mac(a, b, directA, direct, ic, jc, pc, mc, nc, kc, unsafe.Pointer(&g.c64[ic*nc]), nc, 8, mode, c2, ldc)
 			}
 		}
 		if wide && !s.round {
@@ -298,7 +327,206 @@ func (g *gemmCtx[T]) run(m, n, k int, a, b mat[T], c []T, ldc int) {
 	}
 }
 
-// macro runs the micro-kernel over the mc×kc block of A at (ic, pc) and
+// macroT runs the micro-kernel over the mc×kc block of A at (ic, pc) and
+// the kc×nc block of B at (pc, jc), packed in g.ap and g.bp or (directA,
+// direct) read in place but for the edge panels, packed first in g.ap and
+// g.bp.
+// c is C's element (ic, jc), rows ldc elements of csz bytes apart; mode is
+// the kernel's (0 or 1, or for float32 summed in float64 2 or 3). c2, when
+// set, is C's element (ic, jc) when c is the float64 sums: this block of k
+// is the last, and the sums are rounded into C (rows ldc2 elements apart).
+//
+// For each panel of B, the tiles of a kernel of their own rows (all but a
+// padded last one, when the panel is full width) are computed in place:
+// the whole ones by the shape's tiled kernel when it has one, one call
+// for the panel. A float32 block of k longer than a kernel's sum (mode 2
+// or 3) is computed s.block() steps at a time, each run over every one of
+// those tiles before the next, so that the panel's run of B stays in L1
+// and the panel's float64 sums (mc×nr) in L2. The other tiles go through
+// a scratch tile (g.tile, g.tile64), all of k at once.
+func (g *gemmCtx[T]) macroT(a, b mat[T], directA, direct bool, ic, jc, pc, mc, nc, kc int, c unsafe.Pointer, ldc, csz, mode int, c2 unsafe.Pointer, ldc2 int) {
+	s := g.s
+	mr, nr := s.mr, s.nr
+	var z T
+	esz := int(unsafe.Sizeof(z))
+	k0 := kc // the steps of a run
+	if mode >= 2 {
+		k0 = s.block()
+	}
+	runs := (kc + k0 - 1) / k0
+	tiles := (mc + mr - 1) / mr
+	// the whole tiles go to the tiled kernel unless the tiles are to fetch
+	// the next product's memory (a batch), a slice before each
+	tiled := s.tiled
+	if g.aheadPer > 0 {
+		tiled = nil
+	}
+	for jr := 0; jr < nc; jr += nr {
+		nrr := min(nr, nc-jr)
+		var bp unsafe.Pointer
+		bstep := nr * esz
+		switch {
+		case !direct:
+			bp = unsafe.Pointer(&g.bp[jr*kc])
+		case nrr < nr:
+			bp = unsafe.Pointer(&g.bp[0])
+		default:
+			bp = unsafe.Pointer(&b.buf[b.off+pc*b.rs+jc+jr])
+			bstep = b.rs * esz
+		}
+		// rows [0, own) are computed in place
+		own := 0
+		if nrr == nr {
+			own = mc
+			if r := mc % mr; r != 0 && s.rowsOf[r] != r {
+				own = mc - r
+			}
+		}
+		ownTiles := (own + mr - 1) / mr
+		// the next panel of B, a slice of per lines before each call
+		var next unsafe.Pointer
+		lines, per, done := 0, 0, 0
+		if s.prefetch && !direct && jr+nr < nc {
+			next = unsafe.Pointer(&g.bp[(jr+nr)*kc])
+			lines = kc * nr * esz / 64
+			calls := ownTiles*runs + tiles - ownTiles
+			per = (lines + calls - 1) / calls
+		}
+		for q := 0; q < kc && own > 0; q += k0 {
+			kq := min(k0, kc-q)
+			md, last := mode, c2
+			if q > 0 {
+				md = 3
+			}
+			if q+kq < kc {
+				last = nil
+			} else if last != nil {
+				md = 4
+			}
+			ir := 0
+			if whole := own / mr; tiled != nil && whole > 0 {
+				ap, ars, astep, apan := unsafe.Pointer(&g.ap[0]), esz, mr*esz, mr*kc*esz
+				if directA {
+					ap = unsafe.Pointer(&a.buf[a.off+ic*a.rs+pc*a.cs])
+					ars, astep, apan = a.rs*esz, a.cs*esz, mr*a.rs*esz
+				}
+				var dst2 unsafe.Pointer
+				if last != nil {
+					dst2 = unsafe.Add(last, jr*esz)
+				}
+				// these tiles' share of the next panel, spread over their
+				// steps (without one, the line at B is fetched again)
+				pf, pfstep := unsafe.Add(bp, q*bstep), 0
+				if n := min(per*whole, lines-done); n > 0 {
+					pf, pfstep = unsafe.Add(next, done*64), (n*64+whole*kq-1)/(whole*kq)
+					done += n
+				}
+				tiled(kq, unsafe.Add(ap, q*astep), ars, astep, unsafe.Add(bp, q*bstep), bstep, unsafe.Add(c, jr*csz), ldc*csz, md, dst2, ldc2*esz,
+					whole, apan, mr*ldc*csz, mr*ldc2*esz, pf, pfstep)
+				ir = whole * mr
+			}
+			for ; ir < own; ir += mr {
+				if q == 0 && g.aheadPer > 0 {
+					g.fetchAhead(g.aheadPer)
+				}
+				if n := min(per, lines-done); n > 0 {
+					prefetchL2(unsafe.Add(next, done*64), n)
+					done += n
+				}
+				kern := s.kern
+				if mrr := mc - ir; mrr < mr {
+					kern = s.rowKern[mrr]
+				}
+				ap, ars, astep := unsafe.Pointer(&g.ap[0]), esz, mr*esz
+				if directA {
+					ap = unsafe.Pointer(&a.buf[a.off+(ic+ir)*a.rs+pc*a.cs])
+					ars, astep = a.rs*esz, a.cs*esz
+				} else {
+					ap = unsafe.Pointer(&g.ap[ir*kc])
+				}
+				var dst2 unsafe.Pointer
+				if last != nil {
+					dst2 = unsafe.Add(last, (ir*ldc2+jr)*esz)
+				}
+				kern(kq, unsafe.Add(ap, q*astep), ars, astep, unsafe.Add(bp, q*bstep), bstep, unsafe.Add(c, (ir*ldc+jr)*csz), ldc*csz, md, dst2, ldc2*esz)
+			}
+		}
+		// the padded tiles, through a scratch tile
+		for ir := own; ir < mc; ir += mr {
+			if g.aheadPer > 0 {
+				g.fetchAhead(g.aheadPer)
+			}
+			if n := min(per, lines-done); n > 0 {
+				prefetchL2(unsafe.Add(next, done*64), n)
+				done += n
+			}
+			mrr := min(mr, mc-ir)
+			kern, rows := s.kern, mr
+			if mrr < mr {
+				kern, rows = s.rowKern[mrr], s.rowsOf[mrr]
+			}
+			var ap unsafe.Pointer
+			ars, astep := esz, mr*esz
+			switch {
+			case !directA:
+				ap = unsafe.Pointer(&g.ap[ir*kc])
+			case rows > mrr: // the padded panel
+				ap = unsafe.Pointer(&g.ap[0])
+			default:
+				ap = unsafe.Pointer(&a.buf[a.off+(ic+ir)*a.rs+pc*a.cs])
+				ars, astep = a.rs*esz, a.cs*esz
+			}
+			dst := unsafe.Add(c, (ir*ldc+jr)*csz)
+			var dst2 unsafe.Pointer
+			if c2 != nil {
+				dst2 = unsafe.Add(c2, (ir*ldc2+jr)*esz)
+			}
+			if mode < 2 {
+				t := g.tile
+				kern(kc, ap, ars, astep, bp, bstep, unsafe.Pointer(&t[0]), nr*esz, 0, nil, 0)
+				for i := 0; i < mrr; i++ {
+					row := unsafe.Slice((*T)(unsafe.Add(dst, i*ldc*csz)), nrr)
+					src := t[i*nr : i*nr+nrr]
+					if mode == 0 {
+						copy(row, src)
+						continue
+					}
+					for j, v := range src {
+						row[j] += v
+					}
+				}
+				continue
+			}
+			t := g.tile64
+			g.call(kern, kc, ap, ars, astep, bp, bstep, unsafe.Pointer(&t[0]), nr*8, 2, nil, 0)
+			for i := 0; i < mrr; i++ {
+				row := unsafe.Slice((*float64)(unsafe.Add(dst, i*ldc*8)), nrr)
+				src := t[i*nr : i*nr+nrr]
+				switch {
+				case dst2 != nil:
+					out := unsafe.Slice((*T)(unsafe.Add(dst2, i*ldc2*esz)), nrr)
+					for j, v := range src {
+						if mode == 3 {
+							v += row[j]
+						}
+						out[j] = T(v)
+					}
+				case mode == 2:
+					copy(row, src)
+				default:
+					for j, v := range src {
+						row[j] += v
+					}
+				}
+			}
+		}
+	}
+}
+
+// macro is macroT for a shape without a tiled kernel (float32): tile by
+// tile, each tile's whole block of k before the next (a float32 tile
+// summed in float64 stays in L1). It runs the micro-kernel over the mc×kc
+// block of A at (ic, pc) and
 // the kc×nc block of B at (pc, jc), packed in g.ap and g.bp or (directA,
 // direct) read in place but for the edge panels, packed first in g.ap and
 // g.bp.
@@ -337,14 +565,22 @@ func (g *gemmCtx[T]) macro(a, b mat[T], directA, direct bool, ic, jc, pc, mc, nc
 			if g.aheadPer > 0 {
 				g.fetchAhead(g.aheadPer)
 			}
-			if n := min(per, lines-done); n > 0 {
-				prefetchL2(unsafe.Add(next, done*64), n)
-				done += n
-			}
 			mrr := min(mr, mc-ir)
 			kern, rows := s.kern, mr
 			if mrr < mr {
 				kern, rows = s.rowKern[mrr], s.rowsOf[mrr]
+			}
+			// a whole tile through s.one fetches its slice of the next
+			// panel a line a step of k (a burst before it stalls)
+			one := s.one != nil && per > 0 && mrr == mr && nrr == nr && g.aheadPer == 0
+			pf, pfstep := bp, 0
+			if n := min(per, lines-done); n > 0 {
+				if one {
+					pf, pfstep = unsafe.Add(next, done*64), (n*64+kc-1)/kc
+				} else {
+					prefetchL2(unsafe.Add(next, done*64), n)
+				}
+				done += n
 			}
 			var ap unsafe.Pointer
 			ars, astep := esz, mr*esz
@@ -361,6 +597,25 @@ func (g *gemmCtx[T]) macro(a, b mat[T], directA, direct bool, ic, jc, pc, mc, nc
 			var dst2 unsafe.Pointer
 			if c2 != nil {
 				dst2 = unsafe.Add(c2, (ir*ldc2+jr)*esz)
+			}
+			if one {
+				if mode < 2 {
+					s.one(kc, ap, ars, astep, bp, bstep, dst, ldc*csz, mode, nil, 0, 1, 0, 0, 0, pf, pfstep)
+					continue
+				}
+				// as call: s.block() steps at a time
+				k0 := s.block()
+				for q := 0; q < kc; q += k0 {
+					kq, md, last := min(k0, kc-q), 3, unsafe.Pointer(nil)
+					if q == 0 {
+						md = mode
+					}
+					if dst2 != nil && q+kq == kc {
+						md, last = 4, dst2
+					}
+					s.one(kq, unsafe.Add(ap, q*astep), ars, astep, unsafe.Add(bp, q*bstep), bstep, dst, ldc*csz, md, last, ldc2*esz, 1, 0, 0, 0, unsafe.Add(pf, q*pfstep), pfstep)
+				}
+				continue
 			}
 			if rows == mrr && nrr == nr {
 				if mode < 2 { // the common case, without a call between

@@ -45,6 +45,12 @@ func gemmF64AVX2x2(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bs
 func gemmF32AVX2x2(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int)
 
 //go:noescape
+func gemmF64AVX2T(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int, tiles, apan, cpan, c2pan int, pf unsafe.Pointer, pfstep int)
+
+//go:noescape
+func gemmF32AVX2T(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int, tiles, apan, cpan, c2pan int, pf unsafe.Pointer, pfstep int)
+
+//go:noescape
 func packRowsF64(dst, src unsafe.Pointer, lda, kc, dstep int)
 
 //go:noescape
@@ -104,6 +110,7 @@ func avx512Shapes() (f64, f32 gemmShape) {
 func avx2Shapes() (f64, f32 gemmShape) {
 	f64 = gemmShape{mr: 6, nr: 8, kc: 256, mc: 120, nc: 3072, direct: 1 << 18, kern: gemmF64AVX2, prefetch: true}
 	f32 = gemmShape{mr: 6, nr: 16, kc: 512, kb: 256, mc: 120, nc: 3072, direct: 1 << 18, kern: gemmF32AVX2, round: true, prefetch: true}
+	f64.tiled, f32.one = gemmF64AVX2T, gemmF32AVX2T
 	f64.edges(map[int]gemmKernel{2: gemmF64AVX2x2, 4: gemmF64AVX2x4})
 	f32.edges(map[int]gemmKernel{2: gemmF32AVX2x2, 4: gemmF32AVX2x4})
 	f64.packRows, f64.packCols, f64.packPanels, f64.packTrans = packRowsF64, packColsF64, packPanels64, packTransF64

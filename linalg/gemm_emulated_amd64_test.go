@@ -63,6 +63,12 @@ func emulate[T float32 | float64](s gemmShape) gemmShape {
 		}
 	}
 	s.kern = tileKernel[T](s.mr, s.nr)
+	if s.tiled != nil {
+		s.tiled = tiledOf(s.kern)
+	}
+	if s.one != nil {
+		s.one = tiledOf(s.kern)
+	}
 	s.edges(small)
 	return s
 }

@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"slices"
 	"testing"
+	"unsafe"
 )
 
 // layout is a matrix's strides in a buffer: row-major with a padded row,
@@ -280,6 +281,101 @@ func testPackAsm[T float32 | float64](t *testing.T, rng *rand.Rand, base gemmSha
 					t.Fatalf("packB %s:\ngot  %v\nwant %v", msg, got, want)
 				}
 			}
+		}
+	}
+}
+
+// TestGemmTiled: a shape's tiled kernel (tiled, or one, when it has one;
+// macro runs one a tile at a time, but it is checked over tiles too) gives what its
+// kernel gives tile by tile, bit for bit, in every mode, over 1 to 7 tiles
+// of packed panels and of panels read in place (A's rows or columns
+// contiguous), C and c2 with rows apart, and leaves the memory around the
+// tiles alone; its prefetches are of lines inside B.
+func TestGemmTiled(t *testing.T) {
+	rng := rand.New(rand.NewSource(25))
+	if gemmF64.tiled == nil && gemmF32.tiled == nil && gemmF64.one == nil && gemmF32.one == nil {
+		t.Skip("no tiled kernel")
+	}
+	testGemmTiled[float64](t, rng, gemmF64)
+	testGemmTiled[float32](t, rng, gemmF32)
+}
+
+func testGemmTiled[T float32 | float64](t *testing.T, rng *rand.Rand, s gemmShape) {
+	tiled := s.tiled
+	if tiled == nil {
+		tiled = s.one
+	}
+	if tiled == nil {
+		return
+	}
+	var z T
+	esz := int(unsafe.Sizeof(z))
+	mr, nr := s.mr, s.nr
+	for it := 0; it < raceIters(200); it++ {
+		k := 1 + rng.Intn(40)
+		tiles := 1 + rng.Intn(7)
+		mode := rng.Intn(2)
+		if esz == 4 {
+			mode = rng.Intn(5)
+		}
+		// A: packed panels, or in place with rows (or columns) contiguous
+		var ars, astep, apan int
+		switch rng.Intn(3) {
+		case 0:
+			ars, astep, apan = 1, mr, mr*k
+		case 1:
+			lda := k + rng.Intn(3)
+			ars, astep, apan = lda, 1, mr*lda
+		default:
+			lda := tiles*mr + rng.Intn(3)
+			ars, astep, apan = 1, lda, mr
+		}
+		abuf := make([]T, tiles*apan+k*astep+mr*ars)
+		for i := range abuf {
+			abuf[i] = T(rng.NormFloat64())
+		}
+		bstep := nr + rng.Intn(2)*(3+rng.Intn(5))
+		bbuf := make([]T, k*bstep+nr)
+		for i := range bbuf {
+			bbuf[i] = T(rng.NormFloat64())
+		}
+		// C (float64 sums for the widening modes) and c2, rows apart
+		csz := esz
+		if mode >= 2 {
+			csz = 8
+		}
+		ldc, ldc2 := nr+rng.Intn(4), nr+rng.Intn(4)
+		rows := tiles*mr + 1
+		fill := func(n int) []byte {
+			b := make([]byte, n)
+			for i := 0; i < n; i += 8 {
+				v := math.Float64bits(rng.NormFloat64())
+				for j := 0; j < 8 && i+j < n; j++ {
+					b[i+j] = byte(v >> (8 * j))
+				}
+			}
+			return b
+		}
+		c0, c20 := fill(rows*ldc*csz), fill(rows*ldc2*esz)
+		want, got := slices.Clone(c0), slices.Clone(c0)
+		want2, got2 := slices.Clone(c20), slices.Clone(c20)
+		var pw2, pg2 unsafe.Pointer
+		if mode == 4 {
+			pw2, pg2 = unsafe.Pointer(&want2[0]), unsafe.Pointer(&got2[0])
+		}
+		ap, bp := unsafe.Pointer(&abuf[0]), unsafe.Pointer(&bbuf[0])
+		for q := 0; q < tiles; q++ {
+			var c2 unsafe.Pointer
+			if pw2 != nil {
+				c2 = unsafe.Add(pw2, q*mr*ldc2*esz)
+			}
+			s.kern(k, unsafe.Add(ap, q*apan*esz), ars*esz, astep*esz, bp, bstep*esz, unsafe.Pointer(&want[q*mr*ldc*csz]), ldc*csz, mode, c2, ldc2*esz)
+		}
+		pfstep := rng.Intn(len(bbuf) * esz / max(1, tiles*k))
+		tiled(k, ap, ars*esz, astep*esz, bp, bstep*esz, unsafe.Pointer(&got[0]), ldc*csz, mode, pg2, ldc2*esz,
+			tiles, apan*esz, mr*ldc*csz, mr*ldc2*esz, bp, pfstep)
+		if !slices.Equal(got, want) || !slices.Equal(got2, want2) {
+			t.Fatalf("%T tiled kernel: k %d, %d tiles, mode %d, A steps %d %d %d, bstep %d, ldc %d %d: not the kernel's tiles", z, k, tiles, mode, ars, astep, apan, bstep, ldc, ldc2)
 		}
 	}
 }

@@ -65,7 +65,12 @@ func main() {
 	fmt.Fprintln(&b)
 	fmt.Fprintln(&b, "#include \"textflag.h\"")
 	for _, k := range kernels {
-		gen(&b, k)
+		gen(&b, k, false)
+	}
+	// the AVX2 tiles, over a panel of B (float32's runs one tile a call:
+	// see gemm.go's macro)
+	for _, k := range kernels[2:4] {
+		gen(&b, k, true)
 	}
 	genPackRows(&b, false)
 	genPackRows(&b, true)
@@ -81,7 +86,7 @@ func main() {
 	}
 }
 
-func gen(w *bytes.Buffer, k kern) {
+func gen(w *bytes.Buffer, k kern, tiled bool) {
 	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
 	reg := "Y"
 	vw := 32 // vector width in bytes
@@ -97,8 +102,29 @@ func gen(w *bytes.Buffer, k kern) {
 	b0, b1 := r(acc), r(acc+1)
 	tmp := func(i int) string { return r(acc + 2 + i%k.temps) }
 
-	fmt.Fprintf(w, "\n// func %s(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int)\n", k.name)
-	fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-88\n", k.name)
+	name := k.name
+	// ret ends a tile: the kernel returns, or (tiled) goes on to the next
+	ret := func() {
+		if tiled {
+			p("JMP %s_next", name)
+			return
+		}
+		p("VZEROUPPER")
+		p("RET")
+	}
+	if tiled {
+		// tiles tiles one after the other, each apan bytes of A, cpan of
+		// C and c2pan of c2 after the last (the args are updated in
+		// place); every step of k fetches into L2 the line at pf, which
+		// moves on pfstep bytes a step
+		name += "T"
+		fmt.Fprintf(w, "\n// func %s(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int, tiles, apan, cpan, c2pan int, pf unsafe.Pointer, pfstep int)\n", name)
+		fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-136\n", name)
+		fmt.Fprintf(w, "%s_tile:\n", name)
+	} else {
+		fmt.Fprintf(w, "\n// func %s(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int)\n", name)
+		fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-88\n", name)
+	}
 	p("MOVQ k+0(FP), CX")
 	p("MOVQ a+8(FP), AX")
 	p("MOVQ ars+16(FP), R11")
@@ -132,7 +158,7 @@ func gen(w *bytes.Buffer, k kern) {
 	p("MOVQ DX, DI")
 	if k.f32 {
 		p("CMPQ R9, $2")
-		p("JGE %s_pf64", k.name)
+		p("JGE %s_pf64", name)
 	}
 	prefetch := func(bytes int) {
 		for i := 0; i < k.mr; i++ {
@@ -146,10 +172,10 @@ func gen(w *bytes.Buffer, k kern) {
 	}
 	prefetch(2 * vw)
 	if k.f32 {
-		p("JMP %s_zero", k.name)
-		fmt.Fprintf(w, "%s_pf64:\n", k.name)
+		p("JMP %s_zero", name)
+		fmt.Fprintf(w, "%s_pf64:\n", name)
 		prefetch(4 * vw)
-		fmt.Fprintf(w, "%s_zero:\n", k.name)
+		fmt.Fprintf(w, "%s_zero:\n", name)
 	}
 	for i := 0; i < acc; i++ {
 		if k.zmm {
@@ -158,10 +184,19 @@ func gen(w *bytes.Buffer, k kern) {
 			p("VXORPS %s, %s, %s", r(i), r(i), r(i))
 		}
 	}
-	fmt.Fprintf(w, "%s_loop:\n", k.name)
+	if tiled {
+		// DI and R9 are free in the loop (R9 is the mode again after it)
+		p("MOVQ pf+120(FP), DI")
+		p("MOVQ pfstep+128(FP), R9")
+	}
+	fmt.Fprintf(w, "%s_loop:\n", name)
 	p("VMOVUPS (BX), %s", b0)
 	p("VMOVUPS %d(BX), %s", vw, b1)
 	p("PREFETCHT0 %d(AX)", aPrefetch)
+	if tiled {
+		p("PREFETCHT1 (DI)")
+		p("ADDQ R9, DI")
+	}
 	for i := 0; i < k.mr; i++ {
 		t := tmp(i)
 		p("%s %s, %s", bc, aAddr(i), t)
@@ -175,18 +210,22 @@ func gen(w *bytes.Buffer, k kern) {
 	}
 	p("ADDQ SI, BX")
 	p("DECQ CX")
-	p("JNZ %s_loop", k.name)
+	p("JNZ %s_loop", name)
+	if tiled {
+		p("MOVQ DI, pf+120(FP)")
+		p("MOVQ mode+64(FP), R9")
+	}
 
 	p("CMPQ R9, $1")
-	p("JEQ %s_add", k.name)
+	p("JEQ %s_add", name)
 	if k.f32 {
 		p("CMPQ R9, $2")
-		p("JEQ %s_store64", k.name)
+		p("JEQ %s_store64", name)
 		p("CMPQ R9, $3")
-		p("JEQ %s_add64", k.name)
+		p("JEQ %s_add64", name)
 		if !k.zmm {
 			p("CMPQ R9, $4")
-			p("JEQ %s_round", k.name)
+			p("JEQ %s_round", name)
 		}
 	}
 	// mode 0: store
@@ -197,9 +236,8 @@ func gen(w *bytes.Buffer, k kern) {
 			p("ADDQ R8, DX")
 		}
 	}
-	p("VZEROUPPER")
-	p("RET")
-	fmt.Fprintf(w, "%s_add:\n", k.name)
+	ret()
+	fmt.Fprintf(w, "%s_add:\n", name)
 	for i := 0; i < k.mr; i++ {
 		p("VADD%s (DX), %s, %s", sfx, r(2*i), r(2*i))
 		p("VADD%s %d(DX), %s, %s", sfx, vw, r(2*i+1), r(2*i+1))
@@ -209,9 +247,9 @@ func gen(w *bytes.Buffer, k kern) {
 			p("ADDQ R8, DX")
 		}
 	}
-	p("VZEROUPPER")
-	p("RET")
+	ret()
 	if !k.f32 {
+		tileEnd(w, name, tiled)
 		return
 	}
 	// the float32 tile widened to float64: each vector of float32 is two of
@@ -233,7 +271,7 @@ func gen(w *bytes.Buffer, k kern) {
 	if !k.zmm {
 		// mode 4: row i's two vectors widened to four, added to the
 		// float64 row at DX, rounded and stored at DI (c2)
-		fmt.Fprintf(w, "%s_round:\n", k.name)
+		fmt.Fprintf(w, "%s_round:\n", name)
 		p("MOVQ c2+72(FP), DI")
 		p("MOVQ ldc2+80(FP), R10")
 		for i := 0; i < k.mr; i++ {
@@ -252,14 +290,13 @@ func gen(w *bytes.Buffer, k kern) {
 				p("ADDQ R10, DI")
 			}
 		}
-		p("VZEROUPPER")
-		p("RET")
+		ret()
 	}
 	for _, add := range []bool{false, true} {
 		if add {
-			fmt.Fprintf(w, "%s_add64:\n", k.name)
+			fmt.Fprintf(w, "%s_add64:\n", name)
 		} else {
-			fmt.Fprintf(w, "%s_store64:\n", k.name)
+			fmt.Fprintf(w, "%s_store64:\n", name)
 		}
 		for i := 0; i < k.mr; i++ {
 			for h := 0; h < 2; h++ {
@@ -276,9 +313,30 @@ func gen(w *bytes.Buffer, k kern) {
 				p("ADDQ R8, DX")
 			}
 		}
-		p("VZEROUPPER")
-		p("RET")
+		ret()
 	}
+	tileEnd(w, name, tiled)
+}
+
+// tileEnd writes a tiled kernel's step to its next tile.
+func tileEnd(w *bytes.Buffer, name string, tiled bool) {
+	if !tiled {
+		return
+	}
+	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
+	fmt.Fprintf(w, "%s_next:\n", name)
+	p("DECQ tiles+88(FP)")
+	p("JZ %s_done", name)
+	p("MOVQ apan+96(FP), R10")
+	p("ADDQ R10, a+8(FP)")
+	p("MOVQ cpan+104(FP), R10")
+	p("ADDQ R10, c+48(FP)")
+	p("MOVQ c2pan+112(FP), R10")
+	p("ADDQ R10, c2+72(FP)")
+	p("JMP %s_tile", name)
+	fmt.Fprintf(w, "%s_done:\n", name)
+	p("VZEROUPPER")
+	p("RET")
 }
 
 // The packing routines (see gemm.go's packA and packB); each reads and
