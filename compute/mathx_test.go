@@ -58,14 +58,22 @@ func TestExpLogFloat32(t *testing.T) {
 		for i, x := range xs {
 			want := float32(c.f(float64(x)))
 			g := got[i]
+			// each assertion runs only where its plain test fails (testify's
+			// reflection per argument cost ~100 s for the 21 million)
 			switch {
 			case math.IsNaN(float64(want)):
-				require.True(t, math.IsNaN(float64(g)), "%v(%v): got %v, want NaN", c.op, x, g)
+				if !math.IsNaN(float64(g)) {
+					require.True(t, math.IsNaN(float64(g)), "%v(%v): got %v, want NaN", c.op, x, g)
+				}
 			case math.IsInf(float64(want), 0) || want == 0:
-				require.Equal(t, want, g, "%v(%v)", c.op, x)
+				if g != want {
+					require.Equal(t, want, g, "%v(%v)", c.op, x)
+				}
 			default:
 				d := ulps32(g, want)
-				require.LessOrEqual(t, d, int64(2), "%v(%v): got %v, want %v", c.op, x, g, want)
+				if d > 2 {
+					require.LessOrEqual(t, d, int64(2), "%v(%v): got %v, want %v", c.op, x, g, want)
+				}
 				worst = max(worst, d)
 			}
 		}
@@ -89,15 +97,21 @@ func TestExpFloat64(t *testing.T) {
 	for i, x := range xs {
 		want := math.Exp(x)
 		g := got[i]
-		switch {
+		switch { // the assertions only where the plain tests fail, as above
 		case math.IsNaN(want):
-			require.True(t, math.IsNaN(g), "exp(%v) = %v", x, g)
+			if !math.IsNaN(g) {
+				require.True(t, math.IsNaN(g), "exp(%v) = %v", x, g)
+			}
 		case math.IsInf(want, 0) || want == 0:
-			require.Equal(t, want, g, "exp(%v)", x)
+			if g != want {
+				require.Equal(t, want, g, "exp(%v)", x)
+			}
 		default:
 			a, b := math.Float64bits(g), math.Float64bits(want)
 			d := max(a, b) - min(a, b)
-			require.LessOrEqual(t, d, uint64(2), "exp(%v): got %v, want %v", x, g, want)
+			if d > 2 {
+				require.LessOrEqual(t, d, uint64(2), "exp(%v): got %v, want %v", x, g, want)
+			}
 			worst = max(worst, d)
 		}
 	}

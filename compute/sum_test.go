@@ -2,23 +2,16 @@ package compute
 
 import (
 	"math"
-	"math/big"
 	"math/rand/v2"
 	"slices"
 	"testing"
 	"unsafe"
+
+	"github.com/stride0/stride0/internal/exactsum"
 )
 
-// exactSum is the sum of x rounded once to float64 (math/big is exact for
-// sums of float64 values at this precision).
-func exactSum(x []float64) float64 {
-	s := new(big.Float).SetPrec(4096)
-	for _, v := range x {
-		s.Add(s, new(big.Float).SetPrec(4096).SetFloat64(v))
-	}
-	f, _ := s.Float64()
-	return f
-}
+// exactSum is the sum of x rounded once to float64.
+func exactSum(x []float64) float64 { return exactsum.Sum(x) }
 
 func absSum(x []float64) float64 {
 	s := 0.0

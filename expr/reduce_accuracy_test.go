@@ -2,8 +2,8 @@ package expr_test
 
 // Accuracy of float reductions (issue 17 item 1): sums and means accumulate
 // in float64 with compensation, products of float16 and float32 in float64,
-// so results are checked against exact sums (math.fsum's algorithm, below)
-// with bounds tighter than NumPy's pairwise ε·log2(n)·Σ|x|, at several
+// so results are checked against exact sums (internal/exactsum's
+// superaccumulator, correctly rounded) with bounds tighter than NumPy's pairwise ε·log2(n)·Σ|x|, at several
 // worker counts, through Eval and EvalInto.
 
 import (
@@ -19,6 +19,7 @@ import (
 
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/expr"
+	"github.com/stride0/stride0/internal/exactsum"
 	"github.com/stride0/stride0/view"
 )
 
@@ -35,62 +36,11 @@ func unitRoundoff(dt array.DType) float64 {
 	return u64
 }
 
-// fsum is an exact running sum (Shewchuk's partials, as Python's
-// math.fsum): the value is the partials' sum, rounded once by value.
-type fsum struct{ p []float64 }
-
-func (f *fsum) add(x float64) {
-	i := 0
-	for _, y := range f.p {
-		if math.Abs(x) < math.Abs(y) {
-			x, y = y, x
-		}
-		hi := x + y
-		lo := y - (hi - x)
-		if lo != 0 {
-			f.p[i] = lo
-			i++
-		}
-		x = hi
-	}
-	f.p = append(f.p[:i], x)
-}
-
-// value rounds the exact sum to float64 (the partials are non-overlapping
-// and increasing, so adding from the top with one look at the rounding of
-// the last step gives the correctly rounded sum, as math.fsum does).
-func (f *fsum) value() float64 {
-	n := len(f.p)
-	if n == 0 {
-		return 0
-	}
-	hi := f.p[n-1]
-	lo := 0.0
-	for n--; n > 0; {
-		x := hi
-		n--
-		y := f.p[n]
-		hi = x + y
-		lo = y - (hi - x)
-		if lo != 0 {
-			break
-		}
-	}
-	if n > 0 && (lo < 0 && f.p[n-1] < 0 || lo > 0 && f.p[n-1] > 0) {
-		y := lo * 2
-		x := hi + y
-		if y == x-hi {
-			hi = x
-		}
-	}
-	return hi
-}
-
 // lane is the truth of one output element: the exact sum of its values,
 // their magnitudes, count, and (second pass) the exact sum of squared
 // deviations from the mean, and the sum of logarithms (for products).
 type lane struct {
-	s, abs, m2, logs fsum
+	s, abs, m2, logs exactsum.Acc
 	n                int
 }
 
@@ -127,11 +77,11 @@ func truths(vals []float64, shape, axes []int, skipNaN, prod, moments bool) []la
 	}
 	visit(func(x float64, o int) {
 		l := &ls[o]
-		l.s.add(x)
-		l.abs.add(math.Abs(x))
+		l.s.Add(x)
+		l.abs.Add(math.Abs(x))
 		l.n++
 		if prod {
-			l.logs.add(math.Log(x))
+			l.logs.Add(math.Log(x))
 		}
 	})
 	if !moments {
@@ -139,11 +89,11 @@ func truths(vals []float64, shape, axes []int, skipNaN, prod, moments bool) []la
 	}
 	means := make([]float64, nout)
 	for i := range ls {
-		means[i] = ls[i].s.value() / float64(ls[i].n)
+		means[i] = ls[i].s.Value() / float64(ls[i].n)
 	}
 	visit(func(x float64, o int) {
 		d := x - means[o]
-		ls[o].m2.add(d * d)
+		ls[o].m2.Add(d * d)
 	})
 	return ls
 }
@@ -156,9 +106,10 @@ type check struct{ want, bound float64 }
 func expectations(op string, dt array.DType, ls []lane) []check {
 	eps := unitRoundoff(dt)
 	cs := make([]check, len(ls))
-	for i, l := range ls {
+	for i := range ls {
+		l := &ls[i]
 		n := float64(l.n)
-		s, a := l.s.value(), l.abs.value()
+		s, a := l.s.Value(), l.abs.Value()
 		mean := s / n
 		lg := math.Log2(n) + 2
 		var c check
@@ -178,7 +129,7 @@ func expectations(op string, dt array.DType, ls []lane) []check {
 		case "var", "std":
 			// NumPy's two-pass bound: ε log2(n) relative to the variance,
 			// plus the square of the mean's error
-			v := l.m2.value() / n
+			v := l.m2.Value() / n
 			e := 2 * eps * lg
 			c = check{v, e*v + (e*math.Abs(mean))*(e*math.Abs(mean))}
 			if op == "std" {
@@ -187,7 +138,7 @@ func expectations(op string, dt array.DType, ls []lane) []check {
 		case "prod":
 			// float64 products of float16/float32 values: n u relative,
 			// rounded once to dt
-			p := math.Exp(l.logs.value())
+			p := math.Exp(l.logs.Value())
 			c = check{p, (eps + 4*n*u64) * math.Abs(p)}
 		}
 		if r := roundTo(dt, c.want); math.IsInf(r, 0) {

@@ -1,0 +1,5 @@
+//go:build !race
+
+package exactsum
+
+func thin(n int) int { return n }
