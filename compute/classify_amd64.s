@@ -170,3 +170,50 @@ loop:
 	JNZ loop
 	VZEROUPPER
 	RET
+
+// func isnanF32NTAVX2(d, x unsafe.Pointer, n int, tab *[256]uint64)
+// isnanF32AVX2 with streaming stores (MOVNTI, 8 bytes at a time: dst needs
+// no alignment beyond a byte). n is a positive multiple of 8.
+TEXT ·isnanF32NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ tab+24(FP), R8
+loop:
+	VMOVUPS 0(SI), Y0
+	VCMPPS $3, Y0, Y0, Y0
+	VMOVMSKPS Y0, AX
+	MOVQ (R8)(AX*8), BX
+	MOVNTIQ BX, (DI)
+	ADDQ $32, SI
+	ADDQ $8, DI
+	SUBQ $8, CX
+	JNZ loop
+	VZEROUPPER
+	RET
+
+// func isnanF64NTAVX2(d, x unsafe.Pointer, n int, tab *[256]uint64)
+// isnanF64AVX2 with streaming stores (MOVNTI). n is a positive multiple
+// of 8.
+TEXT ·isnanF64NTAVX2(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ tab+24(FP), R8
+loop:
+	VMOVUPD 0(SI), Y0
+	VCMPPD $3, Y0, Y0, Y0
+	VMOVUPD 32(SI), Y1
+	VCMPPD $3, Y1, Y1, Y1
+	VMOVMSKPD Y0, AX
+	VMOVMSKPD Y1, BX
+	SHLL $4, BX
+	ORL BX, AX
+	MOVQ (R8)(AX*8), BX
+	MOVNTIQ BX, (DI)
+	ADDQ $64, SI
+	ADDQ $8, DI
+	SUBQ $8, CX
+	JNZ loop
+	VZEROUPPER
+	RET

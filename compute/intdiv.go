@@ -57,6 +57,41 @@ var floorDivI32Vec func(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod
 // floorDivI64Vec is floorDivI32Vec for int64, on whole vectors of 4.
 var floorDivI64Vec func(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod, nt int)
 
+// floorDivVVI32Vec, where the build has it, is floor division (mod != 0:
+// the remainder) of two int32 vectors on whole vectors of 8 (nt != 0:
+// streaming stores to a 32-byte aligned dst), through float64 division:
+//
+// q = floor(fl(float64(x) / float64(y))) is floor(x / y) exactly for int32
+// x and y != 0. The conversions are exact (|x|, |y| <= 2^31 < 2^53). Let
+// k = floor(x / y). If x / y is an integer it is k itself, representable, and
+// the correctly rounded quotient is k. Otherwise k < x/y < k+1, and as
+// rounding is monotone and k, k+1 are representable (|k+1| <= 2^31), the
+// rounded quotient r lies in [k, k+1]: floor(r) = k unless r = k+1. That
+// needs |x/y - (k+1)| <= half an ulp of k+1 <= |k+1| 2^-53. But x/y - (k+1)
+// = (x - (k+1)y) / y with a nonzero integer numerator, so |x/y - (k+1)| >=
+// 1/|y|, while |k+1| <= |x|/|y| + 1 gives |k+1| 2^-53 <= (|x| + |y|) / |y|
+// 2^-53 < 1/|y| as |x| + |y| <= 2^32 < 2^53. So r != k+1. (k+1 = 0 would
+// need r = 0, that is x = 0, an integer quotient.) The one quotient out of
+// int32's range, MinInt32 / -1 = 2^31, converts to MinInt32 (VCVTTPD2DQ's
+// out-of-range value), Go's and NumPy's wrapped result; a zero divisor gives
+// 0 for both, as floorDivS and floorModS.
+var floorDivVVI32Vec func(dst, x, y unsafe.Pointer, n int, mod, nt int)
+
+// floorDivVVI32 runs floorDivVVI32Vec over the whole vectors of 8 and
+// generic (the element-wise kernel) over the rest.
+func floorDivVVI32(mod bool, generic BinaryFunc, nt bool) BinaryFunc {
+	vec := floorDivVVI32Vec
+	return func(dst, x, y unsafe.Pointer, n int) {
+		m := n &^ 7
+		if m > 0 {
+			vec(dst, x, y, m, b2i(mod), b2i(nt))
+		}
+		if m < n {
+			generic(unsafe.Add(dst, 4*m), unsafe.Add(x, 4*m), unsafe.Add(y, 4*m), n-m)
+		}
+	}
+}
+
 type narrowSigned interface{ ~int8 | ~int16 | ~int32 }
 
 // floorDivNarrow computes dst = x // c (mod: x % c) for int8, int16 and
@@ -205,6 +240,11 @@ func registerIntDiv() {
 			ntTable[op][Int32][VS] = ntSplitVS(binTable[op][Int32][VS], floorDivNarrow[int32](mod, g32, true), 4)
 			ntTable[op][Int64][VS] = ntSplitVS(binTable[op][Int64][VS], floorDiv64(mod, g64, true), 8)
 		}
+		if floorDivVVI32Vec != nil {
+			g := binTable[op][Int32][VV]
+			binTable[op][Int32][VV] = floorDivVVI32(mod, g, false)
+			ntTable[op][Int32][VV] = ntSplitVV(binTable[op][Int32][VV], floorDivVVI32(mod, g, true), 4)
+		}
 	}
 }
 
@@ -225,6 +265,24 @@ func ntSplitVS(plain, nt BinaryFunc, size int) BinaryFunc {
 		}
 		if h < n {
 			nt(unsafe.Add(d, size*h), unsafe.Add(x, size*h), y, n-h)
+		}
+	}
+}
+
+// ntSplitVV is ntSplitVS for VV kernels (y advances with x).
+func ntSplitVV(plain, nt BinaryFunc, size int) BinaryFunc {
+	return func(d, x, y unsafe.Pointer, n int) {
+		h := 0
+		if a := int(uintptr(d) & 31); a != 0 {
+			if a%size != 0 {
+				plain(d, x, y, n)
+				return
+			}
+			h = min(n, (32-a)/size)
+			plain(d, x, y, h)
+		}
+		if h < n {
+			nt(unsafe.Add(d, size*h), unsafe.Add(x, size*h), unsafe.Add(y, size*h), n-h)
 		}
 	}
 }

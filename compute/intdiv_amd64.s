@@ -144,3 +144,57 @@ next:
 	JNZ loop
 	VZEROUPPER
 	RET
+
+// func floorDivVVI32AVX2(dst, x, y unsafe.Pointer, n int, mod, nt int)
+// dst = x // y (mod != 0: x % y) element-wise for int32, with NumPy's
+// results for a zero divisor (0) and MinInt32 // -1 (MinInt32, remainder 0);
+// n is a positive multiple of 8. nt != 0: streaming stores (VMOVNTDQ) to a
+// 32-byte aligned dst. Per half of 4 lanes: q = floor(float64(x) /
+// float64(y)), exact for int32 operands (see floorDivVVI32 in intdiv.go);
+// VCVTTPD2DQ turns the one quotient out of range (2^31, from MinInt32 / -1)
+// and those of y = 0 (±Inf, NaN) into 0x80000000, the first of which is the
+// wrapped result, and the zero divisors are cleared by a mask at the end.
+// The remainder is x - q*y (wrapping).
+TEXT ·floorDivVVI32AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVQ mod+32(FP), R8
+	MOVQ nt+40(FP), R9
+	VPXOR Y15, Y15, Y15
+loopvv:
+	VCVTDQ2PD 0(SI), Y0
+	VCVTDQ2PD 16(SI), Y1
+	VCVTDQ2PD 0(DX), Y2
+	VCVTDQ2PD 16(DX), Y3
+	VDIVPD Y2, Y0, Y0
+	VDIVPD Y3, Y1, Y1
+	VROUNDPD $9, Y0, Y0
+	VROUNDPD $9, Y1, Y1
+	VCVTTPD2DQY Y0, X0
+	VCVTTPD2DQY Y1, X1
+	VINSERTI128 $1, X1, Y0, Y0
+	VMOVDQU 0(DX), Y2
+	TESTQ R8, R8
+	JZ zmaskvv
+	VPMULLD Y2, Y0, Y0
+	VMOVDQU 0(SI), Y1
+	VPSUBD Y0, Y1, Y0
+zmaskvv:
+	VPCMPEQD Y15, Y2, Y2
+	VPANDN Y0, Y2, Y0
+	TESTQ R9, R9
+	JNZ ntvv
+	VMOVDQU Y0, 0(DI)
+	JMP nextvv
+ntvv:
+	VMOVNTDQ Y0, 0(DI)
+nextvv:
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JNZ loopvv
+	VZEROUPPER
+	RET
