@@ -481,44 +481,7 @@ func (g *gemmCtx[T]) macroT(a, b mat[T], directA, direct bool, ic, jc, pc, mc, n
 			if c2 != nil {
 				dst2 = unsafe.Add(c2, (ir*ldc2+jr)*esz)
 			}
-			if mode < 2 {
-				t := g.tile
-				kern(kc, ap, ars, astep, bp, bstep, unsafe.Pointer(&t[0]), nr*esz, 0, nil, 0)
-				for i := 0; i < mrr; i++ {
-					row := unsafe.Slice((*T)(unsafe.Add(dst, i*ldc*csz)), nrr)
-					src := t[i*nr : i*nr+nrr]
-					if mode == 0 {
-						copy(row, src)
-						continue
-					}
-					for j, v := range src {
-						row[j] += v
-					}
-				}
-				continue
-			}
-			t := g.tile64
-			g.call(kern, kc, ap, ars, astep, bp, bstep, unsafe.Pointer(&t[0]), nr*8, 2, nil, 0)
-			for i := 0; i < mrr; i++ {
-				row := unsafe.Slice((*float64)(unsafe.Add(dst, i*ldc*8)), nrr)
-				src := t[i*nr : i*nr+nrr]
-				switch {
-				case dst2 != nil:
-					out := unsafe.Slice((*T)(unsafe.Add(dst2, i*ldc2*esz)), nrr)
-					for j, v := range src {
-						if mode == 3 {
-							v += row[j]
-						}
-						out[j] = T(v)
-					}
-				case mode == 2:
-					copy(row, src)
-				default:
-					for j, v := range src {
-						row[j] += v
-					}
-				}
-			}
+			g.scratchTile(kern, kc, ap, ars, astep, bp, bstep, dst, ldc, csz, mode, dst2, ldc2, mrr, nrr)
 		}
 	}
 }
@@ -625,43 +588,53 @@ func (g *gemmCtx[T]) macro(a, b mat[T], directA, direct bool, ic, jc, pc, mc, nc
 				g.call(kern, kc, ap, ars, astep, bp, bstep, dst, ldc*csz, mode, dst2, ldc2*esz)
 				continue
 			}
-			if mode < 2 {
-				t := g.tile
-				kern(kc, ap, ars, astep, bp, bstep, unsafe.Pointer(&t[0]), nr*esz, 0, nil, 0)
-				for i := 0; i < mrr; i++ {
-					row := unsafe.Slice((*T)(unsafe.Add(dst, i*ldc*csz)), nrr)
-					src := t[i*nr : i*nr+nrr]
-					if mode == 0 {
-						copy(row, src)
-						continue
-					}
-					for j, v := range src {
-						row[j] += v
-					}
-				}
+			g.scratchTile(kern, kc, ap, ars, astep, bp, bstep, dst, ldc, csz, mode, dst2, ldc2, mrr, nrr)
+		}
+	}
+}
+
+// scratchTile runs kern over a tile that does not fill the mr×nr tile
+// (an edge: mrr rows, nrr columns) into a scratch tile, then copies or adds
+// (mode) its mrr×nrr part into dst; a float32 tile summed in float64
+// (mode 2 or 3) goes through g.tile64 and, with dst2, is rounded into it.
+func (g *gemmCtx[T]) scratchTile(kern gemmKernel, kc int, ap unsafe.Pointer, ars, astep int, bp unsafe.Pointer, bstep int, dst unsafe.Pointer, ldc, csz, mode int, dst2 unsafe.Pointer, ldc2, mrr, nrr int) {
+	var z T
+	esz, nr := int(unsafe.Sizeof(z)), g.s.nr
+	if mode < 2 {
+		t := g.tile
+		kern(kc, ap, ars, astep, bp, bstep, unsafe.Pointer(&t[0]), nr*esz, 0, nil, 0)
+		for i := 0; i < mrr; i++ {
+			row := unsafe.Slice((*T)(unsafe.Add(dst, i*ldc*csz)), nrr)
+			src := t[i*nr : i*nr+nrr]
+			if mode == 0 {
+				copy(row, src)
 				continue
 			}
-			t := g.tile64
-			g.call(kern, kc, ap, ars, astep, bp, bstep, unsafe.Pointer(&t[0]), nr*8, 2, nil, 0)
-			for i := 0; i < mrr; i++ {
-				row := unsafe.Slice((*float64)(unsafe.Add(dst, i*ldc*8)), nrr)
-				src := t[i*nr : i*nr+nrr]
-				switch {
-				case dst2 != nil:
-					out := unsafe.Slice((*T)(unsafe.Add(dst2, i*ldc2*esz)), nrr)
-					for j, v := range src {
-						if mode == 3 {
-							v += row[j]
-						}
-						out[j] = T(v)
-					}
-				case mode == 2:
-					copy(row, src)
-				default:
-					for j, v := range src {
-						row[j] += v
-					}
+			for j, v := range src {
+				row[j] += v
+			}
+		}
+		return
+	}
+	t := g.tile64
+	g.call(kern, kc, ap, ars, astep, bp, bstep, unsafe.Pointer(&t[0]), nr*8, 2, nil, 0)
+	for i := 0; i < mrr; i++ {
+		row := unsafe.Slice((*float64)(unsafe.Add(dst, i*ldc*8)), nrr)
+		src := t[i*nr : i*nr+nrr]
+		switch {
+		case dst2 != nil:
+			out := unsafe.Slice((*T)(unsafe.Add(dst2, i*ldc2*esz)), nrr)
+			for j, v := range src {
+				if mode == 3 {
+					v += row[j]
 				}
+				out[j] = T(v)
+			}
+		case mode == 2:
+			copy(row, src)
+		default:
+			for j, v := range src {
+				row[j] += v
 			}
 		}
 	}
