@@ -252,25 +252,13 @@ func registerIntDiv() {
 // which needs a 32-byte aligned dst) from the first element of d on a
 // 32-byte boundary, and plain (the same results) on the elements before
 // it; a dst not aligned to its elements goes to plain whole.
-func ntSplitVS(plain, nt BinaryFunc, size int) BinaryFunc {
-	return func(d, x, y unsafe.Pointer, n int) {
-		h := 0
-		if a := int(uintptr(d) & 31); a != 0 {
-			if a%size != 0 {
-				plain(d, x, y, n)
-				return
-			}
-			h = min(n, (32-a)/size)
-			plain(d, x, y, h)
-		}
-		if h < n {
-			nt(unsafe.Add(d, size*h), unsafe.Add(x, size*h), y, n-h)
-		}
-	}
-}
+func ntSplitVS(plain, nt BinaryFunc, size int) BinaryFunc { return ntSplitBin(plain, nt, size, 0) }
 
 // ntSplitVV is ntSplitVS for VV kernels (y advances with x).
-func ntSplitVV(plain, nt BinaryFunc, size int) BinaryFunc {
+func ntSplitVV(plain, nt BinaryFunc, size int) BinaryFunc { return ntSplitBin(plain, nt, size, size) }
+
+// ntSplitBin is ntSplitVS and ntSplitVV: y advances ystep bytes an element.
+func ntSplitBin(plain, nt BinaryFunc, size, ystep int) BinaryFunc {
 	return func(d, x, y unsafe.Pointer, n int) {
 		h := 0
 		if a := int(uintptr(d) & 31); a != 0 {
@@ -282,7 +270,7 @@ func ntSplitVV(plain, nt BinaryFunc, size int) BinaryFunc {
 			plain(d, x, y, h)
 		}
 		if h < n {
-			nt(unsafe.Add(d, size*h), unsafe.Add(x, size*h), unsafe.Add(y, size*h), n-h)
+			nt(unsafe.Add(d, size*h), unsafe.Add(x, size*h), unsafe.Add(y, ystep*h), n-h)
 		}
 	}
 }
