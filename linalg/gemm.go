@@ -437,13 +437,7 @@ func (g *gemmCtx[T]) macroT(a, b mat[T], directA, direct bool, ic, jc, pc, mc, n
 				if mrr := mc - ir; mrr < mr {
 					kern = s.rowKern[mrr]
 				}
-				ap, ars, astep := unsafe.Pointer(&g.ap[0]), esz, mr*esz
-				if directA {
-					ap = unsafe.Pointer(&a.buf[a.off+(ic+ir)*a.rs+pc*a.cs])
-					ars, astep = a.rs*esz, a.cs*esz
-				} else {
-					ap = unsafe.Pointer(&g.ap[ir*kc])
-				}
+				ap, ars, astep := g.panelA(a, directA, ic, ir, pc, kc, false)
 				var dst2 unsafe.Pointer
 				if last != nil {
 					dst2 = unsafe.Add(last, (ir*ldc2+jr)*esz)
@@ -465,17 +459,7 @@ func (g *gemmCtx[T]) macroT(a, b mat[T], directA, direct bool, ic, jc, pc, mc, n
 			if mrr < mr {
 				kern, rows = s.rowKern[mrr], s.rowsOf[mrr]
 			}
-			var ap unsafe.Pointer
-			ars, astep := esz, mr*esz
-			switch {
-			case !directA:
-				ap = unsafe.Pointer(&g.ap[ir*kc])
-			case rows > mrr: // the padded panel
-				ap = unsafe.Pointer(&g.ap[0])
-			default:
-				ap = unsafe.Pointer(&a.buf[a.off+(ic+ir)*a.rs+pc*a.cs])
-				ars, astep = a.rs*esz, a.cs*esz
-			}
+			ap, ars, astep := g.panelA(a, directA, ic, ir, pc, kc, rows > mrr)
 			dst := unsafe.Add(c, (ir*ldc+jr)*csz)
 			var dst2 unsafe.Pointer
 			if c2 != nil {
@@ -545,17 +529,7 @@ func (g *gemmCtx[T]) macro(a, b mat[T], directA, direct bool, ic, jc, pc, mc, nc
 				}
 				done += n
 			}
-			var ap unsafe.Pointer
-			ars, astep := esz, mr*esz
-			switch {
-			case !directA:
-				ap = unsafe.Pointer(&g.ap[ir*kc])
-			case rows > mrr: // the padded panel
-				ap = unsafe.Pointer(&g.ap[0])
-			default:
-				ap = unsafe.Pointer(&a.buf[a.off+(ic+ir)*a.rs+pc*a.cs])
-				ars, astep = a.rs*esz, a.cs*esz
-			}
+			ap, ars, astep := g.panelA(a, directA, ic, ir, pc, kc, rows > mrr)
 			dst := unsafe.Add(c, (ir*ldc+jr)*csz)
 			var dst2 unsafe.Pointer
 			if c2 != nil {
@@ -591,6 +565,22 @@ func (g *gemmCtx[T]) macro(a, b mat[T], directA, direct bool, ic, jc, pc, mc, nc
 			g.scratchTile(kern, kc, ap, ars, astep, bp, bstep, dst, ldc, csz, mode, dst2, ldc2, mrr, nrr)
 		}
 	}
+}
+
+// panelA is the rows of A at row ir of the block (ic, pc) that the
+// micro-kernel reads, with their row and step strides in bytes: the packed
+// panel in g.ap, or (directA) A itself, except for the padded panel of a
+// tile with fewer rows than its kernel reads (padded), packed at g.ap[0].
+func (g *gemmCtx[T]) panelA(a mat[T], directA bool, ic, ir, pc, kc int, padded bool) (ap unsafe.Pointer, ars, astep int) {
+	var z T
+	esz := int(unsafe.Sizeof(z))
+	switch {
+	case !directA:
+		return unsafe.Pointer(&g.ap[ir*kc]), esz, g.s.mr * esz
+	case padded:
+		return unsafe.Pointer(&g.ap[0]), esz, g.s.mr * esz
+	}
+	return unsafe.Pointer(&a.buf[a.off+(ic+ir)*a.rs+pc*a.cs]), a.rs * esz, a.cs * esz
 }
 
 // scratchTile runs kern over a tile that does not fill the mr×nr tile
