@@ -156,6 +156,11 @@ func (s *countState) finish(mem memory.Allocator, order []int32) (arrow.Array, e
 	return directGather(mem, arrow.PrimitiveTypes.Int64, s.n, nil, order), nil
 }
 
+// workFinisher is a state whose finish can share its work among workers.
+type workFinisher interface {
+	finishN(mem memory.Allocator, order []int32, workers int) (arrow.Array, error)
+}
+
 // reserver is a state that can make room for exactly n groups (a merge,
 // knowing how many there are, grows the largest table's states once).
 type reserver interface {
@@ -765,19 +770,29 @@ func (s *quantileState[T]) merge(o aggState, m []int32) error {
 }
 
 func (s *quantileState[T]) finish(mem memory.Allocator, order []int32) (arrow.Array, error) {
+	return s.finishN(mem, order, 1)
+}
+
+// finishN is finish with the groups shared among workers (a
+// workFinisher): each group's selection is its own.
+func (s *quantileState[T]) finishN(mem memory.Allocator, order []int32, workers int) (arrow.Array, error) {
 	w := s.width
-	vals := make([]float64, 0, len(order)*w)
-	valid := make([]bool, 0, len(order)*w)
-	for _, g := range order {
-		for e := 0; e < w; e++ {
-			x := s.v[int(g)*w+e]
-			if len(x) == 0 {
-				vals, valid = append(vals, 0), append(valid, false)
-				continue
-			}
-			vals, valid = append(vals, quantileOf(x, s.q)), append(valid, true)
-		}
+	vals := make([]float64, len(order)*w)
+	valid := make([]bool, len(order)*w)
+	const chunk = 256 // groups a task
+	if len(order)*w < 4*chunk {
+		workers = 1
 	}
+	parallel(workers, (len(order)+chunk-1)/chunk, func(t int) {
+		for i := t * chunk; i < min(len(order), (t+1)*chunk); i++ {
+			g := int(order[i])
+			for e := 0; e < w; e++ {
+				if x := s.v[g*w+e]; len(x) > 0 {
+					vals[i*w+e], valid[i*w+e] = quantileOf(x, s.q), true
+				}
+			}
+		}
+	})
 	return s.out.column(mem, vals, nil, nil, valid, len(order))
 }
 
@@ -814,45 +829,69 @@ func quantileOf(x []float64, q float64) float64 {
 }
 
 // selectK reorders x (no NaNs) so that x[k] is the value a sort would put
-// there, no value before it greater and none after it less.
+// there, no value before it greater and none after it less. Each round
+// partitions around a median of three without a branch on the data (a
+// swap every element, the boundary moved by the comparison), which
+// random values would mispredict half the time; a second pass splits the
+// values equal to the pivot off when k falls at or past it, so that
+// repeated values still shrink the range.
 func selectK(x []float64, k int) {
 	lo, hi := 0, len(x)
-	for rounds := 0; hi-lo > 16; rounds++ {
+	for rounds := 0; hi-lo > 24; rounds++ {
 		if rounds > 64 {
 			slices.Sort(x[lo:hi]) // pathological pivots
 			return
 		}
 		a, b, c := x[lo], x[lo+(hi-lo)/2], x[hi-1]
 		p := max(min(a, b), min(max(a, b), c)) // median of three
-		// [lo,lt) < p, [lt,gt) == p, [gt,hi) > p
-		lt, i, gt := lo, lo, hi
-		for i < gt {
-			switch v := x[i]; {
-			case v < p:
-				x[lt], x[i] = v, x[lt]
-				lt++
-				i++
-			case v > p:
-				gt--
-				x[i], x[gt] = x[gt], v
-			default:
-				i++
-			}
-		}
-		switch {
-		case k < lt:
+		lt := partitionLess(x[lo:hi], p) + lo  // [lo,lt) < p
+		if k < lt {
 			hi = lt
-		case k >= gt:
-			lo = gt
-		default:
+			continue
+		}
+		le := partitionNotGreater(x[lt:hi], p) + lt // [lt,le) == p
+		if k < le {
 			return
 		}
+		lo = le
 	}
 	for i := lo + 1; i < hi; i++ { // insertion sort
 		for j := i; j > lo && x[j] < x[j-1]; j-- {
 			x[j], x[j-1] = x[j-1], x[j]
 		}
 	}
+}
+
+// partitionLess moves x's values less than p to its front, returning how
+// many there are.
+func partitionLess(x []float64, p float64) int {
+	i := 0
+	for j, v := range x {
+		x[j] = x[i]
+		x[i] = v
+		d := 0
+		if v < p {
+			d = 1
+		}
+		i += d
+	}
+	return i
+}
+
+// partitionNotGreater moves x's values not greater than p to its front,
+// returning how many there are.
+func partitionNotGreater(x []float64, p float64) int {
+	i := 0
+	for j, v := range x {
+		x[j] = x[i]
+		x[i] = v
+		d := 0
+		if v <= p {
+			d = 1
+		}
+		i += d
+	}
+	return i
 }
 
 // ---- distinct values and string extremes (any key-able type) ----

@@ -165,6 +165,8 @@ func (t *gtable) resultN(mem memory.Allocator, workers int, last bool) (arrow.Re
 			}
 		}
 	}()
+	// (a state whose finish shares its work decides by its own size)
+	stateWorkers := workers
 	if len(order) < 1<<16 {
 		workers = 1
 	}
@@ -205,7 +207,7 @@ func (t *gtable) resultN(mem memory.Allocator, workers int, last bool) (arrow.Re
 		}
 	}
 	build := func(tasks []int) {
-		parallel(workers, len(tasks), func(ti int) { t.resultColumn(mem, tasks[ti], ints, pk, keys, order, cols, errs) })
+		parallel(workers, len(tasks), func(ti int) { t.resultColumn(mem, stateWorkers, tasks[ti], ints, pk, keys, order, cols, errs) })
 	}
 	build(aggTasks)
 	if last {
@@ -226,7 +228,7 @@ func (t *gtable) resultN(mem memory.Allocator, workers int, last bool) (arrow.Re
 
 // resultColumn builds result column i (-1: the int keys of packed keys,
 // ints, together) into cols[i], or its error into errs[i].
-func (t *gtable) resultColumn(mem memory.Allocator, i int, ints []int, pk *packedKeys, keys keySource, order []int32, cols []arrow.Array, errs []error) {
+func (t *gtable) resultColumn(mem memory.Allocator, workers, i int, ints []int, pk *packedKeys, keys keySource, order []int32, cols []arrow.Array, errs []error) {
 	nk := len(t.types)
 	defer func() {
 		if r := recover(); r != nil {
@@ -245,7 +247,13 @@ func (t *gtable) resultColumn(mem memory.Allocator, i int, ints []int, pk *packe
 		return
 	}
 	a := i - nk
-	c, err := t.states[a].finish(mem, order)
+	var c arrow.Array
+	var err error
+	if f, ok := t.states[a].(workFinisher); ok {
+		c, err = f.finishN(mem, order, workers)
+	} else {
+		c, err = t.states[a].finish(mem, order)
+	}
 	if err != nil {
 		errs[i] = fmt.Errorf("frame.Agg %v: %w", t.n.aggs[a].Agg, err)
 		return
