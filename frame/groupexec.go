@@ -239,7 +239,7 @@ func (t *gtable) resultColumn(mem memory.Allocator, workers, i int, ints []int, 
 		}
 	}()
 	if i < 0 {
-		intKeyColumns(mem, pk, ints, t.types, order, cols)
+		intKeyColumns(mem, workers, pk, ints, t.types, order, cols)
 		return
 	}
 	if i < nk {
@@ -454,29 +454,24 @@ func strKeyColumn[O int32 | int64](mem memory.Allocator, typ arrow.DataType, key
 }
 
 // intKeyColumns sets cols[c] for the int32 and int64 key columns cs of
-// packed keys pk, the groups in order, in one pass.
-func intKeyColumns(mem memory.Allocator, pk *packedKeys, cs []int, types []arrow.DataType, order []int32, cols []arrow.Array) {
+// packed keys pk, the groups in order: in blocks of rows shared among the
+// workers, each block's keys gathered once and then unpacked a column at
+// a time. A null key (code 0) is rare: the blocks count them, and only a
+// column that has one gets a validity bitmap, in a second pass.
+func intKeyColumns(mem memory.Allocator, workers int, pk *packedKeys, cs []int, types []arrow.DataType, order []int32, cols []arrow.Array) {
 	n := len(order)
 	type col struct {
-		vals, valid *memory.Buffer
-		v64         []int64
-		v32         []int32
-		bm          []byte
-		nulls       int
-		sh          uint
-		mask, lo    uint64
+		vals     *memory.Buffer
+		v64      []int64
+		v32      []int32
+		sh       uint
+		mask, lo uint64
 	}
 	os := make([]col, len(cs))
 	for j, c := range cs {
 		o := &os[j]
 		o.sh, o.mask, o.lo = pk.shift[c], pk.mask[c], pk.lo[c]
 		o.vals = memory.NewResizableBuffer(mem)
-		o.valid = memory.NewResizableBuffer(mem)
-		o.valid.Resize(int(bitutil.BytesForBits(int64(n))))
-		o.bm = o.valid.Bytes()
-		for i := range o.bm {
-			o.bm[i] = 0xff
-		}
 		if types[c].ID() == arrow.INT64 {
 			o.vals.Resize(n * 8)
 			o.v64 = unsafe.Slice((*int64)(unsafe.Pointer(unsafe.SliceData(o.vals.Bytes()))), n)
@@ -485,36 +480,80 @@ func intKeyColumns(mem memory.Allocator, pk *packedKeys, cs []int, types []arrow
 			o.v32 = unsafe.Slice((*int32)(unsafe.Pointer(unsafe.SliceData(o.vals.Bytes()))), n)
 		}
 	}
+	const block = 1 << 13
+	blocks := (n + block - 1) / block
+	if n < 1<<16 {
+		workers = 1
+	}
+	nulls := make([]int, blocks*len(cs)) // per block and column
 	keys := pk.keys
-	for i, g := range order {
-		q := keys[g]
+	parallel(workers, blocks, func(b int) {
+		var qs [block]uint64
+		lo, hi := b*block, min(n, (b+1)*block)
+		q := qs[:hi-lo]
+		for i, g := range order[lo:hi] {
+			q[i] = keys[g]
+		}
 		for j := range os {
 			o := &os[j]
-			code := (q >> o.sh) & o.mask
-			v := code - 1 + o.lo
-			if code == 0 {
-				o.nulls++
-				bitutil.ClearBit(o.bm, i)
-				v = 0
-			}
+			sh, mask, base := o.sh, o.mask, o.lo-1
+			zeros := 0
 			if o.v64 != nil {
-				o.v64[i] = int64(v)
+				v := o.v64[lo:hi]
+				v = v[:len(q)]
+				for i, x := range q {
+					code := (x >> sh) & mask
+					v[i] = int64(code + base)
+					if code == 0 {
+						zeros++
+					}
+				}
 			} else {
-				o.v32[i] = int32(v)
+				v := o.v32[lo:hi]
+				v = v[:len(q)]
+				for i, x := range q {
+					code := (x >> sh) & mask
+					v[i] = int32(code + base)
+					if code == 0 {
+						zeros++
+					}
+				}
 			}
+			nulls[b*len(cs)+j] = zeros
 		}
-	}
+	})
 	for j, c := range cs {
 		o := &os[j]
-		valid := o.valid
-		if o.nulls == 0 {
-			valid = nil
+		var valid *memory.Buffer
+		nn := 0
+		for b := 0; b < blocks; b++ {
+			nn += nulls[b*len(cs)+j]
 		}
-		d := arrowarray.NewData(types[c], n, []*memory.Buffer{valid, o.vals}, nil, o.nulls, 0)
+		if nn > 0 {
+			valid = memory.NewResizableBuffer(mem)
+			valid.Resize(int(bitutil.BytesForBits(int64(n))))
+			bm := valid.Bytes()
+			for i := range bm {
+				bm[i] = 0xff
+			}
+			for i, g := range order {
+				if (keys[g]>>o.sh)&o.mask == 0 {
+					bitutil.ClearBit(bm, i)
+					if o.v64 != nil {
+						o.v64[i] = 0
+					} else {
+						o.v32[i] = 0
+					}
+				}
+			}
+		}
+		d := arrowarray.NewData(types[c], n, []*memory.Buffer{valid, o.vals}, nil, nn, 0)
 		cols[c] = arrowarray.MakeFromData(d)
 		d.Release()
 		o.vals.Release()
-		o.valid.Release()
+		if valid != nil {
+			valid.Release()
+		}
 	}
 }
 
@@ -660,7 +699,13 @@ func (b *groupBatches) run() (arrow.Record, error) {
 				rec.Release()
 				return nil, err
 			}
-			owned = workers > 1 && (many || ownedForce)
+			owned = workers > 1 && (ownedForce || many && workers >= ownedMinWorkers)
+			if many && !owned && workers > 1 {
+				// one table, built by one worker while the reader
+				// decodes; the others share the result's columns
+				tables = tables[:1]
+				singleRuns.Add(1)
+			}
 			if sized && many {
 				groups = expectedGroups(sb.rowsLeft()+rec.NumRows(), keys)
 			}
@@ -679,7 +724,7 @@ func (b *groupBatches) run() (arrow.Record, error) {
 	for w := range tables {
 		tables[w] = newTable(b.n)
 	}
-	if owned || workers == 1 {
+	if owned || len(tables) == 1 {
 		reserveOwned(tables, groups)
 	}
 	var wg sync.WaitGroup

@@ -371,7 +371,9 @@ func TestKeyerTightLayout(t *testing.T) {
 }
 
 // TestGroupKeysMillion: 10^6 distinct keys (and one key) through the hash
-// table and its growth, with two workers merging.
+// table and its growth; with two workers, one table (singleRuns) for the
+// distinct keys and two merged for the one key; with three, owned
+// partitions for the distinct keys.
 func TestGroupKeysMillion(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
@@ -390,12 +392,12 @@ func TestGroupKeysMillion(t *testing.T) {
 		rec := arrowarray.NewRecord(s, []arrow.Array{k, v}, n)
 		k.Release()
 		v.Release()
-		for _, workers := range []int{1, 2} {
-			runs := ownedRuns.Load()
+		for _, workers := range []int{1, 2, 3} {
+			runs, singles := ownedRuns.Load(), singleRuns.Load()
 			tb, err := FromRecords(rec).GroupBy("k").Agg(Count(), First("v").As("first")).Collect(context.Background(), WithWorkers(workers), WithAllocator(mem))
 			require.NoError(t, err)
-			// all-distinct keys and two workers: owned partitions
-			require.Equal(t, workers == 2 && distinct == n, ownedRuns.Load() > runs, "owned partitions")
+			require.Equal(t, workers == 3 && distinct == n, ownedRuns.Load() > runs, "workers %d: owned partitions", workers)
+			require.Equal(t, workers == 2 && distinct == n, singleRuns.Load() > singles, "workers %d: one table", workers)
 			out := tb.Record()
 			require.Equal(t, distinct, out.NumRows())
 			keys := out.Column(0).(*arrowarray.Int64)

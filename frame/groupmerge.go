@@ -118,7 +118,9 @@ func rawRow(k *keyer, g int, remap [][]uint64, row []uint64) {
 	}
 }
 
-// parallel runs f(i) for i in [0, n) on up to workers goroutines.
+// parallel runs f(i) for i in [0, n) on up to workers goroutines. A
+// panic in f is raised again in the caller's goroutine (after the others
+// stop taking work), where its recover turns it into an error.
 func parallel(workers, n int, f func(i int)) {
 	if workers <= 1 || n <= 1 {
 		for i := 0; i < n; i++ {
@@ -128,10 +130,18 @@ func parallel(workers, n int, f func(i int)) {
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
+	var once sync.Once
+	var failed any
 	for w := 0; w < min(workers, n); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					once.Do(func() { failed = r })
+					next.Store(int64(n)) // the others take no more
+				}
+			}()
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= n {
@@ -142,6 +152,9 @@ func parallel(workers, n int, f func(i int)) {
 		}()
 	}
 	wg.Wait()
+	if failed != nil {
+		panic(failed)
+	}
 }
 
 // stringRemap returns, for each table w >= 1 and string key column c, the

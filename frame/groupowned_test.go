@@ -21,11 +21,14 @@ import (
 // tables are sized from the first batch's estimate; in "grows" the later
 // batches bring many more keys than it expected, so the tables grow past
 // it. collectDead runs (deadGroups lowered) between build and result.
+// (Owned partitions are taken from two workers up here, ownedMinWorkers
+// lowered.)
 func TestGroupOwnedStrings(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	defer func(d int) { deadGroups = d }(deadGroups)
+	defer func(d, w int) { deadGroups, ownedMinWorkers = d, w }(deadGroups, ownedMinWorkers)
 	deadGroups = 1
+	ownedMinWorkers = 2 // (owned at two workers too)
 	rows := 3 * ownedMinRows
 	for _, tc := range []struct {
 		name string
