@@ -491,12 +491,17 @@ var topSplitMin = 1 << 16
 // topSlots holds each group's best n rows so far, best first: slots[g*n:]
 // the rows, count[g] how many, vals their keys when the order is one
 // fixed-width key without nulls (kept beside the rows, not read back from
-// the key column at random).
+// the key column at random), and then worst[g] the top 32 bits of the
+// group's worst kept key once it has n (MaxUint32 before): a row whose
+// key's top bits are above it cannot enter, which a read of 4 bytes a
+// group tells (10^5 groups: 400 KB, in the cache) without the counts' and
+// keys' lines.
 type topSlots struct {
 	n     int
 	slots []int32
 	count []int32
 	vals  []uint64
+	worst []uint32
 }
 
 func newTopSlots(groups, n int) *topSlots {
@@ -511,18 +516,25 @@ func (t *topSlots) scan(o rowOrder, gid []int32, lo, hi int, rows []int32) {
 		u := o[0].u
 		if t.vals == nil {
 			t.vals = make([]uint64, len(slots))
+			t.worst = make([]uint32, len(count))
+			for g := range t.worst {
+				t.worst[g] = math.MaxUint32
+			}
 		}
-		vals := t.vals
+		vals, worst := t.vals, t.worst
 		for k := lo; k < hi; k++ {
 			r := k
 			if rows != nil {
 				r = int(rows[k])
 			}
 			g := gid[r]
+			v := u[r]
+			if uint32(v>>32) > worst[g] {
+				continue
+			}
 			base := int(g) * n
 			s, sv := slots[base:base+n], vals[base:base+n]
 			c := int(count[g])
-			v := u[r]
 			if c == n && v >= sv[n-1] {
 				continue
 			}
@@ -533,7 +545,11 @@ func (t *topSlots) scan(o rowOrder, gid []int32, lo, hi int, rows []int32) {
 			}
 			s[p], sv[p] = int32(r), v
 			if c < n {
-				count[g]++
+				c++
+				count[g] = int32(c)
+			}
+			if c == n {
+				worst[g] = uint32(sv[n-1] >> 32)
 			}
 		}
 		return
