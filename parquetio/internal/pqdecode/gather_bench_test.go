@@ -28,10 +28,20 @@ func bitPacked(vals []uint32, bw int) []byte {
 	return append(b, bits...)
 }
 
-// BenchmarkGatherFixed: dictionary indices of 17 bits (a dictionary of
-// 10^5 int32 values, db-benchmark's id3 and id6) to values.
+// BenchmarkGatherFixed: dictionary indices to int32 values: of 17 bits
+// (a dictionary of 10^5 values, db-benchmark's id3 and id6), 7 bits (100:
+// id1, id2, id4, id5) and 3 bits (5: v1).
 func BenchmarkGatherFixed(b *testing.B) {
-	const n, dn, bw = 1 << 16, 100_000, 17
+	for _, c := range []struct {
+		name   string
+		dn, bw int
+	}{{"17bits", 100_000, 17}, {"7bits", 100, 7}, {"3bits", 5, 3}} {
+		b.Run(c.name, func(b *testing.B) { benchGather(b, c.dn, c.bw) })
+	}
+}
+
+func benchGather(b *testing.B, dn, bw int) {
+	const n = 1 << 16
 	r := rand.New(rand.NewPCG(1, 2))
 	dict := make([]uint32, dn)
 	for i := range dict {
