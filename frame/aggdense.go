@@ -31,11 +31,15 @@ func narrow[T number]() bool {
 func (s *momentState[T]) updateDense(gids []int32, v []T, rowOK []bool) {
 	w := s.width
 	v = v[:len(gids)*w]
+	groups := len(s.n) / w
 	if s.op == aggVar || s.op == aggStd {
+		if w == 1 && rowOK == nil && groups*4 <= min(len(gids), denseBlock) {
+			s.momentBlocks(gids, v)
+			return
+		}
 		welfordRows(s.n, s.mean, s.m2, s.piv, gids, v, w, rowOK)
 		return
 	}
-	groups := len(s.n) / w
 	if !narrow[T]() || groups*4 > len(gids) {
 		sumRows(s.n, s.s, s.c, gids, v, w, rowOK)
 		return
@@ -49,6 +53,60 @@ func (s *momentState[T]) updateDense(gids []int32, v []T, rowOK []bool) {
 		}
 		blockRows(s.acc, s.rows, gids[lo:hi], v[lo*w:hi*w], w, ok)
 		s.fold()
+	}
+}
+
+// momentBlocks folds the moments of scalar values, all valid, of fewer
+// groups than a quarter of a block's rows, in blocks of denseBlock rows: per
+// block and group, the count and mean of the values minus the group's
+// pivot, then the sum of their squared deviations from that mean (two
+// passes: no division per value, and deviations from the block's own
+// mean, as exact as Welford's or more), merged into the group's moments by
+// Chan's formulas.
+func (s *momentState[T]) momentBlocks(gids []int32, v []T) {
+	groups := len(s.n)
+	s.rows, s.acc = growTo(s.rows, groups), growTo(s.acc, groups) // zero between blocks
+	s.bm2 = growTo(s.bm2, groups)
+	cnt, mean, m2, piv := s.n, s.mean, s.m2, s.piv
+	bn, bs, bm := s.rows, s.acc, s.bm2
+	v = v[:len(gids)]
+	for lo := 0; lo < len(gids); lo += denseBlock {
+		hi := min(lo+denseBlock, len(gids))
+		g, x := gids[lo:hi], v[lo:hi]
+		x = x[:len(g)]
+		for i, k := range g {
+			y := float64(x[i])
+			if bn[k] == 0 && cnt[k] == 0 {
+				piv[k] = y // the group's first value
+			}
+			bn[k]++
+			bs[k] += y - piv[k]
+		}
+		for k, c := range bn {
+			if c > 0 {
+				bs[k] /= float64(c) // the block's mean
+			}
+		}
+		for i, k := range g {
+			d := (float64(x[i]) - piv[k]) - bs[k]
+			bm[k] += d * d
+		}
+		for k, nb := range bn {
+			if nb == 0 {
+				continue
+			}
+			na := cnt[k]
+			n := na + nb
+			if na == 0 {
+				mean[k], m2[k] = bs[k], bm[k]
+			} else {
+				d := bs[k] - mean[k]
+				mean[k] += d * float64(nb) / float64(n)
+				m2[k] += bm[k] + d*d*float64(na)*float64(nb)/float64(n)
+			}
+			cnt[k] = n
+			bn[k], bs[k], bm[k] = 0, 0, 0
+		}
 	}
 }
 

@@ -383,9 +383,11 @@ type momentState[T number] struct {
 	m2   []float64
 	piv  []float64
 	// Sum, Mean of narrow types: a block's plain float64 sums and rows
-	// per group (updateDense), folded into s, c after the block
+	// per group (updateDense), folded into s, c after the block; Var,
+	// Std: a block's rows, sums then means, and M2 (momentBlocks)
 	acc  []float64
 	rows []int64
+	bm2  []float64
 }
 
 func (s *momentState[T]) grow(n int) {
