@@ -5,31 +5,32 @@ package compute
 import "unsafe"
 
 //go:noescape
-func isnanF32AVX2(d, x unsafe.Pointer, n int, tab *[256]uint64)
+func isnanF32AVX2(d, x unsafe.Pointer, n int)
 
 //go:noescape
-func isinfF32AVX2(d, x unsafe.Pointer, n int, tab *[256]uint64)
+func isinfF32AVX2(d, x unsafe.Pointer, n int)
 
 //go:noescape
-func isfiniteF32AVX2(d, x unsafe.Pointer, n int, tab *[256]uint64)
+func isfiniteF32AVX2(d, x unsafe.Pointer, n int)
 
 //go:noescape
-func isnanF64AVX2(d, x unsafe.Pointer, n int, tab *[256]uint64)
+func isnanF64AVX2(d, x unsafe.Pointer, n int)
 
 //go:noescape
-func isinfF64AVX2(d, x unsafe.Pointer, n int, tab *[256]uint64)
+func isinfF64AVX2(d, x unsafe.Pointer, n int)
 
 //go:noescape
-func isfiniteF64AVX2(d, x unsafe.Pointer, n int, tab *[256]uint64)
+func isfiniteF64AVX2(d, x unsafe.Pointer, n int)
 
 //go:noescape
-func isnanF32NTAVX2(d, x unsafe.Pointer, n int, tab *[256]uint64)
+func isnanF32NTAVX2(d, x unsafe.Pointer, n int)
 
 //go:noescape
-func isnanF64NTAVX2(d, x unsafe.Pointer, n int, tab *[256]uint64)
+func isnanF64NTAVX2(d, x unsafe.Pointer, n int)
 
-// bitBytes[m] holds bit i of m in byte i.
-var bitBytes [256]uint64
+// classifyStep is the number of elements (and result bytes) the classify
+// kernels handle a step.
+const classifyStep = 32
 
 // registerClassify installs the AVX2 isnan, isinf and isfinite of float32
 // and float64 over the Go loops (which do the tails).
@@ -37,37 +38,38 @@ func registerClassify() {
 	if !Asm {
 		return
 	}
-	for m := range bitBytes {
-		for i := 0; i < 8; i++ {
-			bitBytes[m] |= uint64(m>>i&1) << (8 * i)
-		}
-	}
 	for _, c := range []struct {
 		op   Op
 		t    Type
-		k    func(d, x unsafe.Pointer, n int, tab *[256]uint64)
+		k    func(d, x unsafe.Pointer, n int)
 		size int
 	}{
 		{IsNaN, Float32, isnanF32AVX2, 4}, {IsInf, Float32, isinfF32AVX2, 4}, {IsFinite, Float32, isfiniteF32AVX2, 4},
 		{IsNaN, Float64, isnanF64AVX2, 8}, {IsInf, Float64, isinfF64AVX2, 8}, {IsFinite, Float64, isfiniteF64AVX2, 8},
 	} {
-		unTable[c.op][c.t] = classifyKernel(c.k, unTable[c.op][c.t], c.size)
+		unTable[c.op][c.t] = classifyKernel(c.k, unTable[c.op][c.t], c.size, false)
 	}
 	// isnan with streaming stores, for results far larger than the cache
-	unNTTable[IsNaN][Float32] = classifyKernel(isnanF32NTAVX2, unTable[IsNaN][Float32], 4)
-	unNTTable[IsNaN][Float64] = classifyKernel(isnanF64NTAVX2, unTable[IsNaN][Float64], 8)
+	unNTTable[IsNaN][Float32] = classifyKernel(isnanF32NTAVX2, unTable[IsNaN][Float32], 4, true)
+	unNTTable[IsNaN][Float64] = classifyKernel(isnanF64NTAVX2, unTable[IsNaN][Float64], 8, true)
 }
 
-// classifyKernel runs k over the whole groups of 8 elements (of size sz)
-// and g over the rest.
-func classifyKernel(k func(d, x unsafe.Pointer, n int, tab *[256]uint64), g UnaryFunc, sz int) UnaryFunc {
+// classifyKernel runs k over the whole steps of classifyStep elements (of
+// size sz) and g over the rest. With align, g first runs up to the first
+// 32-byte boundary of d (k's streaming stores need it).
+func classifyKernel(k func(d, x unsafe.Pointer, n int), g UnaryFunc, sz int, align bool) UnaryFunc {
 	return func(d, x unsafe.Pointer, n int) {
-		m := n &^ 7
-		if m > 0 {
-			k(d, x, m, &bitBytes)
+		h := 0
+		if a := int(uintptr(d) & 31); align && a != 0 {
+			h = min(n, 32-a)
+			g(d, x, h)
 		}
-		if m < n {
-			g(unsafe.Add(d, m), unsafe.Add(x, m*sz), n-m)
+		m := (n - h) &^ (classifyStep - 1)
+		if m > 0 {
+			k(unsafe.Add(d, h), unsafe.Add(x, h*sz), m)
+		}
+		if h+m < n {
+			g(unsafe.Add(d, h+m), unsafe.Add(x, (h+m)*sz), n-h-m)
 		}
 	}
 }

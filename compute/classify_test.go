@@ -8,8 +8,9 @@ import (
 )
 
 // TestClassifyKernels checks isnan, isinf and isfinite of float32 and
-// float64 against math's predicates over special values at every position
-// and length to 100.
+// float64 against math's predicates over special values at every position,
+// every length to 300 (across the kernels' 32-element steps) and random
+// source and destination offsets (the kernels load and store unaligned).
 func TestClassifyKernels(t *testing.T) {
 	rng := rand.New(rand.NewSource(26))
 	specials := []float64{math.NaN(), -math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1),
@@ -20,10 +21,11 @@ func TestClassifyKernels(t *testing.T) {
 		IsInf:    func(v float64) bool { return math.IsInf(v, 0) },
 		IsFinite: func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) },
 	}
-	for n := 0; n <= 100; n++ {
+	for n := 0; n <= 300; n++ {
 		for trial := 0; trial < 4; trial++ {
-			x := make([]float64, n)
-			x32 := make([]float32, n)
+			xo, do := rng.Intn(8), rng.Intn(32)
+			x := make([]float64, n+xo)[xo:]
+			x32 := make([]float32, n+xo)[xo:]
 			for i := range x {
 				if rng.Intn(3) == 0 {
 					x[i] = specials[rng.Intn(len(specials))]
@@ -38,8 +40,8 @@ func TestClassifyKernels(t *testing.T) {
 			for op, f := range ref {
 				k64, _ := LookupUnary(op, Float64)
 				k32, _ := LookupUnary(op, Float32)
-				d := make([]uint8, n+1)
-				d32 := make([]uint8, n+1)
+				d := make([]uint8, do+n+1)[do:]
+				d32 := make([]uint8, do+n+1)[do:]
 				if n > 0 {
 					k64(unsafe.Pointer(&d[0]), unsafe.Pointer(&x[0]), n)
 					k32(unsafe.Pointer(&d32[0]), unsafe.Pointer(&x32[0]), n)

@@ -85,10 +85,11 @@ func gather[T any](dst, src unsafe.Pointer, n, stride int) {
 }
 
 // reverseCopy sets d[i] to the element i places before src (a gather at
-// stride -1, as a flipped axis reads). Four-byte elements move in pairs:
-// two of them read as one uint64 and rotated by 32 bits are the pair
-// reversed (where both sides can be 8-byte aligned); the rest four at a
-// time.
+// stride -1, as a flipped axis reads). 4- and 8-byte elements go through
+// the AVX2 kernels (reverseAsm) where the build has them, whole steps of
+// 32 and 16 elements. Without them, four-byte elements move in pairs: two
+// of them read as one uint64 and rotated by 32 bits are the pair reversed
+// (where both sides can be 8-byte aligned); the rest four at a time.
 func reverseCopy[T any](d []T, src unsafe.Pointer) {
 	n := len(d)
 	if n == 0 {
@@ -96,10 +97,10 @@ func reverseCopy[T any](d []T, src unsafe.Pointer) {
 	}
 	sz := int(unsafe.Sizeof(d[0]))
 	dst := unsafe.Pointer(&d[0])
-	i := 0
+	i := reverseAsm(dst, src, n, sz)
 	// the pairs' loads and stores are 8-byte aligned (as checkptr wants)
 	// when dst+src+4 is; then one element first aligns the stores
-	if sz == 4 && (uintptr(dst)+uintptr(src)+4)%8 == 0 {
+	if i == 0 && sz == 4 && (uintptr(dst)+uintptr(src)+4)%8 == 0 {
 		if uintptr(dst)%8 != 0 {
 			d[0] = *(*T)(src)
 			i = 1
