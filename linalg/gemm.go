@@ -508,7 +508,20 @@ func (g *gemmCtx[T]) macro(a, b mat[T], directA, direct bool, ic, jc, pc, mc, nc
 			tiles := (mc + mr - 1) / mr
 			per = (lines + tiles - 1) / tiles
 		}
-		for ir := 0; ir < mc; ir += mr {
+		ir := 0
+		// nothing to fetch between the tiles (B read in place or this is the
+		// last panel, no batch ahead): the whole tiles down the panel in
+		// one call of s.one, not a call a tile (a 64×64 product is 40)
+		if whole := mc / mr; s.one != nil && mode < 2 && per == 0 && g.aheadPer == 0 && nrr == nr && whole > 1 {
+			ap, ars, astep := g.panelA(a, directA, ic, 0, pc, kc, false)
+			apan := mr * kc * esz
+			if directA {
+				apan = mr * a.rs * esz
+			}
+			s.one(kc, ap, ars, astep, bp, bstep, unsafe.Add(c, jr*csz), ldc*csz, mode, nil, 0, whole, apan, mr*ldc*csz, 0, bp, 0)
+			ir = whole * mr
+		}
+		for ; ir < mc; ir += mr {
 			if g.aheadPer > 0 {
 				g.fetchAhead(g.aheadPer)
 			}

@@ -196,18 +196,21 @@ type core struct {
 }
 
 // coreOf reads x as the first (a 1-D row) or second (a 1-D column) operand.
+// It allocates only for a batch (rank above 2): a small product's call
+// costs no copies of the shape and strides.
 func coreOf(x *array.Array, first bool) core {
-	sh, st := x.Shape(), x.Strides()
-	r := len(sh)
+	r := x.Rank()
 	c := core{off: x.Offset()}
 	switch {
 	case r == 1 && first:
-		c.rows, c.cols, c.cs = 1, sh[0], st[0]
+		c.rows, c.cols, c.cs = 1, x.Dim(0), x.Stride(0)
 	case r == 1:
-		c.rows, c.cols, c.rs = sh[0], 1, st[0]
+		c.rows, c.cols, c.rs = x.Dim(0), 1, x.Stride(0)
 	default:
-		c.rows, c.cols, c.rs, c.cs = sh[r-2], sh[r-1], st[r-2], st[r-1]
-		c.batch, c.bstrides = sh[:r-2], st[:r-2]
+		c.rows, c.cols, c.rs, c.cs = x.Dim(r-2), x.Dim(r-1), x.Stride(r-2), x.Stride(r-1)
+		if r > 2 {
+			c.batch, c.bstrides = x.Shape()[:r-2], x.Strides()[:r-2]
+		}
 	}
 	return c
 }
