@@ -881,19 +881,13 @@ func partitionLess(x []float64, p float64) int {
 }
 
 // partitionNotGreater moves x's values not greater than p to its front,
-// returning how many there are.
+// returning how many there are: those less than the next float after p
+// (x has no NaN).
 func partitionNotGreater(x []float64, p float64) int {
-	i := 0
-	for j, v := range x {
-		x[j] = x[i]
-		x[i] = v
-		d := 0
-		if v <= p {
-			d = 1
-		}
-		i += d
+	if math.IsInf(p, 1) {
+		return len(x)
 	}
-	return i
+	return partitionLess(x, math.Nextafter(p, math.Inf(1)))
 }
 
 // ---- distinct values and string extremes (any key-able type) ----

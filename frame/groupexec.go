@@ -496,30 +496,11 @@ func intKeyColumns(mem memory.Allocator, workers int, pk *packedKeys, cs []int, 
 		}
 		for j := range os {
 			o := &os[j]
-			sh, mask, base := o.sh, o.mask, o.lo-1
-			zeros := 0
 			if o.v64 != nil {
-				v := o.v64[lo:hi]
-				v = v[:len(q)]
-				for i, x := range q {
-					code := (x >> sh) & mask
-					v[i] = int64(code + base)
-					if code == 0 {
-						zeros++
-					}
-				}
+				nulls[b*len(cs)+j] = unpackKeys(o.v64[lo:hi], q, o.sh, o.mask, o.lo-1)
 			} else {
-				v := o.v32[lo:hi]
-				v = v[:len(q)]
-				for i, x := range q {
-					code := (x >> sh) & mask
-					v[i] = int32(code + base)
-					if code == 0 {
-						zeros++
-					}
-				}
+				nulls[b*len(cs)+j] = unpackKeys(o.v32[lo:hi], q, o.sh, o.mask, o.lo-1)
 			}
-			nulls[b*len(cs)+j] = zeros
 		}
 	})
 	for j, c := range cs {
@@ -555,6 +536,22 @@ func intKeyColumns(mem memory.Allocator, workers int, pk *packedKeys, cs []int, 
 			valid.Release()
 		}
 	}
+}
+
+// unpackKeys sets v[i] to the value of the code at shift sh of packed key
+// q[i] (code - 1 + lo, base being lo - 1), returning how many codes are 0
+// (null keys, whose values the caller clears).
+func unpackKeys[T int32 | int64](v []T, q []uint64, sh uint, mask, base uint64) int {
+	v = v[:len(q)]
+	zeros := 0
+	for i, x := range q {
+		code := (x >> sh) & mask
+		v[i] = T(code + base)
+		if code == 0 {
+			zeros++
+		}
+	}
+	return zeros
 }
 
 // appendRaw appends an integer key column's values in one call.
