@@ -425,10 +425,7 @@ func strKeyColumn[O int32 | int64](mem memory.Allocator, typ arrow.DataType, key
 	var vb *memory.Buffer
 	var bm []byte
 	if nulls > 0 {
-		vb = memory.NewResizableBuffer(mem)
-		vb.Resize(int(bitutil.BytesForBits(int64(n))))
-		bm = vb.Bytes()
-		bitutil.SetBitsTo(bm, 0, int64(n), true)
+		vb, bm = newBitmap(mem, n, true)
 	}
 	offs := unsafe.Slice((*O)(unsafe.Pointer(unsafe.SliceData(ob.Bytes()))), n+1)
 	data := db.Bytes()
@@ -511,12 +508,8 @@ func intKeyColumns(mem memory.Allocator, workers int, pk *packedKeys, cs []int, 
 			nn += nulls[b*len(cs)+j]
 		}
 		if nn > 0 {
-			valid = memory.NewResizableBuffer(mem)
-			valid.Resize(int(bitutil.BytesForBits(int64(n))))
-			bm := valid.Bytes()
-			for i := range bm {
-				bm[i] = 0xff
-			}
+			var bm []byte
+			valid, bm = newBitmap(mem, n, true)
 			for i, g := range order {
 				if (keys[g]>>o.sh)&o.mask == 0 {
 					bitutil.ClearBit(bm, i)
@@ -536,6 +529,22 @@ func intKeyColumns(mem memory.Allocator, workers int, pk *packedKeys, cs []int, 
 			valid.Release()
 		}
 	}
+}
+
+// newBitmap returns a validity bitmap of n bits, all set or all clear,
+// and its bytes.
+func newBitmap(mem memory.Allocator, n int, set bool) (*memory.Buffer, []byte) {
+	b := memory.NewResizableBuffer(mem)
+	b.Resize(int(bitutil.BytesForBits(int64(n))))
+	bm := b.Bytes()
+	fill := byte(0)
+	if set {
+		fill = 0xff
+	}
+	for i := range bm {
+		bm[i] = fill
+	}
+	return b, bm
 }
 
 // unpackKeys sets v[i] to the value of the code at shift sh of packed key

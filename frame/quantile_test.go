@@ -1,7 +1,6 @@
 package frame_test
 
 import (
-	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -16,18 +15,16 @@ import (
 // nanLastQuantile is the reference quantile: a sort with NaN last, then
 // numpy's linear interpolation at q·(n-1).
 func nanLastQuantile(v []float64, q float64) float64 {
-	v = slices.Clone(v)
-	slices.SortFunc(v, func(a, b float64) int {
-		switch {
-		case a != a && b != b:
-			return 0
-		case a != a:
-			return 1
-		case b != b:
-			return -1
+	var nums, nans []float64
+	for _, x := range v {
+		if x != x {
+			nans = append(nans, x)
+		} else {
+			nums = append(nums, x)
 		}
-		return cmp.Compare(a, b)
-	})
+	}
+	slices.Sort(nums)
+	v = append(nums, nans...)
 	p := q * float64(len(v)-1)
 	lo := int(math.Floor(p))
 	hi := min(lo+1, len(v)-1)

@@ -106,12 +106,8 @@ func takeFixed(mem memory.Allocator, c arrow.Array, idx []int64) (arrow.Array, b
 		}
 	}
 	if vb != nil || minus {
-		valid = memory.NewResizableBuffer(mem)
-		valid.Resize(int(bitutil.BytesForBits(int64(n))))
-		out := valid.Bytes()
-		for k := range out {
-			out[k] = 0
-		}
+		var out []byte
+		valid, out = newBitmap(mem, n, false)
 		for k, i := range idx {
 			if i >= 0 && (vb == nil || bitutil.BitIsSet(vb, off+int(i))) {
 				bitutil.SetBit(out, k)
