@@ -44,15 +44,32 @@ func (d udiv) q32(u uint64) uint64 {
 	return (t + (u-t)>>1) >> d.sh
 }
 
+// udiv31 divides magnitudes u < 2^31 by D >= 2, D < 2^31, with one
+// multiply: q = (m*u) >> (31+l), m = floor(2^(31+l)/D) + 1 < 2^32,
+// l = ceil(log2 D) (Granlund and Montgomery's round-up method with N = 31:
+// the product stays below 2^63 and no fix-up add is needed). The int32
+// kernels divide magnitudes x ^ (x >> 31), which are below 2^31.
+type udiv31 struct {
+	m uint64
+	l uint
+}
+
+func newUdiv31(D uint64) udiv31 {
+	l := uint(bits.Len64(D - 1))
+	return udiv31{m: uint64(1)<<(31+l)/D + 1, l: l}
+}
+
+func (d udiv31) q(u uint64) uint64 { return (d.m * u) >> (31 + d.l) }
+
 func (d udiv) q64(u uint64) uint64 {
 	t, _ := bits.Mul64(d.m, u)
 	return (t + (u-t)>>1) >> d.sh
 }
 
 // floorDivI32Vec, where the build has it, is the int32 loop below for c >= 2
-// on whole vectors of 8 (mod != 0: the remainder; nt != 0: streaming
-// stores to a 32-byte aligned dst).
-var floorDivI32Vec func(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod, nt int)
+// on whole vectors of 8, with newUdiv31(c)'s m and l (mod != 0: the
+// remainder; nt != 0: streaming stores to a 32-byte aligned dst).
+var floorDivI32Vec func(dst, x unsafe.Pointer, n int, m, l uint64, c int64, mod, nt int)
 
 // floorDivI64Vec is floorDivI32Vec for int64, on whole vectors of 4.
 var floorDivI64Vec func(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod, nt int)
@@ -117,15 +134,15 @@ func floorDivNarrow[T narrowSigned](mod bool, generic BinaryFunc, nt bool) Binar
 				}
 				return
 			}
-			d := newUdiv(uint64(c), 32)
+			d := newUdiv31(uint64(c))
 			if vec := floorDivI32Vec; vec != nil && w == 31 && n >= 8 {
 				m := n &^ 7
-				vec(dst, x, m, d.m, uint64(d.sh), int64(c), b2i(mod), b2i(nt))
+				vec(dst, x, m, d.m, uint64(d.l), int64(c), b2i(mod), b2i(nt))
 				xs, ds = xs[m:], ds[m:]
 			}
 			for i, v := range xs {
 				s := v >> w
-				q := T(d.q32(uint64(uint32(int32(v^s))))) ^ s
+				q := T(d.q(uint64(uint32(int32(v^s))))) ^ s
 				if mod {
 					q = v - q*c
 				}

@@ -5,7 +5,7 @@ package compute
 import "unsafe"
 
 //go:noescape
-func floorDivI32AVX2(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod, nt int)
+func floorDivI32AVX2(dst, x unsafe.Pointer, n int, m, l uint64, c int64, mod, nt int)
 
 //go:noescape
 func floorDivI64AVX2(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod, nt int)

@@ -2,78 +2,121 @@
 
 #include "textflag.h"
 
-// func floorDivI32AVX2(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod, nt int)
+// func floorDivI32AVX2(dst, x unsafe.Pointer, n int, m, l uint64, c int64, mod, nt int)
 // dst = x // c (mod != 0: x % c) for int32 x and a divisor c >= 2 whose
-// constants (m, sh) are newUdiv(c, 32)'s; n is a positive multiple of 8.
-// nt != 0: streaming stores (VMOVNTDQ) to a 32-byte aligned dst.
-// Per lane: s = x >> 31, u = x ^ s, t = mulhi(m, u),
-// q = ((t + ((u - t) >> 1)) >> sh) ^ s; the remainder is x - q*c.
+// constants are newUdiv31(c)'s (m < 2^32, l = ceil(log2 c)); n is a
+// positive multiple of 8. nt != 0: streaming stores (VMOVNTDQ) to a
+// 32-byte aligned dst. Per lane: s = x >> 31, u = x ^ s (< 2^31),
+// q = ((m*u) >> (31+l)) ^ s, the 64-bit products of the even lanes shifted
+// down into their low halves and those of the odd lanes by l-1 so that the
+// quotient lands in their high halves; the remainder is x - q*c. Sixteen
+// lanes a step, then eight.
+#define DIV8(off, R) \
+	VMOVDQU off(SI), Y0 \
+	VPSRAD $31, Y0, Y1 \
+	VPXOR Y1, Y0, Y2 \
+	VPMULUDQ Y15, Y2, Y3 \
+	VPSRLQ $32, Y2, Y4 \
+	VPMULUDQ Y15, Y4, Y4 \
+	VPSRLQ X14, Y3, Y3 \
+	VPSRLQ X12, Y4, Y4 \
+	VPBLENDD $0xAA, Y4, Y3, Y3 \
+	VPXOR Y1, Y3, R
+
+#define MOD8(off, R) \
+	DIV8(off, Y5) \
+	VPMULLD Y13, Y5, Y6 \
+	VPSUBD Y6, Y0, R
+
 TEXT ·floorDivI32AVX2(SB), NOSPLIT, $0-64
 	MOVQ dst+0(FP), DI
 	MOVQ x+8(FP), SI
 	MOVQ n+16(FP), CX
-	VPBROADCASTD m+24(FP), Y15
-	MOVQ sh+32(FP), AX
-	VMOVQ AX, X14
+	VPBROADCASTQ m+24(FP), Y15
+	MOVQ l+32(FP), AX
+	LEAQ 31(AX), BX
+	VMOVQ BX, X14
+	DECQ AX
+	VMOVQ AX, X12
 	VPBROADCASTD c+40(FP), Y13
 	MOVQ mod+48(FP), R8
 	MOVQ nt+56(FP), R9
 	TESTQ R8, R8
-	JNZ modloop
-loop:
-	VMOVDQU 0(SI), Y0
-	VPSRAD $31, Y0, Y1
-	VPXOR Y1, Y0, Y2
-	VPMULUDQ Y15, Y2, Y3
-	VPSRLQ $32, Y3, Y3
-	VPSRLQ $32, Y2, Y4
-	VPMULUDQ Y15, Y4, Y4
-	VPBLENDD $0xAA, Y4, Y3, Y3
-	VPSUBD Y3, Y2, Y5
-	VPSRLD $1, Y5, Y5
-	VPADDD Y3, Y5, Y5
-	VPSRLD X14, Y5, Y5
-	VPXOR Y1, Y5, Y5
+	JNZ modsel
 	TESTQ R9, R9
-	JNZ ntdiv
-	VMOVDQU Y5, 0(DI)
-	JMP nextdiv
-ntdiv:
-	VMOVNTDQ Y5, 0(DI)
-nextdiv:
-	ADDQ $32, SI
-	ADDQ $32, DI
-	SUBQ $8, CX
-	JNZ loop
-	VZEROUPPER
-	RET
-modloop:
-	VMOVDQU 0(SI), Y0
-	VPSRAD $31, Y0, Y1
-	VPXOR Y1, Y0, Y2
-	VPMULUDQ Y15, Y2, Y3
-	VPSRLQ $32, Y3, Y3
-	VPSRLQ $32, Y2, Y4
-	VPMULUDQ Y15, Y4, Y4
-	VPBLENDD $0xAA, Y4, Y3, Y3
-	VPSUBD Y3, Y2, Y5
-	VPSRLD $1, Y5, Y5
-	VPADDD Y3, Y5, Y5
-	VPSRLD X14, Y5, Y5
-	VPXOR Y1, Y5, Y5
-	VPMULLD Y13, Y5, Y6
-	VPSUBD Y6, Y0, Y5
+	JNZ divnt16
+div16:
+	CMPQ CX, $16
+	JLT div8
+	DIV8(0, Y7)
+	DIV8(32, Y8)
+	VMOVDQU Y7, 0(DI)
+	VMOVDQU Y8, 32(DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	SUBQ $16, CX
+	JMP div16
+div8:
+	TESTQ CX, CX
+	JZ done
+	DIV8(0, Y7)
+	VMOVDQU Y7, 0(DI)
+	JMP done
+divnt16:
+	CMPQ CX, $16
+	JLT divnt8
+	DIV8(0, Y7)
+	DIV8(32, Y8)
+	VMOVNTDQ Y7, 0(DI)
+	VMOVNTDQ Y8, 32(DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	SUBQ $16, CX
+	JMP divnt16
+divnt8:
+	TESTQ CX, CX
+	JZ done
+	DIV8(0, Y7)
+	VMOVNTDQ Y7, 0(DI)
+	JMP done
+modsel:
 	TESTQ R9, R9
-	JNZ ntmod
-	VMOVDQU Y5, 0(DI)
-	JMP nextmod
-ntmod:
-	VMOVNTDQ Y5, 0(DI)
-nextmod:
-	ADDQ $32, SI
-	ADDQ $32, DI
-	SUBQ $8, CX
-	JNZ modloop
+	JNZ modnt16
+mod16:
+	CMPQ CX, $16
+	JLT mod8
+	MOD8(0, Y7)
+	MOD8(32, Y8)
+	VMOVDQU Y7, 0(DI)
+	VMOVDQU Y8, 32(DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	SUBQ $16, CX
+	JMP mod16
+mod8:
+	TESTQ CX, CX
+	JZ done
+	MOD8(0, Y7)
+	VMOVDQU Y7, 0(DI)
+	JMP done
+modnt16:
+	CMPQ CX, $16
+	JLT modnt8
+	MOD8(0, Y7)
+	MOD8(32, Y8)
+	VMOVNTDQ Y7, 0(DI)
+	VMOVNTDQ Y8, 32(DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	SUBQ $16, CX
+	JMP modnt16
+modnt8:
+	TESTQ CX, CX
+	JZ done
+	MOD8(0, Y7)
+	VMOVNTDQ Y7, 0(DI)
+	JMP done
+done:
 	VZEROUPPER
 	RET
 

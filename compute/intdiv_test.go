@@ -97,9 +97,10 @@ func TestIntDivByScalar(t *testing.T) {
 	checkDivVS(t, Int32, specialDividends[int32](rng, 32, 3000), specialDivisors[int32](rng, 32, 200))
 	checkDivVS(t, Int64, specialDividends[int64](rng, 64, 3000), specialDivisors[int64](rng, 64, 200))
 	// lengths 0 and 1, and in place
-	for _, n := range []int{0, 1, 5} {
+	// lengths around the vector loops' steps (16 and 8 lanes, then the tail)
+	for _, n := range []int{0, 1, 5, 8, 9, 15, 16, 17, 24, 31, 40, 47} {
 		x := specialDividends[int32](rng, 32, 0)[:n]
-		checkDivVS(t, Int32, x, []int32{7, -7})
+		checkDivVS(t, Int32, x, []int32{7, -7, 2, 3, 1 << 30, math.MaxInt32})
 	}
 	x := specialDividends[int64](rng, 64, 100)
 	want := make([]int64, len(x))
@@ -149,6 +150,54 @@ func TestUdivProperty(t *testing.T) {
 			}
 			if got := d32.q32(u); got != u/D32 {
 				t.Fatalf("%d / %d = %d (32), want %d", u, D32, got, u/D32)
+			}
+			if D31 := D32 &^ (1 << 31); D31 >= 2 && u < 1<<31 {
+				d31 := newUdiv31(D31)
+				if got := d31.q(u); got != u/D31 || d31.m >= 1<<32 {
+					t.Fatalf("%d / %d = %d (31, m %d), want %d", u, D31, got, d31.m, u/D31)
+				}
+			}
+		}
+	}
+}
+
+// TestUdiv31Edges checks the one-multiply constants of the int32 kernels at
+// the dividends where a rounded-up reciprocal fails first (just below each
+// multiple of the divisor, up to 2^31 - 1) for every divisor up to 5000,
+// every power of two and its neighbours, and random divisors below 2^31.
+func TestUdiv31Edges(t *testing.T) {
+	rng := rand.New(rand.NewSource(31))
+	var ds []uint64
+	for D := uint64(2); D <= 5000; D++ {
+		ds = append(ds, D)
+	}
+	for k := uint(1); k < 31; k++ {
+		ds = append(ds, 1<<k, 1<<k+1, 1<<k-1)
+	}
+	for i := 0; i < 2000; i++ {
+		ds = append(ds, rng.Uint64()>>(33+uint(rng.Intn(30)))|2)
+	}
+	ds = append(ds, 1<<31-1, 1<<31-2, 1<<30+1)
+	for _, D := range ds {
+		if D < 2 || D >= 1<<31 {
+			continue
+		}
+		d := newUdiv31(D)
+		if d.m >= 1<<32 {
+			t.Fatalf("D %d: m %d does not fit 32 bits", D, d.m)
+		}
+		top := (uint64(1<<31-1) / D) * D
+		us := []uint64{0, 1, D - 1, D, D + 1, 1<<31 - 1, 1<<31 - 2, top, top - 1, top - D, top - D - 1}
+		for j := 0; j < 40; j++ {
+			k := rng.Uint64() % (uint64(1<<31-1)/D + 1)
+			us = append(us, k*D, k*D-1, rng.Uint64()>>33)
+		}
+		for _, u := range us {
+			if u >= 1<<31 {
+				continue
+			}
+			if got := d.q(u); got != u/D {
+				t.Fatalf("%d / %d = %d (one multiply), want %d", u, D, got, u/D)
 			}
 		}
 	}
