@@ -71,8 +71,11 @@ func (d udiv) q64(u uint64) uint64 {
 // remainder; nt != 0: streaming stores to a 32-byte aligned dst).
 var floorDivI32Vec func(dst, x unsafe.Pointer, n int, m, l uint64, c int64, mod, nt int)
 
-// floorDivI64Vec is floorDivI32Vec for int64, on whole vectors of 4.
-var floorDivI64Vec func(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod, nt int)
+// floorDivI64Vec is floorDivI32Vec for int64, on whole vectors of 4, with
+// newUdiv(c, 64)'s m and sh; m31, when c < 2^31, is newUdiv31(c).m, with
+// which four lanes of magnitudes below 2^31 take one 32-bit multiply (0:
+// no such path).
+var floorDivI64Vec func(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod, nt int, m31 uint64)
 
 // floorDivVVI32Vec, where the build has it, is floor division (mod != 0:
 // the remainder) of two int32 vectors on whole vectors of 8 (nt != 0:
@@ -200,7 +203,11 @@ func floorDiv64(mod bool, generic BinaryFunc, nt bool) BinaryFunc {
 			d := newUdiv(uint64(c), 64)
 			if vec := floorDivI64Vec; vec != nil && n >= 4 {
 				m := n &^ 3
-				vec(dst, x, m, d.m, uint64(d.sh), c, b2i(mod), b2i(nt))
+				var m31 uint64
+				if c < 1<<31 {
+					m31 = newUdiv31(uint64(c)).m
+				}
+				vec(dst, x, m, d.m, uint64(d.sh), c, b2i(mod), b2i(nt), m31)
 				xs, ds = xs[m:], ds[m:]
 			}
 			for i, v := range xs {

@@ -8,7 +8,7 @@ import "unsafe"
 func floorDivI32AVX2(dst, x unsafe.Pointer, n int, m, l uint64, c int64, mod, nt int)
 
 //go:noescape
-func floorDivI64AVX2(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod, nt int)
+func floorDivI64AVX2(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod, nt int, m31 uint64)
 
 //go:noescape
 func floorDivVVI32AVX2(dst, x, y unsafe.Pointer, n int, mod, nt int)

@@ -120,12 +120,48 @@ done:
 	VZEROUPPER
 	RET
 
-// func floorDivI64AVX2(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod, nt int)
+// func floorDivI64AVX2(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod, nt int, m31 uint64)
 // floorDivI32AVX2 for int64 (constants from newUdiv(c, 64)); AVX2 has no
 // 64-bit multiply-high, so mulhi(m, u) is put together from the four 32-bit
 // products, and q*c for the remainder from three. n is a positive multiple
-// of 4.
-TEXT ·floorDivI64AVX2(SB), NOSPLIT, $0-64
+// of 4. m31 != 0 (c < 2^31, m31 = newUdiv31(c).m, whose l is sh+1): four
+// lanes whose magnitudes are all below 2^31 (the common case of small
+// values) take one 32-bit multiply, q = (m31*u) >> (32+sh), and the
+// remainder one signed 32-bit multiply (|q| <= 2^31, c < 2^31).
+#define SLOW64 \
+	VPSRLQ $32, Y2, Y3 \
+	VPMULUDQ Y15, Y2, Y4 \
+	VPMULUDQ Y15, Y3, Y5 \
+	VPMULUDQ Y14, Y2, Y6 \
+	VPMULUDQ Y14, Y3, Y7 \
+	VPSRLQ $32, Y4, Y4 \
+	VPBLENDD $0xAA, Y10, Y5, Y8 \
+	VPADDQ Y8, Y4, Y4 \
+	VPBLENDD $0xAA, Y10, Y6, Y8 \
+	VPADDQ Y8, Y4, Y4 \
+	VPSRLQ $32, Y4, Y4 \
+	VPSRLQ $32, Y5, Y5 \
+	VPSRLQ $32, Y6, Y6 \
+	VPADDQ Y5, Y7, Y7 \
+	VPADDQ Y6, Y7, Y7 \
+	VPADDQ Y4, Y7, Y7 \
+	VPSUBQ Y7, Y2, Y5 \
+	VPSRLQ $1, Y5, Y5 \
+	VPADDQ Y7, Y5, Y5 \
+	VPSRLQ X13, Y5, Y5 \
+	VPXOR Y1, Y5, Y5
+
+#define SLOWMOD64 \
+	VPMULUDQ Y12, Y5, Y6 \
+	VPSRLQ $32, Y5, Y7 \
+	VPMULUDQ Y12, Y7, Y7 \
+	VPMULUDQ Y11, Y5, Y8 \
+	VPADDQ Y8, Y7, Y7 \
+	VPSLLQ $32, Y7, Y7 \
+	VPADDQ Y7, Y6, Y6 \
+	VPSUBQ Y6, Y0, Y5
+
+TEXT ·floorDivI64AVX2(SB), NOSPLIT, $0-72
 	MOVQ dst+0(FP), DI
 	MOVQ x+8(FP), SI
 	MOVQ n+16(FP), CX
@@ -138,41 +174,18 @@ TEXT ·floorDivI64AVX2(SB), NOSPLIT, $0-64
 	VPXOR Y10, Y10, Y10
 	MOVQ mod+48(FP), R8
 	MOVQ nt+56(FP), R9
+	VPBROADCASTQ m31+64(FP), Y9
+	MOVQ m31+64(FP), R10
+	TESTQ R10, R10
+	JNZ floop
 loop:
 	VMOVDQU 0(SI), Y0
 	VPCMPGTQ Y0, Y10, Y1
 	VPXOR Y1, Y0, Y2
-	VPSRLQ $32, Y2, Y3
-	VPMULUDQ Y15, Y2, Y4
-	VPMULUDQ Y15, Y3, Y5
-	VPMULUDQ Y14, Y2, Y6
-	VPMULUDQ Y14, Y3, Y7
-	VPSRLQ $32, Y4, Y4
-	VPBLENDD $0xAA, Y10, Y5, Y8
-	VPADDQ Y8, Y4, Y4
-	VPBLENDD $0xAA, Y10, Y6, Y8
-	VPADDQ Y8, Y4, Y4
-	VPSRLQ $32, Y4, Y4
-	VPSRLQ $32, Y5, Y5
-	VPSRLQ $32, Y6, Y6
-	VPADDQ Y5, Y7, Y7
-	VPADDQ Y6, Y7, Y7
-	VPADDQ Y4, Y7, Y7
-	VPSUBQ Y7, Y2, Y5
-	VPSRLQ $1, Y5, Y5
-	VPADDQ Y7, Y5, Y5
-	VPSRLQ X13, Y5, Y5
-	VPXOR Y1, Y5, Y5
+	SLOW64
 	TESTQ R8, R8
 	JZ store
-	VPMULUDQ Y12, Y5, Y6
-	VPSRLQ $32, Y5, Y7
-	VPMULUDQ Y12, Y7, Y7
-	VPMULUDQ Y11, Y5, Y8
-	VPADDQ Y8, Y7, Y7
-	VPSLLQ $32, Y7, Y7
-	VPADDQ Y7, Y6, Y6
-	VPSUBQ Y6, Y0, Y5
+	SLOWMOD64
 store:
 	TESTQ R9, R9
 	JNZ ntstore
@@ -185,6 +198,124 @@ next:
 	ADDQ $32, DI
 	SUBQ $4, CX
 	JNZ loop
+	VZEROUPPER
+	RET
+
+floop:
+	TESTQ R8, R8
+	JNZ fmodsel
+	TESTQ R9, R9
+	JNZ fdivnt
+fdiv:
+	VMOVDQU 0(SI), Y0
+	VPCMPGTQ Y0, Y10, Y1
+	VPXOR Y1, Y0, Y2
+	VPSRLQ $31, Y2, Y3
+	VPTEST Y3, Y3
+	JNZ fdivslow
+	VPMULUDQ Y9, Y2, Y5
+	VPSRLQ $32, Y5, Y5
+	VPSRLQ X13, Y5, Y5
+	VPXOR Y1, Y5, Y5
+	VMOVDQU Y5, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JNZ fdiv
+	JMP fdone
+fdivslow:
+	SLOW64
+	VMOVDQU Y5, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JNZ fdiv
+	JMP fdone
+fdivnt:
+	VMOVDQU 0(SI), Y0
+	VPCMPGTQ Y0, Y10, Y1
+	VPXOR Y1, Y0, Y2
+	VPSRLQ $31, Y2, Y3
+	VPTEST Y3, Y3
+	JNZ fdivntslow
+	VPMULUDQ Y9, Y2, Y5
+	VPSRLQ $32, Y5, Y5
+	VPSRLQ X13, Y5, Y5
+	VPXOR Y1, Y5, Y5
+	VMOVNTDQ Y5, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JNZ fdivnt
+	JMP fdone
+fdivntslow:
+	SLOW64
+	VMOVNTDQ Y5, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JNZ fdivnt
+	JMP fdone
+fmodsel:
+	TESTQ R9, R9
+	JNZ fmodnt
+fmod:
+	VMOVDQU 0(SI), Y0
+	VPCMPGTQ Y0, Y10, Y1
+	VPXOR Y1, Y0, Y2
+	VPSRLQ $31, Y2, Y3
+	VPTEST Y3, Y3
+	JNZ fmodslow
+	VPMULUDQ Y9, Y2, Y5
+	VPSRLQ $32, Y5, Y5
+	VPSRLQ X13, Y5, Y5
+	VPXOR Y1, Y5, Y5
+	VPMULDQ Y12, Y5, Y6
+	VPSUBQ Y6, Y0, Y5
+	VMOVDQU Y5, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JNZ fmod
+	JMP fdone
+fmodslow:
+	SLOW64
+	SLOWMOD64
+	VMOVDQU Y5, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JNZ fmod
+	JMP fdone
+fmodnt:
+	VMOVDQU 0(SI), Y0
+	VPCMPGTQ Y0, Y10, Y1
+	VPXOR Y1, Y0, Y2
+	VPSRLQ $31, Y2, Y3
+	VPTEST Y3, Y3
+	JNZ fmodntslow
+	VPMULUDQ Y9, Y2, Y5
+	VPSRLQ $32, Y5, Y5
+	VPSRLQ X13, Y5, Y5
+	VPXOR Y1, Y5, Y5
+	VPMULDQ Y12, Y5, Y6
+	VPSUBQ Y6, Y0, Y5
+	VMOVNTDQ Y5, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JNZ fmodnt
+	JMP fdone
+fmodntslow:
+	SLOW64
+	SLOWMOD64
+	VMOVNTDQ Y5, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JNZ fmodnt
+	JMP fdone
+fdone:
 	VZEROUPPER
 	RET
 

@@ -202,3 +202,28 @@ func TestUdiv31Edges(t *testing.T) {
 		}
 	}
 }
+
+// TestIntDiv64SmallMagnitudes covers the int64 kernel's one-multiply path:
+// runs of dividends whose magnitudes are below 2^31 (whole vectors take
+// it), vectors mixing them with the boundary values ±2^31, -2^31-1 and
+// large ones (the vector falls back), by divisors below and above 2^31.
+func TestIntDiv64SmallMagnitudes(t *testing.T) {
+	rng := rand.New(rand.NewSource(64))
+	edges := []int64{1<<31 - 1, -(1 << 31), 1 << 31, -(1 << 31) - 1, -(1<<31 - 1), 0, -1, 1, math.MinInt64, math.MaxInt64}
+	var xs []int64
+	for i := 0; i < 4000; i++ {
+		switch {
+		case i%97 == 0:
+			xs = append(xs, edges[rng.Intn(len(edges))])
+		case i%2 == 0:
+			xs = append(xs, int64(rng.Intn(2001))-1000)
+		default:
+			xs = append(xs, int64(rng.Uint32())-1<<31+int64(rng.Intn(2)))
+		}
+	}
+	cs := []int64{2, 3, 7, 10, 1000, 1<<31 - 1, 1 << 31, 1<<31 + 1, 1 << 40, -7, 1<<30 + 3}
+	for i := 0; i < 30; i++ {
+		cs = append(cs, int64(rng.Uint32()>>uint(rng.Intn(31)))|2)
+	}
+	checkDivVS(t, Int64, xs, cs)
+}

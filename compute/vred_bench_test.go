@@ -84,8 +84,10 @@ func BenchmarkIntDivScalar(b *testing.B) {
 	rng := rand.New(rand.NewSource(2))
 	x32 := make([]int32, vredN)
 	x64 := make([]int64, vredN)
+	s64 := make([]int64, vredN) // magnitudes below 2^31 (the vocab harness's [-1000, 1000])
 	for i := range x32 {
 		x32[i], x64[i] = int32(rng.Uint32()), int64(rng.Uint64())
+		s64[i] = int64(rng.Intn(2001)) - 1000
 	}
 	d32, d64 := make([]int32, vredN), make([]int64, vredN)
 	c32, c64 := int32(7), int64(7)
@@ -100,6 +102,7 @@ func BenchmarkIntDivScalar(b *testing.B) {
 			{"int32/new", binTable[op][Int32][VS], unsafe.Pointer(&d32[0]), unsafe.Pointer(&x32[0]), unsafe.Pointer(&c32), 4},
 			{"int64/go", genericVS(op, Int64), unsafe.Pointer(&d64[0]), unsafe.Pointer(&x64[0]), unsafe.Pointer(&c64), 8},
 			{"int64/new", binTable[op][Int64][VS], unsafe.Pointer(&d64[0]), unsafe.Pointer(&x64[0]), unsafe.Pointer(&c64), 8},
+			{"int64small/new", binTable[op][Int64][VS], unsafe.Pointer(&d64[0]), unsafe.Pointer(&s64[0]), unsafe.Pointer(&c64), 8},
 		} {
 			b.Run(fmt.Sprint(op, "/", c.name), func(b *testing.B) {
 				b.SetBytes(int64(2 * vredN * c.size))
