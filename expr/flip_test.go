@@ -4,6 +4,7 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/stretchr/testify/require"
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/expr"
 )
@@ -81,5 +82,103 @@ func flipIntoRandom[T float32 | float64 | int32 | int64](t *testing.T, rng *rand
 			ba.Release()
 		}
 		sa.Release()
+	}
+}
+
+// TestFlipRowCopy covers the row-at-a-time copy of a flipped last axis
+// (rowCopy): rank 1 to 3, every element size, rows shorter and longer than
+// minRowCopy, a fresh result, a contiguous out and an out whose rows are
+// padded (a column slice of a wider array), source views at an offset, and
+// sizes that the workers share (1, 2 and 3 workers), against the flip
+// computed index by index.
+func TestFlipRowCopy(t *testing.T) {
+	rng := rand.New(rand.NewSource(43))
+	for _, dt := range []array.DType{array.Int8, array.Int16, array.Float32, array.Float64} {
+		for trial := 0; trial < 24; trial++ {
+			var shape []int
+			switch trial % 3 {
+			case 0:
+				shape = []int{1 + rng.Intn(3000)}
+			case 1:
+				shape = []int{1 + rng.Intn(40), rng.Intn(70)}
+			default:
+				shape = []int{1 + rng.Intn(6), 1 + rng.Intn(9), rng.Intn(90)}
+			}
+			if trial%8 == 7 { // big enough for the workers to share
+				shape = []int{40, 50, 300 + rng.Intn(50)}
+			}
+			n := 1
+			for _, d := range shape {
+				n *= d
+			}
+			so := rng.Intn(5)
+			vals := make([]float64, so+n)
+			for i := range vals {
+				vals[i] = float64(rng.Intn(100))
+			}
+			base, err := array.FromSlice(nil, vals)
+			require.NoError(t, err)
+			b2, err := expr.Eval(expr.Cast(expr.Leaf(base), dt))
+			require.NoError(t, err)
+			base.Release()
+			x, err := b2.View(shape, array.ContiguousStrides(shape), so)
+			require.NoError(t, err)
+			r := len(shape)
+			for _, axes := range [][]int{{r - 1}, nil} {
+				// the expected flip, in C order
+				want := make([]float64, n)
+				idx := make([]int, r)
+				for k := 0; k < n; k++ {
+					src := 0
+					for i := range shape {
+						j := idx[i]
+						if axes == nil || i == r-1 {
+							j = shape[i] - 1 - j
+						}
+						src = src*shape[i] + j
+					}
+					want[k] = vals[so+src]
+					for i := r - 1; i >= 0; i-- {
+						if idx[i]++; idx[i] < shape[i] {
+							break
+						}
+						idx[i] = 0
+					}
+				}
+				workers := 1 + trial%3
+				e := expr.Flip(expr.Leaf(x), axes...)
+				check := func(what string, got *array.Array) {
+					t.Helper()
+					g, err := array.ToSlice[float64](got)
+					require.NoError(t, err)
+					for i := range want {
+						if g[i] != want[i] {
+							t.Fatalf("%v %v axes %v %s, %d workers: element %d = %v, want %v", dt, shape, axes, what, workers, i, g[i], want[i])
+						}
+					}
+				}
+				fresh, err := expr.Eval(e, expr.WithWorkers(workers))
+				require.NoError(t, err)
+				check("fresh", fresh)
+				fresh.Release()
+				out, err := array.Empty(nil, dt, shape...)
+				require.NoError(t, err)
+				require.NoError(t, expr.EvalInto(out, e, expr.WithWorkers(workers)))
+				check("into", out)
+				out.Release()
+				// rows padded by 3 elements: a column slice of a wider array
+				wide := append(append([]int{}, shape[:r-1]...), shape[r-1]+3)
+				w, err := array.Empty(nil, dt, wide...)
+				require.NoError(t, err)
+				pv, err := w.View(shape, w.Strides(), 1)
+				require.NoError(t, err)
+				require.NoError(t, expr.EvalInto(pv, e, expr.WithWorkers(workers)))
+				check("padded into", pv)
+				pv.Release()
+				w.Release()
+			}
+			x.Release()
+			b2.Release()
+		}
 	}
 }

@@ -145,6 +145,21 @@ func (ev *evaluation) contiguous(x *array.Array) (*array.Array, error) {
 // shape) with one pass of the fused evaluator, or into a new contiguous
 // array when dst is nil.
 func (ev *evaluation) copyInto(src, dst *array.Array) (*array.Array, error) {
+	if ev.explain == nil && rowCopyable(src, outStrides(dst, src.Shape())) {
+		switch {
+		case dst == nil:
+			out, err := ev.newOutput(src.DType(), src.Shape())
+			if err != nil {
+				return nil, err
+			}
+			if rowCopy(out, src, ev.o.workers) {
+				return out, nil
+			}
+			out.Release()
+		case !overlaps(dst, &rnode{arr: src}) && rowCopy(dst, src, ev.o.workers):
+			return dst, nil
+		}
+	}
 	if ev.explain == nil && transposable(src, outStrides(dst, src.Shape())) {
 		switch {
 		case dst == nil:
