@@ -58,8 +58,12 @@ const (
 //
 // A nil array prints array(nil); a released one prints its header with
 // "released". An array whose summarised form would still hold more than
-// 65536 elements (high rank) prints its header followed by "[...]".
+// 65536 elements (high rank) prints its header followed by "[...]". With a
+// nil fmt.State (a direct call, not through fmt) it writes nothing.
 func (a *Array) Format(f fmt.State, verb rune) {
+	if f == nil {
+		return
+	}
 	if a == nil {
 		_, _ = f.Write([]byte("array(nil)"))
 		return

@@ -409,3 +409,37 @@ func ExampleArray_Format() {
 	//        [ 0.125 10.       nan]], dtype=float64, shape=[2 3])
 	// array(float64 [2 3] strides [3 1] offset 0)
 }
+
+// TestFormatNilState: Format called directly with a nil fmt.State (not
+// through fmt) writes nothing and does not panic, for a nil, zero,
+// released, 0-d or 2-d array; through fmt the zero and released arrays
+// print their header. Found by the API sweep (internal/apisweep).
+func TestFormatNilState(t *testing.T) {
+	a, err := array.Arange(nil, array.Float64, 0, 6, 1)
+	require.NoError(t, err)
+	defer a.Release()
+	s, err := array.Scalar(nil, 1.5)
+	require.NoError(t, err)
+	defer s.Release()
+	r, err := array.New(nil, array.Int32, 2)
+	require.NoError(t, err)
+	r.Release()
+	for _, x := range []*array.Array{nil, new(array.Array), r, s, a} {
+		for _, verb := range []rune{0, 'v', 'f', -1} {
+			assert.NotPanics(t, func() { x.Format(nil, verb) }, "%#v %q", x, verb)
+		}
+	}
+	assert.Equal(t, "array(nil)", fmt.Sprint((*array.Array)(nil)))
+	assert.Contains(t, fmt.Sprint(new(array.Array)), "released")
+	assert.Contains(t, fmt.Sprint(r), "released")
+}
+
+// TestAllocErrorNil: a nil *AllocError formats and unwraps without a
+// panic, like broadcast's *Error. Found by the API sweep.
+func TestAllocErrorNil(t *testing.T) {
+	var e *array.AllocError
+	assert.Equal(t, "array: <nil error>", e.Error())
+	assert.Nil(t, e.Unwrap())
+	var z array.AllocError
+	assert.NotPanics(t, func() { _ = z.Error() })
+}

@@ -79,8 +79,12 @@ type AllocError struct {
 	Reason string  // why it was refused
 }
 
-// Error formats the request like NumPy's MemoryError.
+// Error formats the request like NumPy's MemoryError ("array: <nil
+// error>" for a nil *AllocError).
 func (e *AllocError) Error() string {
+	if e == nil {
+		return "array: <nil error>"
+	}
 	size := formatBytes(float64(e.Bytes))
 	if e.Bytes < 0 {
 		size = "more bytes than an int can count"
@@ -96,8 +100,11 @@ func (e *AllocError) Error() string {
 }
 
 // Unwrap returns ErrAlloc, and ErrShape too when the shape's element or
-// byte count overflows.
+// byte count overflows; nil for a nil *AllocError.
 func (e *AllocError) Unwrap() []error {
+	if e == nil {
+		return nil
+	}
 	if e.Bytes < 0 {
 		return []error{ErrAlloc, ErrShape}
 	}

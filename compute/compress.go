@@ -7,8 +7,9 @@ import (
 
 // CompressMask copies the values of src at the set bits of mask (bit i%64
 // of mask[i/64] selects src[i]) to dst, in order, and returns how many it
-// copied. The bits past len(src) must be zero; dst must hold every
-// selected value, and nothing past them is written. 4- and 8-byte values
+// copied. Bits past len(src) select nothing; dst should hold every
+// selected value: as copy does, it stops when dst is full, and nothing
+// past the values copied is written. 4- and 8-byte values
 // are moved 8 or 4 at a time with AVX2 where the build has it (Asm): a
 // permutation from a table picks the selected lanes of each vector.
 func CompressMask[T ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~int8 | ~int16 | ~int32 | ~int64 | ~float32 | ~float64](dst, src []T, mask []uint64) int {
@@ -26,15 +27,26 @@ func CompressMask[T ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~int8 | ~int16 | ~int
 
 // compressGo is CompressMask's Go loop: each set bit's position by its
 // trailing zeros, whole words copied.
+// A word past src selects nothing, bits past len(src) are ignored, and
+// it stops when dst is full.
 func compressGo[T any](dst, src []T, mask []uint64) int {
 	k := 0
 	for w, m := range mask {
 		base := w * 64
-		if m == ^uint64(0) {
+		if base >= len(src) {
+			break
+		}
+		if rem := len(src) - base; rem < 64 {
+			m &= 1<<rem - 1
+		}
+		if m == ^uint64(0) && len(dst)-k >= 64 {
 			k += copy(dst[k:k+64], src[base:base+64])
 			continue
 		}
 		for m != 0 {
+			if k >= len(dst) {
+				return k
+			}
 			dst[k] = src[base+bits.TrailingZeros64(m)]
 			k++
 			m &= m - 1

@@ -54,8 +54,12 @@ func (m Moments) Merge(o Moments) Moments {
 	return Moments{Count: n, Mean: mean, lo: lo, M2: m2, m2lo: m2lo}
 }
 
-// Push adds one value (Welford's update).
+// Push adds one value (Welford's update); on a nil *Moments it does
+// nothing.
 func (m *Moments) Push(x float64) {
+	if m == nil {
+		return
+	}
 	m.Count++
 	d := x - m.Mean
 	m.Mean += d / float64(m.Count)
@@ -127,8 +131,12 @@ func correct(n int, c, s, ss float64) Moments {
 	return Moments{Count: int64(n), Mean: mean, lo: lo, M2: m2}
 }
 
-// Lane returns the partial of lane i.
+// Lane returns the partial of lane i: the zero Moments (no data) for a
+// nil l or an i outside the lanes.
 func (l *LaneMoments) Lane(i int) Moments {
+	if l == nil || i < 0 || i >= len(l.Mean) || i >= len(l.M2) {
+		return Moments{}
+	}
 	m := Moments{Count: l.Count, Mean: l.Mean[i], M2: l.M2[i]}
 	if i < len(l.lo) && l.Count > 0 {
 		m.lo, m.m2lo = l.lo[i], l.m2lo[i]
@@ -154,7 +162,7 @@ type LaneMoments struct {
 // two passes over the rows (sum and mean, then squared deviations from that
 // mean; the block stays in cache between them) and merged into the lanes by
 // Chan's formulas. bsum and bm2 are scratch of one row each, tmp of one
-// row.
+// row. On a nil l it does nothing.
 func (l *LaneMoments) MergeRows32(rows []unsafe.Pointer, bsum, bm2, tmp []float32) {
 	mergeRows(l, rows, bsum, bm2, tmp)
 }
@@ -174,6 +182,9 @@ func (l *LaneMoments) MergeRows64(rows []unsafe.Pointer, bsum, bm2, tmp []float6
 // deviation 1 lost 10^-5 of the variance in float32 and 2·10^-14 in
 // float64, where NumPy's two-pass algorithm loses 10^-7 and 10^-15).
 func mergeRows[T float32 | float64](l *LaneMoments, rows []unsafe.Pointer, bsum, bm2, tmp []T) {
+	if l == nil {
+		return
+	}
 	nl, nb := len(l.Mean), len(rows)
 	if nb == 0 || nl == 0 {
 		return

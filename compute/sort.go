@@ -444,7 +444,9 @@ func countFloat3[K SortKey](p *radixPlan, src []K) (nan, negz int) {
 // SortBits writes the elements of src (bit patterns, read as kind says)
 // into dst sorted ascending, stably (NumPy's stable sort: NaNs last, zeros
 // and NaNs in their input order). dst and tmp hold at least len(src)
-// elements; none of the three may overlap.
+// elements; none of the three may overlap. As copy does, a dst shorter
+// than src takes the sorted first len(dst) elements of src (it sorts
+// src[:len(dst)]); a tmp too short is replaced by a fresh one.
 //
 // A radix sort reads src twice for the keys' digit counts and its first
 // pass, mapping elements to keys on the fly, and writes elements back in
@@ -452,8 +454,11 @@ func countFloat3[K SortKey](p *radixPlan, src []K) (nan, negz int) {
 // (whose keys are not their bits') and is long enough. Otherwise the keys
 // are written to dst first and mapped back after.
 func SortBits[K SortKey](dst, src, tmp []K, kind KeyKind) {
-	n := len(src)
-	dst = dst[:n]
+	n := min(len(src), len(dst))
+	src, dst = src[:n], dst[:n]
+	if len(tmp) < n {
+		tmp = make([]K, n)
+	}
 	bits := bitsOf[K]()
 	if n < smallSort || uint64(n) > 1<<32-1 || kind == KeyBool {
 		nan, negz := toKeys(dst, src, kind)
@@ -504,10 +509,14 @@ func SortBits[K SortKey](dst, src, tmp []K, kind KeyKind) {
 // ArgsortBits writes into idx the positions that sort src stably (Sort's
 // order): idx[j] is the position of the j-th smallest element. scratch
 // holds at least ArgsortScratch(len(src), width) words, where width is
-// K's size in bytes.
+// K's size in bytes; a shorter one is replaced by a fresh one. As copy
+// does, an idx shorter than src takes the order of src[:len(idx)].
 func ArgsortBits[K SortKey](idx []int64, src []K, kind KeyKind, scratch []uint64) {
-	n := len(src)
-	idx = idx[:n]
+	n := min(len(src), len(idx))
+	src, idx = src[:n], idx[:n]
+	if need := ArgsortScratch(n, int(bitsOf[K]()/8)); len(scratch) < need {
+		scratch = make([]uint64, need)
+	}
 	if n == 0 {
 		return
 	}

@@ -25,16 +25,25 @@ type ParseError struct {
 	Err   error
 }
 
-// Error returns "parse error at <Pos>: <Msg>".
+// Error returns "parse error at <Pos>: <Msg>" ("expr: <nil error>" for a
+// nil *ParseError).
 func (e *ParseError) Error() string {
+	if e == nil {
+		return "expr: <nil error>"
+	}
 	if e.Err != nil && e.Err != ErrSyntax {
 		return fmt.Sprintf("parse error at %d: %s: %v", e.Pos, e.Msg, e.Err)
 	}
 	return fmt.Sprintf("parse error at %d: %s", e.Pos, e.Msg)
 }
 
-// Unwrap returns the wrapped error.
-func (e *ParseError) Unwrap() error { return e.Err }
+// Unwrap returns the wrapped error (nil for a nil *ParseError).
+func (e *ParseError) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Err
+}
 
 // syntaxErr returns a *ParseError at tok wrapping ErrSyntax.
 func syntaxErr(tok token, format string, args ...any) *ParseError {

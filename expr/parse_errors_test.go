@@ -143,3 +143,13 @@ func TestParseErrorText(t *testing.T) {
 	require.ErrorIs(t, err, expr.ErrOverflow)
 	require.EqualError(t, err, "parse error at 4: integer 1180591620717411303424 does not fit in int64: value out of range")
 }
+
+// TestParseErrorNil: a nil *ParseError formats and unwraps without a
+// panic, like broadcast's *Error. Found by the API sweep
+// (internal/apisweep).
+func TestParseErrorNil(t *testing.T) {
+	var e *expr.ParseError
+	require.Equal(t, "expr: <nil error>", e.Error())
+	require.NoError(t, e.Unwrap())
+	require.False(t, errors.Is(e, expr.ErrSyntax))
+}
