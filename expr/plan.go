@@ -11,6 +11,7 @@ import (
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/broadcast"
 	"github.com/stride0/stride0/compute"
+	"github.com/stride0/stride0/linalg"
 )
 
 // Plan is an expression prepared for evaluation: checked once, evaluated
@@ -129,6 +130,11 @@ func (p *Plan) run(dst *array.Array, b Bindings) (*array.Array, error) {
 	if out, ok, err := p.fast.run(&p.opts, dst, b); ok {
 		return out, err
 	}
+	if dst != nil {
+		if ok, err := p.matmulInto(dst); ok {
+			return dst, err
+		}
+	}
 	r, err := resolve(p.root, b)
 	if err != nil {
 		return nil, err
@@ -140,6 +146,37 @@ func (p *Plan) run(dst *array.Array, b Bindings) (*array.Array, error) {
 		p.fast.add(newFastGroup(ev.single, r, dst, p.opts.workers))
 	}
 	return out, err
+}
+
+// matmulInto is the product of two array leaves into dst, for a plan that
+// is only that product (a small product repeated in a loop), without
+// resolving the tree: what the full path would do (the product straight
+// into dst through linalg.MatmulInto) when nothing needs resolving, that
+// is when both leaves are live and of the product's dtype and dst has its
+// dtype and shape. ok is false, and nothing was done, in any other case
+// (the full path then checks and reports everything).
+func (p *Plan) matmulInto(dst *array.Array) (ok bool, err error) {
+	n := p.root
+	if n.kind != kMatmul || len(n.args) != 2 || n.args[0].kind != kLeaf || n.args[1].kind != kLeaf {
+		return false, nil
+	}
+	x, y := n.args[0].arr, n.args[1].arr
+	if array.Check(x) != nil || array.Check(y) != nil || x.DType() != n.dtype || y.DType() != n.dtype || dst.DType() != n.dtype || dst.ReadOnly() {
+		return false, nil
+	}
+	shape, static := n.shape.Static()
+	if !static || dst.Rank() != len(shape) {
+		return false, nil
+	}
+	for i, d := range shape {
+		if dst.Dim(i) != d {
+			return false, nil
+		}
+	}
+	if ok, err = linalg.MatmulInto(dst, x, y, p.opts.workers); err != nil {
+		return true, fmt.Errorf("expr.Matmul: %w", err)
+	}
+	return ok, nil
 }
 
 func (ev *evaluation) release() {
