@@ -157,7 +157,7 @@ func (p *Plan) run(dst *array.Array, b Bindings) (*array.Array, error) {
 // (the full path then checks and reports everything).
 func (p *Plan) matmulInto(dst *array.Array) (ok bool, err error) {
 	n := p.root
-	if n.kind != kMatmul || len(n.args) != 2 || n.args[0].kind != kLeaf || n.args[1].kind != kLeaf {
+	if n == nil || n.kind != kMatmul || len(n.args) != 2 || n.args[0].kind != kLeaf || n.args[1].kind != kLeaf {
 		return false, nil
 	}
 	x, y := n.args[0].arr, n.args[1].arr
