@@ -388,8 +388,9 @@ func (g *gen) calls(display, key string, recvs []recv, callee string, sig *types
 
 // hostileCalls adds, for each parameter that has hostile values, one call
 // per value with the other arguments at their bases (zero, or a valid
-// array). With recvs, each call is made on each receiver; with
-// recvOnly, also the call with every argument at its base.
+// array). With recvs, each call is made on each receiver. The call with
+// every argument at its base is made too when some base is a valid array
+// (or with recvOnly).
 func (g *gen) hostileCalls(display, key string, recvs []recv, callee string, sig *types.Signature, recvOnly bool) error {
 	if r, ok := skips["hostile:"+key]; ok {
 		if !recvOnly {
@@ -408,6 +409,7 @@ func (g *gen) hostileCalls(display, key string, recvs []recv, callee string, sig
 	}
 	n := params.Len()
 	base := make([]string, n)
+	anyBase := false // some argument's base is not its zero value (a valid array)
 	for i := 0; i < n; i++ {
 		t := params.At(i).Type()
 		if sig.Variadic() && i == n-1 {
@@ -416,6 +418,7 @@ func (g *gen) hostileCalls(display, key string, recvs []recv, callee string, sig
 		}
 		if b, ok := bases[types.TypeString(t, nil)]; ok {
 			base[i] = b
+			anyBase = true
 			continue
 		}
 		z, err := g.zeroExpr(t)
@@ -441,8 +444,10 @@ func (g *gen) hostileCalls(display, key string, recvs []recv, callee string, sig
 		if r.label != "" {
 			label = "recv=" + r.label + ","
 		}
-		if recvOnly {
-			g.hostile = append(g.hostile, entry{display + "[" + strings.TrimSuffix(label, ",") + "]", stmt(sig, r.expr+callee+"("+join(base)+")"), contracts[key]})
+		// every argument at its base: valid arrays reach past the nil
+		// checks (a zero receiver given a real output, say)
+		if recvOnly || anyBase {
+			g.hostile = append(g.hostile, entry{display + "[" + label + "bases]", stmt(sig, r.expr+callee+"("+join(base)+")"), contracts[key]})
 		}
 		for i := 0; i < n; i++ {
 			p := params.At(i)
