@@ -60,17 +60,7 @@ func rowCopy(dst, src *array.Array, workers int) bool {
 		}
 		for row := lo; row < hi; row++ {
 			move(unsafe.Add(db, do*sz), unsafe.Add(sb, so*sz), cols, step)
-			for i := len(idx) - 1; i >= 0; i-- {
-				idx[i]++
-				so += ss[i]
-				do += ds[i]
-				if idx[i] < outer[i] {
-					break
-				}
-				so -= ss[i] * outer[i]
-				do -= ds[i] * outer[i]
-				idx[i] = 0
-			}
+			nextOuter(idx, outer, ss, ds, &so, &do)
 		}
 	})
 	runtime.KeepAlive(src)

@@ -105,6 +105,27 @@ func (o *odometer) next() {
 	}
 }
 
+// nextOuter moves the outer index idx (over the extents outer, last axis
+// fastest) one position on, and the element offsets so and do of two
+// arrays by their strides ss and ds along those axes. It reports false
+// after the last position (idx and the offsets are then back at the
+// start). The row copies (transposeCopy, rowCopy, the concatenation's
+// blocks) walk their rows with it.
+func nextOuter(idx, outer, ss, ds []int, so, do *int) bool {
+	for i := len(idx) - 1; i >= 0; i-- {
+		idx[i]++
+		*so += ss[i]
+		*do += ds[i]
+		if idx[i] < outer[i] {
+			return true
+		}
+		*so -= ss[i] * outer[i]
+		*do -= ds[i] * outer[i]
+		idx[i] = 0
+	}
+	return false
+}
+
 // columns reports whether the walk should run by lanes: the innermost kept
 // axis steps more tightly through memory than the innermost reduced one, so
 // that rows of the kept axis are read along it (a reduction over an outer

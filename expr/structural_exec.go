@@ -578,20 +578,7 @@ func blockCopy(dst, src *array.Array) bool {
 				m[i] = 1
 			}
 		}
-		// next outer index
-		i := k - 1
-		for ; i >= 0; i-- {
-			idx[i]++
-			so += ss[i]
-			do += ds[i]
-			if idx[i] < outer[i] {
-				break
-			}
-			so -= ss[i] * outer[i]
-			do -= ds[i] * outer[i]
-			idx[i] = 0
-		}
-		if i < 0 {
+		if !nextOuter(idx, outer, ss, ds, &so, &do) {
 			return true
 		}
 	}

@@ -45,19 +45,7 @@ func transposeCopy(dst, src *array.Array) bool {
 		default:
 			tiles[uint64](d, s, rows, cols, ds[r-2], ss[r-1])
 		}
-		i := len(idx) - 1
-		for ; i >= 0; i-- {
-			idx[i]++
-			so += ss[i]
-			do += ds[i]
-			if idx[i] < outer[i] {
-				break
-			}
-			so -= ss[i] * outer[i]
-			do -= ds[i] * outer[i]
-			idx[i] = 0
-		}
-		if i < 0 {
+		if !nextOuter(idx, outer, ss, ds, &so, &do) {
 			return true
 		}
 	}
