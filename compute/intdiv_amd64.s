@@ -28,6 +28,17 @@
 	VPMULLD Y13, Y5, Y6 \
 	VPSUBD Y6, Y0, R
 
+// STEP16 is one step of sixteen lanes: the kernel K (DIV8 or MOD8) on two
+// vectors, stored by STORE (VMOVDQU or VMOVNTDQ).
+#define STEP16(K, STORE) \
+	K(0, Y7) \
+	K(32, Y8) \
+	STORE Y7, 0(DI) \
+	STORE Y8, 32(DI) \
+	ADDQ $64, SI \
+	ADDQ $64, DI \
+	SUBQ $16, CX
+
 TEXT ·floorDivI32AVX2(SB), NOSPLIT, $0-64
 	MOVQ dst+0(FP), DI
 	MOVQ x+8(FP), SI
@@ -48,13 +59,7 @@ TEXT ·floorDivI32AVX2(SB), NOSPLIT, $0-64
 div16:
 	CMPQ CX, $16
 	JLT div8
-	DIV8(0, Y7)
-	DIV8(32, Y8)
-	VMOVDQU Y7, 0(DI)
-	VMOVDQU Y8, 32(DI)
-	ADDQ $64, SI
-	ADDQ $64, DI
-	SUBQ $16, CX
+	STEP16(DIV8, VMOVDQU)
 	JMP div16
 div8:
 	TESTQ CX, CX
@@ -65,13 +70,7 @@ div8:
 divnt16:
 	CMPQ CX, $16
 	JLT divnt8
-	DIV8(0, Y7)
-	DIV8(32, Y8)
-	VMOVNTDQ Y7, 0(DI)
-	VMOVNTDQ Y8, 32(DI)
-	ADDQ $64, SI
-	ADDQ $64, DI
-	SUBQ $16, CX
+	STEP16(DIV8, VMOVNTDQ)
 	JMP divnt16
 divnt8:
 	TESTQ CX, CX
@@ -85,13 +84,7 @@ modsel:
 mod16:
 	CMPQ CX, $16
 	JLT mod8
-	MOD8(0, Y7)
-	MOD8(32, Y8)
-	VMOVDQU Y7, 0(DI)
-	VMOVDQU Y8, 32(DI)
-	ADDQ $64, SI
-	ADDQ $64, DI
-	SUBQ $16, CX
+	STEP16(MOD8, VMOVDQU)
 	JMP mod16
 mod8:
 	TESTQ CX, CX
@@ -102,13 +95,7 @@ mod8:
 modnt16:
 	CMPQ CX, $16
 	JLT modnt8
-	MOD8(0, Y7)
-	MOD8(32, Y8)
-	VMOVNTDQ Y7, 0(DI)
-	VMOVNTDQ Y8, 32(DI)
-	ADDQ $64, SI
-	ADDQ $64, DI
-	SUBQ $16, CX
+	STEP16(MOD8, VMOVNTDQ)
 	JMP modnt16
 modnt8:
 	TESTQ CX, CX
@@ -151,7 +138,9 @@ done:
 	VPSRLQ X13, Y5, Y5 \
 	VPXOR Y1, Y5, Y5
 
-#define SLOWMOD64 \
+// REM64 turns the quotient q in Y5 into the remainder x - q*c (q*c from
+// three 32-bit products); SLOWMOD64 is SLOW64 and REM64.
+#define REM64 \
 	VPMULUDQ Y12, Y5, Y6 \
 	VPSRLQ $32, Y5, Y7 \
 	VPMULUDQ Y12, Y7, Y7 \
@@ -160,6 +149,40 @@ done:
 	VPSLLQ $32, Y7, Y7 \
 	VPADDQ Y7, Y6, Y6 \
 	VPSUBQ Y6, Y0, Y5
+
+#define SLOWMOD64 \
+	SLOW64 \
+	REM64
+
+// LOAD64 loads four lanes, their sign masks (Y1) and magnitudes (Y2), and
+// jumps to SLOW when a magnitude is 2^31 or more.
+#define LOAD64(SLOW) \
+	VMOVDQU 0(SI), Y0 \
+	VPCMPGTQ Y0, Y10, Y1 \
+	VPXOR Y1, Y0, Y2 \
+	VPSRLQ $31, Y2, Y3 \
+	VPTEST Y3, Y3 \
+	JNZ SLOW
+
+// FASTDIV64 is the quotient of magnitudes below 2^31 by one 32-bit
+// multiply; FASTMOD64 the remainder after it (one signed multiply).
+#define FASTDIV64 \
+	VPMULUDQ Y9, Y2, Y5 \
+	VPSRLQ $32, Y5, Y5 \
+	VPSRLQ X13, Y5, Y5 \
+	VPXOR Y1, Y5, Y5
+
+#define FASTMOD64 \
+	FASTDIV64 \
+	VPMULDQ Y12, Y5, Y6 \
+	VPSUBQ Y6, Y0, Y5
+
+// NEXT4 stores the four lanes of Y5 by STORE and moves on (flags: the count).
+#define NEXT4(STORE) \
+	STORE Y5, 0(DI) \
+	ADDQ $32, SI \
+	ADDQ $32, DI \
+	SUBQ $4, CX
 
 TEXT ·floorDivI64AVX2(SB), NOSPLIT, $0-72
 	MOVQ dst+0(FP), DI
@@ -185,7 +208,7 @@ loop:
 	SLOW64
 	TESTQ R8, R8
 	JZ store
-	SLOWMOD64
+	REM64
 store:
 	TESTQ R9, R9
 	JNZ ntstore
@@ -207,112 +230,50 @@ floop:
 	TESTQ R9, R9
 	JNZ fdivnt
 fdiv:
-	VMOVDQU 0(SI), Y0
-	VPCMPGTQ Y0, Y10, Y1
-	VPXOR Y1, Y0, Y2
-	VPSRLQ $31, Y2, Y3
-	VPTEST Y3, Y3
-	JNZ fdivslow
-	VPMULUDQ Y9, Y2, Y5
-	VPSRLQ $32, Y5, Y5
-	VPSRLQ X13, Y5, Y5
-	VPXOR Y1, Y5, Y5
-	VMOVDQU Y5, 0(DI)
-	ADDQ $32, SI
-	ADDQ $32, DI
-	SUBQ $4, CX
+	LOAD64(fdivslow)
+	FASTDIV64
+	NEXT4(VMOVDQU)
 	JNZ fdiv
 	JMP fdone
 fdivslow:
 	SLOW64
-	VMOVDQU Y5, 0(DI)
-	ADDQ $32, SI
-	ADDQ $32, DI
-	SUBQ $4, CX
+	NEXT4(VMOVDQU)
 	JNZ fdiv
 	JMP fdone
 fdivnt:
-	VMOVDQU 0(SI), Y0
-	VPCMPGTQ Y0, Y10, Y1
-	VPXOR Y1, Y0, Y2
-	VPSRLQ $31, Y2, Y3
-	VPTEST Y3, Y3
-	JNZ fdivntslow
-	VPMULUDQ Y9, Y2, Y5
-	VPSRLQ $32, Y5, Y5
-	VPSRLQ X13, Y5, Y5
-	VPXOR Y1, Y5, Y5
-	VMOVNTDQ Y5, 0(DI)
-	ADDQ $32, SI
-	ADDQ $32, DI
-	SUBQ $4, CX
+	LOAD64(fdivntslow)
+	FASTDIV64
+	NEXT4(VMOVNTDQ)
 	JNZ fdivnt
 	JMP fdone
 fdivntslow:
 	SLOW64
-	VMOVNTDQ Y5, 0(DI)
-	ADDQ $32, SI
-	ADDQ $32, DI
-	SUBQ $4, CX
+	NEXT4(VMOVNTDQ)
 	JNZ fdivnt
 	JMP fdone
 fmodsel:
 	TESTQ R9, R9
 	JNZ fmodnt
 fmod:
-	VMOVDQU 0(SI), Y0
-	VPCMPGTQ Y0, Y10, Y1
-	VPXOR Y1, Y0, Y2
-	VPSRLQ $31, Y2, Y3
-	VPTEST Y3, Y3
-	JNZ fmodslow
-	VPMULUDQ Y9, Y2, Y5
-	VPSRLQ $32, Y5, Y5
-	VPSRLQ X13, Y5, Y5
-	VPXOR Y1, Y5, Y5
-	VPMULDQ Y12, Y5, Y6
-	VPSUBQ Y6, Y0, Y5
-	VMOVDQU Y5, 0(DI)
-	ADDQ $32, SI
-	ADDQ $32, DI
-	SUBQ $4, CX
+	LOAD64(fmodslow)
+	FASTMOD64
+	NEXT4(VMOVDQU)
 	JNZ fmod
 	JMP fdone
 fmodslow:
-	SLOW64
 	SLOWMOD64
-	VMOVDQU Y5, 0(DI)
-	ADDQ $32, SI
-	ADDQ $32, DI
-	SUBQ $4, CX
+	NEXT4(VMOVDQU)
 	JNZ fmod
 	JMP fdone
 fmodnt:
-	VMOVDQU 0(SI), Y0
-	VPCMPGTQ Y0, Y10, Y1
-	VPXOR Y1, Y0, Y2
-	VPSRLQ $31, Y2, Y3
-	VPTEST Y3, Y3
-	JNZ fmodntslow
-	VPMULUDQ Y9, Y2, Y5
-	VPSRLQ $32, Y5, Y5
-	VPSRLQ X13, Y5, Y5
-	VPXOR Y1, Y5, Y5
-	VPMULDQ Y12, Y5, Y6
-	VPSUBQ Y6, Y0, Y5
-	VMOVNTDQ Y5, 0(DI)
-	ADDQ $32, SI
-	ADDQ $32, DI
-	SUBQ $4, CX
+	LOAD64(fmodntslow)
+	FASTMOD64
+	NEXT4(VMOVNTDQ)
 	JNZ fmodnt
 	JMP fdone
 fmodntslow:
-	SLOW64
 	SLOWMOD64
-	VMOVNTDQ Y5, 0(DI)
-	ADDQ $32, SI
-	ADDQ $32, DI
-	SUBQ $4, CX
+	NEXT4(VMOVNTDQ)
 	JNZ fmodnt
 	JMP fdone
 fdone:
