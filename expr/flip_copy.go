@@ -13,17 +13,18 @@ import (
 const minRowCopy = 16
 
 // rowCopy copies src into dst (same dtype and shape, no masks) a row at a
-// time when dst's last axis is contiguous and src's steps by 1 or -1 (a
-// flipped last axis, whose rows the reversing gather kernel reads
-// backwards): one kernel call per row straight into dst, where the fused
-// pass would gather each tile into a buffer and copy it out again. Rows
-// are shared among up to workers goroutines when there are enough bytes.
+// time when rowCopyable holds (src's last axis flipped, whose rows the
+// reversing gather kernel reads backwards, dst's contiguous): one kernel
+// call per row straight into dst, where the fused pass would gather each
+// tile into a buffer and copy it out again. Rows are shared among up to
+// workers goroutines when there are enough bytes.
 // It reports whether it applied.
 func rowCopy(dst, src *array.Array, workers int) bool {
-	r := src.Rank()
-	if r == 0 || src.HasNulls() || dst.HasNulls() || dst.ReadOnly() || src.DType() != dst.DType() || dst.Rank() != r {
+	ss, ds := src.Strides(), dst.Strides()
+	if !rowCopyable(src, ds) || dst.HasNulls() || dst.ReadOnly() || src.DType() != dst.DType() {
 		return false
 	}
+	r := src.Rank()
 	shape := src.Shape()
 	for i, d := range shape {
 		if dst.Dim(i) != d {
@@ -31,10 +32,6 @@ func rowCopy(dst, src *array.Array, workers int) bool {
 		}
 	}
 	cols := shape[r-1]
-	ss, ds := src.Strides(), dst.Strides()
-	if ds[r-1] != 1 || (ss[r-1] != 1 && ss[r-1] != -1) || cols < minRowCopy {
-		return false
-	}
 	sz := src.DType().Size()
 	move, err := compute.Gather(sz)
 	if err != nil {
