@@ -290,12 +290,8 @@ func emitChain(a1, a2 arith, t typ, bs, cs string, nt bool) {
 	fmt.Fprint(w, adv(32))
 	fmt.Fprintf(w, "\tSUBQ $%d, CX\n\tJMP loop1\n", L)
 	fmt.Fprintf(w, "done:\n\tVZEROUPPER\n\tRET\n\n")
-	tbl := "chainTable"
-	if nt {
-		tbl = "chainNTTable"
-	}
-	fmt.Fprintf(&reg, "\t%s[%s][%s][%s][%d][%d] = asmChain[%s](%sAVX2, %s, %s, %d, %v, %v, %v)\n",
-		tbl, a1.op, a2.op, t.konst, b2i(bs == "s"), b2i(cs == "s"), t.name, name, a1.op, a2.op, L, bs == "s", cs == "s", nt)
+	fmt.Fprintf(&reg, "\tsetChain(%s, %s, %s, %v, %v, %v, asmChain[%s](%sAVX2, %s, %s, %d, %v, %v, %v))\n",
+		a1.op, a2.op, t.konst, bs == "s", cs == "s", nt, t.name, name, a1.op, a2.op, L, bs == "s", cs == "s", nt)
 }
 
 // comparisons of floats, writing bool bytes: 8 (or 4) results per vector.

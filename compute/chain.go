@@ -8,19 +8,59 @@ import "unsafe"
 // looked up. The intermediate never leaves the registers.
 type ChainFunc func(dst, a, b, c unsafe.Pointer, n int)
 
-var chainTable, chainNTTable [numOps][numOps][numTypes][2][2]ChainFunc
+// chainTable holds the chain kernels by op1, op2 (chainOp), dtype
+// (chainType), b scalar, c scalar and streaming stores. It has a slot for
+// the ops and dtypes that have kernels only: a table over every Op and Type
+// (3.4 MB of func values) was scanned by the garbage collector in every
+// cycle, which made each small allocation of the program dearer.
+var chainTable [3][3][2][2][2][2]ChainFunc
+
+// chainOp is op's index in chainTable (add, sub, mul).
+func chainOp(op Op) (int, bool) {
+	switch op {
+	case Add:
+		return 0, true
+	case Sub:
+		return 1, true
+	case Mul:
+		return 2, true
+	}
+	return 0, false
+}
+
+// chainType is t's index in chainTable (float32, float64).
+func chainType(t Type) (int, bool) {
+	switch t {
+	case Float32:
+		return 0, true
+	case Float64:
+		return 1, true
+	}
+	return 0, false
+}
+
+// setChain registers f (generated code calls it at init).
+func setChain(op1, op2 Op, t Type, bScalar, cScalar, streaming bool, f ChainFunc) {
+	i, ok1 := chainOp(op1)
+	j, ok2 := chainOp(op2)
+	k, ok3 := chainType(t)
+	if !ok1 || !ok2 || !ok3 {
+		return // generated code only; TestChainMatchesTwoOps finds every kernel
+	}
+	chainTable[i][j][k][b2i(bScalar)][b2i(cScalar)][b2i(streaming)] = f
+}
 
 // LookupChain returns the fused two-op kernel for op1, op2 (add, sub or mul)
 // on float32 or float64, where the build has one (AVX2), and its
 // streaming-store variant.
 func LookupChain(op1, op2 Op, t Type, bScalar, cScalar, streaming bool) (ChainFunc, bool) {
-	if op1 >= numOps || op2 >= numOps || t >= numTypes {
+	i, ok1 := chainOp(op1)
+	j, ok2 := chainOp(op2)
+	k, ok3 := chainType(t)
+	if !ok1 || !ok2 || !ok3 {
 		return nil, false
 	}
-	f := chainTable[op1][op2][t][b2i(bScalar)][b2i(cScalar)]
-	if streaming {
-		f = chainNTTable[op1][op2][t][b2i(bScalar)][b2i(cScalar)]
-	}
+	f := chainTable[i][j][k][b2i(bScalar)][b2i(cScalar)][b2i(streaming)]
 	return f, f != nil
 }
 
