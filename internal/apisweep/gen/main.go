@@ -44,12 +44,7 @@ var skips = map[string]string{}
 // on some input (like indexing a Go slice), by key as in skips. Their calls
 // are made; a panic passes if it is the package's own (a message starting
 // "pkg:"), never a runtime error.
-var contracts = map[string]string{
-	"array.At":            "documented: At panics like a Go slice index on a nil or released array, an index of the wrong length or out of range (DESIGN.md, Errors and panics)",
-	"array.Array.IsValid": "documented: IsValid panics like At on a nil or released array or a bad index (array_test's TestNilArray, TestReleasedArray)",
-	"array.Set":           "documented: Set returns ErrNil/ErrReleased/ErrReadOnly but panics like At on an index of the wrong length or out of range (DESIGN.md; TestAtSetIndexMisusePanics)",
-	"array.Array.SetNull": "documented: SetNull panics like At on an index of the wrong length or out of range (TestAtSetIndexMisusePanics)",
-}
+var contracts = map[string]string{}
 
 // skipRawPointer is the reason for not passing hostile lengths to a
 // function that takes an unsafe.Pointer: such a kernel trusts the caller for
