@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/internal/arraytest"
 )
 
 func TestCopyEveryDType(t *testing.T) {
@@ -41,7 +42,7 @@ func TestCopyEveryDType(t *testing.T) {
 			for i := 0; i < 2; i++ {
 				for j := 0; j < 4; j++ {
 					for k := 0; k < 3; k++ {
-						assert.Equal(t, array.At[float64](v, i, j, k), array.At[float64](c, i, j, k))
+						assert.Equal(t, arraytest.At[float64](t, v, i, j, k), arraytest.At[float64](t, c, i, j, k))
 					}
 				}
 			}
@@ -65,9 +66,9 @@ func TestCopyBroadcastViewIsWritable(t *testing.T) {
 	assert.Same(t, mem, c.Allocator())
 	assert.False(t, c.ReadOnly())
 	assert.Equal(t, 3000, c.Len())
-	assert.Equal(t, float32(2), array.At[float32](c, 999, 1))
+	assert.Equal(t, float32(2), arraytest.At[float32](t, c, 999, 1))
 	require.NoError(t, array.Set(c, float32(-1), 5, 1))
-	assert.Equal(t, float32(2), array.At[float32](row, 1), "the copy is independent")
+	assert.Equal(t, float32(2), arraytest.At[float32](t, row, 1), "the copy is independent")
 }
 
 func TestCopyWithValidity(t *testing.T) {
@@ -85,7 +86,7 @@ func TestCopyWithValidity(t *testing.T) {
 	assert.Equal(t, []bool{true, false, true, true, true, false}, vs)
 	// The copy's mask is its own.
 	require.NoError(t, array.Set(c, int64(9), 0, 1))
-	assert.False(t, a.IsValid(0, 1))
+	assert.False(t, arraytest.IsValid(t, a, 0, 1))
 	c.Release()
 
 	tr, err := a.View([]int{3, 2}, []int{1, 3}, 0)
@@ -121,7 +122,7 @@ func TestCopyRankZeroAndEmpty(t *testing.T) {
 	c, err := array.Copy(mem, s)
 	require.NoError(t, err)
 	assert.Equal(t, []int{}, c.Shape())
-	assert.False(t, c.IsValid())
+	assert.False(t, arraytest.IsValid(t, c))
 	c.Release()
 
 	for _, sh := range [][]int{{0}, {3, 0}, {0, 2, 2}} {

@@ -49,6 +49,6 @@
 //     buffers and lists where unreleased arrays were made (Leaks).
 //
 // Functions return errors for bad input (nil arrays included) rather than
-// panicking; the exceptions are the element accessors At and Set, which panic
-// on an index out of range, like a Go slice.
+// panicking, the element accessors At, IsValid, Set and SetNull too: an
+// index out of range or of the wrong length is an error wrapping ErrIndex.
 package array

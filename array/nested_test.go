@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/internal/arraytest"
 )
 
 func TestFromSliceIntUint(t *testing.T) {
@@ -38,7 +39,7 @@ func TestFromSliceIntUint(t *testing.T) {
 	require.NoError(t, err)
 	defer c.Release()
 	in[0] = 9
-	assert.Equal(t, int64(1), array.At[int64](c, 0))
+	assert.Equal(t, int64(1), arraytest.At[int64](t, c, 0))
 
 	_, err = array.FromSlice(mem, []int{1, 2, 3}, 2, 2)
 	assert.ErrorIs(t, err, array.ErrShape)

@@ -190,33 +190,44 @@ func ValidSlice(a *Array) ([]bool, error) {
 	return out, nil
 }
 
-// At returns the element at idx, converted to T as ToSlice does. It panics if
-// a is nil or released, or if idx has the wrong length or is out of range,
-// like indexing a Go slice.
-func At[T Element](a *Array, idx ...int) T {
-	e := a.mustIndex(idx)
+// At returns the element at idx, converted to T as ToSlice does (a null
+// element reads as the zero it stores). It returns an error wrapping ErrNil
+// or ErrReleased for a nil or released array, and one wrapping ErrIndex
+// when idx does not have one index per axis or an index is outside
+// [0, dim); the message names the index and the shape. A rank-0 array
+// takes no index.
+func At[T Element](a *Array, idx ...int) (T, error) {
+	e, err := a.index(idx)
+	if err != nil {
+		var zero T
+		return zero, fmt.Errorf("array.At: %w", err)
+	}
 	if DTypeOf[T]() == a.dtype {
-		return typed[T](a.data)[e] // same type: bit-exact, NaN payloads included
+		return typed[T](a.data)[e], nil // same type: bit-exact, NaN payloads included
 	}
-	return convert[T](a.load(e))
+	return convert[T](a.load(e)), nil
 }
 
-// IsValid reports whether the element at idx is valid (not null). It panics
-// like At on a bad index.
-func (a *Array) IsValid(idx ...int) bool {
-	e := a.mustIndex(idx)
+// IsValid reports whether the element at idx is valid (not null). It
+// returns the errors of At for a nil or released array or a bad index.
+func (a *Array) IsValid(idx ...int) (bool, error) {
+	e, err := a.index(idx)
+	if err != nil {
+		return false, fmt.Errorf("array.IsValid: %w", err)
+	}
 	m := a.maskBytes()
-	return m == nil || m[e] != 0
+	return m == nil || m[e] != 0, nil
 }
 
-// Set stores v, converted to a's dtype, at idx and marks it valid. It returns
-// ErrNil or ErrReleased for a nil or released array and ErrReadOnly for a
-// broadcast (stride-0) view, and panics like At on a bad index.
+// Set stores v, converted to a's dtype, at idx and marks it valid. It
+// returns the errors of At for a nil or released array or a bad index, and
+// ErrReadOnly for a broadcast (stride-0) view; when it fails it writes
+// nothing.
 func Set[T Element](a *Array, v T, idx ...int) error {
-	if err := Check(a); err != nil {
-		return fmt.Errorf("array.Set at %v: %w", idx, err)
+	e, err := a.index(idx)
+	if err != nil {
+		return fmt.Errorf("array.Set: %w", err)
 	}
-	e := a.mustIndex(idx)
 	if a.ReadOnly() {
 		return fmt.Errorf("array.Set at %v of %#v: %w", idx, a, ErrReadOnly)
 	}
@@ -234,13 +245,14 @@ func Set[T Element](a *Array, v T, idx ...int) error {
 // SetNull marks the element at idx null and zeroes it, adding a validity mask
 // (all valid) to a first if it has none. The mask is added to this header
 // only: views made earlier do not see it, views made later share it. It
-// returns ErrNil or ErrReleased for a nil or released array and ErrReadOnly
-// for a broadcast view, and panics like At on a bad index.
+// returns the errors of At for a nil or released array or a bad index, and
+// ErrReadOnly for a broadcast view; when it fails it writes nothing (and
+// adds no mask).
 func (a *Array) SetNull(idx ...int) error {
-	if err := Check(a); err != nil {
-		return fmt.Errorf("array.SetNull at %v: %w", idx, err)
+	e, err := a.index(idx)
+	if err != nil {
+		return fmt.Errorf("array.SetNull: %w", err)
 	}
-	e := a.mustIndex(idx)
 	if a.ReadOnly() {
 		return fmt.Errorf("array.SetNull at %v of %#v: %w", idx, a, ErrReadOnly)
 	}
@@ -252,23 +264,25 @@ func (a *Array) SetNull(idx ...int) error {
 	return nil
 }
 
-// mustIndex converts a multi-index to an element index of the buffer,
-// panicking on misuse (the documented behaviour of At and Set).
-func (a *Array) mustIndex(idx []int) int {
+// index converts a multi-index to an element index of the buffer. It
+// returns an error wrapping ErrNil or ErrReleased for a nil or released
+// array, and one wrapping ErrIndex for an index of the wrong rank or out
+// of range; the callers prefix their name.
+func (a *Array) index(idx []int) (int, error) {
 	if err := Check(a); err != nil {
-		panic("array: index into " + err.Error())
+		return 0, fmt.Errorf("index %v into %w", idx, err)
 	}
 	if len(idx) != len(a.shape) {
-		panic(fmt.Sprintf("array: index %v has %d dims, array has shape %v", idx, len(idx), a.shape))
+		return 0, fmt.Errorf("index %v of length %d for shape %v of rank %d: %w", idx, len(idx), a.shape, len(a.shape), ErrIndex)
 	}
 	e := a.offset
 	for k, i := range idx {
 		if i < 0 || i >= a.shape[k] {
-			panic(fmt.Sprintf("array: index %v out of range for shape %v", idx, a.shape))
+			return 0, fmt.Errorf("index %v out of range for shape %v: %w", idx, a.shape, ErrIndex)
 		}
 		e += i * a.strides[k]
 	}
-	return e
+	return e, nil
 }
 
 // each calls f with the buffer element index of every element of a, in

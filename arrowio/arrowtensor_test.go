@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/internal/arraytest"
 	"github.com/stride0/stride0/internal/arrowtest"
 )
 
@@ -71,7 +72,7 @@ func TestArrowTensorRoundTrip(t *testing.T) {
 			for i := int64(0); i < 4; i++ {
 				for j := int64(0); j < 2; j++ {
 					for k := int64(0); k < 3; k++ {
-						require.Equal(t, array.At[float64](v, int(i), int(j), int(k)), tensorAt(t, tn, []int64{i, j, k}))
+						require.Equal(t, arraytest.At[float64](t, v, int(i), int(j), int(k)), tensorAt(t, tn, []int64{i, j, k}))
 					}
 				}
 			}
@@ -157,7 +158,7 @@ func TestArrowTensorCopiesAndErrors(t *testing.T) {
 	assert.Equal(t, 0, tn.NumDims())
 	back, err := FromTensor(tn)
 	require.NoError(t, err)
-	assert.Equal(t, 2.5, array.At[float64](back))
+	assert.Equal(t, 2.5, arraytest.At[float64](t, back))
 	back.Release()
 	tn.Release()
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/expr"
+	"github.com/stride0/stride0/internal/arraytest"
 	"github.com/stride0/stride0/internal/arrowtest"
 )
 
@@ -195,7 +196,7 @@ func TestJavaScriptRoundTrip(t *testing.T) {
 		for i := 0; i < 2; i++ {
 			for ii := 0; ii < 2; ii++ {
 				for jj := 0; jj < 2; jj++ {
-					assert.Equal(t, float64(1000*(2*b+i)+2*jj+ii), array.At[float64](a, i, ii, jj))
+					assert.Equal(t, float64(1000*(2*b+i)+2*jj+ii), arraytest.At[float64](t, a, i, ii, jj))
 				}
 			}
 		}

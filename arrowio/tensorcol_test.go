@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/internal/arraytest"
 	"github.com/stride0/stride0/internal/arrowtest"
 )
 
@@ -105,7 +106,7 @@ func TestTensorPermutationRead(t *testing.T) {
 			for j := 0; j < 2; j++ {
 				for k := 0; k < 3; k++ {
 					want := int32(100*r + j*12 + k*4 + i)
-					require.Equal(t, want, array.At[int32](a, r, i, j, k), "(%d,%d,%d,%d)", r, i, j, k)
+					require.Equal(t, want, arraytest.At[int32](t, a, r, i, j, k), "(%d,%d,%d,%d)", r, i, j, k)
 				}
 			}
 		}

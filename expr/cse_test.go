@@ -11,6 +11,7 @@ import (
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/broadcast"
 	"github.com/stride0/stride0/expr"
+	"github.com/stride0/stride0/internal/arraytest"
 )
 
 // standardize builds (x - mean) / sqrt(mean((x - mean)^2)) with one mean
@@ -108,7 +109,7 @@ func TestCSEStructural(t *testing.T) {
 			}
 			defer ys.Release()
 			at := func(r *array.Array, i, j int) float64 { // broadcast read
-				return array.At[float64](r, min(i, r.Dim(0)-1), min(j, r.Dim(1)-1))
+				return arraytest.At[float64](t, r, min(i, r.Dim(0)-1), min(j, r.Dim(1)-1))
 			}
 			for i := 0; i < 6; i++ {
 				for j := 0; j < 10; j++ {
@@ -116,7 +117,7 @@ func TestCSEStructural(t *testing.T) {
 					if c.equal && d != 0 {
 						t.Fatalf("[%d %d]: equal subexpressions differ by %g", i, j, d)
 					}
-					if w, g := array.At[float64](a, i, j)+d, array.At[float64](got, i, j); w != g {
+					if w, g := arraytest.At[float64](t, a, i, j)+d, arraytest.At[float64](t, got, i, j); w != g {
 						t.Fatalf("[%d %d] = %g, want %g", i, j, g, w)
 					}
 				}
@@ -155,7 +156,7 @@ func TestStandardizeValues(t *testing.T) {
 		sd := math.Sqrt(s / float64(n))
 		for i, f := range v {
 			w := (float64(f) - m) / sd
-			g := float64(array.At[float32](got, i))
+			g := float64(arraytest.At[float32](t, got, i))
 			if n == 1 {
 				if !math.IsNaN(g) {
 					t.Fatalf("n=1: got %g, want NaN (0/0)", g)
@@ -208,10 +209,10 @@ func TestReduceFinishCast(t *testing.T) {
 		for j := 0; j < 6; j++ {
 			w += float64(v[i*6+j])
 		}
-		if g := array.At[float64](got, i); g != w {
+		if g := arraytest.At[float64](t, got, i); g != w {
 			t.Fatalf("row %d: %g, want %g", i, g, w)
 		}
-		if g := array.At[float64](dst, i); g != w {
+		if g := arraytest.At[float64](t, dst, i); g != w {
 			t.Fatalf("EvalInto row %d: %g, want %g", i, g, w)
 		}
 	}
@@ -265,7 +266,7 @@ func TestCSEInPass(t *testing.T) {
 				default:
 					w = v*v + v
 				}
-				if g := array.At[float64](got, i); g != w {
+				if g := arraytest.At[float64](t, got, i); g != w {
 					t.Fatalf("[%d] = %v, want %v", i, g, w)
 				}
 			}
@@ -308,7 +309,7 @@ func TestCSEHoistedThenFused(t *testing.T) {
 			s += xj + cv[i*4+j]
 		}
 		w := s + (xj - bv[j])
-		if g := array.At[float64](got, j); g != w {
+		if g := arraytest.At[float64](t, got, j); g != w {
 			t.Fatalf("[%d] = %v, want %v", j, g, w)
 		}
 	}

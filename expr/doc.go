@@ -269,7 +269,7 @@
 //	                                               into its slice of the output; a piece that is an
 //	                                               array is copied by memmove per contiguous run
 //	Take (TakeFlat: axis None)         lazy        rows of the trailing axes copied at the indices;
-//	                                               an index out of range fails evaluation (ErrIndex)
+//	                                               an index out of range fails evaluation (array.ErrIndex)
 //	Sort, Argsort (…Flat: axis None)   lazy        each lane sorted stably, NaNs then nulls last
 //	Matmul                             lazy        operands evaluated, then linalg.Matmul
 //	Compress (CompressFlat)            eager       the result's size depends on the mask's values:

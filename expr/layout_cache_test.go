@@ -11,6 +11,7 @@ import (
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/broadcast"
 	"github.com/stride0/stride0/expr"
+	"github.com/stride0/stride0/internal/arraytest"
 )
 
 // checkAlternating verifies out = (x - 0.5) * 2 for the batches of
@@ -20,8 +21,8 @@ func checkAlternating(t *testing.T, b expr.Bindings, out *array.Array) {
 	x := b["x"]
 	for i := 0; i < x.Dim(0); i++ {
 		for j := 0; j < 16; j++ {
-			w := (array.At[float32](x, i, j) - 0.5) * 2
-			if g := array.At[float32](out, i, j); g != w {
+			w := (arraytest.At[float32](t, x, i, j) - 0.5) * 2
+			if g := arraytest.At[float32](t, out, i, j); g != w {
 				t.Fatalf("[%d %d] = %g, want %g", i, j, g, w)
 			}
 		}
@@ -184,7 +185,7 @@ func TestSmallEvalPoolsScratch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if g := array.At[float32](out, 999); g != 2 {
+		if g := arraytest.At[float32](t, out, 999); g != 2 {
 			t.Fatalf("got %g, want 2", g)
 		}
 		out.Release()

@@ -124,6 +124,7 @@ func Scalar(v float64, dt array.DType) *Node {
 		err = array.Set(a, v)
 	}
 	if err != nil {
+		a.Release()
 		return &Node{kind: kConst, err: fmt.Errorf("expr.Scalar(%v, %v): %w", v, dt, err)}
 	}
 	return &Node{kind: kConst, dtype: dt, shape: broadcast.StaticShape(), arr: a}
@@ -173,10 +174,14 @@ func (n *Node) asDType(dt array.DType, op string) (*Node, error) {
 	}
 	if n.weak == weakInt && dt.IsInteger() {
 		// exact for the 64-bit types too (float64 would round)
+		var err error
 		if dt.IsUnsigned() {
-			array.Set(c.arr, uint64(n.wi))
+			err = array.Set(c.arr, uint64(n.wi))
 		} else {
-			array.Set(c.arr, n.wi)
+			err = array.Set(c.arr, n.wi)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("expr.%s: %w", op, err)
 		}
 	}
 	return c, nil
@@ -212,13 +217,20 @@ func (n *Node) constString() string {
 	if n.arr == nil {
 		return "const(?)"
 	}
+	var v any
+	var err error
 	switch {
 	case n.dtype == array.Bool:
-		return fmt.Sprint(array.At[bool](n.arr))
+		v, err = array.At[bool](n.arr)
 	case n.dtype.IsFloat():
-		return fmt.Sprint(array.At[float64](n.arr))
+		v, err = array.At[float64](n.arr)
 	case n.dtype.IsUnsigned():
-		return fmt.Sprint(array.At[uint64](n.arr))
+		v, err = array.At[uint64](n.arr)
+	default:
+		v, err = array.At[int64](n.arr)
 	}
-	return fmt.Sprint(array.At[int64](n.arr))
+	if err != nil {
+		return "const(?)" // released
+	}
+	return fmt.Sprint(v)
 }

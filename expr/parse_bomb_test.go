@@ -12,6 +12,7 @@ import (
 
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/expr"
+	"github.com/stride0/stride0/internal/arraytest"
 )
 
 // parseBounded parses src in a goroutine and fails the test when it takes
@@ -119,7 +120,7 @@ func TestParseFoldBombs(t *testing.T) {
 		out, err := expr.Eval(n, expr.WithAllocator(mem))
 		require.NoError(t, err, "%s", c.src)
 		require.Equal(t, array.Int64, out.DType(), "%s", c.src)
-		require.Equal(t, c.want, array.At[int64](out), "%s", c.src)
+		require.Equal(t, c.want, arraytest.At[int64](t, out), "%s", c.src)
 		out.Release()
 	}
 	// float literals with huge exponents are Python's: inf and 0
@@ -131,7 +132,7 @@ func TestParseFoldBombs(t *testing.T) {
 		require.NoError(t, err, "%.40s", src)
 		out, err := expr.Eval(n, expr.WithAllocator(mem))
 		require.NoError(t, err, "%.40s", src)
-		require.Equal(t, want, array.At[float64](out), "%.40s", src)
+		require.Equal(t, want, arraytest.At[float64](t, out), "%.40s", src)
 		out.Release()
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/broadcast"
 	"github.com/stride0/stride0/expr"
+	"github.com/stride0/stride0/internal/arraytest"
 )
 
 // TestParseFolding checks Parse's arithmetic on numbers against Python's:
@@ -45,17 +46,17 @@ func TestParseFolding(t *testing.T) {
 		switch kind {
 		case "bool":
 			require.Equal(t, array.Bool, out.DType(), "%s", src)
-			require.Equal(t, want == "True", array.At[bool](out), "%s", src)
+			require.Equal(t, want == "True", arraytest.At[bool](t, out), "%s", src)
 		case "int":
 			require.Equal(t, array.Int64, out.DType(), "%s", src)
 			w, err := strconv.ParseInt(want, 10, 64)
 			require.NoError(t, err)
-			require.Equal(t, w, array.At[int64](out), "%s", src)
+			require.Equal(t, w, arraytest.At[int64](t, out), "%s", src)
 		case "float":
 			require.Equal(t, array.Float64, out.DType(), "%s", src)
 			w, err := strconv.ParseFloat(want, 64)
 			require.NoError(t, err)
-			got := array.At[float64](out)
+			got := arraytest.At[float64](t, out)
 			ulps := uint64(0)
 			if strings.Contains(src, "**") {
 				ulps = 1 // Go's math.Pow, not C's pow

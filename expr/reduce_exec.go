@@ -11,6 +11,7 @@ import (
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/broadcast"
 	"github.com/stride0/stride0/compute"
+	"github.com/stride0/stride0/internal/half"
 )
 
 // identity returns the 8-byte pattern of op's identity in type t.
@@ -40,11 +41,7 @@ func identity(r reduction, t array.DType) [8]byte {
 	case redSum, redMean:
 		return b
 	case redProd:
-		a, _ := array.Wrap([]float64{1})
-		c, _ := array.Empty(nil, t)
-		_ = array.Set(c, array.At[float64](a, 0))
-		copy(b[:], c.Data().Bytes())
-		return b
+		return scalarOf(t, 1)
 	}
 	switch t {
 	case array.Bool:
@@ -407,11 +404,41 @@ func (ev *evaluation) mean(g *group, arg *rnode, accStrides, keep []int, at arra
 	return nil
 }
 
-// scalarOf returns v converted to t as an 8-byte pattern.
+// scalarOf returns v converted to t as an 8-byte pattern, as array.Set
+// converts a float64 (Go's conversions; a negative v reaches an unsigned
+// type through int64, bool is v != 0).
 func scalarOf(t array.DType, v float64) [8]byte {
 	var b [8]byte
-	c, _ := array.Empty(nil, t)
-	_ = array.Set(c, v)
-	copy(b[:], c.Data().Bytes())
+	p := unsafe.Pointer(&b)
+	i, u := int64(v), uint64(v)
+	if v < 0 {
+		u = uint64(i)
+	}
+	switch t {
+	case array.Bool:
+		*(*uint8)(p) = b2u(v != 0)
+	case array.Int8:
+		*(*int8)(p) = int8(i)
+	case array.Int16:
+		*(*int16)(p) = int16(i)
+	case array.Int32:
+		*(*int32)(p) = int32(i)
+	case array.Int64:
+		*(*int64)(p) = i
+	case array.Uint8:
+		*(*uint8)(p) = uint8(u)
+	case array.Uint16:
+		*(*uint16)(p) = uint16(u)
+	case array.Uint32:
+		*(*uint32)(p) = uint32(u)
+	case array.Uint64:
+		*(*uint64)(p) = u
+	case array.Float16:
+		*(*uint16)(p) = half.FromFloat64(v)
+	case array.Float32:
+		*(*float32)(p) = float32(v)
+	case array.Float64:
+		*(*float64)(p) = v
+	}
 	return b
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/broadcast"
 	"github.com/stride0/stride0/expr"
+	"github.com/stride0/stride0/internal/arraytest"
 )
 
 // evalSame evaluates e with 1 and 3 workers and 16-element tiles, checks
@@ -546,7 +547,7 @@ func TestNewReductionsOverVariables(t *testing.T) {
 		require.Equal(t, c.cum, got)
 		out, err = pa.Eval(b)
 		require.NoError(t, err)
-		require.Equal(t, c.arg, array.At[int64](out))
+		require.Equal(t, c.arg, arraytest.At[int64](t, out))
 		out.Release()
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/compute"
 	"github.com/stride0/stride0/expr"
+	"github.com/stride0/stride0/internal/arraytest"
 	"github.com/stride0/stride0/internal/naive"
 	"github.com/stride0/stride0/view"
 )
@@ -117,5 +118,5 @@ func TestRowLoopedIntoMaskedOutput(t *testing.T) {
 	for i, v := range ok {
 		require.True(t, v, "element %d", i)
 	}
-	require.Equal(t, float32(3), array.At[float32](dst, 1, 3))
+	require.Equal(t, float32(3), arraytest.At[float32](t, dst, 1, 3))
 }

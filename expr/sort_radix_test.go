@@ -117,7 +117,7 @@ func TestSortRadixLanes(t *testing.T) {
 }
 
 // Take along the last axis at int64 indices (the direct path): negative
-// indices count from the end, an index out of range is an ErrIndex error
+// indices count from the end, an index out of range is an array.ErrIndex error
 // (through Eval and EvalInto), and the result matches the plain gather
 // (indices of another integer type) on 1-D and 2-D arrays.
 func TestTakeDirect(t *testing.T) {
@@ -171,12 +171,12 @@ func TestTakeDirect(t *testing.T) {
 			for _, bad := range []int64{int64(n), int64(-n - 1), math.MaxInt64, math.MinInt64} {
 				bi := mk(t, mem, []int64{0, bad, 1})
 				_, err := expr.Eval(expr.Take(expr.Leaf(x), expr.Leaf(bi), -1), expr.WithAllocator(mem))
-				require.True(t, errors.Is(err, expr.ErrIndex), "%v", err)
+				require.True(t, errors.Is(err, array.ErrIndex), "%v", err)
 				into3, err := array.Empty(mem, dt, append(outShape[:len(outShape)-1:len(outShape)-1], 3)...)
 				require.NoError(t, err)
 				err = expr.EvalInto(into3, expr.Take(expr.Leaf(x), expr.Leaf(bi), -1))
 				into3.Release()
-				require.True(t, errors.Is(err, expr.ErrIndex), "%v", err)
+				require.True(t, errors.Is(err, array.ErrIndex), "%v", err)
 			}
 			into.Release()
 			x.Release()

@@ -222,12 +222,12 @@ func TestTakeCompressErrors(t *testing.T) {
 		{[]int64{0, -3}, 1, "index -3 is out of bounds for axis 1 with size 2"},
 	} {
 		_, err := expr.Eval(expr.Take(a, expr.Leaf(mk(t, mem, c.idx)), c.axis), expr.WithAllocator(mem))
-		require.ErrorIs(t, err, expr.ErrIndex)
+		require.ErrorIs(t, err, array.ErrIndex)
 		require.ErrorContains(t, err, c.msg)
 	}
 	require.ErrorIs(t, expr.Take(a, expr.Leaf(mk(t, mem, []int64{0})), 2).Err(), broadcast.ErrAxes)
 	require.ErrorIs(t, expr.Take(a, expr.Leaf(mk(t, mem, []float32{0})), 0).Err(), expr.ErrDType)
-	require.ErrorIs(t, expr.Take(expr.Leaf(mk(t, mem, []float32{}, 0)), expr.Leaf(mk(t, mem, []int64{0})), 0).Err(), expr.ErrIndex)
+	require.ErrorIs(t, expr.Take(expr.Leaf(mk(t, mem, []float32{}, 0)), expr.Leaf(mk(t, mem, []int64{0})), 0).Err(), array.ErrIndex)
 	require.ErrorIs(t, expr.Take(nil, a, 0).Err(), expr.ErrNilNode)
 	// a null index gives a null element
 	idx, err := array.FromSliceValid(mem, []int64{1, 99}, []bool{true, false})
@@ -243,7 +243,7 @@ func TestTakeCompressErrors(t *testing.T) {
 
 	cond := expr.Leaf(mk(t, mem, []bool{false, false, true}))
 	_, err = expr.Compress(cond, a, 0, expr.WithAllocator(mem))
-	require.ErrorIs(t, err, expr.ErrIndex)
+	require.ErrorIs(t, err, array.ErrIndex)
 	require.ErrorContains(t, err, "true at 2, out of bounds for axis 0 with size 2")
 	_, err = expr.Compress(cond, a, 2, expr.WithAllocator(mem))
 	require.ErrorIs(t, err, broadcast.ErrAxes)

@@ -1,7 +1,6 @@
 package expr
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -12,10 +11,6 @@ import (
 	"github.com/stride0/stride0/compute"
 )
 
-// ErrIndex: an index of Take (or a Compress mask longer than its axis) out
-// of range; the message names the index, the axis and its size.
-var ErrIndex = errors.New("index out of range")
-
 // Take gathers x's elements along axis (negative counts from the end) at
 // indices, as numpy.take(x, indices, axis): the result has shape
 // x.shape[:axis] + indices.shape + x.shape[axis+1:] and x's dtype.
@@ -23,8 +18,8 @@ var ErrIndex = errors.New("index out of range")
 // NumPy's safe cast to intp does); a negative index counts
 // from the end of the axis (uint64 indices are an error, as NumPy cannot
 // cast them safely to intp), and an index outside [-size, size) makes
-// evaluation fail with an error wrapping ErrIndex that names the index, the
-// axis and its size (NumPy's mode "raise"). A null index gives a null
+// evaluation fail with an error wrapping array.ErrIndex that names the
+// index, the axis and its size (NumPy's mode "raise"). A null index gives a null
 // element, as does a null element of x.
 //
 // Lazy: the shape is known from the shapes, so Take is a node; its operands
@@ -62,7 +57,7 @@ func (n *Node) takeShape(in [][]int) ([]int, error) {
 	}
 	out := slices.Concat(x[:ax], idx, x[ax+1:])
 	if len(idx) > 0 && size(idx) > 0 && x[ax] == 0 {
-		return nil, fmt.Errorf("expr.Take: %w: cannot take %v indices from axis %d of size 0 (shape %v)", ErrIndex, idx, ax, x)
+		return nil, fmt.Errorf("expr.Take: %w: cannot take %v indices from axis %d of size 0 (shape %v)", array.ErrIndex, idx, ax, x)
 	}
 	return out, nil
 }
@@ -150,7 +145,7 @@ func gather(out, x *array.Array, idx []int, valid []bool, ax int) error {
 			continue
 		}
 		if i < -n || i >= n {
-			return fmt.Errorf("expr.Take: %w: index %d is out of bounds for axis %d with size %d", ErrIndex, i, ax, n)
+			return fmt.Errorf("expr.Take: %w: index %d is out of bounds for axis %d with size %d", array.ErrIndex, i, ax, n)
 		}
 		if i < 0 {
 			idx[k] = i + n
@@ -223,7 +218,7 @@ func takeDirect(out, x, ind *array.Array, ax int) (bool, error) {
 		bad = takeRow(dst[o*m*sz:(o+1)*m*sz], src[o*n*sz:(o+1)*n*sz], idx, sz)
 	}
 	if bad >= 0 {
-		return true, fmt.Errorf("expr.Take: %w: index %d is out of bounds for axis %d with size %d", ErrIndex, idx[bad], ax, n)
+		return true, fmt.Errorf("expr.Take: %w: index %d is out of bounds for axis %d with size %d", array.ErrIndex, idx[bad], ax, n)
 	}
 	return true, nil
 }
@@ -278,8 +273,9 @@ func contiguousMask(a *array.Array) []byte {
 // Compress selects the slices of x along axis (negative counts from the
 // end) where cond is true, as numpy.compress(cond, x, axis): cond is a 1-D
 // bool array (or any expression of one); entries past its length count as
-// false, and a cond longer than the axis is an error (ErrIndex) unless the
-// extra entries are false... as NumPy, any entry past the axis is an error.
+// false, and a cond longer than the axis is an error (array.ErrIndex)
+// unless the extra entries are false... as NumPy, any entry past the axis is
+// an error.
 // A null in cond counts as false.
 //
 // Compress is eager: the result's size depends on cond's values, so it
@@ -339,7 +335,7 @@ func Compress(cond, x *Node, axis int, opts ...Option) (*array.Array, error) {
 	for i, t := range c {
 		if t && valid[i] {
 			if i >= xs[ax] {
-				return nil, fmt.Errorf("expr.Compress: %w: condition of length %d is true at %d, out of bounds for axis %d with size %d (shape %v)", ErrIndex, len(c), i, ax, xs[ax], xs)
+				return nil, fmt.Errorf("expr.Compress: %w: condition of length %d is true at %d, out of bounds for axis %d with size %d (shape %v)", array.ErrIndex, len(c), i, ax, xs[ax], xs)
 			}
 			idx = append(idx, i)
 		}

@@ -17,7 +17,7 @@ import (
 // accepts, contiguous and strided (each index array read by a different
 // path), with negative indices where the dtype has them and with a null
 // index, from arrays of 1-, 2-, 4- and 8-byte elements along each axis,
-// against direct indexing; and that an index out of range is an ErrIndex
+// against direct indexing; and that an index out of range is an array.ErrIndex
 // error naming it.
 func TestTakeIndexDTypes(t *testing.T) {
 	mem := checkedMem(t)
@@ -115,7 +115,7 @@ func checkTakeIndex(t *testing.T, mem *memory.CheckedAllocator, rng *rand.Rand, 
 	ib := indexArray(t, mem, idx, idt, strided, m)
 	defer ib.Release()
 	_, err = expr.Eval(expr.Take(expr.Leaf(x), expr.Leaf(ib), ax), expr.WithAllocator(mem))
-	require.True(t, errors.Is(err, expr.ErrIndex), "%s: %v", name, err)
+	require.True(t, errors.Is(err, array.ErrIndex), "%s: %v", name, err)
 	require.Contains(t, err.Error(), fmt.Sprintf("index %d is out of bounds", bad), name)
 }
 

@@ -99,7 +99,8 @@ func (n *Node) number() (float64, bool) {
 	case n.weak != strong:
 		return n.wv, true
 	case n.arr != nil && n.arr.Rank() == 0 && n.dtype != array.Bool && n.dtype.Valid():
-		return array.At[float64](n.arr), true
+		v, err := array.At[float64](n.arr) // a released array is no constant
+		return v, err == nil
 	}
 	return 0, false
 }

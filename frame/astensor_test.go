@@ -13,6 +13,7 @@ import (
 
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/frame"
+	"github.com/stride0/stride0/internal/arraytest"
 )
 
 // listRecord holds rows of a list<float32> column: nil is a null row.
@@ -46,7 +47,7 @@ func TestAsTensor(t *testing.T) {
 	v, err := array.ToSlice[float32](x)
 	require.NoError(t, err)
 	assert.Equal(t, []float32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, append(v[:4:4], v[8:]...))
-	assert.False(t, x.IsValid(1, 0, 0))
+	assert.False(t, arraytest.IsValid(t, x, 1, 0, 0))
 	x.Release()
 	sc, _ := tb.Arrow("s")
 	assert.True(t, sc.IsNull(1), "the sum of a null row is null")
@@ -108,10 +109,10 @@ func TestAsTensorSlicedList(t *testing.T) {
 		for i := lo; i < hi; i++ {
 			r := i - lo
 			if rows[i] == nil {
-				assert.False(t, x.IsValid(r, 0), "trial %d row %d is null", trial, i)
+				assert.False(t, arraytest.IsValid(t, x, r, 0), "trial %d row %d is null", trial, i)
 				continue
 			}
-			assert.True(t, x.IsValid(r, 0), "trial %d row %d is valid", trial, i)
+			assert.True(t, arraytest.IsValid(t, x, r, 0), "trial %d row %d is valid", trial, i)
 			assert.Equal(t, rows[i], v[4*r:4*r+4], "trial %d row %d [%d:%d]", trial, i, lo, hi)
 		}
 		x.Release()

@@ -15,6 +15,7 @@ import (
 	"github.com/stride0/stride0/arrowio"
 	"github.com/stride0/stride0/expr"
 	"github.com/stride0/stride0/frame"
+	"github.com/stride0/stride0/internal/arraytest"
 	"github.com/stride0/stride0/internal/arrowtest"
 )
 
@@ -251,8 +252,8 @@ func TestStreamWithColumns(t *testing.T) {
 					g := g0 + r
 					for j := 0; j < 4; j++ {
 						want := (float32(g+j) - mean[j]) * inv[j]
-						assert.Equal(t, want, array.At[float32](z, r, j))
-						assert.Equal(t, want > 1, array.At[bool](hot, r, j))
+						assert.Equal(t, want, arraytest.At[float32](t, z, r, j))
+						assert.Equal(t, want > 1, arraytest.At[bool](t, hot, r, j))
 					}
 					if g%5 == 0 {
 						assert.True(t, y2.IsNull(r), "null y gives null y2")

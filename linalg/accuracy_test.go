@@ -10,6 +10,7 @@ import (
 
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/expr"
+	"github.com/stride0/stride0/internal/arraytest"
 	"github.com/stride0/stride0/linalg"
 	"github.com/stride0/stride0/view"
 )
@@ -31,11 +32,11 @@ func TestMatmulFloat32LongK(t *testing.T) {
 	defer b.Release()
 	got, err := linalg.Matmul(mem, a, b)
 	require.NoError(t, err)
-	require.Equal(t, float32(k), array.At[float32](got, 0, 0))
+	require.Equal(t, float32(k), arraytest.At[float32](t, got, 0, 0))
 	got.Release()
 	got, err = expr.Eval(expr.Matmul(expr.Leaf(a), expr.Leaf(b)), expr.WithAllocator(mem))
 	require.NoError(t, err)
-	require.Equal(t, float32(k), array.At[float32](got, 0, 0))
+	require.Equal(t, float32(k), arraytest.At[float32](t, got, 0, 0))
 	got.Release()
 }
 

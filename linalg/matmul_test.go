@@ -13,6 +13,7 @@ import (
 
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/expr"
+	"github.com/stride0/stride0/internal/arraytest"
 	"github.com/stride0/stride0/linalg"
 )
 
@@ -176,18 +177,18 @@ func naive(t *testing.T, a, b *array.Array, dt array.DType) (want *array.Array, 
 				var sbool, null bool
 				for q := 0; q < k; q++ {
 					ai, bi := sub(ash, i, q, a1, true), sub(bsh, q, j, b1, false)
-					if !a.IsValid(ai...) || !b.IsValid(bi...) {
+					if !arraytest.IsValid(t, a, ai...) || !arraytest.IsValid(t, b, bi...) {
 						null = true
 					}
 					switch {
 					case dt == array.Bool:
-						sbool = sbool || (array.At[bool](a, ai...) && array.At[bool](b, bi...))
+						sbool = sbool || (arraytest.At[bool](t, a, ai...) && arraytest.At[bool](t, b, bi...))
 					case dt.IsSigned():
-						si += array.At[int64](a, ai...) * array.At[int64](b, bi...)
+						si += arraytest.At[int64](t, a, ai...) * arraytest.At[int64](t, b, bi...)
 					case dt.IsUnsigned():
-						su += array.At[uint64](a, ai...) * array.At[uint64](b, bi...)
+						su += arraytest.At[uint64](t, a, ai...) * arraytest.At[uint64](t, b, bi...)
 					default:
-						x, y := array.At[float64](a, ai...), array.At[float64](b, bi...)
+						x, y := arraytest.At[float64](t, a, ai...), arraytest.At[float64](t, b, bi...)
 						sf += x * y
 						sumAbs[(tb*n+i)*m+j] += math.Abs(x * y)
 					}
@@ -384,7 +385,7 @@ func TestMatmulNumPyExamples(t *testing.T) {
 	c, err = linalg.Matmul(mem, w, w)
 	require.NoError(t, err)
 	assert.Equal(t, []int{}, c.Shape())
-	assert.Equal(t, float32(13), array.At[float32](c))
+	assert.Equal(t, float32(13), arraytest.At[float32](t, c))
 	c.Release()
 
 	// bool matmul is or of ands; int8 wraps
@@ -400,7 +401,7 @@ func TestMatmulNumPyExamples(t *testing.T) {
 	defer i8.Release()
 	c, err = linalg.Matmul(mem, i8, i8)
 	require.NoError(t, err)
-	assert.Equal(t, int8(32), array.At[int8](c)) // 20000 mod 256 = 32
+	assert.Equal(t, int8(32), arraytest.At[int8](t, c)) // 20000 mod 256 = 32
 	c.Release()
 
 	// mixed: int8 @ uint8 is int16; int64 @ uint64 is float64; int8 @ float16 is float16
@@ -409,7 +410,7 @@ func TestMatmulNumPyExamples(t *testing.T) {
 	c, err = linalg.Matmul(mem, i8, u8)
 	require.NoError(t, err)
 	assert.Equal(t, array.Int16, c.DType())
-	assert.Equal(t, int16(20100), array.At[int16](c))
+	assert.Equal(t, int16(20100), arraytest.At[int16](t, c))
 	c.Release()
 }
 
@@ -431,7 +432,7 @@ func TestMatmulBroadcastIsNotCopied(t *testing.T) {
 	defer c.Release()
 	assert.Equal(t, 1000*4*8, mem.CurrentAlloc()-before, "only the float64 result stays allocated")
 	assert.Equal(t, []int{1000, 2, 2}, c.Shape())
-	assert.Equal(t, 4.0, array.At[float64](c, 999, 1, 1))
+	assert.Equal(t, 4.0, arraytest.At[float64](t, c, 999, 1, 1))
 }
 
 func TestMatmulErrors(t *testing.T) {

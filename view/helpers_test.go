@@ -12,6 +12,7 @@ import (
 
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/broadcast"
+	"github.com/stride0/stride0/internal/arraytest"
 	"github.com/stride0/stride0/internal/naive"
 	"github.com/stride0/stride0/view"
 )
@@ -171,7 +172,7 @@ func genArray(t testing.TB, src source, mem memory.Allocator, shape []int) *arra
 		})
 		if !base.HasNulls() && base.Len() > 0 {
 			zero := make([]int, r)
-			v := array.At[float64](base, zero...)
+			v := arraytest.At[float64](t, base, zero...)
 			require.NoError(t, base.SetNull(zero...))
 			require.NoError(t, array.Set(base, v, zero...)) // valid again, the mask stays
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/internal/arraytest"
 	"github.com/stride0/stride0/internal/naive"
 	"github.com/stride0/stride0/view"
 )
@@ -83,5 +84,5 @@ func TestTransposeTwiceIsIdentity(t *testing.T) {
 	assert.Equal(t, a.Strides(), w.Strides())
 	assert.True(t, w.IsContiguous())
 	require.NoError(t, array.Set(w, -1.0, 1, 2, 3))
-	assert.Equal(t, -1.0, array.At[float64](a, 1, 2, 3))
+	assert.Equal(t, -1.0, arraytest.At[float64](t, a, 1, 2, 3))
 }

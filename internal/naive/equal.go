@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/float16"
 
 	"github.com/stride0/stride0/array"
+	"github.com/stride0/stride0/internal/half"
 )
 
 // Equal reports how got differs from want, or nil when they are the same:
@@ -55,28 +56,46 @@ func (e element) String() string {
 }
 
 // read returns the element of a at c.
-func read(a *array.Array, c []int) element {
+func read(a *array.Array, c []int) (element, error) {
 	switch a.DType() {
 	case array.Bool:
-		if array.At[bool](a, c...) {
-			return element{bits: 1}
+		b, err := array.At[bool](a, c...)
+		if b {
+			return element{bits: 1}, err
 		}
-		return element{}
+		return element{}, err
 	case array.Int8, array.Int16, array.Int32, array.Int64:
-		return element{bits: uint64(array.At[int64](a, c...))}
+		i, err := array.At[int64](a, c...)
+		return element{bits: uint64(i)}, err
 	case array.Uint8, array.Uint16, array.Uint32, array.Uint64:
-		return element{bits: array.At[uint64](a, c...)}
+		u, err := array.At[uint64](a, c...)
+		return element{bits: u}, err
 	case array.Float16:
-		h := array.At[float16.Num](a, c...)
-		return element{bits: uint64(h.Uint16()), f: array.At[float64](a, c...), float: true}
+		h, err := array.At[float16.Num](a, c...)
+		return element{bits: uint64(h.Uint16()), f: half.ToFloat64(h.Uint16()), float: true}, err
 	case array.Float32:
-		f := array.At[float32](a, c...)
-		return element{bits: uint64(math.Float32bits(f)), f: float64(f), float: true}
+		f, err := array.At[float32](a, c...)
+		return element{bits: uint64(math.Float32bits(f)), f: float64(f), float: true}, err
 	case array.Float64:
-		f := array.At[float64](a, c...)
-		return element{bits: math.Float64bits(f), f: f, float: true}
+		f, err := array.At[float64](a, c...)
+		return element{bits: math.Float64bits(f), f: f, float: true}, err
 	}
-	return element{}
+	return element{}, nil
+}
+
+// readValid reads the validity and the element of want and got at c.
+func readValid(want, got *array.Array, c []int) (wv, gv bool, w, g element, err error) {
+	if wv, err = want.IsValid(c...); err != nil {
+		return
+	}
+	if gv, err = got.IsValid(c...); err != nil {
+		return
+	}
+	if w, err = read(want, c); err != nil {
+		return
+	}
+	g, err = read(got, c)
+	return
 }
 
 func compare(name string, want, got *array.Array, same func(w, g element) bool) error {
@@ -94,8 +113,13 @@ func compare(name string, want, got *array.Array, same func(w, g element) bool) 
 	}
 	var first string
 	diffs := 0
+	var err error
 	ForEach(want.Shape(), func(c []int) bool {
-		wv, gv := want.IsValid(c...), got.IsValid(c...)
+		wv, gv, w, g, e := readValid(want, got, c)
+		if e != nil {
+			err = e
+			return false
+		}
 		if wv != gv {
 			if diffs == 0 {
 				first = fmt.Sprintf("validity at %v: got %v; want %v", c, gv, wv)
@@ -103,7 +127,6 @@ func compare(name string, want, got *array.Array, same func(w, g element) bool) 
 			diffs++
 			return true
 		}
-		w, g := read(want, c), read(got, c)
 		if !same(w, g) {
 			if diffs == 0 {
 				first = fmt.Sprintf("value at %v: got %v; want %v", c, g, w)
@@ -112,6 +135,9 @@ func compare(name string, want, got *array.Array, same func(w, g element) bool) 
 		}
 		return true
 	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
 	switch diffs {
 	case 0:
 		return nil

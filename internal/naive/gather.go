@@ -119,11 +119,17 @@ func gather[T array.Element](mem memory.Allocator, a *array.Array, shape []int, 
 			err = fmt.Errorf("naive.Gather to %v: output %v reads %v, outside %v: %w", shape, c, p, inShape, array.ErrBounds)
 			return false
 		}
-		vals = append(vals, array.At[T](a, p...))
-		if valid != nil {
-			valid = append(valid, a.IsValid(p...))
+		v, e := array.At[T](a, p...)
+		vals = append(vals, v)
+		if valid != nil && e == nil {
+			var ok bool
+			ok, e = a.IsValid(p...)
+			valid = append(valid, ok)
 		}
-		return true
+		if e != nil {
+			err = fmt.Errorf("naive.Gather to %v: output %v: %w", shape, c, e)
+		}
+		return err == nil
 	})
 	if err != nil {
 		return nil, err

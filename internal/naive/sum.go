@@ -50,16 +50,25 @@ func SumAxes(mem memory.Allocator, a *array.Array, axes []int) (*array.Array, er
 				flat = flat*in[k] + i
 			}
 		}
-		if a.IsValid(c...) {
-			acc[flat] += array.At[float64](a, c...)
+		var ok bool
+		if ok, err = a.IsValid(c...); err == nil && ok {
+			var v float64
+			v, err = array.At[float64](a, c...)
+			acc[flat] += v
 		}
-		return true
+		return err == nil
 	})
 	k := 0
-	ForEach(out, func(c []int) bool {
-		_ = array.Set(res, acc[k], c...) // res is new and writable: no error
-		k++
-		return true
-	})
+	if err == nil {
+		ForEach(out, func(c []int) bool {
+			err = array.Set(res, acc[k], c...)
+			k++
+			return err == nil
+		})
+	}
+	if err != nil {
+		res.Release()
+		return nil, fmt.Errorf("naive.SumAxes %v over %v: %w", in, axes, err)
+	}
 	return res, nil
 }

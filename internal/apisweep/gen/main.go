@@ -40,17 +40,6 @@ import (
 // prefixed by "hostile:" (only the hostile family).
 var skips = map[string]string{}
 
-// contracts: functions and methods whose documented contract is a panic
-// on some input (like indexing a Go slice), by key as in skips. Their calls
-// are made; a panic passes if it is the package's own (a message starting
-// "pkg:"), never a runtime error.
-var contracts = map[string]string{
-	"array.At":            "documented: At panics like a Go slice index on a nil or released array, an index of the wrong length or out of range (DESIGN.md, Errors and panics)",
-	"array.Array.IsValid": "documented: IsValid panics like At on a nil or released array or a bad index (array_test's TestNilArray, TestReleasedArray)",
-	"array.Set":           "documented: Set returns ErrNil/ErrReleased/ErrReadOnly but panics like At on an index of the wrong length or out of range (DESIGN.md; TestAtSetIndexMisusePanics)",
-	"array.Array.SetNull": "documented: SetNull panics like At on an index of the wrong length or out of range (TestAtSetIndexMisusePanics)",
-}
-
 // skipRawPointer is the reason for not passing hostile lengths to a
 // function that takes an unsafe.Pointer: such a kernel trusts the caller for
 // the memory behind the pointer (NumPy's inner-loop contract), so no length
@@ -150,7 +139,7 @@ type gen struct {
 	covered map[string]bool
 }
 
-type entry struct{ name, code, contract string }
+type entry struct{ name, code string }
 
 func generate(root string) ([]byte, error) {
 	files, err := exportData(root)
@@ -195,11 +184,9 @@ func generate(root string) ([]byte, error) {
 	for _, k := range keys {
 		listed[k] = true
 	}
-	for _, m := range []map[string]string{skips, contracts} {
-		for k := range m {
-			if !listed[strings.TrimPrefix(k, "hostile:")] {
-				missing = append(missing, k+" (in skips or contracts, not in the API)")
-			}
+	for k := range skips {
+		if !listed[strings.TrimPrefix(k, "hostile:")] {
+			missing = append(missing, k+" (in skips, not in the API)")
 		}
 	}
 	if len(missing) > 0 {
@@ -237,7 +224,7 @@ func (g *gen) fn(short string, f *types.Func) error {
 	key := short + "." + f.Name()
 	g.covered[key] = true
 	if r, ok := skips[key]; ok {
-		g.skipped = append(g.skipped, entry{key, r, ""})
+		g.skipped = append(g.skipped, entry{key, r})
 		return nil
 	}
 	sig := f.Type().(*types.Signature)
@@ -279,7 +266,7 @@ func (g *gen) typ(short string, tn *types.TypeName) error {
 					key := typeName + "." + m.Name()
 					g.covered[key] = true
 					if r, ok := skips[key]; ok {
-						g.skipped = append(g.skipped, entry{key, r, ""})
+						g.skipped = append(g.skipped, entry{key, r})
 						continue
 					}
 					return fmt.Errorf("gen: %s: %w (add it to skips with the reason)", key, err)
@@ -303,7 +290,7 @@ func (g *gen) typ(short string, tn *types.TypeName) error {
 			g.covered[key] = true
 		}
 		if r, ok := skips[key]; ok {
-			g.skipped = append(g.skipped, entry{key, r, ""})
+			g.skipped = append(g.skipped, entry{key, r})
 			continue
 		}
 		sig := sel.Type().(*types.Signature) // receiver bound: the method's own signature with T substituted
@@ -313,7 +300,7 @@ func (g *gen) typ(short string, tn *types.TypeName) error {
 		switch {
 		case promoted:
 			display = typeName + "." + m.Name() + " (promoted)"
-			g.skipped = append(g.skipped, entry{display + "[recv=nil]", skipPromotedNil, ""})
+			g.skipped = append(g.skipped, entry{display + "[recv=nil]", skipPromotedNil})
 			recvs = []recv{{"new", "new(" + g.typeStr(T) + ")"}}
 		case ptr:
 			display = short + ".(*" + tn.Name() + ")." + m.Name()
@@ -371,7 +358,7 @@ func (g *gen) calls(display, key string, recvs []recv, callee string, sig *types
 		if r.label != "" {
 			name += "[recv=" + r.label + "]"
 		}
-		g.zero = append(g.zero, entry{name, stmt(sig, r.expr+callee+"("+strings.Join(args, ", ")+")"), contracts[key]})
+		g.zero = append(g.zero, entry{name, stmt(sig, r.expr+callee+"("+strings.Join(args, ", ")+")")})
 	}
 	if recvs[0].expr == "" {
 		return g.hostileCalls(display, key, nil, callee, sig, false)
@@ -394,7 +381,7 @@ func (g *gen) calls(display, key string, recvs []recv, callee string, sig *types
 func (g *gen) hostileCalls(display, key string, recvs []recv, callee string, sig *types.Signature, recvOnly bool) error {
 	if r, ok := skips["hostile:"+key]; ok {
 		if !recvOnly {
-			g.skipped = append(g.skipped, entry{"hostile " + display, r, ""})
+			g.skipped = append(g.skipped, entry{"hostile " + display, r})
 		}
 		return nil
 	}
@@ -402,7 +389,7 @@ func (g *gen) hostileCalls(display, key string, recvs []recv, callee string, sig
 	for i := 0; i < params.Len(); i++ {
 		if hasRawPointer(params.At(i).Type()) {
 			if !recvOnly {
-				g.skipped = append(g.skipped, entry{"hostile " + display, skipRawPointer, ""})
+				g.skipped = append(g.skipped, entry{"hostile " + display, skipRawPointer})
 			}
 			return nil
 		}
@@ -447,7 +434,7 @@ func (g *gen) hostileCalls(display, key string, recvs []recv, callee string, sig
 		// every argument at its base: valid arrays reach past the nil
 		// checks (a zero receiver given a real output, say)
 		if recvOnly || anyBase {
-			g.hostile = append(g.hostile, entry{display + "[" + label + "bases]", stmt(sig, r.expr+callee+"("+join(base)+")"), contracts[key]})
+			g.hostile = append(g.hostile, entry{display + "[" + label + "bases]", stmt(sig, r.expr+callee+"("+join(base)+")")})
 		}
 		for i := 0; i < n; i++ {
 			p := params.At(i)
@@ -460,7 +447,7 @@ func (g *gen) hostileCalls(display, key string, recvs []recv, callee string, sig
 				args := append([]string{}, base...)
 				args[i] = h
 				name := fmt.Sprintf("%s[%s%s=%s]", display, label, paramName(p, i), h)
-				g.hostile = append(g.hostile, entry{name, stmt(sig, r.expr+callee+"("+join(args)+")"), contracts[key]})
+				g.hostile = append(g.hostile, entry{name, stmt(sig, r.expr+callee+"("+join(args)+")")})
 			}
 		}
 	}
@@ -715,11 +702,7 @@ func (g *gen) file(keys []string) ([]byte, error) {
 	list := func(name, doc string, es []entry) {
 		fmt.Fprintf(&b, "// %s\nvar %s = []sweepCase{\n", doc, name)
 		for _, e := range es {
-			if e.contract != "" {
-				fmt.Fprintf(&b, "\t{%q, func() { %s }, %q},\n", e.name, e.code, e.contract)
-				continue
-			}
-			fmt.Fprintf(&b, "\t{%q, func() { %s }, \"\"},\n", e.name, e.code)
+			fmt.Fprintf(&b, "\t{%q, func() { %s }},\n", e.name, e.code)
 		}
 		b.WriteString("}\n\n")
 	}
