@@ -276,7 +276,7 @@ func Take(mem memory.Allocator, a *array.Array, idx [][]int) (*array.Array, erro
 	for k, list := range idx {
 		for _, i := range list {
 			if i < 0 || i >= in[k] {
-				return nil, fmt.Errorf("naive.Take from %v: index %d on axis %d: %w", in, i, k, array.ErrBounds)
+				return nil, fmt.Errorf("naive.Take from %v: index %d on axis %d: %w", in, i, k, array.ErrIndex)
 			}
 		}
 		out[k] = len(list)

@@ -220,7 +220,9 @@ func TestTake(t *testing.T) {
 	e.Release()
 
 	_, err = naive.Take(mem, a, [][]int{{3}, {0}})
-	assert.ErrorIs(t, err, array.ErrBounds)
+	assert.ErrorIs(t, err, array.ErrIndex)
+	_, err = naive.Take(mem, a, [][]int{{-1}, {0}})
+	assert.ErrorIs(t, err, array.ErrIndex)
 	_, err = naive.Take(mem, a, [][]int{{0}})
 	assert.ErrorIs(t, err, array.ErrShape)
 }
