@@ -271,3 +271,38 @@ func TestAccessorsStridedViews(t *testing.T) {
 	assert.True(t, ok, "the mask was added to the view's header only")
 	assert.Equal(t, []float64{0, 1, 0, 3, 4, 40}, floats(t, a))
 }
+
+// TestAccessorsDoNotAllocate: a good index costs no allocation (the
+// variadic index does not escape through the error paths, which print a
+// copy of it).
+func TestAccessorsDoNotAllocate(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's instrumentation allocates")
+	}
+	a, err := array.FromSlice(nil, []float64{1, 2, 3, 4, 5, 6}, 2, 3)
+	require.NoError(t, err)
+	defer a.Release()
+	require.NoError(t, a.SetNull(0, 0)) // a mask, so that IsValid reads it
+	var sink float64
+	allocs := testing.AllocsPerRun(100, func() {
+		v, err := array.At[float64](a, 1, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ok, err := a.IsValid(1, 1)
+		if err != nil || !ok {
+			t.Fatal(ok, err)
+		}
+		if err := array.Set(a, v+1, 1, 0); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.SetNull(0, 1); err != nil {
+			t.Fatal(err)
+		}
+		sink += v
+	})
+	assert.Zero(t, allocs, "allocations per call of At, IsValid, Set and SetNull")
+	got, err := array.At[float64](a, 1, 0)
+	require.NoError(t, err)
+	assert.Equal(t, 7.0, got)
+}

@@ -2,6 +2,7 @@ package array
 
 import (
 	"fmt"
+	"slices"
 	"unsafe"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
@@ -229,7 +230,7 @@ func Set[T Element](a *Array, v T, idx ...int) error {
 		return fmt.Errorf("array.Set: %w", err)
 	}
 	if a.ReadOnly() {
-		return fmt.Errorf("array.Set at %v of %#v: %w", idx, a, ErrReadOnly)
+		return fmt.Errorf("array.Set at %v of %#v: %w", slices.Clone(idx), a, ErrReadOnly)
 	}
 	if DTypeOf[T]() == a.dtype {
 		typed[T](a.data)[e] = v
@@ -254,7 +255,7 @@ func (a *Array) SetNull(idx ...int) error {
 		return fmt.Errorf("array.SetNull: %w", err)
 	}
 	if a.ReadOnly() {
-		return fmt.Errorf("array.SetNull at %v of %#v: %w", idx, a, ErrReadOnly)
+		return fmt.Errorf("array.SetNull at %v of %#v: %w", slices.Clone(idx), a, ErrReadOnly)
 	}
 	if err := a.EnsureValidity(); err != nil {
 		return err
@@ -268,21 +269,37 @@ func (a *Array) SetNull(idx ...int) error {
 // returns an error wrapping ErrNil or ErrReleased for a nil or released
 // array, and one wrapping ErrIndex for an index of the wrong rank or out
 // of range; the callers prefix their name.
+//
+// The errors print a copy of idx (indexError), so that idx does not escape
+// and the variadic index of At and Set stays on the caller's stack.
 func (a *Array) index(idx []int) (int, error) {
 	if err := Check(a); err != nil {
-		return 0, fmt.Errorf("index %v into %w", idx, err)
+		return 0, indexError(idx, nil, err)
 	}
 	if len(idx) != len(a.shape) {
-		return 0, fmt.Errorf("index %v of length %d for shape %v of rank %d: %w", idx, len(idx), a.shape, len(a.shape), ErrIndex)
+		return 0, indexError(idx, a.shape, nil)
 	}
 	e := a.offset
 	for k, i := range idx {
 		if i < 0 || i >= a.shape[k] {
-			return 0, fmt.Errorf("index %v out of range for shape %v: %w", idx, a.shape, ErrIndex)
+			return 0, indexError(idx, a.shape, nil)
 		}
 		e += i * a.strides[k]
 	}
 	return e, nil
+}
+
+// indexError is index's error for idx: into a nil or released array (err
+// set), of the wrong length, or out of range for shape.
+func indexError(idx, shape []int, err error) error {
+	c := slices.Clone(idx)
+	switch {
+	case err != nil:
+		return fmt.Errorf("index %v into %w", c, err)
+	case len(c) != len(shape):
+		return fmt.Errorf("index %v of length %d for shape %v of rank %d: %w", c, len(c), slices.Clone(shape), len(shape), ErrIndex)
+	}
+	return fmt.Errorf("index %v out of range for shape %v: %w", c, slices.Clone(shape), ErrIndex)
 }
 
 // each calls f with the buffer element index of every element of a, in
