@@ -11,7 +11,6 @@ import (
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/broadcast"
 	"github.com/stride0/stride0/compute"
-	"github.com/stride0/stride0/internal/half"
 )
 
 // identity returns the 8-byte pattern of op's identity in type t.
@@ -404,41 +403,13 @@ func (ev *evaluation) mean(g *group, arg *rnode, accStrides, keep []int, at arra
 	return nil
 }
 
-// scalarOf returns v converted to t as an 8-byte pattern, as array.Set
-// converts a float64 (Go's conversions; a negative v reaches an unsigned
-// type through int64, bool is v != 0).
+// scalarOf returns v converted to t as an 8-byte pattern, by compute's
+// cast from float64 (the conversion of astype: truncation toward zero for
+// integers, x != 0 for bool, one rounding for float16).
 func scalarOf(t array.DType, v float64) [8]byte {
 	var b [8]byte
-	p := unsafe.Pointer(&b)
-	i, u := int64(v), uint64(v)
-	if v < 0 {
-		u = uint64(i)
-	}
-	switch t {
-	case array.Bool:
-		*(*uint8)(p) = b2u(v != 0)
-	case array.Int8:
-		*(*int8)(p) = int8(i)
-	case array.Int16:
-		*(*int16)(p) = int16(i)
-	case array.Int32:
-		*(*int32)(p) = int32(i)
-	case array.Int64:
-		*(*int64)(p) = i
-	case array.Uint8:
-		*(*uint8)(p) = uint8(u)
-	case array.Uint16:
-		*(*uint16)(p) = uint16(u)
-	case array.Uint32:
-		*(*uint32)(p) = uint32(u)
-	case array.Uint64:
-		*(*uint64)(p) = u
-	case array.Float16:
-		*(*uint16)(p) = half.FromFloat64(v)
-	case array.Float32:
-		*(*float32)(p) = float32(v)
-	case array.Float64:
-		*(*float64)(p) = v
+	if k, err := compute.LookupCast(compute.Float64, compute.Type(t)); err == nil {
+		k(unsafe.Pointer(&b), unsafe.Pointer(&v), 1)
 	}
 	return b
 }
