@@ -235,9 +235,13 @@
 // (NumPy's pairwise sum gives 0.09999894, a float32 running sum 0.1088).
 // The kernels are AVX2 (float32 widened by VCVTPS2PD, TwoSum on vectors
 // of float64; package compute, LookupSum) and cost no more than the
-// float32 accumulation they replace. Products of float16 and float32
-// accumulate in float64 too; float64 products are running products, as
-// NumPy's. ReduceVar and ReduceStd merge two-pass blocks (above) whose
+// float32 accumulation they replace. A float product is NumPy's: one
+// running product per output element in index order (float16 and float32
+// values multiplied in float64 and rounded once), never split between
+// workers, so a float64 product is NumPy's bit for bit and overflows,
+// underflows and rounds the same at any worker count (a split product of
+// [1e200, 1e200, ..., 1e-200, 1e-200] was NaN, the overflowed part times
+// the underflowed one, where NumPy's is +Inf). ReduceVar and ReduceStd merge two-pass blocks (above) whose
 // means and M2 are kept with a compensation (compute.Moments), so that
 // thousands of merges are as accurate as NumPy's two-pass variance.
 // Integer reductions are exact (wrapping).

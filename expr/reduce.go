@@ -187,7 +187,11 @@ func emptyAxisError(name string, axis int, shape any) error {
 // dtypes: bool and signed integers give int64, unsigned give uint64.
 func ReduceSum(x *Node, axes []int, keepDims bool) *Node { return reduce(redSum, x, axes, keepDims) }
 
-// ReduceProd multiplies x over axes, with ReduceSum's dtypes.
+// ReduceProd multiplies x over axes, with ReduceSum's dtypes. A float
+// product is NumPy's running product in index order (float16 and float32
+// in float64, rounded once), computed by one worker per output element, so
+// its result does not depend on the worker count (see the package doc,
+// Accuracy).
 func ReduceProd(x *Node, axes []int, keepDims bool) *Node { return reduce(redProd, x, axes, keepDims) }
 
 // ReduceMax takes the maximum over axes (NaN propagates). Reducing an axis

@@ -225,7 +225,12 @@ func (ev *evaluation) reduce(r *rnode, dst *array.Array) (*array.Array, error) {
 	if !outerOnly && workers > 1 {
 		// every worker folds into its own accumulator, summed at the end;
 		// only worth it while the accumulators are small next to the input.
-		if acc.Len()*workers*4 > size(arg.shape) {
+		// A float product is one running product per output in index
+		// order, NumPy's: split between workers it would round, overflow
+		// and underflow differently with each worker count (overflow in
+		// one part and underflow in another give NaN where NumPy's gives
+		// an infinity).
+		if acc.Len()*workers*4 > size(arg.shape) || (r.n.red == redProd && at.IsFloat()) {
 			workers = 1
 		} else {
 			privates, pcomps = make([]*array.Array, workers), make([]*array.Array, workers)
