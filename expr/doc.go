@@ -96,7 +96,10 @@
 // all, argmin, argmax, count_nonzero, nansum, nanmean, nanmin and nanmax as
 // name(x, axis=None, keepdims=False), axis an int (negative counts from the
 // end), a tuple of ints or None, given by keyword or second (argmin and
-// argmax with axis None read the flattened array). ParseFunctions lists the
+// argmax with axis None read the flattened array; as in NumPy, axis=0 or
+// axis=-1 of a 0-d operand reduces nothing, except in mean, std, var and
+// nanmean of an integer, which reject it as any other axis of a 0-d
+// operand). ParseFunctions lists the
 // names. An operator or a function is built by the constructor of its op,
 // exactly as a Go caller would build it: a ** b, power(a, b) and pow(a, b)
 // are Power(a, b), so an integer to a negative integer power is an error at

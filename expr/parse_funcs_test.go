@@ -169,3 +169,43 @@ func TestComparison(t *testing.T) {
 		}
 	}
 }
+
+// TestParseReductionScalarAxis: NumPy lets axis=0 and axis=-1 (an int, not
+// a tuple) through for a 0-d operand in the reductions made of a ufunc's
+// reduce and in argmin/argmax, reducing nothing; mean, std and var (and
+// nanmean of integers, which is mean) raise, as every reduction does for a
+// tuple or another axis. The table is NumPy's (1.24 and 2.x agree: the
+// rule is in PyArray_ConvertMultiAxis and in _methods.py).
+func TestParseReductionScalarAxis(t *testing.T) {
+	mem := checkedMem(t)
+	f := scalar(t, mem, 2.5)
+	z := scalar(t, mem, int64(0))
+	lets := map[string]bool{"sum": true, "prod": true, "min": true, "max": true, "any": true, "all": true,
+		"count_nonzero": true, "nansum": true, "nanmin": true, "nanmax": true, "argmin": true, "argmax": true,
+		"nanmean": true, "mean": false, "std": false, "var": false}
+	for name, ok := range lets {
+		for _, x := range []*array.Array{f, z} {
+			env := map[string]*expr.Node{"x": expr.Leaf(x)}
+			want, err := expr.Parse(name+"(x)", env) // axis=None: the value NumPy gives
+			require.NoError(t, err)
+			wantV := evalAs[float64](t, mem, expr.Cast(want, array.Float64), array.Float64)
+			letThrough := ok && (name != "nanmean" || x.DType().IsFloat())
+			for _, axis := range []string{"0", "-1"} {
+				src := name + "(x, axis=" + axis + ")"
+				e, err := expr.Parse(src, env)
+				if !letThrough {
+					require.ErrorIs(t, err, broadcast.ErrAxes, "%s on %v", src, x.DType())
+					continue
+				}
+				require.NoError(t, err, "%s on %v", src, x.DType())
+				require.Equal(t, want.DType(), e.DType(), src)
+				got := evalAs[float64](t, mem, expr.Cast(e, array.Float64), array.Float64)
+				require.Equal(t, wantV, got, "%s on %v", src, x.DType())
+			}
+			for _, axis := range []string{"(0,)", "1", "-2", "(0, -1)"} {
+				_, err := expr.Parse(name+"(x, axis="+axis+")", env)
+				require.Error(t, err, "%s(x, axis=%s) on %v", name, axis, x.DType())
+			}
+		}
+	}
+}

@@ -682,6 +682,7 @@ func (p *parser) reduction(t token, r reducer, args []operand, kws []kwArg) (ope
 	if err != nil {
 		return operand{}, err
 	}
+	oneAxis := found && !v.none && !v.isTuple // axis=<int>, not a tuple (scalarAxis)
 	if found && !v.none {
 		items := []operand{v}
 		if v.isTuple {
@@ -716,5 +717,28 @@ func (p *parser) reduction(t token, r reducer, args []operand, kws []kwArg) (ope
 	if err != nil {
 		return operand{}, err
 	}
+	if oneAxis && scalarAxis(t.text, x, axes[0]) {
+		axes = nil
+	}
 	return p.built(t, t.text+"()", r.build(x, axes, ddof, keep), args[0].height+1, t)
+}
+
+// scalarAxis reports whether NumPy lets axis (a single int, not a tuple)
+// through for reduction name of the operand x: axis 0 or -1 of a 0-d
+// operand, for backward compatibility, in every reduction made of a ufunc's
+// reduce (sum, prod, min, max, any, all, count_nonzero, nansum, nanmin,
+// nanmax; nanmean of floats, which is a ratio of two sums) and in argmin
+// and argmax, and then reduces nothing. mean, std and var (and nanmean of
+// integers and bools, which is mean) raise AxisError, as here.
+func scalarAxis(name string, x *Node, axis int) bool {
+	if axis != 0 && axis != -1 || !x.Shape().RankKnown || len(x.Shape().Dims) != 0 {
+		return false
+	}
+	switch name {
+	case "mean", "std", "var":
+		return false
+	case "nanmean":
+		return x.DType().IsFloat()
+	}
+	return true
 }
