@@ -2464,6 +2464,83 @@ func invert_u[T unsigned](d []T, x []T) {
 	}
 }
 
+func arcsinh_f[T float](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(math.Asinh(float64(x[i])))
+	}
+}
+
+func arccosh_f[T float](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(math.Acosh(float64(x[i])))
+	}
+}
+
+func arctanh_f[T float](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(math.Atanh(float64(x[i])))
+	}
+}
+
+func cbrt_f[T float](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(math.Cbrt(float64(x[i])))
+	}
+}
+
+func deg2rad_f[T float](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(deg2radF(float64(x[i])))
+	}
+}
+
+func rad2deg_f[T float](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(rad2degF(float64(x[i])))
+	}
+}
+
+func fabs_f[T float](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(math.Abs(float64(x[i])))
+	}
+}
+
+func signbit_f[T float](d []uint8, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = b2u(math.Signbit(float64(x[i])))
+	}
+}
+
+func positive_f[T float](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i]
+	}
+}
+
+func positive_s[T signed](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i]
+	}
+}
+
+func positive_u[T unsigned](d []T, x []T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = x[i]
+	}
+}
+
 func registerGenerated() {
 	binTable[Add][Bool] = [numForms]BinaryFunc{
 		wrapVV(add_b_VV[uint8]), wrapVS(add_b_VS[uint8]), wrapSV(add_b_SV[uint8])}
@@ -3160,4 +3237,30 @@ func registerGenerated() {
 	unTable[Invert][Uint16] = wrapUnary(invert_u[uint16])
 	unTable[Invert][Uint32] = wrapUnary(invert_u[uint32])
 	unTable[Invert][Uint64] = wrapUnary(invert_u[uint64])
+	unTable[Arcsinh][Float32] = wrapUnary(arcsinh_f[float32])
+	unTable[Arcsinh][Float64] = wrapUnary(arcsinh_f[float64])
+	unTable[Arccosh][Float32] = wrapUnary(arccosh_f[float32])
+	unTable[Arccosh][Float64] = wrapUnary(arccosh_f[float64])
+	unTable[Arctanh][Float32] = wrapUnary(arctanh_f[float32])
+	unTable[Arctanh][Float64] = wrapUnary(arctanh_f[float64])
+	unTable[Cbrt][Float32] = wrapUnary(cbrt_f[float32])
+	unTable[Cbrt][Float64] = wrapUnary(cbrt_f[float64])
+	unTable[Deg2rad][Float32] = wrapUnary(deg2rad_f[float32])
+	unTable[Deg2rad][Float64] = wrapUnary(deg2rad_f[float64])
+	unTable[Rad2deg][Float32] = wrapUnary(rad2deg_f[float32])
+	unTable[Rad2deg][Float64] = wrapUnary(rad2deg_f[float64])
+	unTable[Fabs][Float32] = wrapUnary(fabs_f[float32])
+	unTable[Fabs][Float64] = wrapUnary(fabs_f[float64])
+	unTable[Signbit][Float32] = wrapUnary(signbit_f[float32])
+	unTable[Signbit][Float64] = wrapUnary(signbit_f[float64])
+	unTable[Positive][Float32] = wrapUnary(positive_f[float32])
+	unTable[Positive][Float64] = wrapUnary(positive_f[float64])
+	unTable[Positive][Int8] = wrapUnary(positive_s[int8])
+	unTable[Positive][Int16] = wrapUnary(positive_s[int16])
+	unTable[Positive][Int32] = wrapUnary(positive_s[int32])
+	unTable[Positive][Int64] = wrapUnary(positive_s[int64])
+	unTable[Positive][Uint8] = wrapUnary(positive_u[uint8])
+	unTable[Positive][Uint16] = wrapUnary(positive_u[uint16])
+	unTable[Positive][Uint32] = wrapUnary(positive_u[uint32])
+	unTable[Positive][Uint64] = wrapUnary(positive_u[uint64])
 }

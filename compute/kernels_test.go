@@ -52,7 +52,8 @@ var allTypes = []compute.Type{compute.Bool, compute.Int8, compute.Int16, compute
 	compute.Uint8, compute.Uint16, compute.Uint32, compute.Uint64, compute.Float16, compute.Float32, compute.Float64}
 
 // binaryOps and unaryOps are every op of the table; the unary ones with a
-// bool result (isnan, isinf, isfinite) are tested by TestUnaryBoolKernels.
+// bool result (isnan, isinf, isfinite, signbit) are tested by
+// TestUnaryBoolKernels.
 var binaryOps, unaryOps = func() (b, u []compute.Op) {
 	for _, op := range compute.Ops() {
 		switch {
@@ -566,6 +567,83 @@ func TestMaxMinNaN(t *testing.T) {
 	}
 }
 
+// TestUnaryBoolKernels checks the unary ops with a bool result (isnan,
+// isinf, isfinite, signbit) on every loop type they have, against
+// predicates on the values, over special values and random ones.
+func TestUnaryBoolKernels(t *testing.T) {
+	for _, typ := range allTypes {
+		t.Run(typ.String(), func(t *testing.T) {
+			switch typ {
+			case compute.Bool, compute.Uint8:
+				unaryBoolType[uint8](t, typ)
+			case compute.Int8:
+				unaryBoolType[int8](t, typ)
+			case compute.Int16:
+				unaryBoolType[int16](t, typ)
+			case compute.Int32:
+				unaryBoolType[int32](t, typ)
+			case compute.Int64:
+				unaryBoolType[int64](t, typ)
+			case compute.Uint16:
+				unaryBoolType[uint16](t, typ)
+			case compute.Uint32:
+				unaryBoolType[uint32](t, typ)
+			case compute.Uint64:
+				unaryBoolType[uint64](t, typ)
+			case compute.Float32:
+				unaryBoolType[float32](t, typ)
+			case compute.Float64:
+				unaryBoolType[float64](t, typ)
+			}
+		})
+	}
+}
+
+func unaryBoolType[T elem](t *testing.T, typ compute.Type) {
+	rng := rand.New(rand.NewPCG(uint64(typ), 3))
+	tested := 0
+	for _, op := range compute.Ops() {
+		if !op.IsUnary() || op.Info().Result != compute.BoolOut || op.IsLogical() || !unaryExists(op, typ) {
+			continue
+		}
+		tested++
+		f, err := compute.LookupUnary(op, typ)
+		require.NoError(t, err)
+		x := genValues[T](rng, typ, maxN+slack, false)
+		if isFloat(typ) { // every special value once
+			for i, v := range []float64{math.NaN(), -math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 5e-324, -5e-324} {
+				x[i] = T(v)
+			}
+		}
+		for n := 0; n <= maxN; n++ {
+			d := make([]uint8, n+2)
+			d[n], d[n+1] = 0xAA, 0xAA
+			f(ptr(d, 0), ptr(x, 0), n)
+			for i := 0; i < n; i++ {
+				v := float64(x[i])
+				var want bool
+				switch op {
+				case compute.IsNaN:
+					want = math.IsNaN(v)
+				case compute.IsInf:
+					want = math.IsInf(v, 0)
+				case compute.IsFinite:
+					want = !math.IsNaN(v) && !math.IsInf(v, 0)
+				case compute.Signbit:
+					want = math.Signbit(v) // float32 NaN's sign survives the widening
+				default:
+					t.Fatalf("no predicate for %v", op)
+				}
+				if d[i] != map[bool]uint8{false: 0, true: 1}[want] {
+					t.Fatalf("%v %v n=%d: element %d: %v(%v) = %d, want %v", op, typ, n, i, op, x[i], d[i], want)
+				}
+			}
+			require.Equal(t, []uint8{0xAA, 0xAA}, d[n:], "%v %v n=%d wrote past its end", op, typ, n)
+		}
+	}
+	require.NotZero(t, tested, "no bool unary op has a %v loop", typ)
+}
+
 func TestUnaryKernels(t *testing.T) {
 	for _, typ := range allTypes {
 		if typ == compute.Float16 {
@@ -632,6 +710,12 @@ func unaryType[T elem](t *testing.T, typ compute.Type) {
 					// once, Go's math.Asin twice) within 2 (TestVmathF64
 					// sweeps them against 160 bits)
 					if typ == compute.Float64 && (op == compute.Sin || op == compute.Cos || op == compute.Tan || op == compute.Log || op == compute.Log1p || op == compute.Arctan || op == compute.Arcsin || op == compute.Expm1 || op == compute.Tanh) {
+						poly = poly || nearFloat(typ, float64(d[lo+i]), float64(w))
+					}
+					// arcsinh, arccosh, arctanh and cbrt (Go's math) against
+					// other formulas (refInverseHyperbolic): within 2 float64
+					// ulps, 1 float32 ulp
+					if op == compute.Arcsinh || op == compute.Arccosh || op == compute.Arctanh || op == compute.Cbrt {
 						poly = poly || nearFloat(typ, float64(d[lo+i]), float64(w))
 					}
 					if !same(typ, d[lo+i], w, false) && !poly {

@@ -470,3 +470,11 @@ func atan2F(y, x float64) float64 {
 	lo += v
 	return math.Copysign(j*quarterPiHi+lo, y)
 }
+
+// deg2radF is NumPy's deg2rad: x times π/180 rounded to float64 (so
+// float64 results are NumPy's bit for bit; float32 ones are that product
+// rounded once more, within an ulp of NumPy's float32 product).
+func deg2radF(x float64) float64 { return x * (math.Pi / 180) }
+
+// rad2degF is NumPy's rad2deg: x times 180/π rounded to float64.
+func rad2degF(x float64) float64 { return x * (180 / math.Pi) }

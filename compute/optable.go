@@ -74,6 +74,15 @@ const (
 	IsFinite
 	LogicalNot
 	Invert
+	Arcsinh
+	Arccosh
+	Arctanh
+	Cbrt
+	Deg2rad
+	Rad2deg
+	Fabs
+	Signbit
+	Positive
 
 	numOps
 )
@@ -195,6 +204,15 @@ var opTable = [numOps]OpInfo{
 	IsFinite:   {IsFinite, "isfinite", 1, LoopAll, BoolOut, false, NullIfAny},
 	LogicalNot: {LogicalNot, "logical_not", 1, LoopAll, BoolOut, true, NullIfAny},
 	Invert:     {Invert, "invert", 1, LoopBool | LoopInts, SameType, false, NullIfAny},
+	Arcsinh:    {Arcsinh, "arcsinh", 1, LoopFloats, SameType, false, NullIfAny},
+	Arccosh:    {Arccosh, "arccosh", 1, LoopFloats, SameType, false, NullIfAny},
+	Arctanh:    {Arctanh, "arctanh", 1, LoopFloats, SameType, false, NullIfAny},
+	Cbrt:       {Cbrt, "cbrt", 1, LoopFloats, SameType, false, NullIfAny},
+	Deg2rad:    {Deg2rad, "deg2rad", 1, LoopFloats, SameType, false, NullIfAny},
+	Rad2deg:    {Rad2deg, "rad2deg", 1, LoopFloats, SameType, false, NullIfAny},
+	Fabs:       {Fabs, "fabs", 1, LoopFloats, SameType, false, NullIfAny},
+	Signbit:    {Signbit, "signbit", 1, LoopFloats, BoolOut, false, NullIfAny},
+	Positive:   {Positive, "positive", 1, LoopInts | LoopFloats, SameType, false, NullIfAny},
 }
 
 // Info returns o's row of the op table (the zero OpInfo for an invalid op).

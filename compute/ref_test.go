@@ -356,7 +356,7 @@ func refUnary[T elem](t compute.Type, op compute.Op, x T) T {
 			if v.CmpAbs(bigOne) != 0 {
 				v.SetInt64(0)
 			}
-		case compute.Floor, compute.Ceil, compute.Trunc:
+		case compute.Floor, compute.Ceil, compute.Trunc, compute.Positive:
 		case compute.Invert:
 			v.Not(v)
 		default:
@@ -430,6 +430,16 @@ func refUnary[T elem](t compute.Type, op compute.Op, x T) T {
 		r = math.Trunc(f)
 	case compute.Rint:
 		r = math.RoundToEven(f)
+	case compute.Positive:
+		return x
+	case compute.Fabs:
+		r = math.Abs(f)
+	case compute.Deg2rad: // NumPy's: x times the float64 of pi/180
+		r = f * 0.017453292519943295
+	case compute.Rad2deg:
+		r = f * 57.29577951308232
+	case compute.Arcsinh, compute.Arccosh, compute.Arctanh, compute.Cbrt:
+		r = refInverseHyperbolic(op, f)
 	default:
 		panic("refUnary float: " + op.String())
 	}
@@ -657,4 +667,65 @@ func gaussLegendrePi(prec uint) *big.Float {
 		glPi = s.Quo(s, new(big.Float).SetPrec(prec).Mul(t, big.NewFloat(4)))
 	})
 	return glPi
+}
+
+// refInverseHyperbolic computes arcsinh, arccosh, arctanh and cbrt by
+// other formulas than the kernels' (Go's math.Asinh...): logarithms of
+// expressions written without cancellation, and a cube root from Pow
+// refined by a Newton step. Within 2 float64 ulps of the exact value
+// (nearFloat's tolerance) away from overflow.
+func refInverseHyperbolic(op compute.Op, f float64) float64 {
+	if math.IsNaN(f) {
+		return f
+	}
+	a := math.Abs(f)
+	switch op {
+	case compute.Arcsinh:
+		var r float64
+		switch {
+		case math.IsInf(f, 0) || a < 0x1p-28:
+			return f
+		case a > 0x1p28:
+			r = math.Log(a) + math.Ln2
+		default: // a + sqrt(a^2+1) - 1 = a + a^2/(1 + sqrt(a^2+1))
+			r = math.Log1p(a + a*a/(1+math.Sqrt(1+a*a)))
+		}
+		return math.Copysign(r, f)
+	case compute.Arccosh:
+		switch {
+		case f < 1:
+			return math.NaN()
+		case math.IsInf(f, 1):
+			return f
+		case f > 0x1p28:
+			return math.Log(f) + math.Ln2
+		}
+		t := f - 1 // exact (Sterbenz) for f < 2; f + sqrt(f^2-1) - 1 = t + sqrt(t(t+2))
+		return math.Log1p(t + math.Sqrt(t*(t+2)))
+	case compute.Arctanh:
+		switch {
+		case a > 1:
+			return math.NaN()
+		case a == 1:
+			return math.Copysign(math.Inf(1), f)
+		case a < 0x1p-28:
+			return f
+		}
+		return math.Copysign(0.5*math.Log1p(2*a/(1-a)), f)
+	case compute.Cbrt:
+		if a == 0 || math.IsInf(f, 0) {
+			return f
+		}
+		if a < 0x1p-900 || a > 0x1p900 { // scale by a cube so that r^3 stays in range
+			s := 999.0
+			if a > 1 {
+				s = -s
+			}
+			return refInverseHyperbolic(op, math.Ldexp(f, int(s))) * math.Ldexp(1, -int(s)/3)
+		}
+		r := math.Pow(a, 1.0/3)
+		r -= (r*r*r - a) / (3 * r * r)
+		return math.Copysign(r, f)
+	}
+	panic("refInverseHyperbolic: " + op.String())
 }

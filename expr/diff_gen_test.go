@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow/float16"
 	"github.com/apache/arrow/go/v15/arrow/memory"
@@ -778,6 +779,9 @@ var unaryCtors = map[compute.Op]func(*expr.Node) *expr.Node{
 	compute.Cosh: expr.Cosh, compute.Tanh: expr.Tanh, compute.Floor: expr.Floor, compute.Ceil: expr.Ceil,
 	compute.Trunc: expr.Trunc, compute.Rint: expr.Rint, compute.IsNaN: expr.IsNaN, compute.IsInf: expr.IsInf,
 	compute.IsFinite: expr.IsFinite, compute.LogicalNot: expr.LogicalNot, compute.Invert: expr.Invert,
+	compute.Arcsinh: expr.Arcsinh, compute.Arccosh: expr.Arccosh, compute.Arctanh: expr.Arctanh, compute.Cbrt: expr.Cbrt,
+	compute.Deg2rad: expr.Deg2rad, compute.Rad2deg: expr.Rad2deg, compute.Fabs: expr.Fabs, compute.Signbit: expr.Signbit,
+	compute.Positive: expr.Positive,
 }
 
 // allBinary and allUnary are the table's ops by arity.
@@ -1243,4 +1247,20 @@ func (g *treeGen) reduction(depth int, s []int) (*expr.Node, *refNode, func() *e
 	x, rx := g.tree(depth-1, xs, false)
 	g.stats["ReduceAxes"]++
 	return expr.ReduceAxes(x, axes), &refNode{kind: rReduceAxes, args: []*refNode{rx}, axes: slices.Clone(axes)}, func() *expr.Node { return expr.ReduceAxes(x, slices.Clone(axes)) }
+}
+
+// TestCtorsCoverOpTable: the random trees (the differential tests and
+// FuzzOptions, FuzzExpr) draw from every op of the table, so each needs its
+// constructor here: a new op without one fails this test, not a fuzzer.
+func TestCtorsCoverOpTable(t *testing.T) {
+	for _, op := range allUnary {
+		if unaryCtors[op] == nil {
+			t.Errorf("unary op %v has no constructor in unaryCtors", op)
+		}
+	}
+	for _, op := range allBinary {
+		if binaryCtors[op] == nil && op != compute.PRelu {
+			t.Errorf("binary op %v has no constructor in binaryCtors", op)
+		}
+	}
 }

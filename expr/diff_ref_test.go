@@ -588,7 +588,7 @@ func unElem(op compute.Op, ct array.DType, x uint64) uint64 {
 	switch op {
 	case compute.LogicalNot:
 		return 1 - wrapInt(array.Bool, x)
-	case compute.IsNaN, compute.IsInf, compute.IsFinite:
+	case compute.IsNaN, compute.IsInf, compute.IsFinite, compute.Signbit:
 		if !ct.IsFloat() {
 			return b(op == compute.IsFinite)
 		}
@@ -598,6 +598,8 @@ func unElem(op compute.Op, ct array.DType, x uint64) uint64 {
 			return b(math.IsNaN(f))
 		case compute.IsInf:
 			return b(math.IsInf(f, 0))
+		case compute.Signbit:
+			return b(math.Signbit(f))
 		}
 		return b(!math.IsNaN(f) && !math.IsInf(f, 0))
 	}
@@ -626,7 +628,7 @@ func unElem(op compute.Op, ct array.DType, x uint64) uint64 {
 			if xi == 1 || xi == -1 {
 				r = xi
 			}
-		case compute.Floor, compute.Ceil, compute.Trunc:
+		case compute.Floor, compute.Ceil, compute.Trunc, compute.Positive:
 			r = xi
 		case compute.Invert:
 			r = ^xi
@@ -639,7 +641,7 @@ func unElem(op compute.Op, ct array.DType, x uint64) uint64 {
 		switch op {
 		case compute.Neg:
 			r = -x
-		case compute.Abs, compute.Floor, compute.Ceil, compute.Trunc:
+		case compute.Abs, compute.Floor, compute.Ceil, compute.Trunc, compute.Positive:
 			r = x
 		case compute.Sign:
 			r = b(x != 0)
@@ -661,6 +663,8 @@ func unElem(op compute.Op, ct array.DType, x uint64) uint64 {
 	switch op {
 	case compute.Neg:
 		r = -f
+	case compute.Positive:
+		r = f
 	case compute.Abs:
 		r = math.Abs(f)
 	case compute.Sign:
@@ -787,7 +791,11 @@ var mathFuncs = map[compute.Op]func(float64) float64{
 	compute.Log: math.Log, compute.Log2: math.Log2, compute.Log10: math.Log10, compute.Log1p: math.Log1p,
 	compute.Sin: math.Sin, compute.Cos: math.Cos, compute.Tan: math.Tan, compute.Arcsin: math.Asin,
 	compute.Arccos: math.Acos, compute.Arctan: math.Atan, compute.Sinh: math.Sinh, compute.Cosh: math.Cosh,
-	compute.Tanh: math.Tanh,
+	compute.Tanh: math.Tanh, compute.Arcsinh: math.Asinh, compute.Arccosh: math.Acosh,
+	compute.Arctanh: math.Atanh, compute.Cbrt: math.Cbrt,
+	compute.Deg2rad: func(x float64) float64 { return x * 0.017453292519943295 }, // NumPy's constants
+	compute.Rad2deg: func(x float64) float64 { return x * 57.29577951308232 },
+	compute.Fabs:    math.Abs,
 }
 
 // pyFloorDiv is Python's float //, from its definition: the integer q with
@@ -830,7 +838,7 @@ func refTypes(op compute.Op, dts ...array.DType) (ct, rt array.DType, ok bool) {
 	if info.BoolIn {
 		return array.Bool, array.Bool, true
 	}
-	if p == array.Bool && (op == compute.Sub || op == compute.Neg || op == compute.Sign) {
+	if p == array.Bool && (op == compute.Sub || op == compute.Neg || op == compute.Sign || op == compute.Positive) {
 		return 0, 0, false
 	}
 	ts := make([]compute.Type, len(dts))

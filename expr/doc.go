@@ -84,9 +84,11 @@
 //
 // A name is env's node of that name; a name followed by "(" is a function:
 // every elementwise op of compute's op table under NumPy's name (sqrt, exp,
-// arctan2, maximum, fmax, power, isnan, floor, logical_xor, left_shift...;
-// a new op is callable as soon as it is in the table) and NumPy's aliases
-// (abs, divide, mod, pow, asin, acos, atan, atan2, bitwise_not...), all
+// arctan2, maximum, fmax, power, isnan, floor, logical_xor, left_shift,
+// arcsinh, cbrt, deg2rad, fabs, signbit, positive...; a new op is callable
+// as soon as it is in the table) and NumPy's aliases (abs, divide, mod,
+// pow, asin, acos, atan, atan2, asinh, acosh, atanh, radians, degrees,
+// bitwise_not...), all
 // with their operands only; where(cond, x, y); clip(x, lo, hi), which is
 // Clip, with None for no bound (nil) and, on an integer x, an int bound
 // beyond x's range on its own side (lo at or below the minimum, hi at or

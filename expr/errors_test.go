@@ -137,6 +137,7 @@ func TestConstructorErrors(t *testing.T) {
 		{"scalar out of range", func() *expr.Node { return expr.Scalar(300, array.Int8) }, []error{expr.ErrOverflow}, []string{"300", "int8"}},
 		{"scalar NaN to int", func() *expr.Node { return expr.Scalar(math.NaN(), array.Int64) }, []error{expr.ErrOverflow}, []string{"NaN", "int64"}},
 		{"-bool", func() *expr.Node { return expr.Neg(b) }, []error{expr.ErrDType}, []string{"negative", "bool", "[3]"}},
+		{"+bool", func() *expr.Node { return expr.Positive(b) }, []error{expr.ErrDType}, []string{"positive", "bool", "[3]", "cast to an integer"}},
 		{"cast to invalid", func() *expr.Node { return expr.Cast(x4, array.Invalid) }, []error{expr.ErrDType}, []string{"Cast"}},
 
 		// variadic

@@ -70,10 +70,15 @@ func elementwiseShape(op string, rule Rule, args ...*Node) (broadcast.Shape, err
 func (n *Node) resolveOp(op compute.Op, args []*Node) {
 	info := op.Info()
 	p := promoteWeak(args...)
-	if p == array.Bool && (op == compute.Sub || op == compute.Neg || op == compute.Sign) {
-		// NumPy refuses these rather than computing them in int8 (sign of
-		// bool has no loop: its resolver takes the operand's type as is).
-		n.err = fmt.Errorf("expr.%v: %w: bool operands %v (use LogicalXor or LogicalNot)", op, ErrDType, shapesOf(args))
+	if p == array.Bool && (op == compute.Sub || op == compute.Neg || op == compute.Sign || op == compute.Positive) {
+		// NumPy refuses these rather than computing them in int8 (sign and
+		// positive of bool have no loop: their resolvers take the
+		// operand's type as is).
+		hint := "use LogicalXor or LogicalNot"
+		if op == compute.Positive {
+			hint = "cast to an integer first"
+		}
+		n.err = fmt.Errorf("expr.%v: %w: bool operands %v (%s)", op, ErrDType, shapesOf(args), hint)
 		return
 	}
 	l, err := loopFor(op, p, args...)

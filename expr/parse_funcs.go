@@ -27,6 +27,11 @@ var parseAliases = map[string]string{
 	"acos":                "arccos",
 	"atan":                "arctan",
 	"atan2":               "arctan2",
+	"asinh":               "arcsinh",
+	"acosh":               "arccosh",
+	"atanh":               "arctanh",
+	"radians":             "deg2rad",
+	"degrees":             "rad2deg",
 }
 
 // parseElementwise maps each callable elementwise name to its op.
@@ -75,6 +80,9 @@ var (
 		compute.Cosh: Cosh, compute.Tanh: Tanh, compute.Floor: Floor, compute.Ceil: Ceil,
 		compute.Trunc: Trunc, compute.Rint: Rint, compute.IsNaN: IsNaN, compute.IsInf: IsInf,
 		compute.IsFinite: IsFinite, compute.LogicalNot: LogicalNot, compute.Invert: Invert,
+		compute.Arcsinh: Arcsinh, compute.Arccosh: Arccosh, compute.Arctanh: Arctanh, compute.Cbrt: Cbrt,
+		compute.Deg2rad: Deg2rad, compute.Rad2deg: Rad2deg, compute.Fabs: Fabs, compute.Signbit: Signbit,
+		compute.Positive: Positive,
 	}
 )
 

@@ -30,6 +30,10 @@ var (
 		"ceil": expr.Ceil, "trunc": expr.Trunc, "rint": expr.Rint, "isnan": expr.IsNaN,
 		"isinf": expr.IsInf, "isfinite": expr.IsFinite, "logical_not": expr.LogicalNot,
 		"invert": expr.Invert, "bitwise_not": expr.Invert, "bitwise_invert": expr.Invert,
+		"arcsinh": expr.Arcsinh, "asinh": expr.Arcsinh, "arccosh": expr.Arccosh, "acosh": expr.Arccosh,
+		"arctanh": expr.Arctanh, "atanh": expr.Arctanh, "cbrt": expr.Cbrt, "deg2rad": expr.Deg2rad,
+		"radians": expr.Deg2rad, "rad2deg": expr.Rad2deg, "degrees": expr.Rad2deg, "fabs": expr.Fabs,
+		"signbit": expr.Signbit, "positive": expr.Positive,
 	}
 	parseBinaryFns = map[string]binaryFn{
 		"add": expr.Add, "subtract": expr.Sub, "multiply": expr.Mul, "true_divide": expr.Div,

@@ -100,3 +100,37 @@ func LogicalNot(x *Node) *Node { return unary(compute.LogicalNot, x) }
 
 // Invert returns ^x, the bitwise complement (integers; bool: not).
 func Invert(x *Node) *Node { return unary(compute.Invert, x) }
+
+// Arcsinh returns the inverse hyperbolic sine.
+func Arcsinh(x *Node) *Node { return unary(compute.Arcsinh, x) }
+
+// Arccosh returns the inverse hyperbolic cosine (NaN below 1).
+func Arccosh(x *Node) *Node { return unary(compute.Arccosh, x) }
+
+// Arctanh returns the inverse hyperbolic tangent (±inf at ±1, NaN beyond).
+func Arctanh(x *Node) *Node { return unary(compute.Arctanh, x) }
+
+// Cbrt returns the real cube root (negative for negative x).
+func Cbrt(x *Node) *Node { return unary(compute.Cbrt, x) }
+
+// Deg2rad converts degrees to radians: x·(π/180), as numpy.deg2rad
+// (numpy.radians).
+func Deg2rad(x *Node) *Node { return unary(compute.Deg2rad, x) }
+
+// Rad2deg converts radians to degrees: x·(180/π), as numpy.rad2deg
+// (numpy.degrees).
+func Rad2deg(x *Node) *Node { return unary(compute.Rad2deg, x) }
+
+// Fabs returns the absolute value in a float dtype: integers and bool are
+// computed in the float they convert to safely (numpy.fabs), where Abs
+// keeps them.
+func Fabs(x *Node) *Node { return unary(compute.Fabs, x) }
+
+// Signbit reports whether x's sign bit is set, as bool: true for -0.0 and
+// for NaNs with the bit set (integers are read as the float they convert
+// to safely).
+func Signbit(x *Node) *Node { return unary(compute.Signbit, x) }
+
+// Positive returns x unchanged, as numpy.positive (+x): a copy for numbers,
+// an error for bool, which has no loop (NumPy's TypeError).
+func Positive(x *Node) *Node { return unary(compute.Positive, x) }

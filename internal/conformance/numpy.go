@@ -136,6 +136,9 @@ var unaryByOp = map[compute.Op]func(*expr.Node) *expr.Node{
 	compute.Cosh: expr.Cosh, compute.Tanh: expr.Tanh, compute.Floor: expr.Floor, compute.Ceil: expr.Ceil,
 	compute.Trunc: expr.Trunc, compute.Rint: expr.Rint, compute.IsNaN: expr.IsNaN, compute.IsInf: expr.IsInf,
 	compute.IsFinite: expr.IsFinite, compute.LogicalNot: expr.LogicalNot, compute.Invert: expr.Invert,
+	compute.Arcsinh: expr.Arcsinh, compute.Arccosh: expr.Arccosh, compute.Arctanh: expr.Arctanh, compute.Cbrt: expr.Cbrt,
+	compute.Deg2rad: expr.Deg2rad, compute.Rad2deg: expr.Rad2deg, compute.Fabs: expr.Fabs, compute.Signbit: expr.Signbit,
+	compute.Positive: expr.Positive,
 }
 
 // clipNoBound reports whether the Python int bound in, beyond Go's int,
