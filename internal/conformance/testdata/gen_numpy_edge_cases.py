@@ -34,10 +34,12 @@ BINARY = ["add", "subtract", "multiply", "true_divide", "floor_divide", "remaind
           "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift"]
 UNARY = ["negative", "absolute", "sign", "square", "reciprocal", "sqrt", "exp", "exp2", "expm1", "log",
          "log2", "log10", "log1p", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh",
-         "tanh", "floor", "ceil", "trunc", "rint", "isnan", "isinf", "isfinite", "logical_not", "invert"]
+         "tanh", "floor", "ceil", "trunc", "rint", "isnan", "isinf", "isfinite", "logical_not", "invert",
+         "arcsinh", "arccosh", "arctanh", "cbrt", "deg2rad", "rad2deg", "fabs", "signbit", "positive"]
 TRANSCENDENTAL = {"true_divide": 0, "power": 4, "arctan2": 4, "hypot": 4, "exp": 4, "exp2": 4, "expm1": 4,
                   "log": 4, "log2": 4, "log10": 4, "log1p": 4, "sin": 4, "cos": 4, "tan": 4, "arcsin": 4,
-                  "arccos": 4, "arctan": 4, "sinh": 4, "cosh": 4, "tanh": 4, "sqrt": 0}
+                  "arccos": 4, "arctan": 4, "sinh": 4, "cosh": 4, "tanh": 4, "sqrt": 0,
+                  "arcsinh": 4, "arccosh": 4, "arctanh": 4, "cbrt": 4, "deg2rad": 1, "rad2deg": 1}
 
 
 def values(dt):
@@ -148,7 +150,7 @@ for op in UNARY:
         x = np.array(values(dt), dtype=dt)
         if op == "reciprocal" and dt in INTS:
             x = x[x != 0]
-        if op in ("negative", "sign") and dt == np.bool_:
+        if op in ("negative", "sign", "positive") and dt == np.bool_:
             continue  # TypeError by a special resolver, not by the loops
         add(op, [x], n)
         n += 1
