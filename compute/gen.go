@@ -66,6 +66,10 @@ var binary = []op{
 	{"bitXor", "BitwiseXor", "T", map[string]string{"s": "X ^ Y", "u": "X ^ Y", "b": "X ^ Y"}},
 	{"lshift", "LeftShift", "T", map[string]string{"s": "X << uint64(Y)", "u": "X << uint64(Y)"}},
 	{"rshift", "RightShift", "T", map[string]string{"s": "X >> uint64(Y)", "u": "X >> uint64(Y)"}},
+	{"logaddexp", "Logaddexp", "T", map[string]string{"f": "T(logaddexpF(float64(X), float64(Y)))"}},
+	{"logaddexp2", "Logaddexp2", "T", map[string]string{"f": "T(logaddexp2F(float64(X), float64(Y)))"}},
+	{"heaviside", "Heaviside", "T", map[string]string{"f": "T(heavisideF(float64(X), float64(Y)))"}},
+	{"floatPower", "FloatPower", "T", map[string]string{"f": "T(powF(float64(X), float64(Y)))"}},
 }
 
 // unary ops; "bool" results are stored as uint8 0/1.

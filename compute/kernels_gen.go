@@ -2030,6 +2030,94 @@ func rshift_u_SV[T unsigned](d []T, x T, y []T) {
 	}
 }
 
+func logaddexp_f_VV[T float](d []T, x, y []T) {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(logaddexpF(float64(x[i]), float64(y[i])))
+	}
+}
+
+func logaddexp_f_VS[T float](d []T, x []T, y T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(logaddexpF(float64(x[i]), float64(y)))
+	}
+}
+
+func logaddexp_f_SV[T float](d []T, x T, y []T) {
+	d = d[:len(y)]
+	for i := range y {
+		d[i] = T(logaddexpF(float64(x), float64(y[i])))
+	}
+}
+
+func logaddexp2_f_VV[T float](d []T, x, y []T) {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(logaddexp2F(float64(x[i]), float64(y[i])))
+	}
+}
+
+func logaddexp2_f_VS[T float](d []T, x []T, y T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(logaddexp2F(float64(x[i]), float64(y)))
+	}
+}
+
+func logaddexp2_f_SV[T float](d []T, x T, y []T) {
+	d = d[:len(y)]
+	for i := range y {
+		d[i] = T(logaddexp2F(float64(x), float64(y[i])))
+	}
+}
+
+func heaviside_f_VV[T float](d []T, x, y []T) {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(heavisideF(float64(x[i]), float64(y[i])))
+	}
+}
+
+func heaviside_f_VS[T float](d []T, x []T, y T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(heavisideF(float64(x[i]), float64(y)))
+	}
+}
+
+func heaviside_f_SV[T float](d []T, x T, y []T) {
+	d = d[:len(y)]
+	for i := range y {
+		d[i] = T(heavisideF(float64(x), float64(y[i])))
+	}
+}
+
+func floatPower_f_VV[T float](d []T, x, y []T) {
+	y = y[:len(x)]
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(powF(float64(x[i]), float64(y[i])))
+	}
+}
+
+func floatPower_f_VS[T float](d []T, x []T, y T) {
+	d = d[:len(x)]
+	for i := range x {
+		d[i] = T(powF(float64(x[i]), float64(y)))
+	}
+}
+
+func floatPower_f_SV[T float](d []T, x T, y []T) {
+	d = d[:len(y)]
+	for i := range y {
+		d[i] = T(powF(float64(x), float64(y[i])))
+	}
+}
+
 func neg_f[T float](d []T, x []T) {
 	d = d[:len(x)]
 	for i := range x {
@@ -3074,6 +3162,22 @@ func registerGenerated() {
 		wrapVV(rshift_u_VV[uint32]), wrapVS(rshift_u_VS[uint32]), wrapSV(rshift_u_SV[uint32])}
 	binTable[RightShift][Uint64] = [numForms]BinaryFunc{
 		wrapVV(rshift_u_VV[uint64]), wrapVS(rshift_u_VS[uint64]), wrapSV(rshift_u_SV[uint64])}
+	binTable[Logaddexp][Float32] = [numForms]BinaryFunc{
+		wrapVV(logaddexp_f_VV[float32]), wrapVS(logaddexp_f_VS[float32]), wrapSV(logaddexp_f_SV[float32])}
+	binTable[Logaddexp][Float64] = [numForms]BinaryFunc{
+		wrapVV(logaddexp_f_VV[float64]), wrapVS(logaddexp_f_VS[float64]), wrapSV(logaddexp_f_SV[float64])}
+	binTable[Logaddexp2][Float32] = [numForms]BinaryFunc{
+		wrapVV(logaddexp2_f_VV[float32]), wrapVS(logaddexp2_f_VS[float32]), wrapSV(logaddexp2_f_SV[float32])}
+	binTable[Logaddexp2][Float64] = [numForms]BinaryFunc{
+		wrapVV(logaddexp2_f_VV[float64]), wrapVS(logaddexp2_f_VS[float64]), wrapSV(logaddexp2_f_SV[float64])}
+	binTable[Heaviside][Float32] = [numForms]BinaryFunc{
+		wrapVV(heaviside_f_VV[float32]), wrapVS(heaviside_f_VS[float32]), wrapSV(heaviside_f_SV[float32])}
+	binTable[Heaviside][Float64] = [numForms]BinaryFunc{
+		wrapVV(heaviside_f_VV[float64]), wrapVS(heaviside_f_VS[float64]), wrapSV(heaviside_f_SV[float64])}
+	binTable[FloatPower][Float32] = [numForms]BinaryFunc{
+		wrapVV(floatPower_f_VV[float32]), wrapVS(floatPower_f_VS[float32]), wrapSV(floatPower_f_SV[float32])}
+	binTable[FloatPower][Float64] = [numForms]BinaryFunc{
+		wrapVV(floatPower_f_VV[float64]), wrapVS(floatPower_f_VS[float64]), wrapSV(floatPower_f_SV[float64])}
 	unTable[Neg][Float32] = wrapUnary(neg_f[float32])
 	unTable[Neg][Float64] = wrapUnary(neg_f[float64])
 	unTable[Neg][Int8] = wrapUnary(neg_s[int8])

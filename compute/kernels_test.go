@@ -428,7 +428,7 @@ func binaryType[T elem](t *testing.T, typ compute.Type) {
 						for i := 0; i < n; i++ {
 							w := want[key{xo, yo}][i]
 							// arctan2 within 2 ulp (vmath_amd64.s, TestArctan2F64 against 160 bits; vmath32_amd64.s, TestArctan2F32)
-							near := (op == compute.Power || op == compute.Arctan2) && nearFloat(typ, float64(d[lo+i]), float64(w))
+							near := (op == compute.Power || op == compute.FloatPower || op == compute.Arctan2 || op == compute.Logaddexp || op == compute.Logaddexp2) && nearFloat(typ, float64(d[lo+i]), float64(w))
 							if !same(typ, d[lo+i], w, zeroEq) && !near {
 								xi, yi := x[xo+i], y[yo+i]
 								if form == compute.SV {

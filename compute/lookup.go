@@ -217,6 +217,7 @@ func where[T any](dst, c, x, y unsafe.Pointer, n, cs, xs, ys int) {
 // both, and the casts.
 func init() {
 	registerGenerated()
+	trimToLoops()
 	registerVek()
 	registerIntDiv()
 	registerReductions() // before the assembly: accumulations alias acc and x, which the NT and vek paths must not see
@@ -256,4 +257,19 @@ func LookupBinaryNT(op Op, t Type, form Form) (BinaryFunc, bool) {
 	}
 	f := ntTable[op][t][form]
 	return f, f != nil
+}
+
+// trimToLoops drops the generated loops of types an op has no NumPy loop
+// for: the generator writes one per type of a category (float32 and
+// float64), but float_power has only float64's, so that a float32 operand
+// is computed, and returned, in float64 as NumPy does.
+func trimToLoops() {
+	for o := Op(1); o < numOps; o++ {
+		for t := Type(0); t < numTypes; t++ {
+			if !opTable[o].Loops.Has(t) {
+				binTable[o][t] = [numForms]BinaryFunc{}
+				unTable[o][t] = nil
+			}
+		}
+	}
 }

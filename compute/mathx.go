@@ -478,3 +478,49 @@ func deg2radF(x float64) float64 { return x * (math.Pi / 180) }
 
 // rad2degF is NumPy's rad2deg: x times 180/π rounded to float64.
 func rad2degF(x float64) float64 { return x * (180 / math.Pi) }
+
+// logaddexpF is NumPy's logaddexp, log(e^x + e^y) without overflow: x + ln 2
+// when x == y (so two infinities of one sign give that infinity), else the
+// larger plus log1p(e^-|x-y|); NaN for a NaN operand.
+func logaddexpF(x, y float64) float64 {
+	if x == y {
+		return x + math.Ln2
+	}
+	d := x - y
+	switch {
+	case d > 0:
+		return x + math.Log1p(math.Exp(-d))
+	case d <= 0:
+		return y + math.Log1p(math.Exp(d))
+	}
+	return d // NaN
+}
+
+// logaddexp2F is NumPy's logaddexp2, log2(2^x + 2^y), as logaddexpF in base 2.
+func logaddexp2F(x, y float64) float64 {
+	if x == y {
+		return x + 1
+	}
+	d := x - y
+	switch {
+	case d > 0:
+		return x + math.Log1p(math.Exp2(-d))*math.Log2E
+	case d <= 0:
+		return y + math.Log1p(math.Exp2(d))*math.Log2E
+	}
+	return d // NaN
+}
+
+// heavisideF is NumPy's heaviside: 0 for x < 0, h0 at x == 0 (either zero),
+// 1 for x > 0, NaN for a NaN x.
+func heavisideF(x, h0 float64) float64 {
+	switch {
+	case x != x:
+		return math.NaN()
+	case x == 0:
+		return h0
+	case x < 0:
+		return 0
+	}
+	return 1
+}

@@ -83,6 +83,10 @@ const (
 	Fabs
 	Signbit
 	Positive
+	Logaddexp
+	Logaddexp2
+	Heaviside
+	FloatPower
 
 	numOps
 )
@@ -213,6 +217,10 @@ var opTable = [numOps]OpInfo{
 	Fabs:       {Fabs, "fabs", 1, LoopFloats, SameType, false, NullIfAny},
 	Signbit:    {Signbit, "signbit", 1, LoopFloats, BoolOut, false, NullIfAny},
 	Positive:   {Positive, "positive", 1, LoopInts | LoopFloats, SameType, false, NullIfAny},
+	Logaddexp:  {Logaddexp, "logaddexp", 2, LoopFloats, SameType, false, NullIfAny},
+	Logaddexp2: {Logaddexp2, "logaddexp2", 2, LoopFloats, SameType, false, NullIfAny},
+	Heaviside:  {Heaviside, "heaviside", 2, LoopFloats, SameType, false, NullIfAny},
+	FloatPower: {FloatPower, "float_power", 2, 1 << Float64, SameType, false, NullIfAny},
 }
 
 // Info returns o's row of the op table (the zero OpInfo for an invalid op).

@@ -188,6 +188,20 @@ func refFloat(t compute.Type, op compute.Op, x, y float64) (float64, bool) {
 		return rnd(math.Atan2(x, y)), false
 	case compute.Hypot:
 		return rnd(math.Hypot(x, y)), false
+	case compute.Logaddexp, compute.Logaddexp2:
+		return rnd(refLogaddexp(op == compute.Logaddexp2, x, y)), false
+	case compute.Heaviside:
+		switch {
+		case math.IsNaN(x):
+			return math.NaN(), false
+		case x > 0:
+			return 1, false
+		case x < 0:
+			return 0, false
+		}
+		return y, false
+	case compute.FloatPower:
+		return rnd(refPow(x, y)), false
 	case compute.Copysign:
 		return rnd(math.Copysign(x, y)), false
 	case compute.Power:
@@ -728,4 +742,25 @@ func refInverseHyperbolic(op compute.Op, f float64) float64 {
 		return math.Copysign(r, f)
 	}
 	panic("refInverseHyperbolic: " + op.String())
+}
+
+// refLogaddexp is log(e^x + e^y) (base 2: log2(2^x + 2^y)) written from the
+// larger operand m as m + log1p(e^(min-m)), not as the kernels' branches
+// on the sign of x - y (a -Inf min adds log1p(0) = +0: -0 becomes +0, as
+// NumPy's).
+func refLogaddexp(base2 bool, x, y float64) float64 {
+	if math.IsNaN(x) || math.IsNaN(y) {
+		return math.NaN()
+	}
+	m, n := max(x, y), min(x, y)
+	if math.IsInf(m, 0) && m == n { // both the same infinity
+		return m
+	}
+	if math.IsInf(m, 1) {
+		return m
+	}
+	if base2 { // NumPy's log2(1+v): log2(e)·log1p(v)
+		return m + math.Log2E*math.Log1p(math.Exp2(n-m))
+	}
+	return m + math.Log1p(math.Exp(n-m))
 }

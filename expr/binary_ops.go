@@ -130,3 +130,20 @@ func LeftShift(a, b *Node, rule ...Rule) *Node { return binary(compute.LeftShift
 // RightShift returns a >> b, arithmetic for signed integers. A shift by the
 // width or more, or by a negative count, gives 0 (-1 for a negative a).
 func RightShift(a, b *Node, rule ...Rule) *Node { return binary(compute.RightShift, a, b, rule) }
+
+// Logaddexp returns log(e^a + e^b) without overflow, in a float dtype
+// (numpy.logaddexp).
+func Logaddexp(a, b *Node, rule ...Rule) *Node { return binary(compute.Logaddexp, a, b, rule) }
+
+// Logaddexp2 returns log2(2^a + 2^b) without overflow, in a float dtype
+// (numpy.logaddexp2).
+func Logaddexp2(a, b *Node, rule ...Rule) *Node { return binary(compute.Logaddexp2, a, b, rule) }
+
+// Heaviside returns the step function of a: 0 below zero, 1 above, h0 at
+// zero, NaN for NaN, in a float dtype (numpy.heaviside(a, h0)).
+func Heaviside(a, h0 *Node, rule ...Rule) *Node { return binary(compute.Heaviside, a, h0, rule) }
+
+// FloatPower returns a ** b computed in float64 whatever the operands
+// (numpy.float_power): integers to negative powers are fractions, not an
+// error as in Power.
+func FloatPower(a, b *Node, rule ...Rule) *Node { return binary(compute.FloatPower, a, b, rule) }

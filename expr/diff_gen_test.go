@@ -767,7 +767,9 @@ var binaryCtors = map[compute.Op]func(a, b *expr.Node, r ...expr.Rule) *expr.Nod
 	compute.LessEqual: expr.LessEqual, compute.LogicalAnd: expr.LogicalAnd, compute.LogicalOr: expr.LogicalOr,
 	compute.LogicalXor: expr.LogicalXor, compute.BitwiseAnd: expr.BitwiseAnd, compute.BitwiseOr: expr.BitwiseOr,
 	compute.BitwiseXor: expr.BitwiseXor, compute.LeftShift: expr.LeftShift, compute.RightShift: expr.RightShift,
-	compute.PRelu: func(a, b *expr.Node, _ ...expr.Rule) *expr.Node { return expr.PRelu(a, b) },
+	compute.PRelu:     func(a, b *expr.Node, _ ...expr.Rule) *expr.Node { return expr.PRelu(a, b) },
+	compute.Logaddexp: expr.Logaddexp, compute.Logaddexp2: expr.Logaddexp2, compute.Heaviside: expr.Heaviside,
+	compute.FloatPower: expr.FloatPower,
 }
 
 var unaryCtors = map[compute.Op]func(*expr.Node) *expr.Node{

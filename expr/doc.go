@@ -85,7 +85,8 @@
 // A name is env's node of that name; a name followed by "(" is a function:
 // every elementwise op of compute's op table under NumPy's name (sqrt, exp,
 // arctan2, maximum, fmax, power, isnan, floor, logical_xor, left_shift,
-// arcsinh, cbrt, deg2rad, fabs, signbit, positive...; a new op is callable
+// arcsinh, cbrt, deg2rad, fabs, signbit, positive, logaddexp, heaviside,
+// float_power...; a new op is callable
 // as soon as it is in the table) and NumPy's aliases (abs, divide, mod,
 // pow, asin, acos, atan, atan2, asinh, acosh, atanh, radians, degrees,
 // bitwise_not...), all

@@ -69,7 +69,9 @@ var (
 		compute.LessEqual: LessEqual, compute.LogicalAnd: LogicalAnd, compute.LogicalOr: LogicalOr,
 		compute.LogicalXor: LogicalXor, compute.BitwiseAnd: BitwiseAnd, compute.BitwiseOr: BitwiseOr,
 		compute.BitwiseXor: BitwiseXor, compute.LeftShift: LeftShift, compute.RightShift: RightShift,
-		compute.PRelu: func(a, b *Node, _ ...Rule) *Node { return PRelu(a, b) },
+		compute.PRelu:     func(a, b *Node, _ ...Rule) *Node { return PRelu(a, b) },
+		compute.Logaddexp: Logaddexp, compute.Logaddexp2: Logaddexp2, compute.Heaviside: Heaviside,
+		compute.FloatPower: FloatPower,
 	}
 	parseUnaryBuilders = map[compute.Op]func(*Node) *Node{
 		compute.Neg: Neg, compute.Abs: Abs, compute.Sign: Sign, compute.Square: Square,

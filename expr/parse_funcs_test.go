@@ -49,6 +49,8 @@ var (
 		"bitwise_and": expr.BitwiseAnd, "bitwise_or": expr.BitwiseOr, "bitwise_xor": expr.BitwiseXor,
 		"left_shift": expr.LeftShift, "bitwise_left_shift": expr.LeftShift,
 		"right_shift": expr.RightShift, "bitwise_right_shift": expr.RightShift,
+		"logaddexp": expr.Logaddexp, "logaddexp2": expr.Logaddexp2, "heaviside": expr.Heaviside,
+		"float_power": expr.FloatPower,
 	}
 	parseOtherFns = []string{"where", "clip", "round", "around", "sum", "prod", "min", "max", "mean", "std", "var",
 		"any", "all", "argmin", "argmax", "count_nonzero", "nansum", "nanmean", "nanmin", "nanmax"}

@@ -31,7 +31,8 @@ FLOATS = [np.float16, np.float32, np.float64]
 BINARY = ["add", "subtract", "multiply", "true_divide", "floor_divide", "remainder", "fmod", "power",
           "maximum", "minimum", "fmax", "fmin", "arctan2", "hypot", "copysign", "equal", "not_equal",
           "greater", "greater_equal", "less", "less_equal", "logical_and", "logical_or", "logical_xor",
-          "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift"]
+          "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift",
+          "logaddexp", "logaddexp2", "heaviside", "float_power"]
 UNARY = ["negative", "absolute", "sign", "square", "reciprocal", "sqrt", "exp", "exp2", "expm1", "log",
          "log2", "log10", "log1p", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh",
          "tanh", "floor", "ceil", "trunc", "rint", "isnan", "isinf", "isfinite", "logical_not", "invert",
@@ -39,7 +40,8 @@ UNARY = ["negative", "absolute", "sign", "square", "reciprocal", "sqrt", "exp", 
 TRANSCENDENTAL = {"true_divide": 0, "power": 4, "arctan2": 4, "hypot": 4, "exp": 4, "exp2": 4, "expm1": 4,
                   "log": 4, "log2": 4, "log10": 4, "log1p": 4, "sin": 4, "cos": 4, "tan": 4, "arcsin": 4,
                   "arccos": 4, "arctan": 4, "sinh": 4, "cosh": 4, "tanh": 4, "sqrt": 0,
-                  "arcsinh": 4, "arccosh": 4, "arctanh": 4, "cbrt": 4, "deg2rad": 1, "rad2deg": 1}
+                  "arcsinh": 4, "arccosh": 4, "arctanh": 4, "cbrt": 4, "deg2rad": 1, "rad2deg": 1,
+                  "logaddexp": 4, "logaddexp2": 4, "float_power": 4}
 
 
 def values(dt):
@@ -104,7 +106,7 @@ for op in BINARY:
         if op == "power" and dt in INTS:
             keep = y >= 0
             x, y = x[keep], y[keep]
-        if op == "power" and dt in FLOATS:
+        if op in ("power", "float_power") and dt in FLOATS + (INTS if op == "float_power" else []):
             # Go's math.Pow is up to ~30 ulp off for a huge base and a
             # fractional exponent (the library computes integer exponents
             # exactly): left out, documented in compute/mathx.go.
