@@ -1146,6 +1146,9 @@ func evalUnary(op compute.Op, x *refTensor) *refTensor {
 		}
 		o.v[i] = unElem(op, ct, v)
 		approxMath(o, i, op, ct, v)
+		if op == compute.Signbit && ct.IsFloat() && math.IsNaN(fval(ct, v)) {
+			o.setFlag(i, fAny) // a NaN's sign is not specified (see evalBinary's copysign)
+		}
 	}
 	return o
 }
@@ -1229,6 +1232,14 @@ func evalBinary(op compute.Op, rule ruleSpec, a, b *refTensor) (*refTensor, erro
 			if ct.IsFloat() && fval(ct, x) == 0 && fval(ct, y) == 0 && o.flagAt(i) == fExact {
 				o.setFlag(i, fApprox)
 				o.setTol(i, 0)
+			}
+		case compute.Copysign:
+			// the sign of a NaN is not specified (NumPy's neither: it is
+			// whatever the CPU's operations made; this reference, in Go on
+			// float64, does not keep it through every conversion): the
+			// sign copied from a NaN y is not compared
+			if ct.IsFloat() && math.IsNaN(fval(ct, y)) {
+				o.setFlag(i, fAny)
 			}
 		}
 	}
