@@ -53,7 +53,7 @@ var allTypes = []compute.Type{compute.Bool, compute.Int8, compute.Int16, compute
 
 // binaryOps and unaryOps are every op of the table; the unary ones with a
 // bool result (isnan, isinf, isfinite, signbit) are tested by
-// TestUnaryBoolKernels.
+// unaryBoolType, within TestUnaryKernels.
 var binaryOps, unaryOps = func() (b, u []compute.Op) {
 	for _, op := range compute.Ops() {
 		switch {
@@ -567,38 +567,10 @@ func TestMaxMinNaN(t *testing.T) {
 	}
 }
 
-// TestUnaryBoolKernels checks the unary ops with a bool result (isnan,
-// isinf, isfinite, signbit) on every loop type they have, against
-// predicates on the values, over special values and random ones.
-func TestUnaryBoolKernels(t *testing.T) {
-	for _, typ := range allTypes {
-		t.Run(typ.String(), func(t *testing.T) {
-			switch typ {
-			case compute.Bool, compute.Uint8:
-				unaryBoolType[uint8](t, typ)
-			case compute.Int8:
-				unaryBoolType[int8](t, typ)
-			case compute.Int16:
-				unaryBoolType[int16](t, typ)
-			case compute.Int32:
-				unaryBoolType[int32](t, typ)
-			case compute.Int64:
-				unaryBoolType[int64](t, typ)
-			case compute.Uint16:
-				unaryBoolType[uint16](t, typ)
-			case compute.Uint32:
-				unaryBoolType[uint32](t, typ)
-			case compute.Uint64:
-				unaryBoolType[uint64](t, typ)
-			case compute.Float32:
-				unaryBoolType[float32](t, typ)
-			case compute.Float64:
-				unaryBoolType[float64](t, typ)
-			}
-		})
-	}
-}
-
+// unaryBoolType checks the unary ops with a bool result (isnan, isinf,
+// isfinite, signbit) on type typ, one of their loop types or not,
+// against predicates on the values, over special values and random ones
+// (called by TestUnaryKernels for each type).
 func unaryBoolType[T elem](t *testing.T, typ compute.Type) {
 	rng := rand.New(rand.NewPCG(uint64(typ), 3))
 	tested := 0
@@ -677,6 +649,7 @@ func TestUnaryKernels(t *testing.T) {
 }
 
 func unaryType[T elem](t *testing.T, typ compute.Type) {
+	unaryBoolType[T](t, typ)
 	rng := rand.New(rand.NewPCG(uint64(typ), 2))
 	for _, op := range unaryOps {
 		if !unaryExists(op, typ) {
