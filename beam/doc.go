@@ -81,6 +81,14 @@
 // PCollection of KV<K, Batch>; KeyByColumn makes one from batches by
 // splitting each by the values of a string or integer column.
 //
+// # Testing pipelines
+//
+// Beam's loopback submission (the Go SDK's runnerlib.Execute, 2.68) leaves
+// an empty beamloopbackworker-* file in os.TempDir for every pipeline it
+// runs. This module's tests run through internal/testmain, which points
+// TMPDIR at a private directory it removes; a program that runs many
+// pipelines can do the same.
+//
 // # Example
 //
 // examples/standardize standardizes a tensor column over a folder of

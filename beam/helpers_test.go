@@ -14,13 +14,13 @@ import (
 	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	abeam "github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+	"github.com/stride0/stride0/beam/internal/testmain"
 
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/arrowio"
 )
 
-func TestMain(m *testing.M) { ptest.Main(m) }
+func TestMain(m *testing.M) { testmain.Main(m) }
 
 func init() {
 	abeam.RegisterType(reflect.TypeOf((*valuesFn)(nil)).Elem())

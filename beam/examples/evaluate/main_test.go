@@ -12,14 +12,14 @@ import (
 	arrowarray "github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 	"github.com/stride0/stride0/arrowio"
+	"github.com/stride0/stride0/beam/internal/testmain"
 
 	sbeam "github.com/stride0/stride0/beam"
 )
 
 // TestMain initializes Beam (as main does) before the tests.
-func TestMain(m *testing.M) { ptest.Main(m) }
+func TestMain(m *testing.M) { testmain.Main(m) }
 
 // TestRun runs the example's pipeline on prism over three files and checks
 // every output row against the input: z = 2*x + 1.

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+	"github.com/stride0/stride0/beam/internal/testmain"
 
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/arrowio"
@@ -114,7 +114,7 @@ func checkStandardized(t *testing.T, x, z map[int64][]float64) {
 }
 
 // TestMain initializes Beam (as main does) before the tests.
-func TestMain(m *testing.M) { ptest.Main(m) }
+func TestMain(m *testing.M) { testmain.Main(m) }
 
 // TestPipeline runs the pipeline on prism over three files split by row
 // group, in batches of 700 rows, writing a file per bundle and then two
