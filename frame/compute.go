@@ -53,9 +53,13 @@ func (f Frame) WithColumns(defs ...Binding) Frame {
 // SQL: a comparison with a null is null, and/or/not use three-valued logic
 // (null | true is true, null & false is false), and a row whose predicate
 // is null is dropped, as SQL's WHERE drops it. NaN compares as IEEE 754 and
-// NumPy say (NaN > 1 is false; DuckDB orders NaN above every number). The predicate must be boolean with
-// one value per row; one that reduces over the rows ("y > mean(y)") makes
-// the step hold its whole input.
+// NumPy say (NaN > 1 is false; DuckDB orders NaN above every number). The
+// predicate must be boolean with one value per row, or a scalar, which
+// holds for every row as SQL's WHERE TRUE does ("True" keeps every row,
+// "False" none, "mean(y) > 0" all or none); one that reduces over the rows
+// ("y > mean(y)") makes the step hold its whole input. A predicate of
+// numbers alone folds as Python folds it: "~(1 > 0)" is Python's ~True,
+// the integer -2, not a predicate.
 func (f Frame) Filter(src string) Frame { return f.filter(Binding{name: "filter", src: src}) }
 
 // FilterExpr is Filter with the predicate as a node (see Col).
@@ -70,8 +74,8 @@ func (f Frame) filter(p Binding) Frame {
 		if b.node.DType() != array.Bool {
 			return nil, fmt.Errorf("frame.Filter %v: %w: the predicate is %v, not bool", b.node, ErrType, b.node.DType())
 		}
-		if sh := b.node.Shape(); !sh.RankKnown || len(sh.Dims) != 1 {
-			return nil, fmt.Errorf("frame.Filter %v: %w: the predicate has shape %v; it needs one value per row", b.node, array.ErrShape, sh)
+		if sh := b.node.Shape(); !sh.RankKnown || len(sh.Dims) > 1 {
+			return nil, fmt.Errorf("frame.Filter %v: %w: the predicate has shape %v; it needs one value per row (or one value for every row)", b.node, array.ErrShape, sh)
 		}
 		tree, err := splitPred(b, in.schema)
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/stretchr/testify/require"
 
+	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/frame"
 )
 
@@ -230,5 +231,78 @@ func TestFilterNullTests(t *testing.T) {
 			}
 		}
 		full.Release()
+	}
+}
+
+// TestFilterScalarPredicate checks predicates with one value for every row,
+// as SQL's WHERE TRUE: constants alone and under and/or with a column, and
+// a comparison of a whole-column reduction (the step then holds its whole
+// input), against a row loop, with nulls, on sliced input, at 1 and 3
+// workers.
+func TestFilterScalarPredicate(t *testing.T) {
+	mem := checked(t)
+	rng := rand.New(rand.NewPCG(42, 3))
+	full, vals := filterTable(mem, rng, 1500, true)
+	defer full.Release()
+	text := columnsText(full)
+	const col = "c_int32"
+	for _, sliced := range []bool{false, true} {
+		rec, lo := full, 0
+		if sliced {
+			lo = 6
+			rec = full.NewSlice(6, full.NumRows()-10)
+		}
+		n := int(rec.NumRows())
+		valid := func(i int) bool { return vals[col+"#null"][i] == 0 }
+		sum, cnt := 0.0, 0
+		for i := lo; i < lo+n; i++ {
+			if valid(i) {
+				sum += vals[col][i]
+				cnt++
+			}
+		}
+		mean := sum / float64(cnt) // SQL's avg and frame's mean skip nulls
+		rows := func(keep func(i int) bool) []int64 {
+			var w []int64
+			for i := lo; i < lo+n; i++ {
+				if keep(i) {
+					w = append(w, int64(i))
+				}
+			}
+			return w
+		}
+		all := func(int) bool { return true }
+		none := func(int) bool { return false }
+		positive := func(i int) bool { return valid(i) && vals[col][i] > 0 }
+		f := frame.FromRecords(rec)
+		for _, c := range []struct {
+			src  string
+			keep func(int) bool
+		}{
+			{"True", all},
+			{"False", none},
+			{"(1 > 0) & (2 > 1)", all},
+			{col + " > 0", positive},
+			{"(" + col + " > 0) | True", all}, // null | true is true
+			{"(" + col + " > 0) & False", none},
+			{"(" + col + " > 0) & True", positive},
+			{fmt.Sprintf("mean(%s) > %v", col, mean-0.5), all},
+			{fmt.Sprintf("mean(%s) > %v", col, mean+0.5), none},
+			{fmt.Sprintf("(%s > 0) | (mean(%s) > %v)", col, col, mean+0.5), positive},
+			{fmt.Sprintf("~(mean(%s) > %v)", col, mean+0.5), all},
+		} {
+			for _, workers := range []int{1, 3} {
+				checkFiltered(t, mem, f.Filter(c.src), text, rows(c.keep), fmt.Sprintf("%s sliced=%v", c.src, sliced), workers)
+			}
+		}
+		// a predicate of numbers alone folds as Python does: ~True is -2
+		_, err := f.Filter("~(1 > 0)").Collect(context.Background(), frame.WithAllocator(mem))
+		require.ErrorIs(t, err, frame.ErrType)
+		// one value per row or one for every row: a [rows, 3] predicate is neither
+		_, err = f.Filter("l > 0").Collect(context.Background(), frame.WithAllocator(mem))
+		require.ErrorIs(t, err, array.ErrShape)
+		if sliced {
+			rec.Release()
+		}
 	}
 }
