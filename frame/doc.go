@@ -52,11 +52,18 @@
 // MarshalBinary/UnmarshalBinary to move the state between processes (Beam's
 // combiners in the beam module use it). Agg values encode as JSON.
 //
-// # Nulls
+// # Nulls and arithmetic
 //
 // Nulls follow Arrow's and SQL's rules: an expression of a null is null
-// (validity masks propagate through expr), and Filter keeps a row only where
-// its predicate is true, not where it is false or null.
+// (validity masks propagate through expr), and/or/not in a Filter use
+// three-valued logic, and Filter keeps a row only where its predicate is
+// true, not where it is false or null. Arithmetic on the values follows
+// NumPy (package expr), where SQL engines differ: x / 0 is ±Inf or NaN,
+// not NULL; integer overflow wraps, not an error; NaN compares false with
+// every number in expressions (DuckDB's comparisons put NaN above every
+// number, as frame's Sort and Min/Max do); a literal such as 0.2 is a
+// float64, not an exact decimal. TestRandomAgainstDuckDB holds frame to
+// DuckDB's answers over random queries outside those differences.
 //
 // # Execution
 //
