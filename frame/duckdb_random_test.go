@@ -175,7 +175,8 @@ func (g *queryGen) pred(depth int) both {
 }
 
 // sortKeys are 1-3 random keys, each ascending or descending with nulls
-// last (frame's order), then id: frame's keys and SQL's ORDER BY.
+// last (frame's default) or first, then id: frame's keys and SQL's ORDER
+// BY.
 func (g *queryGen) sortKeys() ([]frame.SortKey, string) {
 	cols := []string{"k1", "k2", "kd", "v", "vn", "i", "b", "d", "ts"}
 	g.r.Shuffle(len(cols), func(i, j int) { cols[i], cols[j] = cols[j], cols[i] })
@@ -183,13 +184,9 @@ func (g *queryGen) sortKeys() ([]frame.SortKey, string) {
 	var keys []frame.SortKey
 	var sql []string
 	for _, c := range cols[:n] {
-		if g.r.IntN(2) == 0 {
-			keys = append(keys, frame.Asc(c))
-			sql = append(sql, c+" ASC NULLS LAST")
-		} else {
-			keys = append(keys, frame.Desc(c))
-			sql = append(sql, c+" DESC NULLS LAST")
-		}
+		k := frame.SortKey{Col: c, Desc: g.r.IntN(2) == 0, NullsFirst: g.r.IntN(3) == 0}
+		keys = append(keys, k)
+		sql = append(sql, c+map[bool]string{false: " ASC", true: " DESC"}[k.Desc]+map[bool]string{false: " NULLS LAST", true: " NULLS FIRST"}[k.NullsFirst])
 	}
 	keys = append(keys, frame.Asc("id"))
 	sql = append(sql, "id")
