@@ -87,14 +87,23 @@ func intAtOrAboveMax(v int64, dt array.DType) bool {
 // even: for floats rint(x * 10**decimals) / 10**decimals, computed in x's
 // dtype (so not always the nearest decimal, as in NumPy); a negative
 // decimals rounds to tens, hundreds...: rint(x / 10**-d) * 10**-d. Integers
-// (and bool) are kept for decimals >= 0 and rounded through float64 for a
-// negative decimals, as NumPy does.
+// are kept for decimals >= 0 and rounded through float64 for a negative
+// decimals, as NumPy does. bool is not an integer there: decimals 0 is
+// rint's float16 result, and any other decimals an error wrapping ErrDType
+// (NumPy's multiply or true_divide cannot write its float64 result back
+// into a bool array).
 func Round(x *Node, decimals int) *Node {
 	if err := firstErr("round", x); err != nil {
 		return &Node{kind: kBinary, err: err}
 	}
 	x = strongCopy(x) // a weak constant rounds in its default dtype
 	dt := x.dtype
+	if dt == array.Bool {
+		if decimals == 0 {
+			return Rint(x)
+		}
+		return &Node{kind: kBinary, err: fmt.Errorf("expr.round: %w: bool with decimals %d (NumPy scales it in float64 and cannot cast that back to bool; cast to an integer or float first)", ErrDType, decimals)}
+	}
 	if !dt.IsFloat() {
 		if decimals >= 0 {
 			return Cast(x, dt)

@@ -342,3 +342,16 @@ func TestNumpyClipCases(t *testing.T) {
 	assert.Zero(t, tl.skip, "%v", tl.lines)
 	assert.Equal(t, 18, tl.pass, "%v", tl.lines)
 }
+
+// numpy.round over edge values of every dtype, decimals -3 to 5, computed
+// by NumPy (gen_numpy_round_cases.py): all pass, none skipped, bool's
+// errors included.
+func TestNumpyRoundCases(t *testing.T) {
+	lib := checked(t)
+	f, err := conformance.Load("testdata/numpy_round_cases.json")
+	require.NoError(t, err)
+	tl := run(t, f, lib)
+	assert.Zero(t, tl.fail, "%v", tl.lines)
+	assert.Zero(t, tl.skip, "%v", tl.lines)
+	assert.Equal(t, 106, tl.pass, "%v", tl.lines)
+}
