@@ -196,8 +196,27 @@ func floorDivF[T float](x, y T) T {
 	return T(fl)
 }
 
+// maxF and minF are NumPy's maximum and minimum of floats as its x86 loops
+// compute them (maxps/maxss, minps/minss with a NaN fix-up, SIMD body and
+// scalar tail alike): NaN if either operand is NaN, else the greater (the
+// lesser), and the second operand where the two compare equal, so
+// maximum(0.0, -0.0) is -0.0, as the AVX2 kernels give it.
+func maxF[T float](x, y T) T {
+	if x != x || x > y {
+		return x
+	}
+	return y
+}
+
+func minF[T float](x, y T) T {
+	if x != x || x < y {
+		return x
+	}
+	return y
+}
+
 // fmaxF and fminF ignore a NaN operand (NumPy's fmax, fmin): the result is
-// NaN only when both are.
+// NaN only when both are; equal operands give the second, as maxF.
 func fmaxF[T float](x, y T) T {
 	switch {
 	case x != x:
@@ -205,7 +224,7 @@ func fmaxF[T float](x, y T) T {
 	case y != y:
 		return x
 	}
-	return max(x, y)
+	return maxF(x, y)
 }
 
 func fminF[T float](x, y T) T {
@@ -215,7 +234,7 @@ func fminF[T float](x, y T) T {
 	case y != y:
 		return x
 	}
-	return min(x, y)
+	return minF(x, y)
 }
 
 // signS, signU and signF are NumPy's sign: -1, 0 or 1, and NaN for NaN.

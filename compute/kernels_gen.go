@@ -626,21 +626,21 @@ func maximum_f_VV[T float](d []T, x, y []T) {
 	y = y[:len(x)]
 	d = d[:len(x)]
 	for i := range x {
-		d[i] = max(x[i], y[i])
+		d[i] = maxF(x[i], y[i])
 	}
 }
 
 func maximum_f_VS[T float](d []T, x []T, y T) {
 	d = d[:len(x)]
 	for i := range x {
-		d[i] = max(x[i], y)
+		d[i] = maxF(x[i], y)
 	}
 }
 
 func maximum_f_SV[T float](d []T, x T, y []T) {
 	d = d[:len(y)]
 	for i := range y {
-		d[i] = max(x, y[i])
+		d[i] = maxF(x, y[i])
 	}
 }
 
@@ -714,21 +714,21 @@ func minimum_f_VV[T float](d []T, x, y []T) {
 	y = y[:len(x)]
 	d = d[:len(x)]
 	for i := range x {
-		d[i] = min(x[i], y[i])
+		d[i] = minF(x[i], y[i])
 	}
 }
 
 func minimum_f_VS[T float](d []T, x []T, y T) {
 	d = d[:len(x)]
 	for i := range x {
-		d[i] = min(x[i], y)
+		d[i] = minF(x[i], y)
 	}
 }
 
 func minimum_f_SV[T float](d []T, x T, y []T) {
 	d = d[:len(y)]
 	for i := range y {
-		d[i] = min(x, y[i])
+		d[i] = minF(x, y[i])
 	}
 }
 
