@@ -66,10 +66,38 @@ func foldMin[T number](acc, x unsafe.Pointer, n int) {
 	*(*T)(acc) = s
 }
 
+// A reduction's extremes order -0 below +0 (max of -0 and +0 is +0, min
+// -0, whatever the order of the elements), so that the result does not
+// depend on how the elements are split between passes and workers: Go's
+// max and min, and nanmaxF and nanminF, not the elementwise kernels (whose
+// ties give the second operand, as NumPy's maximum does).
+
+// nanmaxF and nanminF are a NaN-ignoring reduction's step: NaN only when
+// both are, -0 below +0.
+func nanmaxF[T float](x, y T) T {
+	switch {
+	case x != x:
+		return y
+	case y != y:
+		return x
+	}
+	return max(x, y)
+}
+
+func nanminF[T float](x, y T) T {
+	switch {
+	case x != x:
+		return y
+	case y != y:
+		return x
+	}
+	return min(x, y)
+}
+
 func foldFmax[T float](acc, x unsafe.Pointer, n int) {
 	s := *(*T)(acc)
 	for _, v := range unsafe.Slice((*T)(x), n) {
-		s = fmaxF(s, v)
+		s = nanmaxF(s, v)
 	}
 	*(*T)(acc) = s
 }
@@ -77,7 +105,7 @@ func foldFmax[T float](acc, x unsafe.Pointer, n int) {
 func foldFmin[T float](acc, x unsafe.Pointer, n int) {
 	s := *(*T)(acc)
 	for _, v := range unsafe.Slice((*T)(x), n) {
-		s = fminF(s, v)
+		s = nanminF(s, v)
 	}
 	*(*T)(acc) = s
 }
@@ -85,14 +113,28 @@ func foldFmin[T float](acc, x unsafe.Pointer, n int) {
 func accFmax[T float](acc, x unsafe.Pointer, n int) {
 	a := unsafe.Slice((*T)(acc), n)
 	for i, v := range unsafe.Slice((*T)(x), n) {
-		a[i] = fmaxF(a[i], v)
+		a[i] = nanmaxF(a[i], v)
 	}
 }
 
 func accFmin[T float](acc, x unsafe.Pointer, n int) {
 	a := unsafe.Slice((*T)(acc), n)
 	for i, v := range unsafe.Slice((*T)(x), n) {
-		a[i] = fminF(a[i], v)
+		a[i] = nanminF(a[i], v)
+	}
+}
+
+func accMax[T float](acc, x unsafe.Pointer, n int) {
+	a := unsafe.Slice((*T)(acc), n)
+	for i, v := range unsafe.Slice((*T)(x), n) {
+		a[i] = max(a[i], v)
+	}
+}
+
+func accMin[T float](acc, x unsafe.Pointer, n int) {
+	a := unsafe.Slice((*T)(acc), n)
+	for i, v := range unsafe.Slice((*T)(x), n) {
+		a[i] = min(a[i], v)
 	}
 }
 
@@ -131,6 +173,8 @@ func registerReductions() {
 	}
 	accTable[Fmax][Float32], accTable[Fmin][Float32] = accFmax[float32], accFmin[float32]
 	accTable[Fmax][Float64], accTable[Fmin][Float64] = accFmax[float64], accFmin[float64]
+	accTable[Maximum][Float32], accTable[Minimum][Float32] = accMax[float32], accMin[float32]
+	accTable[Maximum][Float64], accTable[Minimum][Float64] = accMax[float64], accMin[float64]
 	// vek's in-place sums for float32 and float64.
 	accTable[Add][Float32] = func(acc, x unsafe.Pointer, n int) {
 		if n > 0 {
