@@ -2583,14 +2583,14 @@ func cbrt_f[T float](d []T, x []T) {
 func deg2rad_f[T float](d []T, x []T) {
 	d = d[:len(x)]
 	for i := range x {
-		d[i] = T(deg2radF(float64(x[i])))
+		d[i] = deg2radF(x[i])
 	}
 }
 
 func rad2deg_f[T float](d []T, x []T) {
 	d = d[:len(x)]
 	for i := range x {
-		d[i] = T(rad2degF(float64(x[i])))
+		d[i] = rad2degF(x[i])
 	}
 }
 

@@ -471,13 +471,31 @@ func atan2F(y, x float64) float64 {
 	return math.Copysign(j*quarterPiHi+lo, y)
 }
 
-// deg2radF is NumPy's deg2rad: x times π/180 rounded to float64 (so
-// float64 results are NumPy's bit for bit; float32 ones are that product
-// rounded once more, within an ulp of NumPy's float32 product).
-func deg2radF(x float64) float64 { return x * (math.Pi / 180) }
+// deg2radF and rad2degF are NumPy's deg2rad and rad2deg (npy_math's
+// x*(π/180) and x*(180/π)), bit for bit: one product in x's own type by
+// NumPy's constant of that type. For float64 those are π/180 and 180/π
+// rounded to float64; for float32 π/180 rounded to float32, but 180/π is
+// float32 180 divided by float32 π in float32 (57.295776, not 57.29578, the
+// float32 nearest 180/π). float16 computes in float32 and rounds, which is
+// NumPy's float16 result too.
+func deg2radF[T float](x T) T {
+	if v, ok := any(x).(float32); ok {
+		return T(v * deg2rad32)
+	}
+	return T(float64(x) * (math.Pi / 180))
+}
 
-// rad2degF is NumPy's rad2deg: x times 180/π rounded to float64.
-func rad2degF(x float64) float64 { return x * (180 / math.Pi) }
+func rad2degF[T float](x T) T {
+	if v, ok := any(x).(float32); ok {
+		return T(v * rad2deg32)
+	}
+	return T(float64(x) * (180 / math.Pi))
+}
+
+var (
+	deg2rad32 = float32(math.Pi / 180)
+	rad2deg32 = func() float32 { a, b := float32(180), float32(math.Pi); return a / b }()
+)
 
 // logaddexpF is NumPy's logaddexp, log(e^x + e^y) without overflow: x + ln 2
 // when x == y (so two infinities of one sign give that infinity), else the

@@ -448,9 +448,17 @@ func refUnary[T elem](t compute.Type, op compute.Op, x T) T {
 		return x
 	case compute.Fabs:
 		r = math.Abs(f)
-	case compute.Deg2rad: // NumPy's: x times the float64 of pi/180
+	case compute.Deg2rad: // NumPy's npy_deg2rad: x*(NPY_PI/180.0), in float32 x*(NPY_PIf/180.0f)
+		if t == compute.Float32 {
+			pi, d := float32(math.Pi), float32(180)
+			return T(float32(f) * (pi / d))
+		}
 		r = f * 0.017453292519943295
-	case compute.Rad2deg:
+	case compute.Rad2deg: // npy_rad2deg: x*(180.0/NPY_PI), in float32 x*(180.0f/NPY_PIf)
+		if t == compute.Float32 {
+			pi, d := float32(math.Pi), float32(180)
+			return T(float32(f) * (d / pi))
+		}
 		r = f * 57.29577951308232
 	case compute.Arcsinh, compute.Arccosh, compute.Arctanh, compute.Cbrt:
 		r = refInverseHyperbolic(op, f)

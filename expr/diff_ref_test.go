@@ -709,6 +709,18 @@ func unElem(op compute.Op, ct array.DType, x uint64) uint64 {
 		r = math.Trunc(f)
 	case compute.Rint:
 		r = math.RoundToEven(f)
+	case compute.Deg2rad, compute.Rad2deg:
+		// npy_math: one product by NumPy's constant of the type; float32's
+		// are NPY_PIf/180.0f and 180.0f/NPY_PIf, divided in float32
+		r = rk(mathFuncs[op](f))
+		if kt == array.Float32 {
+			pi, d := float32(math.Pi), float32(180)
+			k := pi / d
+			if op == compute.Rad2deg {
+				k = d / pi
+			}
+			r = float64(float32(f) * k)
+		}
 	default:
 		fn, ok := mathFuncs[op]
 		if !ok {

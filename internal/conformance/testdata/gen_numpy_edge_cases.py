@@ -40,7 +40,7 @@ UNARY = ["negative", "absolute", "sign", "square", "reciprocal", "sqrt", "exp", 
 TRANSCENDENTAL = {"true_divide": 0, "power": 4, "arctan2": 4, "hypot": 4, "exp": 4, "exp2": 4, "expm1": 4,
                   "log": 4, "log2": 4, "log10": 4, "log1p": 4, "sin": 4, "cos": 4, "tan": 4, "arcsin": 4,
                   "arccos": 4, "arctan": 4, "sinh": 4, "cosh": 4, "tanh": 4, "sqrt": 0,
-                  "arcsinh": 4, "arccosh": 4, "arctanh": 4, "cbrt": 4, "deg2rad": 1, "rad2deg": 1,
+                  "arcsinh": 4, "arccosh": 4, "arctanh": 4, "cbrt": 4,
                   "logaddexp": 4, "logaddexp2": 4, "float_power": 4}
 
 
