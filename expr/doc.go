@@ -188,9 +188,8 @@
 //
 // Float results follow NumPy: Maximum and Minimum propagate NaN, Fmax and
 // Fmin ignore it, and where the operands tie as 0.0 and -0.0 the four give
-// the second operand, as NumPy's x86 loops do for float32 and float64
-// (float16, computed in float32, does the same; NumPy's own float16 loop
-// gives the first); Sign of NaN is NaN; Rint and Round round halves to even;
+// the second operand for float32 and float64 and the first for float16, as
+// NumPy's x86 loops do; Sign of NaN is NaN; Rint and Round round halves to even;
 // FloorDiv of floats is Python's (x//0.0 is ±inf or NaN, inf//y NaN).
 // Transcendental functions are Go's math in float64, rounded to the
 // result type, or AVX2 polynomials (float32 exp, log, tanh, sin, cos;

@@ -256,6 +256,13 @@ func (g *group) cast(v value, dt array.DType) (value, error) {
 	return out, nil
 }
 
+// tieTakesSecond reports whether op's float kernels give the second
+// operand where the two compare equal (+0 and -0): maximum, minimum, fmax
+// and fmin, which are symmetric otherwise (NaN included, up to its sign).
+func tieTakesSecond(op compute.Op) bool {
+	return op == compute.Maximum || op == compute.Minimum || op == compute.Fmax || op == compute.Fmin
+}
+
 // kernelType is the type an op computes in: half precision runs in float32.
 func kernelType(dt array.DType) array.DType {
 	if dt == array.Float16 {
@@ -318,6 +325,11 @@ func (g *group) emitNode(r *rnode, next *int) (value, error) {
 		y, err := g.cast(args[1], kt)
 		if err != nil {
 			return value{}, err
+		}
+		if r.ctype == array.Float16 && tieTakesSecond(n.op) {
+			// NumPy's float16 loops give the first operand where +0 and -0
+			// tie, its float32 ones (which compute float16 here) the second
+			x, y = y, x
 		}
 		form, formName := compute.VV, "vv"
 		switch {
