@@ -3,11 +3,8 @@ package frame_test
 import (
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/stretchr/testify/require"
 
 	"github.com/stride0/stride0/frame"
 )
@@ -22,20 +19,6 @@ import (
 // filter. Each query is built twice from one random tree, once as SQL and
 // once as frame calls, so a disagreement names both.
 func TestRandomAgainstDuckDB(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: skipping the DuckDB comparison (npm)")
-	}
-	prog := duckProgram(t)
-	mem := checked(t)
-	work := t.TempDir()
-	tPath, rPath := filepath.Join(work, "t.parquet"), filepath.Join(work, "r.parquet")
-	recs := duckTable(mem, rand.New(rand.NewPCG(43, 44)), 3000, 700)
-	writeParquetFile(t, tPath, recs, 500)
-	release(recs)
-	right := rightTable(mem)
-	writeParquetFile(t, rPath, right, 100)
-	release(right)
-
 	g := &queryGen{r: rand.New(rand.NewPCG(7, 11))}
 	var cases []duckCase
 	n := 200
@@ -47,19 +30,7 @@ func TestRandomAgainstDuckDB(t *testing.T) {
 		c.name = fmt.Sprintf("r%03d", i)
 		cases = append(cases, c)
 	}
-	queries := map[string]string{}
-	for _, c := range cases {
-		queries[c.name] = c.sql
-	}
-	duck := runDuck(t, prog, work, map[string]string{"t": tPath, "r": rPath}, queries)
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			want, ok := duck[c.name]
-			require.True(t, ok)
-			t.Log(c.sql)
-			checkDuck(t, mem, c, want, tPath, rPath)
-		})
-	}
+	againstDuckDB(t, cases, 43, 3000, 700, 500)
 }
 
 // queryGen builds random queries over duckTable in both forms.

@@ -254,6 +254,15 @@ var duckCases = []duckCase{
 // for integers, strings, bools, dates and times, within 1e-9 relative for
 // float64 and 1e-6 for float32 (absolute below 1).
 func TestAgainstDuckDB(t *testing.T) {
+	againstDuckDB(t, duckCases, 41, 5000, 1000, 700)
+}
+
+// againstDuckDB writes duckTable (rows rows from seed, in batches of batch)
+// and rightTable as Parquet files (row groups of rowGroup rows), runs the
+// cases' SQL in one DuckDB process and each case's frame query at 1 and 2
+// workers, and compares the rows.
+func againstDuckDB(t *testing.T, cases []duckCase, seed uint64, rows, batch, rowGroup int) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("-short: skipping the DuckDB comparison (npm)")
 	}
@@ -262,20 +271,25 @@ func TestAgainstDuckDB(t *testing.T) {
 	mem := checked(t)
 	work := t.TempDir()
 	tPath, rPath := filepath.Join(work, "t.parquet"), filepath.Join(work, "r.parquet")
-	recs := duckTable(mem, rand.New(rand.NewPCG(41, 42)), 5000, 1000)
-	writeParquetFile(t, tPath, recs, 700)
+	recs := duckTable(mem, rand.New(rand.NewPCG(seed, seed+1)), rows, batch)
+	writeParquetFile(t, tPath, recs, rowGroup)
 	release(recs)
 	right := rightTable(mem)
 	writeParquetFile(t, rPath, right, 100)
 	release(right)
 
 	queries := map[string]string{}
-	for _, c := range duckCases {
+	for _, c := range cases {
 		queries[c.name] = c.sql
 	}
 	duck := runDuck(t, prog, work, map[string]string{"t": tPath, "r": rPath}, queries)
-	for _, c := range duckCases {
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			defer func() {
+				if t.Failed() {
+					t.Log(c.sql)
+				}
+			}()
 			want, ok := duck[c.name]
 			require.True(t, ok)
 			checkDuck(t, mem, c, want, tPath, rPath)
