@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -53,7 +54,7 @@ func BenchmarkGemmKernel(b *testing.B) {
 	}
 }
 
-// TestTuneInterleaved (GEMM_TUNE set): min thread CPU time of g.run over
+// TestTuneInterleaved (GEMM_TUNE set): min and median thread CPU time of g.run over
 // GEMM_REPS rounds for each variant of GEMM_VARIANTS ("kc=256,kb=0;mc=96"),
 // variants interleaved in each round; GEMM_TUNE is "f32:1024,f64:2048".
 func TestTuneInterleaved(t *testing.T) {
@@ -79,17 +80,17 @@ func TestTuneInterleaved(t *testing.T) {
 				runs = append(runs, tuneRun[float64](n, v))
 			}
 		}
-		best := make([]time.Duration, len(runs))
+		times := make([][]time.Duration, len(runs))
 		for r := 0; r < reps; r++ {
 			for i, f := range runs {
-				d := f()
-				if r == 0 || d < best[i] {
-					best[i] = d
-				}
+				times[i] = append(times[i], f())
 			}
 		}
 		for i, v := range variants {
-			fmt.Printf("%s %5d %-30q %9.3f ms %6.2f GFLOP/s\n", dt, n, v, float64(best[i])/1e6, 2*float64(n)*float64(n)*float64(n)/float64(best[i]))
+			ts := times[i]
+			slices.Sort(ts)
+			best, med := ts[0], ts[len(ts)/2]
+			fmt.Printf("%s %5d %-30q min %9.3f ms %6.2f GFLOP/s, median %9.3f ms\n", dt, n, v, float64(best)/1e6, 2*float64(n)*float64(n)*float64(n)/float64(best), float64(med)/1e6)
 		}
 	}
 }
