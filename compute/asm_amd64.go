@@ -265,27 +265,44 @@ func asmUnaryNT(k func(d, x unsafe.Pointer, n int), tail UnaryFunc, size, lanes 
 //go:noescape
 func copyNTAVX2(dst, src unsafe.Pointer, n int)
 
+//go:noescape
+func copyNT4(dst, src unsafe.Pointer, n int)
+
 func sfence()
 
-// CopyNT copies n bytes from src to dst with non-temporal stores where dst
-// is 32-byte aligned (plain copies elsewhere). Call Fence before another
-// goroutine reads dst.
+// CopyNT copies n bytes from src to dst with non-temporal stores (plain
+// copies below 256 bytes). Where dst is 4-byte aligned every store is
+// non-temporal, the pieces before and after the 32-byte aligned body too,
+// so that consecutive calls (the rows of a result whose rows are not a
+// multiple of a cache line) fill each line with non-temporal stores alone:
+// a line written partly by plain stores is read from memory first. Call
+// Fence before another goroutine reads dst.
 func CopyNT(dst, src unsafe.Pointer, n int) {
 	if !Asm || n < 256 {
 		copy(unsafe.Slice((*byte)(dst), n), unsafe.Slice((*byte)(src), n))
 		return
 	}
+	by4 := uintptr(dst)&3 == 0
 	h := 0
 	if a := int(uintptr(dst) & 31); a != 0 {
 		h = 32 - a
-		copy(unsafe.Slice((*byte)(dst), h), unsafe.Slice((*byte)(src), h))
+		if by4 {
+			copyNT4(dst, src, h)
+		} else {
+			copy(unsafe.Slice((*byte)(dst), h), unsafe.Slice((*byte)(src), h))
+		}
 	}
-	m := (n - h) &^ 127
+	m := (n - h) &^ 31
 	if m > 0 {
 		copyNTAVX2(unsafe.Add(dst, h), unsafe.Add(src, h), m)
 	}
-	if r := n - h - m; r > 0 {
-		copy(unsafe.Slice((*byte)(unsafe.Add(dst, h+m)), r), unsafe.Slice((*byte)(unsafe.Add(src, h+m)), r))
+	at := h + m
+	if r := (n - at) &^ 3; r > 0 && by4 {
+		copyNT4(unsafe.Add(dst, at), unsafe.Add(src, at), r)
+		at += r
+	}
+	if r := n - at; r > 0 {
+		copy(unsafe.Slice((*byte)(unsafe.Add(dst, at)), r), unsafe.Slice((*byte)(unsafe.Add(src, at)), r))
 	}
 }
 

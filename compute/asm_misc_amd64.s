@@ -3,14 +3,15 @@
 #include "textflag.h"
 
 // func copyNTAVX2(dst, src unsafe.Pointer, n int)
-// n is a multiple of 128 and dst is 32-byte aligned.
+// n is a multiple of 32 and dst is 32-byte aligned: 128 bytes a step, then
+// 32.
 TEXT ·copyNTAVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
 loop:
 	CMPQ CX, $128
-	JLT done
+	JLT loop32
 	VMOVDQU 0(SI), Y0
 	VMOVDQU 32(SI), Y1
 	VMOVDQU 64(SI), Y2
@@ -23,8 +24,38 @@ loop:
 	ADDQ $128, DI
 	SUBQ $128, CX
 	JMP loop
+loop32:
+	CMPQ CX, $32
+	JLT done
+	VMOVDQU 0(SI), Y0
+	VMOVNTDQ Y0, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $32, CX
+	JMP loop32
 done:
 	VZEROUPPER
+	RET
+
+// func copyNT4(dst, src unsafe.Pointer, n int)
+// n is a multiple of 4 and dst is 4-byte aligned: four bytes a store
+// (MOVNTI), for the pieces of a non-temporal copy before and after its
+// 32-byte aligned body, so that a line the body of the next row completes
+// is written by non-temporal stores only.
+TEXT ·copyNT4(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+loop4:
+	CMPQ CX, $4
+	JLT done4
+	MOVL 0(SI), AX
+	MOVNTIL AX, 0(DI)
+	ADDQ $4, SI
+	ADDQ $4, DI
+	SUBQ $4, CX
+	JMP loop4
+done4:
 	RET
 
 // func sfence()

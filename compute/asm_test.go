@@ -179,20 +179,53 @@ func TestAsmWhereMatchesGo(t *testing.T) {
 	}
 }
 
+// TestCopyNT: every alignment of dst modulo 32 (the 4-byte aligned ones
+// take the non-temporal head and tail), lengths below and above 256 and
+// not multiples of 4, 32 or 128, and rows copied one after the other as a
+// result's rows are.
 func TestCopyNT(t *testing.T) {
-	for _, n := range []int{0, 1, 100, 255, 256, 1000, 4099} {
-		for off := 0; off < 5; off++ {
+	for _, n := range []int{0, 1, 100, 255, 256, 257, 262, 288, 1000, 4000, 4001, 4002, 4099, 4100} {
+		for off := 0; off < 36; off++ {
 			src := make([]byte, n+8)
 			for i := range src {
 				src[i] = byte(i * 7)
 			}
-			dst := make([]byte, n+16)
+			dst := aligned64(n + 48)
 			CopyNT(unsafe.Pointer(&dst[off]), unsafe.Pointer(&src[0]), n)
 			Fence()
 			require.Equal(t, src[:n], dst[off:off+n])
 			for i := off + n; i < len(dst); i++ {
 				require.Zero(t, dst[i])
 			}
+		}
+	}
+}
+
+// aligned64 is n zero bytes starting on a 64-byte boundary.
+func aligned64(n int) []byte {
+	b := make([]byte, n+64)
+	skip := (64 - int(uintptr(unsafe.Pointer(&b[0]))%64)) % 64
+	return b[skip : skip+n]
+}
+
+func TestCopyNTRows(t *testing.T) {
+	for _, row := range []int{1000, 4000, 4004, 1002, 264} {
+		for off := 0; off < 8; off += 2 {
+			const rows = 9
+			src := make([]byte, row)
+			for i := range src {
+				src[i] = byte(i*13 + 1)
+			}
+			dst := aligned64(off + rows*row + 8)
+			for r := 0; r < rows; r++ {
+				CopyNT(unsafe.Pointer(&dst[off+r*row]), unsafe.Pointer(&src[0]), row)
+			}
+			Fence()
+			for r := 0; r < rows; r++ {
+				require.Equal(t, src, dst[off+r*row:off+(r+1)*row], "row %d of %d bytes at offset %d", r, row, off)
+			}
+			require.Equal(t, make([]byte, off), dst[:off], "before the rows")
+			require.Equal(t, make([]byte, 8), dst[off+rows*row:], "after the rows")
 		}
 	}
 }
