@@ -517,6 +517,18 @@ func (g *group) streamOutput(rootIsLeaf bool) {
 	if in.dst != g.root {
 		return
 	}
+	if g.unalignedRuns() {
+		// the streaming kernels store a run's unaligned head and tail
+		// plainly, into lines the neighbouring runs stream into (a plain
+		// store reads its line from memory first: rows of 1001 float32
+		// took twice as long as rows of 1000); computed into the tile
+		// buffer instead, the runs are copied out with streaming stores
+		// only (compute.CopyNT)
+		g.direct = false
+		g.nt = compute.Asm
+		g.notes = append(g.notes, "streamed through the tile buffer: output runs are not whole 32-byte units")
+		return
+	}
 	switch in.code {
 	case iBinary:
 		if k, ok := compute.LookupBinaryNT(in.op, in.kt, in.form); ok {
@@ -543,6 +555,27 @@ func (g *group) streamOutput(rootIsLeaf bool) {
 			g.nt = true
 		}
 	}
+}
+
+// unalignedRuns reports whether the runs the pass stores into the output
+// one call at a time (a row, or a batch of rows, cut into tiles) may start
+// or end inside a 32-byte unit of the output, given a 32-byte aligned
+// output: the inner dim of a multi-dimensional pass, or the tile, is not a
+// whole number of 32-byte units.
+func (g *group) unalignedRuns() bool {
+	sz := g.rootT.Size()
+	if g.tile*sz%32 != 0 && size(g.cshape) > g.tile {
+		return true
+	}
+	r := len(g.cshape)
+	if r < 2 || size(g.cshape[:r-1]) < 2 {
+		return false
+	}
+	c := g.cshape[r-1]
+	if c*sz%32 == 0 || g.batch > 1 && g.batch*c*sz%32 == 0 {
+		return false
+	}
+	return true
 }
 
 // outStrides is the output's strides in its own index space (contiguous for
