@@ -124,6 +124,7 @@ type evaluation struct {
 	roles   map[*rnode]string // Explain: the role of a pass a structural node runs
 	dry     bool              // Explain: build the root's pass but do not run it
 	passes  int
+	dstOff  int // bytes from a 32-byte boundary to the output's first element (EvalInto)
 }
 
 func (p *Plan) run(dst *array.Array, b Bindings) (*array.Array, error) {
@@ -409,7 +410,7 @@ func (ev *evaluation) buildGroup(r *rnode, shape, dstStrides []int, want array.D
 		l.prefetch = prefetchOn && l.inner() == 1 && !l.periodic && l.r.arr.Len()*l.dt.Size() >= ntThreshold
 	}
 	if stream && size(shape)*g.rootT.Size() >= ntThreshold && g.dstCS[len(g.dstCS)-1] == 1 && !g.masked {
-		g.streamOutput(rootIsLeaf)
+		g.streamOutput(rootIsLeaf, ev.dstOff)
 	}
 	if storeDirect {
 		g.plan2D() // after streamOutput: it picks the streaming form when the pass streams
@@ -447,6 +448,10 @@ func (ev *evaluation) elementwise(r *rnode, dst *array.Array) (*array.Array, err
 	}
 	// A new output's pages are mapped before the pass (runElementwise), so
 	// it can stream like an existing one.
+	ev.dstOff = 0
+	if dst != nil {
+		ev.dstOff = int((uintptr(dst.DataPointer()) + uintptr(dst.Offset()*dst.DType().Size())) % 32)
+	}
 	g, err := ev.buildGroup(r, r.shape, outStrides(dst, r.shape), r.dtype, true, true)
 	if err != nil {
 		return nil, err
@@ -505,7 +510,7 @@ var prefetchOn = false
 // streamOutput switches the store of the root value to non-temporal stores
 // where a kernel exists: the root instruction when it writes straight into
 // the output, or the copy of a leaf that is the whole expression.
-func (g *group) streamOutput(rootIsLeaf bool) {
+func (g *group) streamOutput(rootIsLeaf bool, dstOff int) {
 	if rootIsLeaf {
 		g.nt = compute.Asm
 		return
@@ -517,7 +522,7 @@ func (g *group) streamOutput(rootIsLeaf bool) {
 	if in.dst != g.root {
 		return
 	}
-	if g.unalignedRuns() {
+	if g.unalignedRuns(dstOff) {
 		// the streaming kernels store a run's unaligned head and tail
 		// plainly, into lines the neighbouring runs stream into (a plain
 		// store reads its line from memory first: rows of 1001 float32
@@ -559,23 +564,29 @@ func (g *group) streamOutput(rootIsLeaf bool) {
 
 // unalignedRuns reports whether the runs the pass stores into the output
 // one call at a time (a row, or a batch of rows, cut into tiles) may start
-// or end inside a 32-byte unit of the output, given a 32-byte aligned
-// output: the inner dim of a multi-dimensional pass, or the tile, is not a
-// whole number of 32-byte units.
-func (g *group) unalignedRuns() bool {
+// or end inside a 32-byte unit of the output, whose first element lies
+// dstOff bytes past a 32-byte boundary: the output is off alignment, or the
+// inner dim of a multi-dimensional pass, or the tile, is not a whole number
+// of 32-byte units. A pass of one run has no neighbouring run.
+func (g *group) unalignedRuns(dstOff int) bool {
 	sz := g.rootT.Size()
-	if g.tile*sz%32 != 0 && size(g.cshape) > g.tile {
+	r := len(g.cshape)
+	rows := 1
+	if r > 1 {
+		rows = size(g.cshape[:r-1])
+	}
+	long := size(g.cshape) > g.tile
+	if rows < 2 && !long {
+		return false
+	}
+	if dstOff%32 != 0 || long && g.tile*sz%32 != 0 {
 		return true
 	}
-	r := len(g.cshape)
-	if r < 2 || size(g.cshape[:r-1]) < 2 {
+	if rows < 2 {
 		return false
 	}
 	c := g.cshape[r-1]
-	if c*sz%32 == 0 || g.batch > 1 && g.batch*c*sz%32 == 0 {
-		return false
-	}
-	return true
+	return c*sz%32 != 0 && (g.batch < 2 || g.batch*c*sz%32 != 0)
 }
 
 // outStrides is the output's strides in its own index space (contiguous for
