@@ -306,6 +306,43 @@ func CopyNT(dst, src unsafe.Pointer, n int) {
 	}
 }
 
+// StreamPiece stores n bytes from src at dst with non-temporal stores
+// only, whatever n: four bytes a store (MOVNTI) where dst is 4-byte
+// aligned, 32 a store from dst's first 32-byte boundary on; the bytes a
+// misaligned dst or a length that is not a multiple of 4 leaves are copied
+// plainly. It is for the pieces around a streamed run's aligned body, which
+// must not be written by plain stores into lines the body's neighbours
+// stream into. Call Fence before another goroutine reads dst.
+func StreamPiece(dst, src unsafe.Pointer, n int) {
+	if !Asm || n <= 0 {
+		copy(unsafe.Slice((*byte)(dst), n), unsafe.Slice((*byte)(src), n))
+		return
+	}
+	if n >= 256 {
+		CopyNT(dst, src, n)
+		return
+	}
+	at := 0
+	if uintptr(dst)&3 == 0 {
+		h := min(n, int((32-uintptr(dst)&31)&31)) &^ 3
+		if h > 0 {
+			copyNT4(dst, src, h)
+			at = h
+		}
+		if m := (n - at) &^ 31; m > 0 {
+			copyNTAVX2(unsafe.Add(dst, at), unsafe.Add(src, at), m)
+			at += m
+		}
+		if r := (n - at) &^ 3; r > 0 {
+			copyNT4(unsafe.Add(dst, at), unsafe.Add(src, at), r)
+			at += r
+		}
+	}
+	if r := n - at; r > 0 {
+		copy(unsafe.Slice((*byte)(unsafe.Add(dst, at)), r), unsafe.Slice((*byte)(unsafe.Add(src, at)), r))
+	}
+}
+
 // Fence orders this goroutine's non-temporal stores before its later
 // stores (SFENCE), so that a result written with NT kernels is complete
 // when the goroutine signals that it is done.

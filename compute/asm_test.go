@@ -201,6 +201,26 @@ func TestCopyNT(t *testing.T) {
 	}
 }
 
+// TestStreamPiece: every alignment of dst modulo 32 and every length up to
+// 300 (the small pieces around a streamed run, and the lengths that go on
+// to CopyNT), nothing written outside the piece.
+func TestStreamPiece(t *testing.T) {
+	src := make([]byte, 320)
+	for i := range src {
+		src[i] = byte(i*11 + 3)
+	}
+	for n := 0; n <= 300; n++ {
+		for off := 0; off < 33; off++ {
+			dst := aligned64(n + 80)
+			StreamPiece(unsafe.Pointer(&dst[off]), unsafe.Pointer(&src[0]), n)
+			Fence()
+			require.Equal(t, src[:n], dst[off:off+n], "n %d off %d", n, off)
+			require.Equal(t, make([]byte, off), dst[:off], "n %d off %d: before", n, off)
+			require.Equal(t, make([]byte, len(dst)-off-n), dst[off+n:], "n %d off %d: after", n, off)
+		}
+	}
+}
+
 // aligned64 is n zero bytes starting on a 64-byte boundary.
 func aligned64(n int) []byte {
 	b := make([]byte, n+64)

@@ -77,10 +77,13 @@ func TestBroadcastCopyStreams(t *testing.T) {
 }
 
 // TestUnalignedRunsStream: a computed result whose rows are not whole
-// 32-byte units (rows of 1001 float32, batches of short rows) is computed
-// into the tile buffer and copied out with streaming stores only, instead of
+// 32-byte units (rows of 1001 float32, batches of short rows), or that
+// starts off alignment, is stored with streaming stores only, instead of
 // the streaming kernels' plain head and tail stores into lines the next run
-// streams into; Explain says so. Its values must equal the same expression's
+// streams into: a binary or unary root streams each run's aligned body in
+// place and its head and tail through the tile buffer, any other root
+// computes into the tile buffer and copies whole runs out; Explain says
+// which. Its values must equal the same expression's
 // without streaming stores (the tile path the differential tests hold to
 // the reference). Randomized with a fixed seed: dtypes of 1 to 8 bytes,
 // binary, unary and fused operations, operands that are full arrays,
@@ -93,12 +96,15 @@ func TestUnalignedRunsStream(t *testing.T) {
 	dts := []array.DType{array.Int8, array.Int16, array.Float32, array.Float64, array.Int64, array.Uint32}
 	build := []func(x, y *expr.Node) *expr.Node{
 		func(x, y *expr.Node) *expr.Node { return expr.Add(x, y) },
+		func(x, y *expr.Node) *expr.Node { return expr.Sub(y, x) },
+		func(x, y *expr.Node) *expr.Node { return expr.Neg(expr.Mul(x, y)) },
+		func(x, y *expr.Node) *expr.Node { return expr.IsNaN(expr.Sqrt(expr.Sub(x, y))) }, // 4 or 8 bytes in, 1 out
 		func(x, y *expr.Node) *expr.Node { return expr.Mul(expr.Sub(x, y), y) },
 		func(x, y *expr.Node) *expr.Node { return expr.Abs(expr.Sub(x, y)) },
 		func(x, y *expr.Node) *expr.Node { return expr.Where(expr.Greater(x, y), x, y) },
 		func(x, y *expr.Node) *expr.Node { return expr.Maximum(x, y) },
 	}
-	seen := false
+	seen, seams := false, false
 	for i := 0; i < 150; i++ {
 		dt := dts[r.IntN(len(dts))]
 		rows, inner := 2+r.IntN(12), 1+r.IntN(1100)
@@ -123,6 +129,7 @@ func TestUnalignedRunsStream(t *testing.T) {
 		plan, err := expr.Explain(e)
 		require.NoError(t, err, name)
 		seen = seen || strings.Contains(plan, "streamed through the tile buffer")
+		seams = seams || strings.Contains(plan, "heads and tails stream through the tile buffer")
 		got, err := expr.Eval(e, expr.WithAllocator(mem), expr.WithWorkers(1+r.IntN(2)))
 		require.NoError(t, err, name)
 		require.NoError(t, naive.Equal(want, got), name)
@@ -137,6 +144,7 @@ func TestUnalignedRunsStream(t *testing.T) {
 	}
 	if compute.Asm {
 		require.True(t, seen, "no case streamed through the tile buffer")
+		require.True(t, seams, "no case streamed its heads and tails through the tile buffer")
 	}
 }
 

@@ -354,6 +354,10 @@ func (g *group) finish(w *worker, t *target, c, de, n int) {
 		if in.scalar {
 			m = 1
 		}
+		if g.seams && i == len(g.prog)-1 {
+			g.rootSeams(w, in, n)
+			break
+		}
 		switch in.code {
 		case iBinary:
 			in.bin(w.regs[in.dst], w.regs[in.a], w.regs[in.b], m)
@@ -414,6 +418,67 @@ func (g *group) finish(w *worker, t *target, c, de, n int) {
 }
 
 var one byte = 1
+
+// seamLanes is the element count the streaming body of a run is cut to:
+// a multiple of every streaming kernel's vector, so that the kernel,
+// given a 32-byte aligned destination, stores nothing plainly.
+const seamLanes = 32
+
+// rootSeams runs the root instruction in (a binary or unary kernel that
+// streams into the output, g.direct) over a run of n elements whose
+// destination need not start or end on a 32-byte boundary: the head up to
+// the first boundary and the tail after the last whole seamLanes elements
+// are computed by the plain kernel into the tile buffer and stored with
+// compute.StreamPiece, the body by the streaming kernel in place. Every
+// store into the output is then non-temporal, so a line shared with the
+// neighbouring run is never read from memory for a plain store.
+func (g *group) rootSeams(w *worker, in *instr, n int) {
+	osz := g.rootT.Size()
+	isz := in.kt.Size()
+	d := w.regs[in.dst]
+	h := 0
+	if off := int(uintptr(d) & 31); off != 0 {
+		h = n
+		if off%osz == 0 {
+			h = min(n, (32-off)/osz)
+		}
+	}
+	m := (n - h) &^ (seamLanes - 1)
+	if in.code == iUnary {
+		a := w.regs[in.a]
+		if h > 0 {
+			in.plainUn(w.valTmp, a, h)
+			compute.StreamPiece(d, w.valTmp, h*osz)
+		}
+		if m > 0 {
+			in.un(unsafe.Add(d, h*osz), unsafe.Add(a, h*isz), m)
+		}
+		if t := n - h - m; t > 0 {
+			in.plainUn(w.valTmp, unsafe.Add(a, (h+m)*isz), t)
+			compute.StreamPiece(unsafe.Add(d, (h+m)*osz), w.valTmp, t*osz)
+		}
+		return
+	}
+	a, b := w.regs[in.a], w.regs[in.b]
+	as, bs := isz, isz
+	switch in.form {
+	case compute.VS:
+		bs = 0
+	case compute.SV:
+		as = 0
+	}
+	if h > 0 {
+		in.plainBin(w.valTmp, a, b, h)
+		compute.StreamPiece(d, w.valTmp, h*osz)
+	}
+	if m > 0 {
+		in.bin(unsafe.Add(d, h*osz), unsafe.Add(a, h*as), unsafe.Add(b, h*bs), m)
+	}
+	if t := n - h - m; t > 0 {
+		in.plainBin(w.valTmp, unsafe.Add(a, (h+m)*as), unsafe.Add(b, (h+m)*bs), t)
+		compute.StreamPiece(unsafe.Add(d, (h+m)*osz), w.valTmp, t*osz)
+	}
+}
 
 // combineMasks ANDs the validity of every masked leaf into w.maskAcc.
 func (g *group) combineMasks(w *worker, c, n int) {

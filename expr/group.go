@@ -25,6 +25,7 @@ type group struct {
 	rootS  bool             // the root value is one element (every leaf is constant along the inner axis)
 	direct bool             // the root instruction writes straight into the output run
 	nt     bool             // the output is streamed with non-temporal stores
+	seams  bool             // nt, direct: each run's unaligned head and tail go through the tile buffer (rootSeams)
 	batch  int              // rows per tile when the inner axis is short (0: one row at a time)
 	rows   compute.RowsFunc // sums of one leaf over the row axis: several rows per call
 	rowsOK bool             // rows applies (an accurate sum calls its target's Rows instead)
@@ -95,6 +96,11 @@ type instr struct {
 	op         compute.Op   // binary: the operator, type and form, to find
 	kt         compute.Type // a streaming variant of the kernel
 	form       compute.Form
+	// plainBin, plainUn: the root's kernel with plain stores, kept when a
+	// streaming one replaces it, for the pieces of a run that streams
+	// through the tile buffer (group.seams)
+	plainBin compute.BinaryFunc
+	plainUn  compute.UnaryFunc
 }
 
 // value is what emit returns: a register, its dtype and whether it holds one
@@ -615,7 +621,7 @@ func swapComparison(op compute.Op) compute.Op {
 func (g *group) plan2D() {
 	r := len(g.cshape)
 	nl := len(g.leaves)
-	if r < 2 || len(g.prog) != 1 || !g.direct || g.masked {
+	if r < 2 || len(g.prog) != 1 || !g.direct || g.masked || g.seams {
 		return
 	}
 	in := g.prog[0]

@@ -522,13 +522,19 @@ func (g *group) streamOutput(rootIsLeaf bool, dstOff int) {
 	if in.dst != g.root {
 		return
 	}
-	if g.unalignedRuns(dstOff) {
-		// the streaming kernels store a run's unaligned head and tail
-		// plainly, into lines the neighbouring runs stream into (a plain
-		// store reads its line from memory first: rows of 1001 float32
-		// took twice as long as rows of 1000); computed into the tile
-		// buffer instead, the runs are copied out with streaming stores
-		// only (compute.CopyNT)
+	// the streaming kernels store a run's unaligned head and tail plainly,
+	// into lines the neighbouring runs stream into (a plain store reads its
+	// line from memory first: rows of 1001 float32 took twice as long as
+	// rows of 1000)
+	unaligned := g.unalignedRuns(dstOff)
+	r := len(g.cshape)
+	if unaligned && (in.code != iBinary && in.code != iUnary || in.scalar || r < 2 || size(g.cshape[:r-1]) < 2) {
+		// computed into the tile buffer, the runs are copied out with
+		// streaming stores only (compute.CopyNT). A one-dimensional pass
+		// (its runs are tiles, off alignment when the output is) takes
+		// this way too: sqrt of 16M float32 into an output one element off
+		// took 7.5-7.7 ms so and 8.2-10 ms with rootSeams' three calls a
+		// tile.
 		g.direct = false
 		g.nt = compute.Asm
 		g.notes = append(g.notes, "streamed through the tile buffer: output runs are not whole 32-byte units")
@@ -537,13 +543,13 @@ func (g *group) streamOutput(rootIsLeaf bool, dstOff int) {
 	switch in.code {
 	case iBinary:
 		if k, ok := compute.LookupBinaryNT(in.op, in.kt, in.form); ok {
-			in.bin = k
+			in.plainBin, in.bin = in.bin, k
 			in.name += " (streaming stores)"
 			g.nt = true
 		}
 	case iUnary:
 		if k, ok := compute.LookupUnaryNT(in.op, in.kt); ok && !in.scalar {
-			in.un = k
+			in.plainUn, in.un = in.un, k
 			in.name += " (streaming stores)"
 			g.nt = true
 		}
@@ -559,6 +565,13 @@ func (g *group) streamOutput(rootIsLeaf bool, dstOff int) {
 			in.name += " (streaming stores)"
 			g.nt = true
 		}
+	}
+	if unaligned && g.nt {
+		// the aligned body of each run streams straight into the output;
+		// its head and tail are computed into the tile buffer and
+		// streamed out (rootSeams)
+		g.seams = true
+		g.notes = append(g.notes, "output runs are not whole 32-byte units: their heads and tails stream through the tile buffer")
 	}
 }
 

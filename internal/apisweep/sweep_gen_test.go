@@ -423,6 +423,7 @@ var sweepZero = []sweepCase{
 	{"compute.PrefetchAt", func() { compute.PrefetchAt(nil, 0, nil) }},
 	{"compute.Scatter", func() { _, _ = compute.Scatter(0) }},
 	{"compute.SortBits", func() { compute.SortBits[uint8](nil, nil, nil, 0) }},
+	{"compute.StreamPiece", func() { compute.StreamPiece(nil, nil, 0) }},
 	{"compute.TakeBits", func() { _ = compute.TakeBits[uint8](nil, nil, nil) }},
 	{"compute.Type.Size[recv=zero]", func() { _ = (*new(compute.Type)).Size() }},
 	{"compute.Type.String[recv=zero]", func() { _ = (*new(compute.Type)).String() }},
@@ -1576,6 +1577,7 @@ var sweepSkipped = []sweepSkip{
 	{"hostile compute.MergeSums", "takes an unsafe.Pointer: the caller vouches for the memory behind it, so a hostile length cannot be checked (the zero-value call, nil and 0, is made)"},
 	{"hostile compute.Prefetch", "takes an unsafe.Pointer: the caller vouches for the memory behind it, so a hostile length cannot be checked (the zero-value call, nil and 0, is made)"},
 	{"hostile compute.PrefetchAt", "takes an unsafe.Pointer: the caller vouches for the memory behind it, so a hostile length cannot be checked (the zero-value call, nil and 0, is made)"},
+	{"hostile compute.StreamPiece", "takes an unsafe.Pointer: the caller vouches for the memory behind it, so a hostile length cannot be checked (the zero-value call, nil and 0, is made)"},
 }
 
 // sweepListing is the listing the file was generated from (see package listing).
@@ -1817,6 +1819,7 @@ var sweepListing = []string{
 	"compute.PrefetchAt",
 	"compute.Scatter",
 	"compute.SortBits",
+	"compute.StreamPiece",
 	"compute.TakeBits",
 	"compute.Type.Size",
 	"compute.Type.String",
