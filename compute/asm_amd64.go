@@ -25,6 +25,7 @@ func registerAsm() {
 		return
 	}
 	registerAsmKernels()
+	registerAccExtrema()
 	if cpu.X86.HasFMA {
 		unTable[Exp][Float32] = asmMathF32(expF32AVX2, unTable[Exp][Float32])
 		unTable[Log][Float32] = asmMathF32(logF32AVX2, unTable[Log][Float32])

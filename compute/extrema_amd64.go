@@ -90,3 +90,36 @@ func extremaAsm() {
 	anyCmpF32 = [numCmp]func(unsafe.Pointer, int, float32) bool{anyGTF32AVX2, anyGEF32AVX2, anyLTF32AVX2, anyLEF32AVX2, anyEQF32AVX2, anyNEF32AVX2}
 	anyCmpF64 = [numCmp]func(unsafe.Pointer, int, float64) bool{anyGTF64AVX2, anyGEF64AVX2, anyLTF64AVX2, anyLEF64AVX2, anyEQF64AVX2, anyNEF64AVX2}
 }
+
+//go:noescape
+func accMaxF32AVX2(acc, x unsafe.Pointer, n int)
+
+//go:noescape
+func accMinF32AVX2(acc, x unsafe.Pointer, n int)
+
+//go:noescape
+func accMaxF64AVX2(acc, x unsafe.Pointer, n int)
+
+//go:noescape
+func accMinF64AVX2(acc, x unsafe.Pointer, n int)
+
+// registerAccExtrema installs the AVX2 accumulating steps of max and min
+// reductions over outer axes (accMax and accMin's rules: NaN when either
+// is, -0 below +0), whole vectors in assembly and the rest in Go.
+func registerAccExtrema() {
+	acc := func(k func(acc, x unsafe.Pointer, n int), tail AccumulateFunc, size, lanes int) AccumulateFunc {
+		return func(acc, x unsafe.Pointer, n int) {
+			m := n &^ (lanes - 1)
+			if m > 0 {
+				k(acc, x, m)
+			}
+			if m < n {
+				tail(unsafe.Add(acc, m*size), unsafe.Add(x, m*size), n-m)
+			}
+		}
+	}
+	accTable[Maximum][Float32] = acc(accMaxF32AVX2, accMax[float32], 4, 8)
+	accTable[Minimum][Float32] = acc(accMinF32AVX2, accMin[float32], 4, 8)
+	accTable[Maximum][Float64] = acc(accMaxF64AVX2, accMax[float64], 8, 4)
+	accTable[Minimum][Float64] = acc(accMinF64AVX2, accMin[float64], 8, 4)
+}

@@ -1144,3 +1144,213 @@ loop:
 	VZEROUPPER
 	RET
 
+
+
+// Accumulating extremes of a reduction over outer axes, acc[i] =
+// max(acc[i], x[i]) (min): NaN when either is NaN, and -0 below +0 whatever
+// the order, so that the result does not depend on how the rows are split
+// between passes and workers. VMAXPS alone gives its second operand (x) on
+// a NaN or a tie of zeros: the ordered-equal lanes take acc AND x (max: +0
+// if either is; OR for min: -0 if either is), and a NaN in acc is put
+// back. n is a multiple of the lanes (8 float32, 4 float64); two vectors a
+// step while they last.
+
+// func accMaxF32AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·accMaxF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHLQ $2, CX
+	XORQ DX, DX
+	MOVQ CX, BX
+	ANDQ $-64, BX
+accMaxF32AVX2_two:
+	CMPQ DX, BX
+	JGE accMaxF32AVX2_one
+	VMOVUPS 0(DI)(DX*1), Y0
+	VMOVUPS 0(SI)(DX*1), Y1
+	VMAXPS Y1, Y0, Y2
+	VCMPPS $0, Y1, Y0, Y3
+	VANDPS Y1, Y0, Y1
+	VBLENDVPS Y3, Y1, Y2, Y2
+	VCMPPS $3, Y0, Y0, Y3
+	VBLENDVPS Y3, Y0, Y2, Y2
+	VMOVUPS Y2, 0(DI)(DX*1)
+	VMOVUPS 32(DI)(DX*1), Y4
+	VMOVUPS 32(SI)(DX*1), Y5
+	VMAXPS Y5, Y4, Y6
+	VCMPPS $0, Y5, Y4, Y7
+	VANDPS Y5, Y4, Y5
+	VBLENDVPS Y7, Y5, Y6, Y6
+	VCMPPS $3, Y4, Y4, Y7
+	VBLENDVPS Y7, Y4, Y6, Y6
+	VMOVUPS Y6, 32(DI)(DX*1)
+	ADDQ $64, DX
+	JMP accMaxF32AVX2_two
+accMaxF32AVX2_one:
+	CMPQ DX, CX
+	JGE accMaxF32AVX2_done
+	VMOVUPS 0(DI)(DX*1), Y0
+	VMOVUPS 0(SI)(DX*1), Y1
+	VMAXPS Y1, Y0, Y2
+	VCMPPS $0, Y1, Y0, Y3
+	VANDPS Y1, Y0, Y1
+	VBLENDVPS Y3, Y1, Y2, Y2
+	VCMPPS $3, Y0, Y0, Y3
+	VBLENDVPS Y3, Y0, Y2, Y2
+	VMOVUPS Y2, 0(DI)(DX*1)
+	ADDQ $32, DX
+	JMP accMaxF32AVX2_one
+accMaxF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func accMinF32AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·accMinF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHLQ $2, CX
+	XORQ DX, DX
+	MOVQ CX, BX
+	ANDQ $-64, BX
+accMinF32AVX2_two:
+	CMPQ DX, BX
+	JGE accMinF32AVX2_one
+	VMOVUPS 0(DI)(DX*1), Y0
+	VMOVUPS 0(SI)(DX*1), Y1
+	VMINPS Y1, Y0, Y2
+	VCMPPS $0, Y1, Y0, Y3
+	VORPS Y1, Y0, Y1
+	VBLENDVPS Y3, Y1, Y2, Y2
+	VCMPPS $3, Y0, Y0, Y3
+	VBLENDVPS Y3, Y0, Y2, Y2
+	VMOVUPS Y2, 0(DI)(DX*1)
+	VMOVUPS 32(DI)(DX*1), Y4
+	VMOVUPS 32(SI)(DX*1), Y5
+	VMINPS Y5, Y4, Y6
+	VCMPPS $0, Y5, Y4, Y7
+	VORPS Y5, Y4, Y5
+	VBLENDVPS Y7, Y5, Y6, Y6
+	VCMPPS $3, Y4, Y4, Y7
+	VBLENDVPS Y7, Y4, Y6, Y6
+	VMOVUPS Y6, 32(DI)(DX*1)
+	ADDQ $64, DX
+	JMP accMinF32AVX2_two
+accMinF32AVX2_one:
+	CMPQ DX, CX
+	JGE accMinF32AVX2_done
+	VMOVUPS 0(DI)(DX*1), Y0
+	VMOVUPS 0(SI)(DX*1), Y1
+	VMINPS Y1, Y0, Y2
+	VCMPPS $0, Y1, Y0, Y3
+	VORPS Y1, Y0, Y1
+	VBLENDVPS Y3, Y1, Y2, Y2
+	VCMPPS $3, Y0, Y0, Y3
+	VBLENDVPS Y3, Y0, Y2, Y2
+	VMOVUPS Y2, 0(DI)(DX*1)
+	ADDQ $32, DX
+	JMP accMinF32AVX2_one
+accMinF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func accMaxF64AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·accMaxF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHLQ $3, CX
+	XORQ DX, DX
+	MOVQ CX, BX
+	ANDQ $-64, BX
+accMaxF64AVX2_two:
+	CMPQ DX, BX
+	JGE accMaxF64AVX2_one
+	VMOVUPD 0(DI)(DX*1), Y0
+	VMOVUPD 0(SI)(DX*1), Y1
+	VMAXPD Y1, Y0, Y2
+	VCMPPD $0, Y1, Y0, Y3
+	VANDPD Y1, Y0, Y1
+	VBLENDVPD Y3, Y1, Y2, Y2
+	VCMPPD $3, Y0, Y0, Y3
+	VBLENDVPD Y3, Y0, Y2, Y2
+	VMOVUPD Y2, 0(DI)(DX*1)
+	VMOVUPD 32(DI)(DX*1), Y4
+	VMOVUPD 32(SI)(DX*1), Y5
+	VMAXPD Y5, Y4, Y6
+	VCMPPD $0, Y5, Y4, Y7
+	VANDPD Y5, Y4, Y5
+	VBLENDVPD Y7, Y5, Y6, Y6
+	VCMPPD $3, Y4, Y4, Y7
+	VBLENDVPD Y7, Y4, Y6, Y6
+	VMOVUPD Y6, 32(DI)(DX*1)
+	ADDQ $64, DX
+	JMP accMaxF64AVX2_two
+accMaxF64AVX2_one:
+	CMPQ DX, CX
+	JGE accMaxF64AVX2_done
+	VMOVUPD 0(DI)(DX*1), Y0
+	VMOVUPD 0(SI)(DX*1), Y1
+	VMAXPD Y1, Y0, Y2
+	VCMPPD $0, Y1, Y0, Y3
+	VANDPD Y1, Y0, Y1
+	VBLENDVPD Y3, Y1, Y2, Y2
+	VCMPPD $3, Y0, Y0, Y3
+	VBLENDVPD Y3, Y0, Y2, Y2
+	VMOVUPD Y2, 0(DI)(DX*1)
+	ADDQ $32, DX
+	JMP accMaxF64AVX2_one
+accMaxF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func accMinF64AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·accMinF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHLQ $3, CX
+	XORQ DX, DX
+	MOVQ CX, BX
+	ANDQ $-64, BX
+accMinF64AVX2_two:
+	CMPQ DX, BX
+	JGE accMinF64AVX2_one
+	VMOVUPD 0(DI)(DX*1), Y0
+	VMOVUPD 0(SI)(DX*1), Y1
+	VMINPD Y1, Y0, Y2
+	VCMPPD $0, Y1, Y0, Y3
+	VORPD Y1, Y0, Y1
+	VBLENDVPD Y3, Y1, Y2, Y2
+	VCMPPD $3, Y0, Y0, Y3
+	VBLENDVPD Y3, Y0, Y2, Y2
+	VMOVUPD Y2, 0(DI)(DX*1)
+	VMOVUPD 32(DI)(DX*1), Y4
+	VMOVUPD 32(SI)(DX*1), Y5
+	VMINPD Y5, Y4, Y6
+	VCMPPD $0, Y5, Y4, Y7
+	VORPD Y5, Y4, Y5
+	VBLENDVPD Y7, Y5, Y6, Y6
+	VCMPPD $3, Y4, Y4, Y7
+	VBLENDVPD Y7, Y4, Y6, Y6
+	VMOVUPD Y6, 32(DI)(DX*1)
+	ADDQ $64, DX
+	JMP accMinF64AVX2_two
+accMinF64AVX2_one:
+	CMPQ DX, CX
+	JGE accMinF64AVX2_done
+	VMOVUPD 0(DI)(DX*1), Y0
+	VMOVUPD 0(SI)(DX*1), Y1
+	VMINPD Y1, Y0, Y2
+	VCMPPD $0, Y1, Y0, Y3
+	VORPD Y1, Y0, Y1
+	VBLENDVPD Y3, Y1, Y2, Y2
+	VCMPPD $3, Y0, Y0, Y3
+	VBLENDVPD Y3, Y0, Y2, Y2
+	VMOVUPD Y2, 0(DI)(DX*1)
+	ADDQ $32, DX
+	JMP accMinF64AVX2_one
+accMinF64AVX2_done:
+	VZEROUPPER
+	RET
