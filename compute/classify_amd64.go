@@ -26,14 +26,20 @@ func isfiniteF64AVX2(d, x unsafe.Pointer, n int)
 func isnanF32NTAVX2(d, x unsafe.Pointer, n int)
 
 //go:noescape
+func signF32AVX2(d, x unsafe.Pointer, n int)
+
+//go:noescape
+func signF64AVX2(d, x unsafe.Pointer, n int)
+
+//go:noescape
 func isnanF64NTAVX2(d, x unsafe.Pointer, n int)
 
 // classifyStep is the number of elements (and result bytes) the classify
 // kernels handle a step.
 const classifyStep = 32
 
-// registerClassify installs the AVX2 isnan, isinf and isfinite of float32
-// and float64 over the Go loops (which do the tails).
+// registerClassify installs the AVX2 isnan, isinf, isfinite and sign of
+// float32 and float64 over the Go loops (which do the tails).
 func registerClassify() {
 	if !Asm {
 		return
@@ -49,6 +55,9 @@ func registerClassify() {
 	} {
 		unTable[c.op][c.t] = classifyKernel(c.k, unTable[c.op][c.t], c.size, false)
 	}
+	// sign, two vectors a step (signF32AVX2)
+	unTable[Sign][Float32] = asmUnary(signF32AVX2, unTable[Sign][Float32], 4, 16)
+	unTable[Sign][Float64] = asmUnary(signF64AVX2, unTable[Sign][Float64], 8, 8)
 	// isnan with streaming stores, for results far larger than the cache
 	unNTTable[IsNaN][Float32] = classifyKernel(isnanF32NTAVX2, unTable[IsNaN][Float32], 4, true)
 	unNTTable[IsNaN][Float64] = classifyKernel(isnanF64NTAVX2, unTable[IsNaN][Float64], 8, true)

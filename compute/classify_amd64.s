@@ -141,3 +141,88 @@ TEXT ·isnanF32NTAVX2(SB), NOSPLIT, $0-24
 // func isnanF64NTAVX2(d, x unsafe.Pointer, n int), d 32-byte aligned
 TEXT ·isnanF64NTAVX2(SB), NOSPLIT, $0-24
 	CLASS64(NOCONST, NANPD, VMOVNTDQ)
+
+// sign of floats: (x's sign bit | 1.0) where x is a nonzero number, +0
+// where x is ±0, x itself where it is NaN (signF's rule, NumPy's). Y14 is
+// the sign mask, Y15 1.0; two vectors a step, n a multiple of two vectors'
+// lanes.
+
+// func signF32AVX2(d, x unsafe.Pointer, n int)
+TEXT ·signF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHLQ $2, CX
+	MOVL $0x80000000, AX
+	VMOVQ AX, X14
+	VPBROADCASTD X14, Y14
+	MOVL $0x3f800000, AX
+	VMOVQ AX, X15
+	VPBROADCASTD X15, Y15
+	XORQ DX, DX
+signF32AVX2_loop:
+	CMPQ DX, CX
+	JGE signF32AVX2_done
+	VMOVUPS 0(SI)(DX*1), Y0
+	VANDPS Y14, Y0, Y1
+	VORPS Y15, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VCMPPS $12, Y2, Y0, Y2
+	VANDPS Y2, Y1, Y1
+	VCMPPS $3, Y0, Y0, Y2
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VMOVUPS Y1, 0(DI)(DX*1)
+	VMOVUPS 32(SI)(DX*1), Y3
+	VANDPS Y14, Y3, Y4
+	VORPS Y15, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VCMPPS $12, Y5, Y3, Y5
+	VANDPS Y5, Y4, Y4
+	VCMPPS $3, Y3, Y3, Y5
+	VBLENDVPS Y5, Y3, Y4, Y4
+	VMOVUPS Y4, 32(DI)(DX*1)
+	ADDQ $64, DX
+	JMP signF32AVX2_loop
+signF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func signF64AVX2(d, x unsafe.Pointer, n int)
+TEXT ·signF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHLQ $3, CX
+	MOVQ $0x8000000000000000, AX
+	VMOVQ AX, X14
+	VPBROADCASTQ X14, Y14
+	MOVQ $0x3ff0000000000000, AX
+	VMOVQ AX, X15
+	VPBROADCASTQ X15, Y15
+	XORQ DX, DX
+signF64AVX2_loop:
+	CMPQ DX, CX
+	JGE signF64AVX2_done
+	VMOVUPD 0(SI)(DX*1), Y0
+	VANDPD Y14, Y0, Y1
+	VORPD Y15, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VCMPPD $12, Y2, Y0, Y2
+	VANDPD Y2, Y1, Y1
+	VCMPPD $3, Y0, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y1
+	VMOVUPD Y1, 0(DI)(DX*1)
+	VMOVUPD 32(SI)(DX*1), Y3
+	VANDPD Y14, Y3, Y4
+	VORPD Y15, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VCMPPD $12, Y5, Y3, Y5
+	VANDPD Y5, Y4, Y4
+	VCMPPD $3, Y3, Y3, Y5
+	VBLENDVPD Y5, Y3, Y4, Y4
+	VMOVUPD Y4, 32(DI)(DX*1)
+	ADDQ $64, DX
+	JMP signF64AVX2_loop
+signF64AVX2_done:
+	VZEROUPPER
+	RET
