@@ -41,7 +41,7 @@ var binary = []op{
 	{"floorDiv", "FloorDiv", "T", map[string]string{"s": "floorDivS(X, Y)", "u": "divU(X, Y)", "f": "floorDivF(X, Y)"}},
 	{"truncDiv", "TruncDiv", "T", map[string]string{"s": "truncDivS(X, Y)", "u": "divU(X, Y)", "f": "T(math.Trunc(float64(X / Y)))"}},
 	{"remainder", "Remainder", "T", map[string]string{"s": "floorModS(X, Y)", "u": "modU(X, Y)", "f": "floorModF(X, Y)"}},
-	{"fmod", "Fmod", "T", map[string]string{"s": "truncModS(X, Y)", "u": "modU(X, Y)", "f": "T(math.Mod(float64(X), float64(Y)))"}},
+	{"fmod", "Fmod", "T", map[string]string{"s": "truncModS(X, Y)", "u": "modU(X, Y)", "f": "T(fmodF(float64(X), float64(Y)))"}},
 	{"power", "Power", "T", map[string]string{"s": "powS(X, Y)", "u": "powU(X, Y)", "f": "T(powF(float64(X), float64(Y)))"}},
 	{"maximum", "Maximum", "T", map[string]string{"s": "max(X, Y)", "u": "max(X, Y)", "f": "maxF(X, Y)", "b": "X | Y"}},
 	{"minimum", "Minimum", "T", map[string]string{"s": "min(X, Y)", "u": "min(X, Y)", "f": "minF(X, Y)", "b": "X & Y"}},

@@ -112,8 +112,33 @@ func modU[T unsigned](x, y T) T {
 }
 
 // floorModF is Python's float %: fmod, moved into the divisor's sign.
+// fmodF is math.Mod (C's fmod: x - n*y with n = x/y truncated, exact,
+// the sign of x), bit for bit, without math.Mod's loop over the exponent
+// difference where the quotient is below 2^52: n is the truncated
+// quotient of the rounded division, which is the true one or, where the
+// division rounded up to an integer, one too large in magnitude (rounding
+// never crosses an integer the other way); x - n*y is then exact in one
+// fused multiply-add (the remainder is representable), and a result of
+// the wrong sign means n was one too large. Anything else (an infinite or
+// NaN operand, y = 0, a quotient of 2^52 or more) goes to math.Mod.
+func fmodF(x, y float64) float64 {
+	q := math.Trunc(x / y)
+	if !(math.Abs(q) < 1<<52) || math.IsInf(y, 0) {
+		return math.Mod(x, y)
+	}
+	r := math.FMA(-q, y, x)
+	if r != 0 && (r < 0) != (x < 0) {
+		q -= math.Copysign(1, q)
+		r = math.FMA(-q, y, x)
+	}
+	if r == 0 {
+		return math.Copysign(0, x)
+	}
+	return r
+}
+
 func floorModF[T float](x, y T) T {
-	r := T(math.Mod(float64(x), float64(y)))
+	r := T(fmodF(float64(x), float64(y)))
 	switch {
 	case r == 0:
 		r = T(math.Copysign(0, float64(y))) // Python: -4.0 % 2.0 is 0.0, 4.0 % -2.0 is -0.0
@@ -181,7 +206,7 @@ func floorDivF[T float](x, y T) T {
 	if b == 0 {
 		return T(a / b)
 	}
-	mod := math.Mod(a, b)
+	mod := fmodF(a, b)
 	div := (a - mod) / b
 	if mod != 0 && (b < 0) != (mod < 0) {
 		div -= 1

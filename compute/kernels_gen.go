@@ -472,21 +472,21 @@ func fmod_f_VV[T float](d []T, x, y []T) {
 	y = y[:len(x)]
 	d = d[:len(x)]
 	for i := range x {
-		d[i] = T(math.Mod(float64(x[i]), float64(y[i])))
+		d[i] = T(fmodF(float64(x[i]), float64(y[i])))
 	}
 }
 
 func fmod_f_VS[T float](d []T, x []T, y T) {
 	d = d[:len(x)]
 	for i := range x {
-		d[i] = T(math.Mod(float64(x[i]), float64(y)))
+		d[i] = T(fmodF(float64(x[i]), float64(y)))
 	}
 }
 
 func fmod_f_SV[T float](d []T, x T, y []T) {
 	d = d[:len(y)]
 	for i := range y {
-		d[i] = T(math.Mod(float64(x), float64(y[i])))
+		d[i] = T(fmodF(float64(x), float64(y[i])))
 	}
 }
 
