@@ -1,0 +1,102 @@
+//go:build amd64 && !noasm
+
+package compute
+
+import "unsafe"
+
+// The AVX2 steps of max, min, nanmax and nanmin reductions
+// (extsteps_amd64.s).
+
+//go:noescape
+func accMaxF32AVX2(acc, x unsafe.Pointer, n int)
+
+//go:noescape
+func accMinF32AVX2(acc, x unsafe.Pointer, n int)
+
+//go:noescape
+func accMaxF64AVX2(acc, x unsafe.Pointer, n int)
+
+//go:noescape
+func accMinF64AVX2(acc, x unsafe.Pointer, n int)
+
+// registerAccExtrema installs the AVX2 steps of max, min, nanmax and nanmin
+// reductions: accumulating over outer axes (accMax's and accFmax's rules:
+// NaN when either is, or only when both are; -0 below +0), whole vectors
+// in assembly and the rest in Go, and nanmax's and nanmin's folds.
+func registerAccExtrema() {
+	acc := func(k func(acc, x unsafe.Pointer, n int), tail AccumulateFunc, size, lanes int) AccumulateFunc {
+		return func(acc, x unsafe.Pointer, n int) {
+			m := n &^ (lanes - 1)
+			if m > 0 {
+				k(acc, x, m)
+			}
+			if m < n {
+				tail(unsafe.Add(acc, m*size), unsafe.Add(x, m*size), n-m)
+			}
+		}
+	}
+	accTable[Fmax][Float32] = acc(accFmaxF32AVX2, accFmax[float32], 4, 8)
+	accTable[Fmin][Float32] = acc(accFminF32AVX2, accFmin[float32], 4, 8)
+	accTable[Fmax][Float64] = acc(accFmaxF64AVX2, accFmax[float64], 8, 4)
+	accTable[Fmin][Float64] = acc(accFminF64AVX2, accFmin[float64], 8, 4)
+	foldTable[Fmax][Float32] = foldNanExtreme[float32](foldFmaxF32AVX2, nanmaxF[float32])
+	foldTable[Fmin][Float32] = foldNanExtreme[float32](foldFminF32AVX2, nanminF[float32])
+	foldTable[Fmax][Float64] = foldNanExtreme[float64](foldFmaxF64AVX2, nanmaxF[float64])
+	foldTable[Fmin][Float64] = foldNanExtreme[float64](foldFminF64AVX2, nanminF[float64])
+	accTable[Maximum][Float32] = acc(accMaxF32AVX2, accMax[float32], 4, 8)
+	accTable[Minimum][Float32] = acc(accMinF32AVX2, accMin[float32], 4, 8)
+	accTable[Maximum][Float64] = acc(accMaxF64AVX2, accMax[float64], 8, 4)
+	accTable[Minimum][Float64] = acc(accMinF64AVX2, accMin[float64], 8, 4)
+}
+
+//go:noescape
+func accFmaxF32AVX2(acc, x unsafe.Pointer, n int)
+
+//go:noescape
+func foldFmaxF32AVX2(acc, x unsafe.Pointer, n int)
+
+//go:noescape
+func accFmaxF64AVX2(acc, x unsafe.Pointer, n int)
+
+//go:noescape
+func foldFmaxF64AVX2(acc, x unsafe.Pointer, n int)
+
+//go:noescape
+func accFminF32AVX2(acc, x unsafe.Pointer, n int)
+
+//go:noescape
+func foldFminF32AVX2(acc, x unsafe.Pointer, n int)
+
+//go:noescape
+func accFminF64AVX2(acc, x unsafe.Pointer, n int)
+
+//go:noescape
+func foldFminF64AVX2(acc, x unsafe.Pointer, n int)
+
+// foldNanExtreme is a NaN-ignoring fold (nanmax, nanmin) whose whole blocks
+// of four vectors go through k: four vectors of accumulators, started from
+// x's first block, take each further block; step then folds the
+// accumulators and the rest into acc. The order of the steps does not
+// matter: the rule (NaN only when both are, -0 below +0) is commutative
+// and associative.
+func foldNanExtreme[T float32 | float64](k func(acc, x unsafe.Pointer, n int), step func(T, T) T) FoldFunc {
+	var z T
+	size := int(unsafe.Sizeof(z))
+	block := 128 / size // four vectors
+	return func(acc, x unsafe.Pointer, n int) {
+		s := *(*T)(acc)
+		if m := n / block * block; m >= 2*block {
+			var buf [32]T // four vectors of float32 (float64 uses 16)
+			copy(buf[:block], unsafe.Slice((*T)(x), block))
+			k(unsafe.Pointer(&buf[0]), unsafe.Add(x, block*size), m-block)
+			for _, v := range buf[:block] {
+				s = step(s, v)
+			}
+			x, n = unsafe.Add(x, m*size), n-m
+		}
+		for _, v := range unsafe.Slice((*T)(x), n) {
+			s = step(s, v)
+		}
+		*(*T)(acc) = s
+	}
+}
