@@ -283,61 +283,46 @@ func CopyNT(dst, src unsafe.Pointer, n int) {
 		copy(unsafe.Slice((*byte)(dst), n), unsafe.Slice((*byte)(src), n))
 		return
 	}
-	by4 := uintptr(dst)&3 == 0
-	h := 0
-	if a := int(uintptr(dst) & 31); a != 0 {
-		h = 32 - a
-		if by4 {
-			copyNT4(dst, src, h)
-		} else {
-			copy(unsafe.Slice((*byte)(dst), h), unsafe.Slice((*byte)(src), h))
-		}
-	}
-	m := (n - h) &^ 31
-	if m > 0 {
-		copyNTAVX2(unsafe.Add(dst, h), unsafe.Add(src, h), m)
-	}
-	at := h + m
-	if r := (n - at) &^ 3; r > 0 && by4 {
-		copyNT4(unsafe.Add(dst, at), unsafe.Add(src, at), r)
-		at += r
-	}
-	if r := n - at; r > 0 {
-		copy(unsafe.Slice((*byte)(unsafe.Add(dst, at)), r), unsafe.Slice((*byte)(unsafe.Add(src, at)), r))
-	}
+	streamCopy(dst, src, n)
 }
 
 // StreamPiece stores n bytes from src at dst with non-temporal stores
-// only, whatever n: four bytes a store (MOVNTI) where dst is 4-byte
-// aligned, 32 a store from dst's first 32-byte boundary on; the bytes a
-// misaligned dst or a length that is not a multiple of 4 leaves are copied
-// plainly. It is for the pieces around a streamed run's aligned body, which
-// must not be written by plain stores into lines the body's neighbours
-// stream into. Call Fence before another goroutine reads dst.
+// only, whatever n (CopyNT without its plain copy of short pieces): for the
+// pieces around a streamed run's aligned body, which must not be written by
+// plain stores into lines the body's neighbours stream into. Call Fence
+// before another goroutine reads dst.
 func StreamPiece(dst, src unsafe.Pointer, n int) {
 	if !Asm || n <= 0 {
 		copy(unsafe.Slice((*byte)(dst), n), unsafe.Slice((*byte)(src), n))
 		return
 	}
-	if n >= 256 {
-		CopyNT(dst, src, n)
-		return
-	}
+	streamCopy(dst, src, n)
+}
+
+// streamCopy is CopyNT's and StreamPiece's copy: four bytes a store
+// (MOVNTI) up to dst's first 32-byte boundary and after the last whole 32
+// bytes, 32 a store between; where dst is not 4-byte aligned its head
+// (up to the boundary) and the bytes after the body are copied plainly.
+func streamCopy(dst, src unsafe.Pointer, n int) {
+	by4 := uintptr(dst)&3 == 0
 	at := 0
-	if uintptr(dst)&3 == 0 {
-		h := min(n, int((32-uintptr(dst)&31)&31)) &^ 3
-		if h > 0 {
-			copyNT4(dst, src, h)
-			at = h
+	if a := int(uintptr(dst) & 31); a != 0 {
+		at = min(n, 32-a)
+		if by4 {
+			at &^= 3
+			copyNT4(dst, src, at)
+		} else {
+			copy(unsafe.Slice((*byte)(dst), at), unsafe.Slice((*byte)(src), at))
 		}
-		if m := (n - at) &^ 31; m > 0 {
-			copyNTAVX2(unsafe.Add(dst, at), unsafe.Add(src, at), m)
-			at += m
-		}
-		if r := (n - at) &^ 3; r > 0 {
-			copyNT4(unsafe.Add(dst, at), unsafe.Add(src, at), r)
-			at += r
-		}
+	}
+	// dst+at is 32-byte aligned unless fewer than 4 bytes are left
+	if m := (n - at) &^ 31; m > 0 {
+		copyNTAVX2(unsafe.Add(dst, at), unsafe.Add(src, at), m)
+		at += m
+	}
+	if r := (n - at) &^ 3; r > 0 && by4 {
+		copyNT4(unsafe.Add(dst, at), unsafe.Add(src, at), r)
+		at += r
 	}
 	if r := n - at; r > 0 {
 		copy(unsafe.Slice((*byte)(unsafe.Add(dst, at)), r), unsafe.Slice((*byte)(unsafe.Add(src, at)), r))

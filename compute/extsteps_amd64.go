@@ -24,16 +24,9 @@ func accMinF64AVX2(acc, x unsafe.Pointer, n int)
 // NaN when either is, or only when both are; -0 below +0), whole vectors
 // in assembly and the rest in Go, and nanmax's and nanmin's folds.
 func registerAccExtrema() {
+	// an accumulating step has a unary kernel's shape: (acc, x, n)
 	acc := func(k func(acc, x unsafe.Pointer, n int), tail AccumulateFunc, size, lanes int) AccumulateFunc {
-		return func(acc, x unsafe.Pointer, n int) {
-			m := n &^ (lanes - 1)
-			if m > 0 {
-				k(acc, x, m)
-			}
-			if m < n {
-				tail(unsafe.Add(acc, m*size), unsafe.Add(x, m*size), n-m)
-			}
-		}
+		return AccumulateFunc(asmUnary(k, UnaryFunc(tail), size, lanes))
 	}
 	accTable[Fmax][Float32] = acc(accFmaxF32AVX2, accFmax[float32], 4, 8)
 	accTable[Fmin][Float32] = acc(accFminF32AVX2, accFmin[float32], 4, 8)

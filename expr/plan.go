@@ -527,8 +527,7 @@ func (g *group) streamOutput(rootIsLeaf bool, dstOff int) {
 	// line from memory first: rows of 1001 float32 took twice as long as
 	// rows of 1000)
 	unaligned := g.unalignedRuns(dstOff)
-	r := len(g.cshape)
-	if unaligned && (in.code != iBinary && in.code != iUnary || in.scalar || r < 2 || size(g.cshape[:r-1]) < 2) {
+	if unaligned && (in.code != iBinary && in.code != iUnary || in.scalar || g.outerRows() < 2) {
 		// computed into the tile buffer, the runs are copied out with
 		// streaming stores only (compute.CopyNT). A one-dimensional pass
 		// (its runs are tiles, off alignment when the output is) takes
@@ -584,10 +583,7 @@ func (g *group) streamOutput(rootIsLeaf bool, dstOff int) {
 func (g *group) unalignedRuns(dstOff int) bool {
 	sz := g.rootT.Size()
 	r := len(g.cshape)
-	rows := 1
-	if r > 1 {
-		rows = size(g.cshape[:r-1])
-	}
+	rows := g.outerRows()
 	long := size(g.cshape) > g.tile
 	if rows < 2 && !long {
 		return false
@@ -600,6 +596,15 @@ func (g *group) unalignedRuns(dstOff int) bool {
 	}
 	c := g.cshape[r-1]
 	return c*sz%32 != 0 && (g.batch < 2 || g.batch*c*sz%32 != 0)
+}
+
+// outerRows is the number of rows of the coalesced iteration space (1 for
+// a one-dimensional pass, whose runs are its tiles).
+func (g *group) outerRows() int {
+	if r := len(g.cshape); r > 1 {
+		return size(g.cshape[:r-1])
+	}
+	return 1
 }
 
 // outStrides is the output's strides in its own index space (contiguous for
