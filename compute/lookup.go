@@ -225,6 +225,7 @@ func init() {
 	registerAsm()
 	registerCasts()
 	registerWiden() // over the Go casts and loops
+	registerCastVec()
 	registerClassify()
 }
 

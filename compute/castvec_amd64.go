@@ -1,0 +1,171 @@
+//go:build amd64 && !noasm
+
+package compute
+
+import "unsafe"
+
+// The vector casts and the integer and bool reduction steps of
+// castvec_amd64.s, each standing in for a Go loop of the tables for the
+// whole blocks of a call (the loop takes the rest).
+
+//go:noescape
+func castF32F64AVX2(d, s unsafe.Pointer, n int)
+
+//go:noescape
+func castI32F64AVX2(d, s unsafe.Pointer, n int)
+
+//go:noescape
+func castF64F32AVX2(d, s unsafe.Pointer, n int)
+
+//go:noescape
+func castF16F32F16C(d, s unsafe.Pointer, n int)
+
+//go:noescape
+func castF32F16F16C(d, s unsafe.Pointer, n int)
+
+//go:noescape
+func castU8I64AVX2(d, s unsafe.Pointer, n int)
+
+//go:noescape
+func castI8I64AVX2(d, s unsafe.Pointer, n int)
+
+//go:noescape
+func castU16I64AVX2(d, s unsafe.Pointer, n int)
+
+//go:noescape
+func castI16I64AVX2(d, s unsafe.Pointer, n int)
+
+//go:noescape
+func castU8I32AVX2(d, s unsafe.Pointer, n int)
+
+//go:noescape
+func castI8I32AVX2(d, s unsafe.Pointer, n int)
+
+//go:noescape
+func castF32BoolAVX2(d, s unsafe.Pointer, n int)
+
+//go:noescape
+func castF64BoolAVX2(d, s unsafe.Pointer, n int)
+
+//go:noescape
+func accMaxU8AVX2(acc, x unsafe.Pointer, n int)
+
+//go:noescape
+func accMinU8AVX2(acc, x unsafe.Pointer, n int)
+
+//go:noescape
+func accMaxI8AVX2(acc, x unsafe.Pointer, n int)
+
+//go:noescape
+func accMinI8AVX2(acc, x unsafe.Pointer, n int)
+
+//go:noescape
+func accMaxU16AVX2(acc, x unsafe.Pointer, n int)
+
+//go:noescape
+func accMinU16AVX2(acc, x unsafe.Pointer, n int)
+
+//go:noescape
+func accMaxI16AVX2(acc, x unsafe.Pointer, n int)
+
+//go:noescape
+func accMinI16AVX2(acc, x unsafe.Pointer, n int)
+
+//go:noescape
+func accMaxU32AVX2(acc, x unsafe.Pointer, n int)
+
+//go:noescape
+func accMinU32AVX2(acc, x unsafe.Pointer, n int)
+
+//go:noescape
+func accMaxI32AVX2(acc, x unsafe.Pointer, n int)
+
+//go:noescape
+func accMinI32AVX2(acc, x unsafe.Pointer, n int)
+
+//go:noescape
+func accAddI64AVX2(acc, x unsafe.Pointer, n int)
+
+//go:noescape
+func accAddI32AVX2(acc, x unsafe.Pointer, n int)
+
+//go:noescape
+func foldAddI64AVX2(acc, x unsafe.Pointer, n int)
+
+//go:noescape
+func notBoolAVX2(d, x unsafe.Pointer, n int)
+
+func hasF16C() bool
+
+// boolBytes[m] is the eight bools (bytes of 0 or 1) whose bit i of m is
+// byte i: the kernels casting to bool turn a lane mask into bytes with it.
+var boolBytes = func() (t [256]uint64) {
+	for m := range t {
+		for i := 0; i < 8; i++ {
+			t[m] |= uint64(m>>i&1) << (8 * i)
+		}
+	}
+	return t
+}()
+
+// registerCastVec installs the vector casts over the Go ones (F16C's for
+// float16 where the CPU has it) and the vector steps of integer and bool
+// reductions over outer axes and of int64 sums.
+func registerCastVec() {
+	if !Asm {
+		return
+	}
+	type cast struct {
+		from, to Type
+		k        func(d, s unsafe.Pointer, n int)
+		block    int
+	}
+	casts := []cast{
+		{Float32, Float64, castF32F64AVX2, 16}, {Int32, Float64, castI32F64AVX2, 16}, {Float64, Float32, castF64F32AVX2, 16},
+		{Uint8, Int64, castU8I64AVX2, 16}, {Uint8, Uint64, castU8I64AVX2, 16}, {Bool, Int64, castU8I64AVX2, 16}, {Bool, Uint64, castU8I64AVX2, 16},
+		{Int8, Int64, castI8I64AVX2, 16},
+		{Uint16, Int64, castU16I64AVX2, 16}, {Uint16, Uint64, castU16I64AVX2, 16}, {Int16, Int64, castI16I64AVX2, 16},
+		{Uint8, Int32, castU8I32AVX2, 32}, {Uint8, Uint32, castU8I32AVX2, 32}, {Bool, Int32, castU8I32AVX2, 32}, {Bool, Uint32, castU8I32AVX2, 32},
+		{Int8, Int32, castI8I32AVX2, 32},
+		{Float32, Bool, castF32BoolAVX2, 8}, {Float64, Bool, castF64BoolAVX2, 8},
+	}
+	if hasF16C() {
+		casts = append(casts, cast{Float16, Float32, castF16F32F16C, 32}, cast{Float32, Float16, castF32F16F16C, 32})
+	}
+	for _, c := range casts {
+		castTable[c.from][c.to] = widenHeadTail(c.k, castTable[c.from][c.to], c.block, c.from.Size(), c.to.Size())
+	}
+	// an accumulating step has a unary kernel's shape: (acc, x, n); 64
+	// bytes a step
+	for _, c := range []struct {
+		op Op
+		t  Type
+		k  func(acc, x unsafe.Pointer, n int)
+	}{
+		{Maximum, Bool, accMaxU8AVX2}, {Minimum, Bool, accMinU8AVX2},
+		{Maximum, Uint8, accMaxU8AVX2}, {Minimum, Uint8, accMinU8AVX2},
+		{Maximum, Int8, accMaxI8AVX2}, {Minimum, Int8, accMinI8AVX2},
+		{Maximum, Uint16, accMaxU16AVX2}, {Minimum, Uint16, accMinU16AVX2},
+		{Maximum, Int16, accMaxI16AVX2}, {Minimum, Int16, accMinI16AVX2},
+		{Maximum, Uint32, accMaxU32AVX2}, {Minimum, Uint32, accMinU32AVX2},
+		{Maximum, Int32, accMaxI32AVX2}, {Minimum, Int32, accMinI32AVX2},
+		{Add, Int64, accAddI64AVX2}, {Add, Uint64, accAddI64AVX2},
+		{Add, Int32, accAddI32AVX2}, {Add, Uint32, accAddI32AVX2},
+	} {
+		sz := c.t.Size()
+		accTable[c.op][c.t] = AccumulateFunc(asmUnary(c.k, UnaryFunc(accTable[c.op][c.t]), sz, 64/sz))
+	}
+	for _, t := range []Type{Int64, Uint64} {
+		tail := foldTable[Add][t]
+		foldTable[Add][t] = func(acc, x unsafe.Pointer, n int) {
+			m := n &^ 15
+			if m > 0 {
+				foldAddI64AVX2(acc, x, m)
+			}
+			if m < n {
+				tail(acc, unsafe.Add(x, m*8), n-m)
+			}
+		}
+	}
+	unTable[LogicalNot][Bool] = asmUnary(notBoolAVX2, unTable[LogicalNot][Bool], 1, 64)
+}

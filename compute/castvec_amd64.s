@@ -1,0 +1,296 @@
+//go:build amd64 && !noasm
+
+#include "textflag.h"
+
+// Casts between float widths, to bool and from narrow integers to 64-bit
+// ones, a block of elements a step; and the integer and bool steps of
+// reductions over outer axes. Every kernel takes n, a positive multiple
+// of its block, and leaves the rest to the Go loop it stands in for
+// (castvec_amd64.go).
+
+// CVT4 is the body of func(d, s unsafe.Pointer, n int) for a conversion
+// LOAD from INB source bytes into a vector of OUTB bytes (STORE), four a
+// step: BLOCK elements.
+#define CVT4(LOAD, STORE, INB, OUTB, BLOCK) \
+	MOVQ d+0(FP), DI; \
+	MOVQ s+8(FP), SI; \
+	MOVQ n+16(FP), CX; \
+loop: \
+	LOAD (0*INB)(SI), Y0; \
+	LOAD (1*INB)(SI), Y1; \
+	LOAD (2*INB)(SI), Y2; \
+	LOAD (3*INB)(SI), Y3; \
+	STORE Y0, (0*OUTB)(DI); \
+	STORE Y1, (1*OUTB)(DI); \
+	STORE Y2, (2*OUTB)(DI); \
+	STORE Y3, (3*OUTB)(DI); \
+	ADDQ $(4*INB), SI; \
+	ADDQ $(4*OUTB), DI; \
+	SUBQ $BLOCK, CX; \
+	JNZ loop; \
+	VZEROUPPER; \
+	RET
+
+// ACCOP is the body of func(acc, x unsafe.Pointer, n int): acc[i] =
+// OP(x[i], acc[i]), 64 bytes a step (n a multiple of 64 bytes' elements,
+// SHIFT the log2 of the element size).
+#define ACCOP(SHIFT, OP) \
+	MOVQ acc+0(FP), DI; \
+	MOVQ x+8(FP), SI; \
+	MOVQ n+16(FP), CX; \
+	SHLQ $SHIFT, CX; \
+	XORQ DX, DX; \
+accop: \
+	VMOVDQU 0(DI)(DX*1), Y0; \
+	VMOVDQU 32(DI)(DX*1), Y1; \
+	OP 0(SI)(DX*1), Y0, Y0; \
+	OP 32(SI)(DX*1), Y1, Y1; \
+	VMOVDQU Y0, 0(DI)(DX*1); \
+	VMOVDQU Y1, 32(DI)(DX*1); \
+	ADDQ $64, DX; \
+	CMPQ DX, CX; \
+	JLT accop; \
+	VZEROUPPER; \
+	RET
+
+// func castF32F64AVX2(d, s unsafe.Pointer, n int); n a multiple of 16
+TEXT ·castF32F64AVX2(SB), NOSPLIT, $0-24
+	CVT4(VCVTPS2PD, VMOVUPD, 16, 32, 16)
+
+// func castI32F64AVX2(d, s unsafe.Pointer, n int); n a multiple of 16
+TEXT ·castI32F64AVX2(SB), NOSPLIT, $0-24
+	CVT4(VCVTDQ2PD, VMOVUPD, 16, 32, 16)
+
+// func castF16F32F16C(d, s unsafe.Pointer, n int); n a multiple of 32
+TEXT ·castF16F32F16C(SB), NOSPLIT, $0-24
+	CVT4(VCVTPH2PS, VMOVUPS, 16, 32, 32)
+
+// func castU8I64AVX2(d, s unsafe.Pointer, n int); n a multiple of 16
+TEXT ·castU8I64AVX2(SB), NOSPLIT, $0-24
+	CVT4(VPMOVZXBQ, VMOVDQU, 4, 32, 16)
+
+// func castI8I64AVX2(d, s unsafe.Pointer, n int); n a multiple of 16
+TEXT ·castI8I64AVX2(SB), NOSPLIT, $0-24
+	CVT4(VPMOVSXBQ, VMOVDQU, 4, 32, 16)
+
+// func castU16I64AVX2(d, s unsafe.Pointer, n int); n a multiple of 16
+TEXT ·castU16I64AVX2(SB), NOSPLIT, $0-24
+	CVT4(VPMOVZXWQ, VMOVDQU, 8, 32, 16)
+
+// func castI16I64AVX2(d, s unsafe.Pointer, n int); n a multiple of 16
+TEXT ·castI16I64AVX2(SB), NOSPLIT, $0-24
+	CVT4(VPMOVSXWQ, VMOVDQU, 8, 32, 16)
+
+// func castU8I32AVX2(d, s unsafe.Pointer, n int); n a multiple of 32
+TEXT ·castU8I32AVX2(SB), NOSPLIT, $0-24
+	CVT4(VPMOVZXBD, VMOVDQU, 8, 32, 32)
+
+// func castI8I32AVX2(d, s unsafe.Pointer, n int); n a multiple of 32
+TEXT ·castI8I32AVX2(SB), NOSPLIT, $0-24
+	CVT4(VPMOVSXBD, VMOVDQU, 8, 32, 32)
+
+// func castF64F32AVX2(d, s unsafe.Pointer, n int); n a multiple of 16
+TEXT ·castF64F32AVX2(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ s+8(FP), SI
+	MOVQ n+16(FP), CX
+f64f32:
+	VCVTPD2PSY 0(SI), X0
+	VCVTPD2PSY 32(SI), X1
+	VCVTPD2PSY 64(SI), X2
+	VCVTPD2PSY 96(SI), X3
+	VMOVUPS X0, 0(DI)
+	VMOVUPS X1, 16(DI)
+	VMOVUPS X2, 32(DI)
+	VMOVUPS X3, 48(DI)
+	ADDQ $128, SI
+	ADDQ $64, DI
+	SUBQ $16, CX
+	JNZ f64f32
+	VZEROUPPER
+	RET
+
+// func castF32F16F16C(d, s unsafe.Pointer, n int); n a multiple of 32.
+// Rounds to nearest even (immediate 0), whatever MXCSR holds.
+TEXT ·castF32F16F16C(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ s+8(FP), SI
+	MOVQ n+16(FP), CX
+f32f16:
+	VMOVUPS 0(SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+	VCVTPS2PH $0, Y0, 0(DI)
+	VCVTPS2PH $0, Y1, 16(DI)
+	VCVTPS2PH $0, Y2, 32(DI)
+	VCVTPS2PH $0, Y3, 48(DI)
+	ADDQ $128, SI
+	ADDQ $64, DI
+	SUBQ $32, CX
+	JNZ f32f16
+	VZEROUPPER
+	RET
+
+// func castF32BoolAVX2(d, s unsafe.Pointer, n int); n a multiple of 8.
+// x != 0 (unordered: NaN is true) gives a lane mask; its 8 bits index
+// boolBytes, the 8 bytes of 0 and 1 it stands for.
+TEXT ·castF32BoolAVX2(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ s+8(FP), SI
+	MOVQ n+16(FP), CX
+	LEAQ ·boolBytes(SB), R8
+	VXORPS Y7, Y7, Y7
+f32bool:
+	VCMPPS $4, 0(SI), Y7, Y0
+	VMOVMSKPS Y0, AX
+	MOVQ (R8)(AX*8), BX
+	MOVQ BX, 0(DI)
+	ADDQ $32, SI
+	ADDQ $8, DI
+	SUBQ $8, CX
+	JNZ f32bool
+	VZEROUPPER
+	RET
+
+// func castF64BoolAVX2(d, s unsafe.Pointer, n int); n a multiple of 8
+TEXT ·castF64BoolAVX2(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ s+8(FP), SI
+	MOVQ n+16(FP), CX
+	LEAQ ·boolBytes(SB), R8
+	VXORPD Y7, Y7, Y7
+f64bool:
+	VCMPPD $4, 0(SI), Y7, Y0
+	VCMPPD $4, 32(SI), Y7, Y1
+	VMOVMSKPD Y0, AX
+	VMOVMSKPD Y1, DX
+	SHLQ $4, DX
+	ORQ DX, AX
+	MOVQ (R8)(AX*8), BX
+	MOVQ BX, 0(DI)
+	ADDQ $64, SI
+	ADDQ $8, DI
+	SUBQ $8, CX
+	JNZ f64bool
+	VZEROUPPER
+	RET
+
+// func accMaxU8AVX2(acc, x unsafe.Pointer, n int) (also bool: or)
+TEXT ·accMaxU8AVX2(SB), NOSPLIT, $0-24
+	ACCOP(0, VPMAXUB)
+
+// func accMinU8AVX2(acc, x unsafe.Pointer, n int) (also bool: and)
+TEXT ·accMinU8AVX2(SB), NOSPLIT, $0-24
+	ACCOP(0, VPMINUB)
+
+// func accMaxI8AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·accMaxI8AVX2(SB), NOSPLIT, $0-24
+	ACCOP(0, VPMAXSB)
+
+// func accMinI8AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·accMinI8AVX2(SB), NOSPLIT, $0-24
+	ACCOP(0, VPMINSB)
+
+// func accMaxU16AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·accMaxU16AVX2(SB), NOSPLIT, $0-24
+	ACCOP(1, VPMAXUW)
+
+// func accMinU16AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·accMinU16AVX2(SB), NOSPLIT, $0-24
+	ACCOP(1, VPMINUW)
+
+// func accMaxI16AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·accMaxI16AVX2(SB), NOSPLIT, $0-24
+	ACCOP(1, VPMAXSW)
+
+// func accMinI16AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·accMinI16AVX2(SB), NOSPLIT, $0-24
+	ACCOP(1, VPMINSW)
+
+// func accMaxU32AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·accMaxU32AVX2(SB), NOSPLIT, $0-24
+	ACCOP(2, VPMAXUD)
+
+// func accMinU32AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·accMinU32AVX2(SB), NOSPLIT, $0-24
+	ACCOP(2, VPMINUD)
+
+// func accMaxI32AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·accMaxI32AVX2(SB), NOSPLIT, $0-24
+	ACCOP(2, VPMAXSD)
+
+// func accMinI32AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·accMinI32AVX2(SB), NOSPLIT, $0-24
+	ACCOP(2, VPMINSD)
+
+// func accAddI64AVX2(acc, x unsafe.Pointer, n int) (wrapping: also uint64)
+TEXT ·accAddI64AVX2(SB), NOSPLIT, $0-24
+	ACCOP(3, VPADDQ)
+
+// func accAddI32AVX2(acc, x unsafe.Pointer, n int) (wrapping: also uint32)
+TEXT ·accAddI32AVX2(SB), NOSPLIT, $0-24
+	ACCOP(2, VPADDD)
+
+// func foldAddI64AVX2(acc, x unsafe.Pointer, n int): *acc += x[0] + ...
+// + x[n-1], wrapping (also uint64); n a multiple of 16.
+TEXT ·foldAddI64AVX2(SB), NOSPLIT, $0-24
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHLQ $3, CX
+	XORQ DX, DX
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+foldadd:
+	VPADDQ 0(SI)(DX*1), Y0, Y0
+	VPADDQ 32(SI)(DX*1), Y1, Y1
+	VPADDQ 64(SI)(DX*1), Y2, Y2
+	VPADDQ 96(SI)(DX*1), Y3, Y3
+	ADDQ $128, DX
+	CMPQ DX, CX
+	JLT foldadd
+	VPADDQ Y1, Y0, Y0
+	VPADDQ Y3, Y2, Y2
+	VPADDQ Y2, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPADDQ X1, X0, X0
+	VPSHUFD $0x4e, X0, X1
+	VPADDQ X1, X0, X0
+	VMOVQ X0, AX
+	ADDQ AX, 0(DI)
+	VZEROUPPER
+	RET
+
+// func notBoolAVX2(d, x unsafe.Pointer, n int): d[i] = x[i] ^ 1 (bools
+// hold 0 or 1); n a multiple of 64.
+TEXT ·notBoolAVX2(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ $0x0101010101010101, AX
+	MOVQ AX, X7
+	VPBROADCASTQ X7, Y7
+notb:
+	VPXOR 0(SI), Y7, Y0
+	VPXOR 32(SI), Y7, Y1
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	SUBQ $64, CX
+	JNZ notb
+	VZEROUPPER
+	RET
+
+// func hasF16C() bool: CPUID leaf 1, ECX bit 29.
+TEXT ·hasF16C(SB), NOSPLIT, $0-1
+	MOVL $1, AX
+	XORL CX, CX
+	CPUID
+	SHRL $29, CX
+	ANDL $1, CX
+	MOVB CX, ret+0(FP)
+	RET

@@ -1,0 +1,6 @@
+//go:build !amd64 || noasm
+
+package compute
+
+// registerCastVec: this build has no assembly; the Go casts and loops stay.
+func registerCastVec() {}
