@@ -48,6 +48,33 @@ func castF32BoolAVX2(d, s unsafe.Pointer, n int)
 func castF64BoolAVX2(d, s unsafe.Pointer, n int)
 
 //go:noescape
+func castI32F32AVX2(d, s unsafe.Pointer, n int)
+
+//go:noescape
+func castI8F32AVX2(d, s unsafe.Pointer, n int)
+
+//go:noescape
+func castU8F32AVX2(d, s unsafe.Pointer, n int)
+
+//go:noescape
+func castI16F32AVX2(d, s unsafe.Pointer, n int)
+
+//go:noescape
+func castU16F32AVX2(d, s unsafe.Pointer, n int)
+
+//go:noescape
+func castI8BoolAVX2(d, s unsafe.Pointer, n int)
+
+//go:noescape
+func castI16BoolAVX2(d, s unsafe.Pointer, n int)
+
+//go:noescape
+func castI32BoolAVX2(d, s unsafe.Pointer, n int)
+
+//go:noescape
+func castI64BoolAVX2(d, s unsafe.Pointer, n int)
+
+//go:noescape
 func accMaxU8AVX2(acc, x unsafe.Pointer, n int)
 
 //go:noescape
@@ -128,6 +155,12 @@ func registerCastVec() {
 		{Uint8, Int32, castU8I32AVX2, 32}, {Uint8, Uint32, castU8I32AVX2, 32}, {Bool, Int32, castU8I32AVX2, 32}, {Bool, Uint32, castU8I32AVX2, 32},
 		{Int8, Int32, castI8I32AVX2, 32},
 		{Float32, Bool, castF32BoolAVX2, 8}, {Float64, Bool, castF64BoolAVX2, 8},
+		{Int8, Bool, castI8BoolAVX2, 64}, {Uint8, Bool, castI8BoolAVX2, 64},
+		{Int16, Bool, castI16BoolAVX2, 32}, {Uint16, Bool, castI16BoolAVX2, 32},
+		{Int32, Bool, castI32BoolAVX2, 8}, {Uint32, Bool, castI32BoolAVX2, 8},
+		{Int64, Bool, castI64BoolAVX2, 8}, {Uint64, Bool, castI64BoolAVX2, 8},
+		{Int32, Float32, castI32F32AVX2, 32}, {Int8, Float32, castI8F32AVX2, 32}, {Uint8, Float32, castU8F32AVX2, 32},
+		{Bool, Float32, castU8F32AVX2, 32}, {Int16, Float32, castI16F32AVX2, 32}, {Uint16, Float32, castU16F32AVX2, 32},
 	}
 	if hasF16C() {
 		casts = append(casts, cast{Float16, Float32, castF16F32F16C, 32}, cast{Float32, Float16, castF32F16F16C, 32})

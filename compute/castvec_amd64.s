@@ -31,6 +31,32 @@ loop: \
 	VZEROUPPER; \
 	RET
 
+// CVT2 is CVT4 for a conversion in two instructions: LOAD from INB
+// source bytes into a vector, then CONV on it, stored as 32 bytes.
+#define CVT2(LOAD, CONV, INB, BLOCK) \
+	MOVQ d+0(FP), DI; \
+	MOVQ s+8(FP), SI; \
+	MOVQ n+16(FP), CX; \
+loop: \
+	LOAD (0*INB)(SI), Y0; \
+	LOAD (1*INB)(SI), Y1; \
+	LOAD (2*INB)(SI), Y2; \
+	LOAD (3*INB)(SI), Y3; \
+	CONV Y0, Y0; \
+	CONV Y1, Y1; \
+	CONV Y2, Y2; \
+	CONV Y3, Y3; \
+	VMOVUPS Y0, 0(DI); \
+	VMOVUPS Y1, 32(DI); \
+	VMOVUPS Y2, 64(DI); \
+	VMOVUPS Y3, 96(DI); \
+	ADDQ $(4*INB), SI; \
+	ADDQ $128, DI; \
+	SUBQ $BLOCK, CX; \
+	JNZ loop; \
+	VZEROUPPER; \
+	RET
+
 // ACCOP is the body of func(acc, x unsafe.Pointer, n int): acc[i] =
 // OP(x[i], acc[i]), 64 bytes a step (n a multiple of 64 bytes' elements,
 // SHIFT the log2 of the element size).
@@ -88,6 +114,26 @@ TEXT ·castU8I32AVX2(SB), NOSPLIT, $0-24
 // func castI8I32AVX2(d, s unsafe.Pointer, n int); n a multiple of 32
 TEXT ·castI8I32AVX2(SB), NOSPLIT, $0-24
 	CVT4(VPMOVSXBD, VMOVDQU, 8, 32, 32)
+
+// func castI32F32AVX2(d, s unsafe.Pointer, n int); n a multiple of 32
+TEXT ·castI32F32AVX2(SB), NOSPLIT, $0-24
+	CVT4(VCVTDQ2PS, VMOVUPS, 32, 32, 32)
+
+// func castI8F32AVX2(d, s unsafe.Pointer, n int); n a multiple of 32
+TEXT ·castI8F32AVX2(SB), NOSPLIT, $0-24
+	CVT2(VPMOVSXBD, VCVTDQ2PS, 8, 32)
+
+// func castU8F32AVX2(d, s unsafe.Pointer, n int); n a multiple of 32
+TEXT ·castU8F32AVX2(SB), NOSPLIT, $0-24
+	CVT2(VPMOVZXBD, VCVTDQ2PS, 8, 32)
+
+// func castI16F32AVX2(d, s unsafe.Pointer, n int); n a multiple of 32
+TEXT ·castI16F32AVX2(SB), NOSPLIT, $0-24
+	CVT2(VPMOVSXWD, VCVTDQ2PS, 16, 32)
+
+// func castU16F32AVX2(d, s unsafe.Pointer, n int); n a multiple of 32
+TEXT ·castU16F32AVX2(SB), NOSPLIT, $0-24
+	CVT2(VPMOVZXWD, VCVTDQ2PS, 16, 32)
 
 // func castF64F32AVX2(d, s unsafe.Pointer, n int); n a multiple of 16
 TEXT ·castF64F32AVX2(SB), NOSPLIT, $0-24
@@ -293,4 +339,97 @@ TEXT ·hasF16C(SB), NOSPLIT, $0-1
 	SHRL $29, CX
 	ANDL $1, CX
 	MOVB CX, ret+0(FP)
+	RET
+
+// func castI8BoolAVX2(d, s unsafe.Pointer, n int); n a multiple of 64:
+// d[i] = s[i] != 0 for bytes (also uint8).
+TEXT ·castI8BoolAVX2(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ s+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ $0x0101010101010101, AX
+	MOVQ AX, X7
+	VPBROADCASTQ X7, Y7
+	VPXOR Y6, Y6, Y6
+i8bool:
+	VPCMPEQB 0(SI), Y6, Y0
+	VPCMPEQB 32(SI), Y6, Y1
+	VPANDN Y7, Y0, Y0
+	VPANDN Y7, Y1, Y1
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	SUBQ $64, CX
+	JNZ i8bool
+	VZEROUPPER
+	RET
+
+// func castI16BoolAVX2(d, s unsafe.Pointer, n int); n a multiple of 32:
+// the word compares packed to bytes (lane order restored by VPERMQ).
+TEXT ·castI16BoolAVX2(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ s+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ $0x0101010101010101, AX
+	MOVQ AX, X7
+	VPBROADCASTQ X7, Y7
+	VPXOR Y6, Y6, Y6
+i16bool:
+	VPCMPEQW 0(SI), Y6, Y0
+	VPCMPEQW 32(SI), Y6, Y1
+	VPACKSSWB Y1, Y0, Y0
+	VPERMQ $0xd8, Y0, Y0
+	VPANDN Y7, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	ADDQ $64, SI
+	ADDQ $32, DI
+	SUBQ $32, CX
+	JNZ i16bool
+	VZEROUPPER
+	RET
+
+// func castI32BoolAVX2(d, s unsafe.Pointer, n int); n a multiple of 8:
+// the lanes equal to zero, inverted, index boolBytes.
+TEXT ·castI32BoolAVX2(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ s+8(FP), SI
+	MOVQ n+16(FP), CX
+	LEAQ ·boolBytes(SB), R8
+	VPXOR Y6, Y6, Y6
+i32bool:
+	VPCMPEQD 0(SI), Y6, Y0
+	VMOVMSKPS Y0, AX
+	XORQ $0xff, AX
+	MOVQ (R8)(AX*8), BX
+	MOVQ BX, 0(DI)
+	ADDQ $32, SI
+	ADDQ $8, DI
+	SUBQ $8, CX
+	JNZ i32bool
+	VZEROUPPER
+	RET
+
+// func castI64BoolAVX2(d, s unsafe.Pointer, n int); n a multiple of 8
+TEXT ·castI64BoolAVX2(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ s+8(FP), SI
+	MOVQ n+16(FP), CX
+	LEAQ ·boolBytes(SB), R8
+	VPXOR Y6, Y6, Y6
+i64bool:
+	VPCMPEQQ 0(SI), Y6, Y0
+	VPCMPEQQ 32(SI), Y6, Y1
+	VMOVMSKPD Y0, AX
+	VMOVMSKPD Y1, DX
+	SHLQ $4, DX
+	ORQ DX, AX
+	XORQ $0xff, AX
+	MOVQ (R8)(AX*8), BX
+	MOVQ BX, 0(DI)
+	ADDQ $64, SI
+	ADDQ $8, DI
+	SUBQ $8, CX
+	JNZ i64bool
+	VZEROUPPER
 	RET

@@ -53,6 +53,17 @@ func specialBits(rng *rand.Rand, src []byte, t Type) {
 		for i := range src {
 			src[i] &= 1
 		}
+	default: // integers: zeros, and elements with one nonzero byte
+		sz := t.Size()
+		for i := 0; i+sz <= len(src); i += sz {
+			switch rng.Intn(4) {
+			case 0:
+				clear(src[i : i+sz])
+			case 1:
+				clear(src[i : i+sz])
+				src[i+rng.Intn(sz)] = byte(1 + rng.Intn(255))
+			}
+		}
 	}
 }
 
@@ -74,6 +85,13 @@ func TestCastVecKernels(t *testing.T) {
 		{Int8, Int32}:   wrapUnary(castNum[int8, int32]),
 		{Float32, Bool}: wrapUnary(castToBool[float32]), {Float64, Bool}: wrapUnary(castToBool[float64]),
 		{Float16, Float32}: wrapUnary(castFromF16[float32]), {Float32, Float16}: wrapUnary(castToF16[float32]),
+		{Int8, Bool}: wrapUnary(castToBool[int8]), {Uint8, Bool}: wrapUnary(castToBool[uint8]),
+		{Int16, Bool}: wrapUnary(castToBool[int16]), {Uint16, Bool}: wrapUnary(castToBool[uint16]),
+		{Int32, Bool}: wrapUnary(castToBool[int32]), {Uint32, Bool}: wrapUnary(castToBool[uint32]),
+		{Int64, Bool}: wrapUnary(castToBool[int64]), {Uint64, Bool}: wrapUnary(castToBool[uint64]),
+		{Int32, Float32}: wrapUnary(castNum[int32, float32]), {Int8, Float32}: wrapUnary(castNum[int8, float32]),
+		{Uint8, Float32}: wrapUnary(castNum[uint8, float32]), {Bool, Float32}: wrapUnary(castNum[uint8, float32]),
+		{Int16, Float32}: wrapUnary(castNum[int16, float32]), {Uint16, Float32}: wrapUnary(castNum[uint16, float32]),
 	}
 	src := make([]byte, 4096)
 	for n := 0; n <= 300; n++ {
@@ -211,6 +229,60 @@ func TestAccVecKernels(t *testing.T) {
 		for i := 0; i < n; i++ {
 			if d[i] != src[off+i]^1 {
 				t.Fatalf("not n=%d: element %d is %d for %d", n, i, d[i], src[off+i])
+			}
+		}
+	}
+}
+
+// TestFoldIntExtrema checks the integer max and min folds (whole blocks
+// in vectors, foldint_amd64.s) against plain loops: every length up to
+// 700, unaligned starts, random starting accumulators, each extreme
+// placed anywhere.
+func TestFoldIntExtrema(t *testing.T) {
+	rng := rand.New(rand.NewSource(33))
+	src := make([]byte, 8192)
+	check := func(tt Type, n, off int, got, want func(acc, x unsafe.Pointer, n int)) {
+		sz := tt.Size()
+		a, b := make([]byte, 8), make([]byte, 8)
+		rng.Read(a[:sz])
+		copy(b, a)
+		got(unsafe.Pointer(&a[0]), unsafe.Pointer(&src[off*sz]), n)
+		want(unsafe.Pointer(&b[0]), unsafe.Pointer(&src[off*sz]), n)
+		if !bytes.Equal(a, b) {
+			t.Fatalf("fold %v n=%d off=%d: % x, want % x", tt, n, off, a[:sz], b[:sz])
+		}
+	}
+	for n := 0; n <= 700; n++ {
+		off := rng.Intn(8)
+		for _, tt := range []Type{Int8, Uint8, Int16, Uint16, Int32, Uint32, Int64, Uint64} {
+			specialBits(rng, src, tt)
+			mx, _ := LookupFold(Maximum, tt)
+			mn, _ := LookupFold(Minimum, tt)
+			switch tt {
+			case Int8:
+				check(tt, n, off, mx, foldMax[int8])
+				check(tt, n, off, mn, foldMin[int8])
+			case Uint8:
+				check(tt, n, off, mx, foldMax[uint8])
+				check(tt, n, off, mn, foldMin[uint8])
+			case Int16:
+				check(tt, n, off, mx, foldMax[int16])
+				check(tt, n, off, mn, foldMin[int16])
+			case Uint16:
+				check(tt, n, off, mx, foldMax[uint16])
+				check(tt, n, off, mn, foldMin[uint16])
+			case Int32:
+				check(tt, n, off, mx, foldMax[int32])
+				check(tt, n, off, mn, foldMin[int32])
+			case Uint32:
+				check(tt, n, off, mx, foldMax[uint32])
+				check(tt, n, off, mn, foldMin[uint32])
+			case Int64:
+				check(tt, n, off, mx, foldMax[int64])
+				check(tt, n, off, mn, foldMin[int64])
+			case Uint64:
+				check(tt, n, off, mx, foldMax[uint64])
+				check(tt, n, off, mn, foldMin[uint64])
 			}
 		}
 	}

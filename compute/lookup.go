@@ -226,6 +226,7 @@ func init() {
 	registerCasts()
 	registerWiden() // over the Go casts and loops
 	registerCastVec()
+	registerFoldInt()
 	registerClassify()
 }
 

@@ -1,0 +1,141 @@
+//go:build amd64 && !noasm
+
+#include "textflag.h"
+
+// Folds of integer max and min: four vectors of accumulators at acc
+// (started by the caller from x's first block, foldint_amd64.go) take
+// x's values 128 bytes a step (n a multiple of 128 bytes' elements, SHIFT
+// the log2 of the element size), then are stored back; the caller folds
+// the accumulators' lanes.
+
+#define FOLDINT(SHIFT, OP) \
+	MOVQ acc+0(FP), DI; \
+	MOVQ x+8(FP), SI; \
+	MOVQ n+16(FP), CX; \
+	SHLQ $SHIFT, CX; \
+	VMOVDQU 0(DI), Y0; \
+	VMOVDQU 32(DI), Y1; \
+	VMOVDQU 64(DI), Y2; \
+	VMOVDQU 96(DI), Y3; \
+	XORQ DX, DX; \
+loop: \
+	OP 0(SI)(DX*1), Y0, Y0; \
+	OP 32(SI)(DX*1), Y1, Y1; \
+	OP 64(SI)(DX*1), Y2, Y2; \
+	OP 96(SI)(DX*1), Y3, Y3; \
+	ADDQ $128, DX; \
+	CMPQ DX, CX; \
+	JLT loop; \
+	VMOVDQU Y0, 0(DI); \
+	VMOVDQU Y1, 32(DI); \
+	VMOVDQU Y2, 64(DI); \
+	VMOVDQU Y3, 96(DI); \
+	VZEROUPPER; \
+	RET
+
+// 64-bit lanes have no max or min instruction: a compare and a blend
+// (a = x > a ? x : a for max, a > x ? x : a for min). Unsigned values
+// are compared with their sign bits flipped (BIAS; the accumulators are
+// kept flipped and flipped back at the end).
+#define QMAX(x, a, m) VPCMPGTQ a, x, m; VPBLENDVB m, x, a, a
+#define QMIN(x, a, m) VPCMPGTQ x, a, m; VPBLENDVB m, x, a, a
+
+#define FOLDQ(STEP, BIAS) \
+	MOVQ acc+0(FP), DI; \
+	MOVQ x+8(FP), SI; \
+	MOVQ n+16(FP), CX; \
+	SHLQ $3, CX; \
+	MOVQ $BIAS, AX; \
+	MOVQ AX, X15; \
+	VPBROADCASTQ X15, Y15; \
+	VPXOR 0(DI), Y15, Y0; \
+	VPXOR 32(DI), Y15, Y1; \
+	VPXOR 64(DI), Y15, Y2; \
+	VPXOR 96(DI), Y15, Y3; \
+	XORQ DX, DX; \
+loop: \
+	VPXOR 0(SI)(DX*1), Y15, Y4; \
+	VPXOR 32(SI)(DX*1), Y15, Y5; \
+	VPXOR 64(SI)(DX*1), Y15, Y6; \
+	VPXOR 96(SI)(DX*1), Y15, Y7; \
+	STEP(Y4, Y0, Y8); \
+	STEP(Y5, Y1, Y9); \
+	STEP(Y6, Y2, Y10); \
+	STEP(Y7, Y3, Y11); \
+	ADDQ $128, DX; \
+	CMPQ DX, CX; \
+	JLT loop; \
+	VPXOR Y15, Y0, Y0; \
+	VPXOR Y15, Y1, Y1; \
+	VPXOR Y15, Y2, Y2; \
+	VPXOR Y15, Y3, Y3; \
+	VMOVDQU Y0, 0(DI); \
+	VMOVDQU Y1, 32(DI); \
+	VMOVDQU Y2, 64(DI); \
+	VMOVDQU Y3, 96(DI); \
+	VZEROUPPER; \
+	RET
+
+// func foldMaxU8AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·foldMaxU8AVX2(SB), NOSPLIT, $0-24
+	FOLDINT(0, VPMAXUB)
+
+// func foldMinU8AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·foldMinU8AVX2(SB), NOSPLIT, $0-24
+	FOLDINT(0, VPMINUB)
+
+// func foldMaxI8AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·foldMaxI8AVX2(SB), NOSPLIT, $0-24
+	FOLDINT(0, VPMAXSB)
+
+// func foldMinI8AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·foldMinI8AVX2(SB), NOSPLIT, $0-24
+	FOLDINT(0, VPMINSB)
+
+// func foldMaxU16AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·foldMaxU16AVX2(SB), NOSPLIT, $0-24
+	FOLDINT(1, VPMAXUW)
+
+// func foldMinU16AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·foldMinU16AVX2(SB), NOSPLIT, $0-24
+	FOLDINT(1, VPMINUW)
+
+// func foldMaxI16AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·foldMaxI16AVX2(SB), NOSPLIT, $0-24
+	FOLDINT(1, VPMAXSW)
+
+// func foldMinI16AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·foldMinI16AVX2(SB), NOSPLIT, $0-24
+	FOLDINT(1, VPMINSW)
+
+// func foldMaxU32AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·foldMaxU32AVX2(SB), NOSPLIT, $0-24
+	FOLDINT(2, VPMAXUD)
+
+// func foldMinU32AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·foldMinU32AVX2(SB), NOSPLIT, $0-24
+	FOLDINT(2, VPMINUD)
+
+// func foldMaxI32AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·foldMaxI32AVX2(SB), NOSPLIT, $0-24
+	FOLDINT(2, VPMAXSD)
+
+// func foldMinI32AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·foldMinI32AVX2(SB), NOSPLIT, $0-24
+	FOLDINT(2, VPMINSD)
+
+// func foldMaxI64AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·foldMaxI64AVX2(SB), NOSPLIT, $0-24
+	FOLDQ(QMAX, 0)
+
+// func foldMinI64AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·foldMinI64AVX2(SB), NOSPLIT, $0-24
+	FOLDQ(QMIN, 0)
+
+// func foldMaxU64AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·foldMaxU64AVX2(SB), NOSPLIT, $0-24
+	FOLDQ(QMAX, -9223372036854775808)
+
+// func foldMinU64AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·foldMinU64AVX2(SB), NOSPLIT, $0-24
+	FOLDQ(QMIN, -9223372036854775808)
