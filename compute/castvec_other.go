@@ -7,3 +7,6 @@ func registerCastVec() {}
 
 // registerFoldInt: this build has no assembly; the Go folds stay.
 func registerFoldInt() {}
+
+// registerCmpInt: this build has no assembly; the Go comparisons stay.
+func registerCmpInt() {}

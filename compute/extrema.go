@@ -380,3 +380,53 @@ func anyCompare[T float](k int, x unsafe.Pointer, n int, c T, vec func(unsafe.Po
 	}
 	return false
 }
+
+// firstEq[size] returns the index of the first of n elements of size
+// bytes at x whose bytes equal those at v, or -1 (vector kernels where
+// the build has them, firstEqGo otherwise).
+var firstEq = [9]func(x unsafe.Pointer, n int, v unsafe.Pointer) int{
+	1: func(x unsafe.Pointer, n int, v unsafe.Pointer) int { return firstEqGo(x, n, v, 1) },
+	2: func(x unsafe.Pointer, n int, v unsafe.Pointer) int { return firstEqGo(x, n, v, 2) },
+	4: func(x unsafe.Pointer, n int, v unsafe.Pointer) int { return firstEqGo(x, n, v, 4) },
+	8: func(x unsafe.Pointer, n int, v unsafe.Pointer) int { return firstEqGo(x, n, v, 8) },
+}
+
+func firstEqGo(x unsafe.Pointer, n int, v unsafe.Pointer, size int) int {
+	want := unsafe.Slice((*byte)(v), size)
+	b := unsafe.Slice((*byte)(x), n*size)
+	for i := 0; i < n; i++ {
+		if string(b[i*size:(i+1)*size]) == string(want) {
+			return i
+		}
+	}
+	return -1
+}
+
+// ArgExtremeInt returns the index of the first maximum (isMax) or minimum
+// of the n integers (or bools) of type t at x (NumPy's argmax and argmin),
+// or -1 when n is 0 or t is not an integer or bool type. The extreme comes
+// from the vector fold, then its first occurrence from a vector search;
+// a bool's argmax is the first true (argmin: the first false), else 0.
+func ArgExtremeInt(t Type, x unsafe.Pointer, n int, isMax bool) int {
+	if n <= 0 || t >= Float16 {
+		return -1
+	}
+	size := t.Size()
+	var v [8]byte
+	if t == Bool {
+		if isMax {
+			v[0] = 1
+		}
+		if i := firstEq[1](x, n, unsafe.Pointer(&v[0])); i >= 0 {
+			return i
+		}
+		return 0
+	}
+	op := Minimum
+	if isMax {
+		op = Maximum
+	}
+	copy(v[:size], unsafe.Slice((*byte)(x), size))
+	foldTable[op][t](unsafe.Pointer(&v[0]), x, n)
+	return firstEq[size](x, n, unsafe.Pointer(&v[0]))
+}

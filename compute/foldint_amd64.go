@@ -54,6 +54,36 @@ func foldMaxU64AVX2(acc, x unsafe.Pointer, n int)
 //go:noescape
 func foldMinU64AVX2(acc, x unsafe.Pointer, n int)
 
+//go:noescape
+func firstEq8AVX2(x unsafe.Pointer, n int, v unsafe.Pointer) int
+
+//go:noescape
+func firstEq16AVX2(x unsafe.Pointer, n int, v unsafe.Pointer) int
+
+//go:noescape
+func firstEq32AVX2(x unsafe.Pointer, n int, v unsafe.Pointer) int
+
+//go:noescape
+func firstEq64AVX2(x unsafe.Pointer, n int, v unsafe.Pointer) int
+
+// firstEqVec returns firstEq's vector form for elements of size bytes:
+// whole blocks of 32 bytes through k, the rest in Go.
+func firstEqVec(k func(x unsafe.Pointer, n int, v unsafe.Pointer) int, size int) func(x unsafe.Pointer, n int, v unsafe.Pointer) int {
+	block := 32 / size
+	return func(x unsafe.Pointer, n int, v unsafe.Pointer) int {
+		m := n &^ (block - 1)
+		if m > 0 {
+			if i := k(x, m, v); i >= 0 {
+				return i
+			}
+		}
+		if i := firstEqGo(unsafe.Add(x, m*size), n-m, v, size); i >= 0 {
+			return m + i
+		}
+		return -1
+	}
+}
+
 // foldVec128 is a fold whose whole blocks of 128 bytes go through k: four
 // vectors of accumulators, started from x's first block, take each
 // further block; the Go fold then folds the accumulators' lanes and the
@@ -91,5 +121,9 @@ func registerFoldInt() {
 		sz := c.t.Size()
 		foldTable[Maximum][c.t] = foldVec128(c.max, foldTable[Maximum][c.t], sz)
 		foldTable[Minimum][c.t] = foldVec128(c.min, foldTable[Minimum][c.t], sz)
+	}
+	firstEq = [9]func(x unsafe.Pointer, n int, v unsafe.Pointer) int{
+		1: firstEqVec(firstEq8AVX2, 1), 2: firstEqVec(firstEq16AVX2, 2),
+		4: firstEqVec(firstEq32AVX2, 4), 8: firstEqVec(firstEq64AVX2, 8),
 	}
 }

@@ -46,7 +46,7 @@ loop: \
 	MOVQ n+16(FP), CX; \
 	SHLQ $3, CX; \
 	MOVQ $BIAS, AX; \
-	MOVQ AX, X15; \
+	VMOVQ AX, X15; \
 	VPBROADCASTQ X15, Y15; \
 	VPXOR 0(DI), Y15, Y0; \
 	VPXOR 32(DI), Y15, Y1; \
@@ -73,6 +73,37 @@ loop: \
 	VMOVDQU Y1, 32(DI); \
 	VMOVDQU Y2, 64(DI); \
 	VMOVDQU Y3, 96(DI); \
+	VZEROUPPER; \
+	RET
+
+// FIRSTEQ is the body of func(x unsafe.Pointer, n int, v unsafe.Pointer)
+// int: the index of the first of n elements (a multiple of 32 bytes'
+// worth) equal to the element at v (broadcast by BCAST), or -1.
+#define FIRSTEQ(SHIFT, CMP, BCAST) \
+	MOVQ x+0(FP), SI; \
+	MOVQ n+8(FP), CX; \
+	SHLQ $SHIFT, CX; \
+	MOVQ v+16(FP), R8; \
+	BCAST 0(R8), Y1; \
+	XORQ DX, DX; \
+feq: \
+	CMPQ DX, CX; \
+	JGE none; \
+	CMP 0(SI)(DX*1), Y1, Y0; \
+	VPMOVMSKB Y0, AX; \
+	TESTL AX, AX; \
+	JNZ found; \
+	ADDQ $32, DX; \
+	JMP feq; \
+found: \
+	BSFL AX, AX; \
+	ADDQ DX, AX; \
+	SHRQ $SHIFT, AX; \
+	MOVQ AX, ret+24(FP); \
+	VZEROUPPER; \
+	RET; \
+none: \
+	MOVQ $-1, ret+24(FP); \
 	VZEROUPPER; \
 	RET
 
@@ -139,3 +170,19 @@ TEXT ·foldMaxU64AVX2(SB), NOSPLIT, $0-24
 // func foldMinU64AVX2(acc, x unsafe.Pointer, n int)
 TEXT ·foldMinU64AVX2(SB), NOSPLIT, $0-24
 	FOLDQ(QMIN, -9223372036854775808)
+
+// func firstEq8AVX2(x unsafe.Pointer, n int, v unsafe.Pointer) int
+TEXT ·firstEq8AVX2(SB), NOSPLIT, $0-32
+	FIRSTEQ(0, VPCMPEQB, VPBROADCASTB)
+
+// func firstEq16AVX2(x unsafe.Pointer, n int, v unsafe.Pointer) int
+TEXT ·firstEq16AVX2(SB), NOSPLIT, $0-32
+	FIRSTEQ(1, VPCMPEQW, VPBROADCASTW)
+
+// func firstEq32AVX2(x unsafe.Pointer, n int, v unsafe.Pointer) int
+TEXT ·firstEq32AVX2(SB), NOSPLIT, $0-32
+	FIRSTEQ(2, VPCMPEQD, VPBROADCASTD)
+
+// func firstEq64AVX2(x unsafe.Pointer, n int, v unsafe.Pointer) int
+TEXT ·firstEq64AVX2(SB), NOSPLIT, $0-32
+	FIRSTEQ(3, VPCMPEQQ, VPBROADCASTQ)

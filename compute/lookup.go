@@ -227,6 +227,7 @@ func init() {
 	registerWiden() // over the Go casts and loops
 	registerCastVec()
 	registerFoldInt()
+	registerCmpInt()
 	registerClassify()
 }
 

@@ -105,7 +105,7 @@ func better[T ordered](v, b T, isMax bool) bool {
 // start at k0 into the best value *b at index *bi (-1: none yet).
 func argRun[T ordered](p, mk unsafe.Pointer, n int, k0 int64, b *T, bi *int64, isMax bool) {
 	if mk == nil && n >= 64 {
-		// floats without nulls: the block's first extreme (or first NaN)
+		// no nulls: the block's first extreme (or a float's first NaN)
 		// by the vector kernels, then one comparison with the best so far
 		i := -1
 		switch any(*b).(type) {
@@ -113,6 +113,22 @@ func argRun[T ordered](p, mk unsafe.Pointer, n int, k0 int64, b *T, bi *int64, i
 			i = compute.ArgExtremeFloat32(p, n, isMax)
 		case float64:
 			i = compute.ArgExtremeFloat64(p, n, isMax)
+		case int8:
+			i = compute.ArgExtremeInt(compute.Int8, p, n, isMax)
+		case int16:
+			i = compute.ArgExtremeInt(compute.Int16, p, n, isMax)
+		case int32:
+			i = compute.ArgExtremeInt(compute.Int32, p, n, isMax)
+		case int64:
+			i = compute.ArgExtremeInt(compute.Int64, p, n, isMax)
+		case uint8: // also bool (0 or 1)
+			i = compute.ArgExtremeInt(compute.Uint8, p, n, isMax)
+		case uint16:
+			i = compute.ArgExtremeInt(compute.Uint16, p, n, isMax)
+		case uint32:
+			i = compute.ArgExtremeInt(compute.Uint32, p, n, isMax)
+		case uint64:
+			i = compute.ArgExtremeInt(compute.Uint64, p, n, isMax)
 		}
 		if i >= 0 {
 			if v := *(*T)(unsafe.Add(p, i*int(unsafe.Sizeof(*b)))); *bi < 0 || better(v, *b, isMax) {
