@@ -10,3 +10,6 @@ func registerFoldInt() {}
 
 // registerCmpInt: this build has no assembly; the Go comparisons stay.
 func registerCmpInt() {}
+
+// registerIntVec: this build has no assembly; the Go loops stay.
+func registerIntVec() {}

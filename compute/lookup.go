@@ -228,6 +228,7 @@ func init() {
 	registerCastVec()
 	registerFoldInt()
 	registerCmpInt()
+	registerIntVec()
 	registerClassify()
 }
 
