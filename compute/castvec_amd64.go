@@ -75,6 +75,18 @@ func castI32BoolAVX2(d, s unsafe.Pointer, n int)
 func castI64BoolAVX2(d, s unsafe.Pointer, n int)
 
 //go:noescape
+func castI8F64AVX2(d, s unsafe.Pointer, n int)
+
+//go:noescape
+func castU8F64AVX2(d, s unsafe.Pointer, n int)
+
+//go:noescape
+func castI16F64AVX2(d, s unsafe.Pointer, n int)
+
+//go:noescape
+func castU16F64AVX2(d, s unsafe.Pointer, n int)
+
+//go:noescape
 func accMaxU8AVX2(acc, x unsafe.Pointer, n int)
 
 //go:noescape
@@ -161,6 +173,8 @@ func registerCastVec() {
 		{Int64, Bool, castI64BoolAVX2, 8}, {Uint64, Bool, castI64BoolAVX2, 8},
 		{Int32, Float32, castI32F32AVX2, 32}, {Int8, Float32, castI8F32AVX2, 32}, {Uint8, Float32, castU8F32AVX2, 32},
 		{Bool, Float32, castU8F32AVX2, 32}, {Int16, Float32, castI16F32AVX2, 32}, {Uint16, Float32, castU16F32AVX2, 32},
+		{Int8, Float64, castI8F64AVX2, 16}, {Uint8, Float64, castU8F64AVX2, 16}, {Bool, Float64, castU8F64AVX2, 16},
+		{Int16, Float64, castI16F64AVX2, 16}, {Uint16, Float64, castU16F64AVX2, 16},
 	}
 	if hasF16C() {
 		casts = append(casts, cast{Float16, Float32, castF16F32F16C, 32}, cast{Float32, Float16, castF32F16F16C, 32})

@@ -57,6 +57,32 @@ loop: \
 	VZEROUPPER; \
 	RET
 
+// CVT2X is CVT2 for a conversion whose first step fills an XMM register
+// (16 source bytes or fewer) and whose second widens it into a YMM one.
+#define CVT2X(LOAD, CONV, INB, BLOCK) \
+	MOVQ d+0(FP), DI; \
+	MOVQ s+8(FP), SI; \
+	MOVQ n+16(FP), CX; \
+loop: \
+	LOAD (0*INB)(SI), X0; \
+	LOAD (1*INB)(SI), X1; \
+	LOAD (2*INB)(SI), X2; \
+	LOAD (3*INB)(SI), X3; \
+	CONV X0, Y0; \
+	CONV X1, Y1; \
+	CONV X2, Y2; \
+	CONV X3, Y3; \
+	VMOVUPD Y0, 0(DI); \
+	VMOVUPD Y1, 32(DI); \
+	VMOVUPD Y2, 64(DI); \
+	VMOVUPD Y3, 96(DI); \
+	ADDQ $(4*INB), SI; \
+	ADDQ $128, DI; \
+	SUBQ $BLOCK, CX; \
+	JNZ loop; \
+	VZEROUPPER; \
+	RET
+
 // ACCOP is the body of func(acc, x unsafe.Pointer, n int): acc[i] =
 // OP(x[i], acc[i]), 64 bytes a step (n a multiple of 64 bytes' elements,
 // SHIFT the log2 of the element size).
@@ -134,6 +160,22 @@ TEXT ·castI16F32AVX2(SB), NOSPLIT, $0-24
 // func castU16F32AVX2(d, s unsafe.Pointer, n int); n a multiple of 32
 TEXT ·castU16F32AVX2(SB), NOSPLIT, $0-24
 	CVT2(VPMOVZXWD, VCVTDQ2PS, 16, 32)
+
+// func castI8F64AVX2(d, s unsafe.Pointer, n int); n a multiple of 16
+TEXT ·castI8F64AVX2(SB), NOSPLIT, $0-24
+	CVT2X(VPMOVSXBD, VCVTDQ2PD, 4, 16)
+
+// func castU8F64AVX2(d, s unsafe.Pointer, n int); n a multiple of 16
+TEXT ·castU8F64AVX2(SB), NOSPLIT, $0-24
+	CVT2X(VPMOVZXBD, VCVTDQ2PD, 4, 16)
+
+// func castI16F64AVX2(d, s unsafe.Pointer, n int); n a multiple of 16
+TEXT ·castI16F64AVX2(SB), NOSPLIT, $0-24
+	CVT2X(VPMOVSXWD, VCVTDQ2PD, 8, 16)
+
+// func castU16F64AVX2(d, s unsafe.Pointer, n int); n a multiple of 16
+TEXT ·castU16F64AVX2(SB), NOSPLIT, $0-24
+	CVT2X(VPMOVZXWD, VCVTDQ2PD, 8, 16)
 
 // func castF64F32AVX2(d, s unsafe.Pointer, n int); n a multiple of 16
 TEXT ·castF64F32AVX2(SB), NOSPLIT, $0-24

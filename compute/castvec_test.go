@@ -92,6 +92,9 @@ func TestCastVecKernels(t *testing.T) {
 		{Int32, Float32}: wrapUnary(castNum[int32, float32]), {Int8, Float32}: wrapUnary(castNum[int8, float32]),
 		{Uint8, Float32}: wrapUnary(castNum[uint8, float32]), {Bool, Float32}: wrapUnary(castNum[uint8, float32]),
 		{Int16, Float32}: wrapUnary(castNum[int16, float32]), {Uint16, Float32}: wrapUnary(castNum[uint16, float32]),
+		{Int8, Float64}: wrapUnary(castNum[int8, float64]), {Uint8, Float64}: wrapUnary(castNum[uint8, float64]),
+		{Bool, Float64}: wrapUnary(castNum[uint8, float64]), {Int16, Float64}: wrapUnary(castNum[int16, float64]),
+		{Uint16, Float64}: wrapUnary(castNum[uint16, float64]),
 	}
 	src := make([]byte, 4096)
 	for n := 0; n <= 300; n++ {
@@ -190,6 +193,8 @@ func TestAccVecKernels(t *testing.T) {
 		{Maximum, Int32}: refAcc[int32](Maximum), {Minimum, Int32}: refAcc[int32](Minimum),
 		{Add, Int64}: refAcc[int64](Add), {Add, Uint64}: refAcc[uint64](Add),
 		{Add, Int32}: refAcc[int32](Add), {Add, Uint32}: refAcc[uint32](Add),
+		{Maximum, Int64}: refAcc[int64](Maximum), {Minimum, Int64}: refAcc[int64](Minimum),
+		{Maximum, Uint64}: refAcc[uint64](Maximum), {Minimum, Uint64}: refAcc[uint64](Minimum),
 	}
 	acc0, src := make([]byte, 4096), make([]byte, 4096)
 	for n := 0; n <= 300; n++ {

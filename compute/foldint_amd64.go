@@ -66,6 +66,18 @@ func firstEq32AVX2(x unsafe.Pointer, n int, v unsafe.Pointer) int
 //go:noescape
 func firstEq64AVX2(x unsafe.Pointer, n int, v unsafe.Pointer) int
 
+//go:noescape
+func accMaxI64AVX2(acc, x unsafe.Pointer, n int)
+
+//go:noescape
+func accMinI64AVX2(acc, x unsafe.Pointer, n int)
+
+//go:noescape
+func accMaxU64AVX2(acc, x unsafe.Pointer, n int)
+
+//go:noescape
+func accMinU64AVX2(acc, x unsafe.Pointer, n int)
+
 // firstEqVec returns firstEq's vector form for elements of size bytes:
 // whole blocks of 32 bytes through k, the rest in Go.
 func firstEqVec(k func(x unsafe.Pointer, n int, v unsafe.Pointer) int, size int) func(x unsafe.Pointer, n int, v unsafe.Pointer) int {
@@ -103,7 +115,8 @@ func foldVec128(k func(acc, x unsafe.Pointer, n int), fold FoldFunc, size int) F
 }
 
 // registerFoldInt installs the vector folds of integer max and min (the
-// reductions over the inner axis or the whole array). Bool keeps its
+// reductions over the inner axis or the whole array), the 64-bit steps of
+// max and min over outer axes, and the vector first-occurrence search. Bool keeps its
 // any/all folds, which stop at the first deciding byte.
 func registerFoldInt() {
 	if !Asm {
@@ -121,6 +134,16 @@ func registerFoldInt() {
 		sz := c.t.Size()
 		foldTable[Maximum][c.t] = foldVec128(c.max, foldTable[Maximum][c.t], sz)
 		foldTable[Minimum][c.t] = foldVec128(c.min, foldTable[Minimum][c.t], sz)
+	}
+	for _, c := range []struct {
+		op Op
+		t  Type
+		k  func(acc, x unsafe.Pointer, n int)
+	}{
+		{Maximum, Int64, accMaxI64AVX2}, {Minimum, Int64, accMinI64AVX2},
+		{Maximum, Uint64, accMaxU64AVX2}, {Minimum, Uint64, accMinU64AVX2},
+	} {
+		accTable[c.op][c.t] = AccumulateFunc(asmUnary(c.k, UnaryFunc(accTable[c.op][c.t]), 8, 8))
 	}
 	firstEq = [9]func(x unsafe.Pointer, n int, v unsafe.Pointer) int{
 		1: firstEqVec(firstEq8AVX2, 1), 2: firstEqVec(firstEq16AVX2, 2),

@@ -76,6 +76,35 @@ loop: \
 	VZEROUPPER; \
 	RET
 
+// ACCQ is the body of func(acc, x unsafe.Pointer, n int) for 64-bit max
+// or min over outer axes: acc[i] = STEP(acc[i], x[i]), 64 bytes a step
+// (n a multiple of 8), BIAS as in FOLDQ.
+#define ACCQ(STEP, BIAS) \
+	MOVQ acc+0(FP), DI; \
+	MOVQ x+8(FP), SI; \
+	MOVQ n+16(FP), CX; \
+	SHLQ $3, CX; \
+	MOVQ $BIAS, AX; \
+	VMOVQ AX, X15; \
+	VPBROADCASTQ X15, Y15; \
+	XORQ DX, DX; \
+accq: \
+	VPXOR 0(DI)(DX*1), Y15, Y0; \
+	VPXOR 32(DI)(DX*1), Y15, Y1; \
+	VPXOR 0(SI)(DX*1), Y15, Y4; \
+	VPXOR 32(SI)(DX*1), Y15, Y5; \
+	STEP(Y4, Y0, Y8); \
+	STEP(Y5, Y1, Y9); \
+	VPXOR Y15, Y0, Y0; \
+	VPXOR Y15, Y1, Y1; \
+	VMOVDQU Y0, 0(DI)(DX*1); \
+	VMOVDQU Y1, 32(DI)(DX*1); \
+	ADDQ $64, DX; \
+	CMPQ DX, CX; \
+	JLT accq; \
+	VZEROUPPER; \
+	RET
+
 // FIRSTEQ is the body of func(x unsafe.Pointer, n int, v unsafe.Pointer)
 // int: the index of the first of n elements (a multiple of 32 bytes'
 // worth) equal to the element at v (broadcast by BCAST), or -1.
@@ -186,3 +215,19 @@ TEXT ·firstEq32AVX2(SB), NOSPLIT, $0-32
 // func firstEq64AVX2(x unsafe.Pointer, n int, v unsafe.Pointer) int
 TEXT ·firstEq64AVX2(SB), NOSPLIT, $0-32
 	FIRSTEQ(3, VPCMPEQQ, VPBROADCASTQ)
+
+// func accMaxI64AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·accMaxI64AVX2(SB), NOSPLIT, $0-24
+	ACCQ(QMAX, 0)
+
+// func accMinI64AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·accMinI64AVX2(SB), NOSPLIT, $0-24
+	ACCQ(QMIN, 0)
+
+// func accMaxU64AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·accMaxU64AVX2(SB), NOSPLIT, $0-24
+	ACCQ(QMAX, -9223372036854775808)
+
+// func accMinU64AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·accMinU64AVX2(SB), NOSPLIT, $0-24
+	ACCQ(QMIN, -9223372036854775808)
