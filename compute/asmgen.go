@@ -314,10 +314,36 @@ func emitCmp(c struct {
 	L := lanes(t)
 	w := &asm
 	prologue(name, "dst, x, y unsafe.Pointer, n int", "DI", "SI", "DX", "CX")
-	fmt.Fprintf(w, "\tMOVQ $0x0101010101010101, AX\n\tMOVQ AX, X5\n")
+	fmt.Fprintf(w, "\tMOVQ $0x0101010101010101, AX\n\tVMOVQ AX, X5\n")
 	if form == "vs" {
 		fmt.Fprintf(w, "\t%s (DX), Y4\n", t.bcast)
 	}
+	// four vectors a step: each compare's lane mask (two float64 masks
+	// joined) indexes boolBytes, eight bools a load
+	fmt.Fprintf(w, "\tLEAQ ·boolBytes(SB), R8\nloop4:\n\tCMPQ CX, $%d\n\tJLT loop1\n", 4*L)
+	for v := 0; v < 4; v++ {
+		fmt.Fprintf(w, "\t%s %d(SI), Y%d\n", t.load, 32*v, v)
+		if form == "vs" {
+			fmt.Fprintf(w, "\t%s $%d, Y4, Y%d, Y%d\n", cmp, c.pred, v, v)
+		} else {
+			fmt.Fprintf(w, "\t%s $%d, %d(DX), Y%d, Y%d\n", cmp, c.pred, 32*v, v, v)
+		}
+	}
+	if t.size == 4 {
+		for v := 0; v < 4; v++ {
+			fmt.Fprintf(w, "\tVMOVMSKPS Y%d, AX\n\tMOVQ (R8)(AX*8), BX\n\tMOVQ BX, %d(DI)\n", v, 8*v)
+		}
+	} else {
+		for v := 0; v < 4; v += 2 {
+			fmt.Fprintf(w, "\tVMOVMSKPD Y%d, AX\n\tVMOVMSKPD Y%d, BX\n\tSHLQ $4, BX\n\tORQ BX, AX\n", v, v+1)
+			fmt.Fprintf(w, "\tMOVQ (R8)(AX*8), BX\n\tMOVQ BX, %d(DI)\n", 4*v)
+		}
+	}
+	fmt.Fprintf(w, "\tADDQ $128, SI\n")
+	if form == "vv" {
+		fmt.Fprintf(w, "\tADDQ $128, DX\n")
+	}
+	fmt.Fprintf(w, "\tADDQ $%d, DI\n\tSUBQ $%d, CX\n\tJMP loop4\n", 4*L, 4*L)
 	fmt.Fprintf(w, "loop1:\n\tCMPQ CX, $%d\n\tJLT done\n", L)
 	fmt.Fprintf(w, "\t%s (SI), Y0\n", t.load)
 	if form == "vs" {
