@@ -13,3 +13,6 @@ func registerCmpInt() {}
 
 // registerIntVec: this build has no assembly; the Go loops stay.
 func registerIntVec() {}
+
+// registerRemVec: this build has no assembly; the Go loops stay.
+func registerRemVec() {}

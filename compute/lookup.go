@@ -229,6 +229,7 @@ func init() {
 	registerFoldInt()
 	registerCmpInt()
 	registerIntVec()
+	registerRemVec()
 	registerClassify()
 }
 
