@@ -87,6 +87,24 @@ func castI16F64AVX2(d, s unsafe.Pointer, n int)
 func castU16F64AVX2(d, s unsafe.Pointer, n int)
 
 //go:noescape
+func castN16to8AVX2(d, s unsafe.Pointer, n int)
+
+//go:noescape
+func castN32to16AVX2(d, s unsafe.Pointer, n int)
+
+//go:noescape
+func castN32to8AVX2(d, s unsafe.Pointer, n int)
+
+//go:noescape
+func castN64to32AVX2(d, s unsafe.Pointer, n int)
+
+//go:noescape
+func castF32I32AVX2(d, s unsafe.Pointer, n int)
+
+//go:noescape
+func castF64I32AVX2(d, s unsafe.Pointer, n int)
+
+//go:noescape
 func accMaxU8AVX2(acc, x unsafe.Pointer, n int)
 
 //go:noescape
@@ -136,6 +154,10 @@ func notBoolAVX2(d, x unsafe.Pointer, n int)
 
 func hasF16C() bool
 
+// permIdx puts the dwords of a twice-packed vector back in order (see
+// castN32to8AVX2).
+var permIdx = [8]uint32{0, 4, 1, 5, 2, 6, 3, 7}
+
 // boolBytes[m] is the eight bools (bytes of 0 or 1) whose bit i of m is
 // byte i: the kernels casting to bool turn a lane mask into bytes with it.
 var boolBytes = func() (t [256]uint64) {
@@ -175,12 +197,35 @@ func registerCastVec() {
 		{Bool, Float32, castU8F32AVX2, 32}, {Int16, Float32, castI16F32AVX2, 32}, {Uint16, Float32, castU16F32AVX2, 32},
 		{Int8, Float64, castI8F64AVX2, 16}, {Uint8, Float64, castU8F64AVX2, 16}, {Bool, Float64, castU8F64AVX2, 16},
 		{Int16, Float64, castI16F64AVX2, 16}, {Uint16, Float64, castU16F64AVX2, 16},
+		{Float32, Int32, castF32I32AVX2, 32}, {Float64, Int32, castF64I32AVX2, 16},
 	}
 	if hasF16C() {
 		casts = append(casts, cast{Float16, Float32, castF16F32F16C, 32}, cast{Float32, Float16, castF32F16F16C, 32})
 	}
+	// truncating casts keep the low bits whatever the signedness
+	for _, from := range [][2]Type{{Int16, Uint16}, {Int32, Uint32}, {Int64, Uint64}} {
+		for _, f := range from {
+			for _, to := range []Type{Int8, Uint8, Int16, Uint16, Int32, Uint32} {
+				switch {
+				case f.Size() == 2 && to.Size() == 1:
+					casts = append(casts, cast{f, to, castN16to8AVX2, 32})
+				case f.Size() == 4 && to.Size() == 2:
+					casts = append(casts, cast{f, to, castN32to16AVX2, 16})
+				case f.Size() == 4 && to.Size() == 1:
+					casts = append(casts, cast{f, to, castN32to8AVX2, 32})
+				case f.Size() == 8 && to.Size() == 4:
+					casts = append(casts, cast{f, to, castN64to32AVX2, 8})
+				}
+			}
+		}
+	}
 	for _, c := range casts {
 		castTable[c.from][c.to] = widenHeadTail(c.k, castTable[c.from][c.to], c.block, c.from.Size(), c.to.Size())
+	}
+	// a change of signedness is a copy
+	for _, p := range [][2]Type{{Int8, Uint8}, {Int16, Uint16}, {Int32, Uint32}, {Int64, Uint64}} {
+		castTable[p[0]][p[1]] = copyKernel(p[0].Size())
+		castTable[p[1]][p[0]] = copyKernel(p[0].Size())
 	}
 	// an accumulating step has a unary kernel's shape: (acc, x, n); 64
 	// bytes a step

@@ -83,6 +83,31 @@ loop: \
 	VZEROUPPER; \
 	RET
 
+// NARROW is the body of func(d, s unsafe.Pointer, n int) for truncating
+// casts to half the width: two vectors a step masked to the low half of
+// each lane (so the unsigned-saturating pack PACK keeps those bits), the
+// pack's lane order restored by VPERMQ; 32 bytes out. MASK is the
+// 64-bit pattern of the mask, INE the elements a step.
+#define NARROW(MASK, PACK, INE) \
+	MOVQ d+0(FP), DI; \
+	MOVQ s+8(FP), SI; \
+	MOVQ n+16(FP), CX; \
+	MOVQ $MASK, AX; \
+	VMOVQ AX, X7; \
+	VPBROADCASTQ X7, Y7; \
+narrow: \
+	VPAND 0(SI), Y7, Y0; \
+	VPAND 32(SI), Y7, Y1; \
+	PACK Y1, Y0, Y0; \
+	VPERMQ $0xd8, Y0, Y0; \
+	VMOVDQU Y0, 0(DI); \
+	ADDQ $64, SI; \
+	ADDQ $32, DI; \
+	SUBQ $INE, CX; \
+	JNZ narrow; \
+	VZEROUPPER; \
+	RET
+
 // ACCOP is the body of func(acc, x unsafe.Pointer, n int): acc[i] =
 // OP(x[i], acc[i]), 64 bytes a step (n a multiple of 64 bytes' elements,
 // SHIFT the log2 of the element size).
@@ -473,5 +498,87 @@ i64bool:
 	ADDQ $8, DI
 	SUBQ $8, CX
 	JNZ i64bool
+	VZEROUPPER
+	RET
+
+// func castN16to8AVX2(d, s unsafe.Pointer, n int); n a multiple of 32
+TEXT ·castN16to8AVX2(SB), NOSPLIT, $0-24
+	NARROW(0x00ff00ff00ff00ff, VPACKUSWB, 32)
+
+// func castN32to16AVX2(d, s unsafe.Pointer, n int); n a multiple of 16
+TEXT ·castN32to16AVX2(SB), NOSPLIT, $0-24
+	NARROW(0x0000ffff0000ffff, VPACKUSDW, 16)
+
+// func castN32to8AVX2(d, s unsafe.Pointer, n int); n a multiple of 32:
+// four vectors of dwords masked to their low bytes, packed to words and
+// then bytes; VPERMD (permIdx) restores the order.
+TEXT ·castN32to8AVX2(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ s+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ $0x000000ff000000ff, AX
+	VMOVQ AX, X7
+	VPBROADCASTQ X7, Y7
+	VMOVDQU ·permIdx(SB), Y6
+n32to8:
+	VPAND 0(SI), Y7, Y0
+	VPAND 32(SI), Y7, Y1
+	VPAND 64(SI), Y7, Y2
+	VPAND 96(SI), Y7, Y3
+	VPACKUSDW Y1, Y0, Y0
+	VPACKUSDW Y3, Y2, Y2
+	VPACKUSWB Y2, Y0, Y0
+	VPERMD Y0, Y6, Y0
+	VMOVDQU Y0, 0(DI)
+	ADDQ $128, SI
+	ADDQ $32, DI
+	SUBQ $32, CX
+	JNZ n32to8
+	VZEROUPPER
+	RET
+
+// func castN64to32AVX2(d, s unsafe.Pointer, n int); n a multiple of 8:
+// the low dwords of two vectors of qwords (VSHUFPS), in order by VPERMQ.
+TEXT ·castN64to32AVX2(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ s+8(FP), SI
+	MOVQ n+16(FP), CX
+n64to32:
+	VMOVDQU 0(SI), Y0
+	VMOVDQU 32(SI), Y1
+	VSHUFPS $0x88, Y1, Y0, Y2
+	VPERMQ $0xd8, Y2, Y2
+	VMOVDQU Y2, 0(DI)
+	ADDQ $64, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JNZ n64to32
+	VZEROUPPER
+	RET
+
+// func castF32I32AVX2(d, s unsafe.Pointer, n int); n a multiple of 32:
+// truncation; NaN and out-of-range values give 0x80000000, as Go's
+// conversion does on amd64.
+TEXT ·castF32I32AVX2(SB), NOSPLIT, $0-24
+	CVT4(VCVTTPS2DQ, VMOVDQU, 32, 32, 32)
+
+// func castF64I32AVX2(d, s unsafe.Pointer, n int); n a multiple of 16
+TEXT ·castF64I32AVX2(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ s+8(FP), SI
+	MOVQ n+16(FP), CX
+f64i32:
+	VCVTTPD2DQY 0(SI), X0
+	VCVTTPD2DQY 32(SI), X1
+	VCVTTPD2DQY 64(SI), X2
+	VCVTTPD2DQY 96(SI), X3
+	VMOVDQU X0, 0(DI)
+	VMOVDQU X1, 16(DI)
+	VMOVDQU X2, 32(DI)
+	VMOVDQU X3, 48(DI)
+	ADDQ $128, SI
+	ADDQ $64, DI
+	SUBQ $16, CX
+	JNZ f64i32
 	VZEROUPPER
 	RET

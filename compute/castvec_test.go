@@ -95,6 +95,19 @@ func TestCastVecKernels(t *testing.T) {
 		{Int8, Float64}: wrapUnary(castNum[int8, float64]), {Uint8, Float64}: wrapUnary(castNum[uint8, float64]),
 		{Bool, Float64}: wrapUnary(castNum[uint8, float64]), {Int16, Float64}: wrapUnary(castNum[int16, float64]),
 		{Uint16, Float64}: wrapUnary(castNum[uint16, float64]),
+		{Float32, Int32}:  wrapUnary(castNum[float32, int32]), {Float64, Int32}: wrapUnary(castNum[float64, int32]),
+		{Int8, Uint8}: wrapUnary(castNum[int8, uint8]), {Uint8, Int8}: wrapUnary(castNum[uint8, int8]),
+		{Int16, Uint16}: wrapUnary(castNum[int16, uint16]), {Uint16, Int16}: wrapUnary(castNum[uint16, int16]),
+		{Int32, Uint32}: wrapUnary(castNum[int32, uint32]), {Uint32, Int32}: wrapUnary(castNum[uint32, int32]),
+		{Int64, Uint64}: wrapUnary(castNum[int64, uint64]), {Uint64, Int64}: wrapUnary(castNum[uint64, int64]),
+		{Int16, Int8}: wrapUnary(castNum[int16, int8]), {Uint16, Uint8}: wrapUnary(castNum[uint16, uint8]),
+		{Int16, Uint8}: wrapUnary(castNum[int16, uint8]), {Uint16, Int8}: wrapUnary(castNum[uint16, int8]),
+		{Int32, Int16}: wrapUnary(castNum[int32, int16]), {Uint32, Uint16}: wrapUnary(castNum[uint32, uint16]),
+		{Int32, Uint16}: wrapUnary(castNum[int32, uint16]), {Uint32, Int16}: wrapUnary(castNum[uint32, int16]),
+		{Int32, Int8}: wrapUnary(castNum[int32, int8]), {Uint32, Uint8}: wrapUnary(castNum[uint32, uint8]),
+		{Int32, Uint8}: wrapUnary(castNum[int32, uint8]), {Uint32, Int8}: wrapUnary(castNum[uint32, int8]),
+		{Int64, Int32}: wrapUnary(castNum[int64, int32]), {Uint64, Uint32}: wrapUnary(castNum[uint64, uint32]),
+		{Int64, Uint32}: wrapUnary(castNum[int64, uint32]), {Uint64, Int32}: wrapUnary(castNum[uint64, int32]),
 	}
 	src := make([]byte, 4096)
 	for n := 0; n <= 300; n++ {
@@ -464,14 +477,35 @@ func TestIntVecKernels(t *testing.T) {
 	forms := [...]string{"vv", "vs", "sv"}
 	for n := 0; n <= 200; n++ {
 		off := rng.Intn(8)
-		for _, c := range []struct {
+		type binCase struct {
 			op  Op
 			t   Type
 			ref func(a, b int64) int64
-		}{
+		}
+		cases := []binCase{
 			{Mul, Int8, mulRef[Int8]}, {Mul, Uint8, mulRef[Uint8]}, {Mul, Int16, mulRef[Int16]}, {Mul, Uint16, mulRef[Uint16]},
 			{Add, Bool, func(a, b int64) int64 { return a | b }}, {Mul, Bool, func(a, b int64) int64 { return a & b }},
-		} {
+		}
+		for _, tt := range []Type{Int8, Uint8, Bool, Int16, Uint16} {
+			cases = append(cases, binCase{BitwiseAnd, tt, func(a, b int64) int64 { return a & b }},
+				binCase{BitwiseOr, tt, func(a, b int64) int64 { return a | b }},
+				binCase{BitwiseXor, tt, func(a, b int64) int64 { return a ^ b }})
+		}
+		for _, tt := range []Type{Int8, Int16, Int32, Int64, Uint8, Uint16, Uint32, Uint64} {
+			u := tt == Uint64
+			cases = append(cases, binCase{Maximum, tt, func(a, b int64) int64 {
+				if (u && uint64(a) > uint64(b)) || (!u && a > b) {
+					return a
+				}
+				return b
+			}}, binCase{Minimum, tt, func(a, b int64) int64 {
+				if (u && uint64(a) < uint64(b)) || (!u && a < b) {
+					return a
+				}
+				return b
+			}})
+		}
+		for _, c := range cases {
 			sz := c.t.Size()
 			fillCmpOperands(rng, x, y, sz)
 			if c.t == Bool {
@@ -506,25 +540,50 @@ func TestIntVecKernels(t *testing.T) {
 			if tt == Bool {
 				specialBits(rng, x, Bool)
 			}
-			k, err := LookupUnary(Abs, tt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := make([]byte, (n+8)*sz)
-			k(unsafe.Pointer(&got[0]), unsafe.Pointer(&x[off*sz]), n)
-			for i := 0; i < n; i++ {
-				v := intAt(x[(off+i)*sz:], tt)
-				want := v
-				if v < 0 && tt != Uint64 {
-					want = -v
+			for _, op := range []Op{Abs, Neg, Sign} {
+				if tt == Bool || (op == Sign && tt >= Uint8) {
+					continue
 				}
-				// wrap to the type: |MinInt8| is MinInt8
-				var w [8]byte
-				*(*int64)(unsafe.Pointer(&w[0])) = want
-				if g, wv := intAt(got[i*sz:], tt), intAt(w[:], tt); g != wv {
-					t.Fatalf("abs %v n=%d: element %d (%d) gives %d, want %d", tt, n, i, v, g, wv)
-				}
+				checkIntUnary(t, op, tt, n, x[off*sz:])
 			}
+		}
+	}
+}
+
+// checkIntUnary checks the unary integer kernel op over n elements of x.
+func checkIntUnary(t *testing.T, op Op, tt Type, n int, x []byte) {
+	t.Helper()
+	sz := tt.Size()
+	k, err := LookupUnary(op, tt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, (n+8)*sz)
+	k(unsafe.Pointer(&got[0]), unsafe.Pointer(&x[0]), n)
+	for i := 0; i < n; i++ {
+		v := intAt(x[i*sz:], tt)
+		var want int64
+		switch op {
+		case Abs:
+			want = v
+			if v < 0 && tt != Uint64 {
+				want = -v
+			}
+		case Neg:
+			want = -v
+		case Sign:
+			switch {
+			case v > 0:
+				want = 1
+			case v < 0:
+				want = -1
+			}
+		}
+		// wrap to the type: |MinInt8| is MinInt8
+		var w [8]byte
+		*(*int64)(unsafe.Pointer(&w[0])) = want
+		if g, wv := intAt(got[i*sz:], tt), intAt(w[:], tt); g != wv {
+			t.Fatalf("%v %v n=%d: element %d (%d) gives %d, want %d", op, tt, n, i, v, g, wv)
 		}
 	}
 }
@@ -587,6 +646,38 @@ func TestRemainderF32Vec(t *testing.T) {
 						yi = off
 					}
 					t.Fatalf("%v n=%d: %g %% %g = %g, want %g", f, n, x[off+i], y[yi], got[i], want[i])
+				}
+			}
+		}
+	}
+}
+
+// TestPowIntScalar checks integer powers by a scalar exponent (the direct
+// forms for 0, 1 and 2, the loop beyond) against repeated multiplication
+// wrapped to the type.
+func TestPowIntScalar(t *testing.T) {
+	rng := rand.New(rand.NewSource(38))
+	x := make([]byte, 1024)
+	for _, tt := range []Type{Int8, Int16, Int32, Int64, Uint8, Uint16, Uint32, Uint64} {
+		sz := tt.Size()
+		k, _ := LookupBinary(Power, tt, VS)
+		for _, e := range []int64{0, 1, 2, 3, 5} {
+			for _, n := range []int{0, 1, 7, 33, 100} {
+				fillCmpOperands(rng, x, make([]byte, len(x)), sz)
+				y := scalarBytes(tt, e)
+				got := make([]byte, (n+1)*sz)
+				k(unsafe.Pointer(&got[0]), unsafe.Pointer(&x[0]), unsafe.Pointer(&y[0]), n)
+				for i := 0; i < n; i++ {
+					v := intAt(x[i*sz:], tt)
+					want := int64(1)
+					for j := int64(0); j < e; j++ {
+						want *= v
+					}
+					var w [8]byte
+					*(*int64)(unsafe.Pointer(&w[0])) = want
+					if g, wv := intAt(got[i*sz:], tt), intAt(w[:], tt); g != wv {
+						t.Fatalf("%v: %d ** %d = %d, want %d", tt, v, e, g, wv)
+					}
 				}
 			}
 		}

@@ -14,6 +14,9 @@
 	MOVQ $0x00ff00ff00ff00ff, AX; \
 	VMOVQ AX, X12; \
 	VPBROADCASTQ X12, Y12; \
+	MOVQ $0x8000000000000000, AX; \
+	VMOVQ AX, X13; \
+	VPBROADCASTQ X13, Y13; \
 	VPXOR Y11, Y11, Y11
 
 #define LOADX(off) VMOVDQU off(SI), Y0
@@ -43,6 +46,35 @@
 	VPCMPGTQ Y0, Y11, Y3; \
 	VPXOR Y3, Y0, Y2; \
 	VPSUBQ Y3, Y2, Y2
+
+#define MAXSB VPMAXSB Y1, Y0, Y2
+#define MINSB VPMINSB Y1, Y0, Y2
+#define MAXUB VPMAXUB Y1, Y0, Y2
+#define MINUB VPMINUB Y1, Y0, Y2
+#define MAXSW VPMAXSW Y1, Y0, Y2
+#define MINSW VPMINSW Y1, Y0, Y2
+#define MAXUW VPMAXUW Y1, Y0, Y2
+#define MINUW VPMINUW Y1, Y0, Y2
+#define MAXSD VPMAXSD Y1, Y0, Y2
+#define MINSD VPMINSD Y1, Y0, Y2
+#define MAXUD VPMAXUD Y1, Y0, Y2
+#define MINUD VPMINUD Y1, Y0, Y2
+// 64-bit lanes: a compare and a blend (x > y ? x : y for max), unsigned
+// with the sign bits flipped (Y13) for the compare only
+#define MAXSQ VPCMPGTQ Y1, Y0, Y3; VPBLENDVB Y3, Y0, Y1, Y2
+#define MINSQ VPCMPGTQ Y1, Y0, Y3; VPBLENDVB Y3, Y1, Y0, Y2
+#define MAXUQ VPXOR Y13, Y0, Y4; VPXOR Y13, Y1, Y5; VPCMPGTQ Y5, Y4, Y3; VPBLENDVB Y3, Y0, Y1, Y2
+#define MINUQ VPXOR Y13, Y0, Y4; VPXOR Y13, Y1, Y5; VPCMPGTQ Y5, Y4, Y3; VPBLENDVB Y3, Y1, Y0, Y2
+#define XOR8 VPXOR Y1, Y0, Y2
+#define NEG8 VPSUBB Y0, Y11, Y2
+#define NEG16 VPSUBW Y0, Y11, Y2
+#define NEG32 VPSUBD Y0, Y11, Y2
+#define NEG64 VPSUBQ Y0, Y11, Y2
+// sign of signed lanes: (0 > x) - (x > 0), the compares' masks being -1
+#define SIGN8 VPCMPGTB Y11, Y0, Y3; VPCMPGTB Y0, Y11, Y4; VPSUBB Y3, Y4, Y2
+#define SIGN16 VPCMPGTW Y11, Y0, Y3; VPCMPGTW Y0, Y11, Y4; VPSUBW Y3, Y4, Y2
+#define SIGN32 VPCMPGTD Y11, Y0, Y3; VPCMPGTD Y0, Y11, Y4; VPSUBD Y3, Y4, Y2
+#define SIGN64 VPCMPGTQ Y11, Y0, Y3; VPCMPGTQ Y0, Y11, Y4; VPSUBQ Y3, Y4, Y2
 
 #define BIN(BODY, PRE, LX, LY, BCAST) \
 	MOVQ d+0(FP), DI; \
@@ -180,4 +212,412 @@ TEXT ·abs32AVX2(SB), NOSPLIT, $0-24
 TEXT ·abs64AVX2(SB), NOSPLIT, $0-24
 #define SHIFT 3
 	UN(ABS64)
+#undef SHIFT
+
+// func maxI8VVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·maxI8VVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 0
+	BIN(MAXSB, PREVV, LOADX, LOADY, VPBROADCASTB)
+#undef SHIFT
+
+// func maxI8VSAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·maxI8VSAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 0
+	BIN(MAXSB, PREVS, LOADX, NOLOAD, VPBROADCASTB)
+#undef SHIFT
+
+// func maxI8SVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·maxI8SVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 0
+	BIN(MAXSB, PRESV, NOLOAD, LOADY, VPBROADCASTB)
+#undef SHIFT
+
+// func minI8VVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·minI8VVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 0
+	BIN(MINSB, PREVV, LOADX, LOADY, VPBROADCASTB)
+#undef SHIFT
+
+// func minI8VSAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·minI8VSAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 0
+	BIN(MINSB, PREVS, LOADX, NOLOAD, VPBROADCASTB)
+#undef SHIFT
+
+// func minI8SVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·minI8SVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 0
+	BIN(MINSB, PRESV, NOLOAD, LOADY, VPBROADCASTB)
+#undef SHIFT
+
+// func maxU8VVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·maxU8VVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 0
+	BIN(MAXUB, PREVV, LOADX, LOADY, VPBROADCASTB)
+#undef SHIFT
+
+// func maxU8VSAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·maxU8VSAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 0
+	BIN(MAXUB, PREVS, LOADX, NOLOAD, VPBROADCASTB)
+#undef SHIFT
+
+// func maxU8SVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·maxU8SVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 0
+	BIN(MAXUB, PRESV, NOLOAD, LOADY, VPBROADCASTB)
+#undef SHIFT
+
+// func minU8VVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·minU8VVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 0
+	BIN(MINUB, PREVV, LOADX, LOADY, VPBROADCASTB)
+#undef SHIFT
+
+// func minU8VSAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·minU8VSAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 0
+	BIN(MINUB, PREVS, LOADX, NOLOAD, VPBROADCASTB)
+#undef SHIFT
+
+// func minU8SVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·minU8SVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 0
+	BIN(MINUB, PRESV, NOLOAD, LOADY, VPBROADCASTB)
+#undef SHIFT
+
+// func maxI16VVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·maxI16VVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 1
+	BIN(MAXSW, PREVV, LOADX, LOADY, VPBROADCASTW)
+#undef SHIFT
+
+// func maxI16VSAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·maxI16VSAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 1
+	BIN(MAXSW, PREVS, LOADX, NOLOAD, VPBROADCASTW)
+#undef SHIFT
+
+// func maxI16SVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·maxI16SVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 1
+	BIN(MAXSW, PRESV, NOLOAD, LOADY, VPBROADCASTW)
+#undef SHIFT
+
+// func minI16VVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·minI16VVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 1
+	BIN(MINSW, PREVV, LOADX, LOADY, VPBROADCASTW)
+#undef SHIFT
+
+// func minI16VSAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·minI16VSAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 1
+	BIN(MINSW, PREVS, LOADX, NOLOAD, VPBROADCASTW)
+#undef SHIFT
+
+// func minI16SVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·minI16SVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 1
+	BIN(MINSW, PRESV, NOLOAD, LOADY, VPBROADCASTW)
+#undef SHIFT
+
+// func maxU16VVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·maxU16VVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 1
+	BIN(MAXUW, PREVV, LOADX, LOADY, VPBROADCASTW)
+#undef SHIFT
+
+// func maxU16VSAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·maxU16VSAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 1
+	BIN(MAXUW, PREVS, LOADX, NOLOAD, VPBROADCASTW)
+#undef SHIFT
+
+// func maxU16SVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·maxU16SVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 1
+	BIN(MAXUW, PRESV, NOLOAD, LOADY, VPBROADCASTW)
+#undef SHIFT
+
+// func minU16VVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·minU16VVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 1
+	BIN(MINUW, PREVV, LOADX, LOADY, VPBROADCASTW)
+#undef SHIFT
+
+// func minU16VSAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·minU16VSAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 1
+	BIN(MINUW, PREVS, LOADX, NOLOAD, VPBROADCASTW)
+#undef SHIFT
+
+// func minU16SVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·minU16SVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 1
+	BIN(MINUW, PRESV, NOLOAD, LOADY, VPBROADCASTW)
+#undef SHIFT
+
+// func maxI32VVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·maxI32VVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 2
+	BIN(MAXSD, PREVV, LOADX, LOADY, VPBROADCASTD)
+#undef SHIFT
+
+// func maxI32VSAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·maxI32VSAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 2
+	BIN(MAXSD, PREVS, LOADX, NOLOAD, VPBROADCASTD)
+#undef SHIFT
+
+// func maxI32SVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·maxI32SVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 2
+	BIN(MAXSD, PRESV, NOLOAD, LOADY, VPBROADCASTD)
+#undef SHIFT
+
+// func minI32VVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·minI32VVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 2
+	BIN(MINSD, PREVV, LOADX, LOADY, VPBROADCASTD)
+#undef SHIFT
+
+// func minI32VSAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·minI32VSAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 2
+	BIN(MINSD, PREVS, LOADX, NOLOAD, VPBROADCASTD)
+#undef SHIFT
+
+// func minI32SVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·minI32SVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 2
+	BIN(MINSD, PRESV, NOLOAD, LOADY, VPBROADCASTD)
+#undef SHIFT
+
+// func maxU32VVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·maxU32VVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 2
+	BIN(MAXUD, PREVV, LOADX, LOADY, VPBROADCASTD)
+#undef SHIFT
+
+// func maxU32VSAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·maxU32VSAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 2
+	BIN(MAXUD, PREVS, LOADX, NOLOAD, VPBROADCASTD)
+#undef SHIFT
+
+// func maxU32SVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·maxU32SVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 2
+	BIN(MAXUD, PRESV, NOLOAD, LOADY, VPBROADCASTD)
+#undef SHIFT
+
+// func minU32VVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·minU32VVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 2
+	BIN(MINUD, PREVV, LOADX, LOADY, VPBROADCASTD)
+#undef SHIFT
+
+// func minU32VSAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·minU32VSAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 2
+	BIN(MINUD, PREVS, LOADX, NOLOAD, VPBROADCASTD)
+#undef SHIFT
+
+// func minU32SVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·minU32SVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 2
+	BIN(MINUD, PRESV, NOLOAD, LOADY, VPBROADCASTD)
+#undef SHIFT
+
+// func maxI64VVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·maxI64VVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 3
+	BIN(MAXSQ, PREVV, LOADX, LOADY, VPBROADCASTQ)
+#undef SHIFT
+
+// func maxI64VSAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·maxI64VSAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 3
+	BIN(MAXSQ, PREVS, LOADX, NOLOAD, VPBROADCASTQ)
+#undef SHIFT
+
+// func maxI64SVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·maxI64SVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 3
+	BIN(MAXSQ, PRESV, NOLOAD, LOADY, VPBROADCASTQ)
+#undef SHIFT
+
+// func minI64VVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·minI64VVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 3
+	BIN(MINSQ, PREVV, LOADX, LOADY, VPBROADCASTQ)
+#undef SHIFT
+
+// func minI64VSAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·minI64VSAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 3
+	BIN(MINSQ, PREVS, LOADX, NOLOAD, VPBROADCASTQ)
+#undef SHIFT
+
+// func minI64SVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·minI64SVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 3
+	BIN(MINSQ, PRESV, NOLOAD, LOADY, VPBROADCASTQ)
+#undef SHIFT
+
+// func maxU64VVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·maxU64VVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 3
+	BIN(MAXUQ, PREVV, LOADX, LOADY, VPBROADCASTQ)
+#undef SHIFT
+
+// func maxU64VSAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·maxU64VSAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 3
+	BIN(MAXUQ, PREVS, LOADX, NOLOAD, VPBROADCASTQ)
+#undef SHIFT
+
+// func maxU64SVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·maxU64SVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 3
+	BIN(MAXUQ, PRESV, NOLOAD, LOADY, VPBROADCASTQ)
+#undef SHIFT
+
+// func minU64VVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·minU64VVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 3
+	BIN(MINUQ, PREVV, LOADX, LOADY, VPBROADCASTQ)
+#undef SHIFT
+
+// func minU64VSAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·minU64VSAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 3
+	BIN(MINUQ, PREVS, LOADX, NOLOAD, VPBROADCASTQ)
+#undef SHIFT
+
+// func minU64SVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·minU64SVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 3
+	BIN(MINUQ, PRESV, NOLOAD, LOADY, VPBROADCASTQ)
+#undef SHIFT
+
+// func neg8AVX2(d, x unsafe.Pointer, n int)
+TEXT ·neg8AVX2(SB), NOSPLIT, $0-24
+#define SHIFT 0
+	UN(NEG8)
+#undef SHIFT
+
+// func neg16AVX2(d, x unsafe.Pointer, n int)
+TEXT ·neg16AVX2(SB), NOSPLIT, $0-24
+#define SHIFT 1
+	UN(NEG16)
+#undef SHIFT
+
+// func neg32AVX2(d, x unsafe.Pointer, n int)
+TEXT ·neg32AVX2(SB), NOSPLIT, $0-24
+#define SHIFT 2
+	UN(NEG32)
+#undef SHIFT
+
+// func neg64AVX2(d, x unsafe.Pointer, n int)
+TEXT ·neg64AVX2(SB), NOSPLIT, $0-24
+#define SHIFT 3
+	UN(NEG64)
+#undef SHIFT
+
+// func sign8AVX2(d, x unsafe.Pointer, n int)
+TEXT ·sign8AVX2(SB), NOSPLIT, $0-24
+#define SHIFT 0
+	UN(SIGN8)
+#undef SHIFT
+
+// func sign16AVX2(d, x unsafe.Pointer, n int)
+TEXT ·sign16AVX2(SB), NOSPLIT, $0-24
+#define SHIFT 1
+	UN(SIGN16)
+#undef SHIFT
+
+// func sign32AVX2(d, x unsafe.Pointer, n int)
+TEXT ·sign32AVX2(SB), NOSPLIT, $0-24
+#define SHIFT 2
+	UN(SIGN32)
+#undef SHIFT
+
+// func sign64AVX2(d, x unsafe.Pointer, n int)
+TEXT ·sign64AVX2(SB), NOSPLIT, $0-24
+#define SHIFT 3
+	UN(SIGN64)
+#undef SHIFT
+
+// func xor8VVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·xor8VVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 0
+	BIN(XOR8, PREVV, LOADX, LOADY, VPBROADCASTB)
+#undef SHIFT
+
+// func xor8VSAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·xor8VSAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 0
+	BIN(XOR8, PREVS, LOADX, NOLOAD, VPBROADCASTB)
+#undef SHIFT
+
+// func xor8SVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·xor8SVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 0
+	BIN(XOR8, PRESV, NOLOAD, LOADY, VPBROADCASTB)
+#undef SHIFT
+
+// func and16VVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·and16VVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 1
+	BIN(AND8, PREVV, LOADX, LOADY, VPBROADCASTW)
+#undef SHIFT
+
+// func and16VSAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·and16VSAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 1
+	BIN(AND8, PREVS, LOADX, NOLOAD, VPBROADCASTW)
+#undef SHIFT
+
+// func and16SVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·and16SVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 1
+	BIN(AND8, PRESV, NOLOAD, LOADY, VPBROADCASTW)
+#undef SHIFT
+
+// func or16VVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·or16VVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 1
+	BIN(OR8, PREVV, LOADX, LOADY, VPBROADCASTW)
+#undef SHIFT
+
+// func or16VSAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·or16VSAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 1
+	BIN(OR8, PREVS, LOADX, NOLOAD, VPBROADCASTW)
+#undef SHIFT
+
+// func or16SVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·or16SVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 1
+	BIN(OR8, PRESV, NOLOAD, LOADY, VPBROADCASTW)
+#undef SHIFT
+
+// func xor16VVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·xor16VVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 1
+	BIN(XOR8, PREVV, LOADX, LOADY, VPBROADCASTW)
+#undef SHIFT
+
+// func xor16VSAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·xor16VSAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 1
+	BIN(XOR8, PREVS, LOADX, NOLOAD, VPBROADCASTW)
+#undef SHIFT
+
+// func xor16SVAVX2(d, x, y unsafe.Pointer, n int)
+TEXT ·xor16SVAVX2(SB), NOSPLIT, $0-32
+#define SHIFT 1
+	BIN(XOR8, PRESV, NOLOAD, LOADY, VPBROADCASTW)
 #undef SHIFT

@@ -230,6 +230,7 @@ func init() {
 	registerCmpInt()
 	registerIntVec()
 	registerRemVec()
+	registerPowInt() // over the vector multiplies
 	registerClassify()
 }
 
