@@ -71,6 +71,12 @@ func (d udiv) q64(u uint64) uint64 {
 // remainder; nt != 0: streaming stores to a 32-byte aligned dst).
 var floorDivI32Vec func(dst, x unsafe.Pointer, n int, m, l uint64, c int64, mod, nt int)
 
+// floorDivSmallVec, where the build has it, is floorDivI32Vec for int8,
+// int16, uint8 and uint16 values (size bytes, unsigned when set): whole
+// blocks of 32 widened to int32, divided and narrowed back. It returns the
+// elements it did (n rounded down to a multiple of 32).
+var floorDivSmallVec func(dst, x unsafe.Pointer, n, size int, unsigned bool, m, l uint64, c int64, mod int) int
+
 // floorDivI64Vec is floorDivI32Vec for int64, on whole vectors of 4, with
 // newUdiv(c, 64)'s m and sh; m31, when c < 2^31, is newUdiv31(c).m, with
 // which four lanes of magnitudes below 2^31 take one 32-bit multiply (0:
@@ -141,6 +147,9 @@ func floorDivNarrow[T narrowSigned](mod bool, generic BinaryFunc, nt bool) Binar
 			if vec := floorDivI32Vec; vec != nil && w == 31 && n >= 8 {
 				m := n &^ 7
 				vec(dst, x, m, d.m, uint64(d.l), int64(c), b2i(mod), b2i(nt))
+				xs, ds = xs[m:], ds[m:]
+			} else if sv := floorDivSmallVec; sv != nil && w < 31 && n >= 32 {
+				m := sv(dst, x, n, int(w+1)/8, false, d.m, uint64(d.l), int64(c), b2i(mod))
 				xs, ds = xs[m:], ds[m:]
 			}
 			for i, v := range xs {
@@ -258,6 +267,8 @@ func registerIntDiv() {
 		g32, g64 := binTable[op][Int32][VS], binTable[op][Int64][VS]
 		binTable[op][Int8][VS] = floorDivNarrow[int8](mod, binTable[op][Int8][VS], false)
 		binTable[op][Int16][VS] = floorDivNarrow[int16](mod, binTable[op][Int16][VS], false)
+		binTable[op][Uint8][VS] = floorDivUnsignedSmall[uint8](mod, binTable[op][Uint8][VS])
+		binTable[op][Uint16][VS] = floorDivUnsignedSmall[uint16](mod, binTable[op][Uint16][VS])
 		binTable[op][Int32][VS] = floorDivNarrow[int32](mod, g32, false)
 		binTable[op][Int64][VS] = floorDiv64(mod, g64, false)
 		if Asm { // the vector loops of intdiv_amd64.s
@@ -295,6 +306,25 @@ func ntSplitBin(plain, nt BinaryFunc, size, ystep int) BinaryFunc {
 		}
 		if h < n {
 			nt(unsafe.Add(d, size*h), unsafe.Add(x, size*h), unsafe.Add(y, ystep*h), n-h)
+		}
+	}
+}
+
+// floorDivUnsignedSmall is floor division (mod: the remainder) of uint8
+// or uint16 values by one divisor: whole blocks of 32 by floorDivSmallVec
+// (the values and divisor are nonnegative int32s there), the rest and a
+// zero divisor by generic.
+func floorDivUnsignedSmall[T uint8 | uint16](mod bool, generic BinaryFunc) BinaryFunc {
+	return func(dst, x, y unsafe.Pointer, n int) {
+		c := *(*T)(y)
+		done := 0
+		if sv := floorDivSmallVec; sv != nil && c >= 2 && n >= 32 {
+			d := newUdiv31(uint64(c))
+			done = sv(dst, x, n, int(unsafe.Sizeof(c)), true, d.m, uint64(d.l), int64(c), b2i(mod))
+		}
+		if done < n {
+			sz := int(unsafe.Sizeof(c))
+			generic(unsafe.Add(dst, done*sz), unsafe.Add(x, done*sz), y, n-done)
 		}
 	}
 }

@@ -227,3 +227,58 @@ func TestIntDiv64SmallMagnitudes(t *testing.T) {
 	}
 	checkDivVS(t, Int64, xs, cs)
 }
+
+// TestUnsignedSmallDivByScalar checks uint8 floor division and remainder
+// by every divisor over every dividend, and uint16 over every dividend by
+// special and random divisors, against Go's / and % (unsigned floor
+// division is truncation), at several lengths and offsets so that the
+// widened blocks and the tail both run.
+func TestUnsignedSmallDivByScalar(t *testing.T) {
+	rng := rand.New(rand.NewSource(26))
+	x8 := make([]uint8, 0, 300)
+	for i := 0; i < 300; i++ {
+		x8 = append(x8, uint8(i))
+	}
+	var c8 []uint8
+	for c := 0; c < 256; c++ {
+		c8 = append(c8, uint8(c))
+	}
+	checkDivVSU(t, Uint8, x8, c8)
+	x16 := make([]uint16, 0, 1<<16+37)
+	for v := 0; v < 1<<16+37; v++ {
+		x16 = append(x16, uint16(v))
+	}
+	c16 := []uint16{0, 1, 2, 3, 7, 255, 256, 1000, 32767, 32768, 65535}
+	for i := 0; i < 20; i++ {
+		c16 = append(c16, uint16(rng.Intn(1<<16)))
+	}
+	checkDivVSU(t, Uint16, x16, c16)
+	for _, n := range []int{0, 1, 31, 32, 33, 63, 255, 256, 257, 600} {
+		off := rng.Intn(5)
+		checkDivVSU(t, Uint8, x8[off:off+min(n, len(x8)-off)], []uint8{7, 200})
+	}
+}
+
+func checkDivVSU[T uint8 | uint16](t *testing.T, tt Type, xs []T, cs []T) {
+	t.Helper()
+	div, _ := LookupBinary(FloorDiv, tt, VS)
+	mod, _ := LookupBinary(Remainder, tt, VS)
+	q := make([]T, len(xs)+1)
+	r := make([]T, len(xs)+1)
+	for _, c := range cs {
+		if len(xs) == 0 {
+			continue
+		}
+		div(unsafe.Pointer(unsafe.SliceData(q)), unsafe.Pointer(unsafe.SliceData(xs)), unsafe.Pointer(&c), len(xs))
+		mod(unsafe.Pointer(unsafe.SliceData(r)), unsafe.Pointer(unsafe.SliceData(xs)), unsafe.Pointer(&c), len(xs))
+		for i, x := range xs {
+			var wq, wr T // NumPy: division by zero gives 0 for integers
+			if c != 0 {
+				wq, wr = x/c, x%c
+			}
+			if q[i] != wq || r[i] != wr {
+				t.Fatalf("%v: %d // %d = %d, %% = %d; want %d, %d", tt, x, c, q[i], r[i], wq, wr)
+			}
+		}
+	}
+}
