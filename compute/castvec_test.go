@@ -478,18 +478,32 @@ func TestIntVecKernels(t *testing.T) {
 	for n := 0; n <= 200; n++ {
 		off := rng.Intn(8)
 		type binCase struct {
-			op  Op
-			t   Type
-			ref func(a, b int64) int64
+			op    Op
+			t     Type
+			ref   func(a, b int64) int64
+			count bool // y is a shift count: mostly small, some negative or past the width
 		}
 		cases := []binCase{
-			{Mul, Int8, mulRef[Int8]}, {Mul, Uint8, mulRef[Uint8]}, {Mul, Int16, mulRef[Int16]}, {Mul, Uint16, mulRef[Uint16]},
-			{Add, Bool, func(a, b int64) int64 { return a | b }}, {Mul, Bool, func(a, b int64) int64 { return a & b }},
+			{Mul, Int8, mulRef[Int8], false}, {Mul, Uint8, mulRef[Uint8], false}, {Mul, Int16, mulRef[Int16], false}, {Mul, Uint16, mulRef[Uint16], false},
+			{Add, Bool, func(a, b int64) int64 { return a | b }, false}, {Mul, Bool, func(a, b int64) int64 { return a & b }, false},
+		}
+		for _, tt := range []Type{Int8, Uint8, Int16, Uint16} {
+			cases = append(cases, binCase{LeftShift, tt, func(a, b int64) int64 {
+				if b < 0 {
+					return 0
+				}
+				return a << uint64(b)
+			}, true}, binCase{RightShift, tt, func(a, b int64) int64 {
+				if b < 0 {
+					b = 63
+				}
+				return a >> uint64(min(b, 63))
+			}, true})
 		}
 		for _, tt := range []Type{Int8, Uint8, Bool, Int16, Uint16} {
-			cases = append(cases, binCase{BitwiseAnd, tt, func(a, b int64) int64 { return a & b }},
-				binCase{BitwiseOr, tt, func(a, b int64) int64 { return a | b }},
-				binCase{BitwiseXor, tt, func(a, b int64) int64 { return a ^ b }})
+			cases = append(cases, binCase{BitwiseAnd, tt, func(a, b int64) int64 { return a & b }, false},
+				binCase{BitwiseOr, tt, func(a, b int64) int64 { return a | b }, false},
+				binCase{BitwiseXor, tt, func(a, b int64) int64 { return a ^ b }, false})
 		}
 		for _, tt := range []Type{Int8, Int16, Int32, Int64, Uint8, Uint16, Uint32, Uint64} {
 			u := tt == Uint64
@@ -498,16 +512,27 @@ func TestIntVecKernels(t *testing.T) {
 					return a
 				}
 				return b
-			}}, binCase{Minimum, tt, func(a, b int64) int64 {
+			}, false}, binCase{Minimum, tt, func(a, b int64) int64 {
 				if (u && uint64(a) < uint64(b)) || (!u && a < b) {
 					return a
 				}
 				return b
-			}})
+			}, false})
 		}
 		for _, c := range cases {
 			sz := c.t.Size()
 			fillCmpOperands(rng, x, y, sz)
+			if c.count {
+				for i := 0; i+sz <= len(y); i += sz {
+					clear(y[i : i+sz])
+					y[i] = byte(rng.Intn(20) - 2) // -2..17: sign-extended below when signed
+					if y[i] >= 0x80 && (c.t == Int8 || c.t == Int16) {
+						for j := 1; j < sz; j++ {
+							y[i+j] = 0xff
+						}
+					}
+				}
+			}
 			if c.t == Bool {
 				specialBits(rng, x, Bool)
 				specialBits(rng, y, Bool)
@@ -527,7 +552,7 @@ func TestIntVecKernels(t *testing.T) {
 					case SV:
 						xi = 0
 					}
-					want := c.ref(intAt(x[(off+xi)*sz:], c.t), intAt(y[(off+yi)*sz:], c.t))
+					want := wrapTo(c.ref(intAt(x[(off+xi)*sz:], c.t), intAt(y[(off+yi)*sz:], c.t)), c.t)
 					if g := intAt(got[i*sz:], c.t); g != want {
 						t.Fatalf("%v %v %s n=%d: element %d gives %d, want %d", c.op, c.t, forms[f], n, i, g, want)
 					}
@@ -541,7 +566,7 @@ func TestIntVecKernels(t *testing.T) {
 				specialBits(rng, x, Bool)
 			}
 			for _, op := range []Op{Abs, Neg, Sign} {
-				if tt == Bool || (op == Sign && tt >= Uint8) {
+				if tt == Bool {
 					continue
 				}
 				checkIntUnary(t, op, tt, n, x[off*sz:])
@@ -573,6 +598,8 @@ func checkIntUnary(t *testing.T, op Op, tt Type, n int, x []byte) {
 			want = -v
 		case Sign:
 			switch {
+			case tt == Uint64 && v != 0:
+				want = 1
 			case v > 0:
 				want = 1
 			case v < 0:
@@ -682,4 +709,11 @@ func TestPowIntScalar(t *testing.T) {
 			}
 		}
 	}
+}
+
+// wrapTo wraps v to type t's width (as intAt reads it).
+func wrapTo(v int64, t Type) int64 {
+	var w [8]byte
+	*(*int64)(unsafe.Pointer(&w[0])) = v
+	return intAt(w[:], t)
 }

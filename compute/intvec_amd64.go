@@ -258,6 +258,18 @@ func xor16VSAVX2(d, x, y unsafe.Pointer, n int)
 //go:noescape
 func xor16SVAVX2(d, x, y unsafe.Pointer, n int)
 
+//go:noescape
+func signU8AVX2(d, x unsafe.Pointer, n int)
+
+//go:noescape
+func signU16AVX2(d, x unsafe.Pointer, n int)
+
+//go:noescape
+func signU32AVX2(d, x unsafe.Pointer, n int)
+
+//go:noescape
+func signU64AVX2(d, x unsafe.Pointer, n int)
+
 // registerIntVec installs the AVX2 products of 8- and 16-bit integers,
 // bool add (or) and multiply (and), the bitwise and, or and xor of 8- and
 // 16-bit integers and bools, and the elementwise maximum and minimum of
@@ -330,12 +342,13 @@ func registerIntVec() {
 	for _, t := range []Type{Bool, Uint8, Uint16, Uint32, Uint64} {
 		unTable[Abs][t] = copyKernel(t.Size())
 	}
+	registerShiftVec()
 	for _, c := range []struct {
 		t         Type
 		neg, sign func(d, x unsafe.Pointer, n int)
 	}{
 		{Int8, neg8AVX2, sign8AVX2}, {Int16, neg16AVX2, sign16AVX2}, {Int32, neg32AVX2, sign32AVX2}, {Int64, neg64AVX2, sign64AVX2},
-		{Uint8, neg8AVX2, nil}, {Uint16, neg16AVX2, nil}, {Uint32, neg32AVX2, nil}, {Uint64, neg64AVX2, nil},
+		{Uint8, neg8AVX2, signU8AVX2}, {Uint16, neg16AVX2, signU16AVX2}, {Uint32, neg32AVX2, signU32AVX2}, {Uint64, neg64AVX2, signU64AVX2},
 	} {
 		size := c.t.Size()
 		unTable[Neg][c.t] = asmUnary(c.neg, unTable[Neg][c.t], size, 32/size)

@@ -17,6 +17,7 @@
 	MOVQ $0x8000000000000000, AX; \
 	VMOVQ AX, X13; \
 	VPBROADCASTQ X13, Y13; \
+	VPCMPEQB Y10, Y10, Y10; \
 	VPXOR Y11, Y11, Y11
 
 #define LOADX(off) VMOVDQU off(SI), Y0
@@ -66,6 +67,11 @@
 #define MAXUQ VPXOR Y13, Y0, Y4; VPXOR Y13, Y1, Y5; VPCMPGTQ Y5, Y4, Y3; VPBLENDVB Y3, Y0, Y1, Y2
 #define MINUQ VPXOR Y13, Y0, Y4; VPXOR Y13, Y1, Y5; VPCMPGTQ Y5, Y4, Y3; VPBLENDVB Y3, Y1, Y0, Y2
 #define XOR8 VPXOR Y1, Y0, Y2
+// sign of unsigned lanes: min(x, 1), the ones made from Y10 (all ones)
+#define SIGNU8 VPABSB Y10, Y3; VPMINUB Y3, Y0, Y2
+#define SIGNU16 VPABSW Y10, Y3; VPMINUW Y3, Y0, Y2
+#define SIGNU32 VPABSD Y10, Y3; VPMINUD Y3, Y0, Y2
+#define SIGNU64 VPCMPEQQ Y11, Y0, Y3; VPSRLQ $63, Y10, Y4; VPANDN Y4, Y3, Y2
 #define NEG8 VPSUBB Y0, Y11, Y2
 #define NEG16 VPSUBW Y0, Y11, Y2
 #define NEG32 VPSUBD Y0, Y11, Y2
@@ -620,4 +626,28 @@ TEXT ·xor16VSAVX2(SB), NOSPLIT, $0-32
 TEXT ·xor16SVAVX2(SB), NOSPLIT, $0-32
 #define SHIFT 1
 	BIN(XOR8, PRESV, NOLOAD, LOADY, VPBROADCASTW)
+#undef SHIFT
+
+// func signU8AVX2(d, x unsafe.Pointer, n int)
+TEXT ·signU8AVX2(SB), NOSPLIT, $0-24
+#define SHIFT 0
+	UN(SIGNU8)
+#undef SHIFT
+
+// func signU16AVX2(d, x unsafe.Pointer, n int)
+TEXT ·signU16AVX2(SB), NOSPLIT, $0-24
+#define SHIFT 1
+	UN(SIGNU16)
+#undef SHIFT
+
+// func signU32AVX2(d, x unsafe.Pointer, n int)
+TEXT ·signU32AVX2(SB), NOSPLIT, $0-24
+#define SHIFT 2
+	UN(SIGNU32)
+#undef SHIFT
+
+// func signU64AVX2(d, x unsafe.Pointer, n int)
+TEXT ·signU64AVX2(SB), NOSPLIT, $0-24
+#define SHIFT 3
+	UN(SIGNU64)
 #undef SHIFT
