@@ -51,7 +51,7 @@ func typesTable(mem memory.Allocator, r *rand.Rand, rows, batch int) []arrow.Rec
 			appendOr(b.Field(2), null(), func() { b.Field(2).(*arrowarray.Int16Builder).Append(int16(r.IntN(41) - 20)) })
 			appendOr(b.Field(3), null(), func() { b.Field(3).(*arrowarray.Uint8Builder).Append(uint8(250 + r.IntN(6))) })
 			appendOr(b.Field(4), null(), func() { b.Field(4).(*arrowarray.Uint16Builder).Append(uint16(r.IntN(9) * 8000)) })
-			appendOr(b.Field(5), null(), func() { b.Field(5).(*arrowarray.Uint32Builder).Append(uint32(4_000_000_000 + r.IntN(17))) })
+			appendOr(b.Field(5), null(), func() { b.Field(5).(*arrowarray.Uint32Builder).Append(4_000_000_000 + uint32(r.IntN(17))) })
 			appendOr(b.Field(6), null(), func() {
 				v := uint64(r.IntN(13)) << 40
 				if id == 3 {
