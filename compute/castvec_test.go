@@ -178,6 +178,8 @@ func refAcc[T number](op Op) AccumulateFunc {
 			switch op {
 			case Add:
 				a[i] += xs[i]
+			case Mul:
+				a[i] *= xs[i]
 			case Maximum:
 				a[i] = max(a[i], xs[i])
 			case Minimum:
@@ -208,6 +210,7 @@ func TestAccVecKernels(t *testing.T) {
 		{Add, Int32}: refAcc[int32](Add), {Add, Uint32}: refAcc[uint32](Add),
 		{Maximum, Int64}: refAcc[int64](Maximum), {Minimum, Int64}: refAcc[int64](Minimum),
 		{Maximum, Uint64}: refAcc[uint64](Maximum), {Minimum, Uint64}: refAcc[uint64](Minimum),
+		{Mul, Int64}: refAcc[int64](Mul), {Mul, Uint64}: refAcc[uint64](Mul),
 	}
 	acc0, src := make([]byte, 4096), make([]byte, 4096)
 	for n := 0; n <= 300; n++ {
@@ -215,6 +218,10 @@ func TestAccVecKernels(t *testing.T) {
 		for k, want := range ref {
 			specialBits(rng, src, k.t)
 			specialBits(rng, acc0, k.t)
+			if k.op == Mul {
+				oddWords(src)
+				oddWords(acc0)
+			}
 			got, err := LookupAccumulate(k.op, k.t)
 			if err != nil {
 				t.Fatal(err)
@@ -252,8 +259,9 @@ func TestAccVecKernels(t *testing.T) {
 	}
 }
 
-// TestFoldIntExtrema checks the integer max and min folds (whole blocks
-// in vectors, foldint_amd64.s) against plain loops: every length up to
+// TestFoldIntExtrema checks the integer max and min folds and the 64-bit
+// product folds (whole blocks in vectors, foldint_amd64.s) against plain
+// loops: every length up to
 // 700, unaligned starts, random starting accumulators, each extreme
 // placed anywhere.
 func TestFoldIntExtrema(t *testing.T) {
@@ -298,9 +306,15 @@ func TestFoldIntExtrema(t *testing.T) {
 			case Int64:
 				check(tt, n, off, mx, foldMax[int64])
 				check(tt, n, off, mn, foldMin[int64])
+				oddWords(src)
+				mul, _ := LookupFold(Mul, tt)
+				check(tt, n, off, mul, foldProd[int64])
 			case Uint64:
 				check(tt, n, off, mx, foldMax[uint64])
 				check(tt, n, off, mn, foldMin[uint64])
+				oddWords(src)
+				mul, _ := LookupFold(Mul, tt)
+				check(tt, n, off, mul, foldProd[uint64])
 			}
 		}
 	}
@@ -716,4 +730,12 @@ func wrapTo(v int64, t Type) int64 {
 	var w [8]byte
 	*(*int64)(unsafe.Pointer(&w[0])) = v
 	return intAt(w[:], t)
+}
+
+// oddWords sets the low bit of every 8-byte word of b: a product of odd
+// numbers is never 0 modulo 2^64, so a wrong factor shows.
+func oddWords(b []byte) {
+	for i := 0; i+8 <= len(b); i += 8 {
+		b[i] |= 1
+	}
 }

@@ -78,6 +78,9 @@ func accMaxU64AVX2(acc, x unsafe.Pointer, n int)
 //go:noescape
 func accMinU64AVX2(acc, x unsafe.Pointer, n int)
 
+//go:noescape
+func foldMulI64AVX2(acc, x unsafe.Pointer, n int)
+
 // firstEqVec returns firstEq's vector form for elements of size bytes:
 // whole blocks of 32 bytes through k, the rest in Go.
 func firstEqVec(k func(x unsafe.Pointer, n int, v unsafe.Pointer) int, size int) func(x unsafe.Pointer, n int, v unsafe.Pointer) int {
@@ -144,6 +147,14 @@ func registerFoldInt() {
 		{Maximum, Uint64, accMaxU64AVX2}, {Minimum, Uint64, accMinU64AVX2},
 	} {
 		accTable[c.op][c.t] = AccumulateFunc(asmUnary(c.k, UnaryFunc(accTable[c.op][c.t]), 8, 8))
+	}
+	// products of 64-bit integers wrap, so their order does not matter:
+	// the fold's four vectors, and the in-place multiply over outer axes
+	for _, t := range []Type{Int64, Uint64} {
+		foldTable[Mul][t] = foldVec128(foldMulI64AVX2, foldTable[Mul][t], 8)
+		if mul := binTable[Mul][t][VV]; mul != nil {
+			accTable[Mul][t] = func(acc, x unsafe.Pointer, n int) { mul(acc, acc, x, n) }
+		}
 	}
 	firstEq = [9]func(x unsafe.Pointer, n int, v unsafe.Pointer) int{
 		1: firstEqVec(firstEq8AVX2, 1), 2: firstEqVec(firstEq16AVX2, 2),

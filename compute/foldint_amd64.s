@@ -105,6 +105,50 @@ accq: \
 	VZEROUPPER; \
 	RET
 
+// QMUL sets a to the low 64 bits of a * x lane by lane (AVX2 has no
+// 64-bit multiply): al*xl + ((ah*xl + al*xh) << 32), with t and u scratch.
+#define QMUL(x, a, t, u) \
+	VPSRLQ $32, a, t; \
+	VPMULUDQ x, t, t; \
+	VPSRLQ $32, x, u; \
+	VPMULUDQ a, u, u; \
+	VPADDQ u, t, t; \
+	VPSLLQ $32, t, t; \
+	VPMULUDQ x, a, a; \
+	VPADDQ t, a, a
+
+// FOLDMULQ is the body of func(acc, x unsafe.Pointer, n int): the four
+// vectors at acc take the product of x's int64 (or uint64) values, 128
+// bytes a step (n a multiple of 16), wrapping.
+#define FOLDMULQ \
+	MOVQ acc+0(FP), DI; \
+	MOVQ x+8(FP), SI; \
+	MOVQ n+16(FP), CX; \
+	SHLQ $3, CX; \
+	VMOVDQU 0(DI), Y0; \
+	VMOVDQU 32(DI), Y1; \
+	VMOVDQU 64(DI), Y2; \
+	VMOVDQU 96(DI), Y3; \
+	XORQ DX, DX; \
+mulq: \
+	VMOVDQU 0(SI)(DX*1), Y4; \
+	VMOVDQU 32(SI)(DX*1), Y5; \
+	VMOVDQU 64(SI)(DX*1), Y6; \
+	VMOVDQU 96(SI)(DX*1), Y7; \
+	QMUL(Y4, Y0, Y8, Y9); \
+	QMUL(Y5, Y1, Y10, Y11); \
+	QMUL(Y6, Y2, Y12, Y13); \
+	QMUL(Y7, Y3, Y14, Y15); \
+	ADDQ $128, DX; \
+	CMPQ DX, CX; \
+	JLT mulq; \
+	VMOVDQU Y0, 0(DI); \
+	VMOVDQU Y1, 32(DI); \
+	VMOVDQU Y2, 64(DI); \
+	VMOVDQU Y3, 96(DI); \
+	VZEROUPPER; \
+	RET
+
 // FIRSTEQ is the body of func(x unsafe.Pointer, n int, v unsafe.Pointer)
 // int: the index of the first of n elements (a multiple of 32 bytes'
 // worth) equal to the element at v (broadcast by BCAST), or -1.
@@ -231,3 +275,7 @@ TEXT ·accMaxU64AVX2(SB), NOSPLIT, $0-24
 // func accMinU64AVX2(acc, x unsafe.Pointer, n int)
 TEXT ·accMinU64AVX2(SB), NOSPLIT, $0-24
 	ACCQ(QMIN, -9223372036854775808)
+
+// func foldMulI64AVX2(acc, x unsafe.Pointer, n int)
+TEXT ·foldMulI64AVX2(SB), NOSPLIT, $0-24
+	FOLDMULQ
