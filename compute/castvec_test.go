@@ -261,9 +261,8 @@ func TestAccVecKernels(t *testing.T) {
 
 // TestFoldIntExtrema checks the integer max and min folds and the 64-bit
 // product folds (whole blocks in vectors, foldint_amd64.s) against plain
-// loops: every length up to
-// 700, unaligned starts, random starting accumulators, each extreme
-// placed anywhere.
+// loops: every length up to 700, unaligned starts, random starting
+// accumulators, each extreme placed anywhere, odd factors for products.
 func TestFoldIntExtrema(t *testing.T) {
 	rng := rand.New(rand.NewSource(33))
 	src := make([]byte, 8192)
@@ -278,43 +277,28 @@ func TestFoldIntExtrema(t *testing.T) {
 			t.Fatalf("fold %v n=%d off=%d: % x, want % x", tt, n, off, a[:sz], b[:sz])
 		}
 	}
+	// the plain loops: max, min and (64-bit) product
+	ref := map[Type][3]FoldFunc{
+		Int8: {foldMax[int8], foldMin[int8]}, Uint8: {foldMax[uint8], foldMin[uint8]},
+		Int16: {foldMax[int16], foldMin[int16]}, Uint16: {foldMax[uint16], foldMin[uint16]},
+		Int32: {foldMax[int32], foldMin[int32]}, Uint32: {foldMax[uint32], foldMin[uint32]},
+		Int64:  {foldMax[int64], foldMin[int64], foldProd[int64]},
+		Uint64: {foldMax[uint64], foldMin[uint64], foldProd[uint64]},
+	}
 	for n := 0; n <= 700; n++ {
 		off := rng.Intn(8)
 		for _, tt := range []Type{Int8, Uint8, Int16, Uint16, Int32, Uint32, Int64, Uint64} {
 			specialBits(rng, src, tt)
-			mx, _ := LookupFold(Maximum, tt)
-			mn, _ := LookupFold(Minimum, tt)
-			switch tt {
-			case Int8:
-				check(tt, n, off, mx, foldMax[int8])
-				check(tt, n, off, mn, foldMin[int8])
-			case Uint8:
-				check(tt, n, off, mx, foldMax[uint8])
-				check(tt, n, off, mn, foldMin[uint8])
-			case Int16:
-				check(tt, n, off, mx, foldMax[int16])
-				check(tt, n, off, mn, foldMin[int16])
-			case Uint16:
-				check(tt, n, off, mx, foldMax[uint16])
-				check(tt, n, off, mn, foldMin[uint16])
-			case Int32:
-				check(tt, n, off, mx, foldMax[int32])
-				check(tt, n, off, mn, foldMin[int32])
-			case Uint32:
-				check(tt, n, off, mx, foldMax[uint32])
-				check(tt, n, off, mn, foldMin[uint32])
-			case Int64:
-				check(tt, n, off, mx, foldMax[int64])
-				check(tt, n, off, mn, foldMin[int64])
-				oddWords(src)
-				mul, _ := LookupFold(Mul, tt)
-				check(tt, n, off, mul, foldProd[int64])
-			case Uint64:
-				check(tt, n, off, mx, foldMax[uint64])
-				check(tt, n, off, mn, foldMin[uint64])
-				oddWords(src)
-				mul, _ := LookupFold(Mul, tt)
-				check(tt, n, off, mul, foldProd[uint64])
+			for i, op := range []Op{Maximum, Minimum, Mul} {
+				want := ref[tt][i]
+				if want == nil {
+					continue
+				}
+				if op == Mul {
+					oddWords(src)
+				}
+				got, _ := LookupFold(op, tt)
+				check(tt, n, off, got, want)
 			}
 		}
 	}
