@@ -2,6 +2,7 @@ package expr
 
 import (
 	"fmt"
+	"math"
 	"unsafe"
 
 	"github.com/stride0/stride0/array"
@@ -101,9 +102,41 @@ func better[T ordered](v, b T, isMax bool) bool {
 	return v < b
 }
 
+// unbeatable reports whether no later value can replace best as the
+// first extreme: a NaN (the first wins), or the type's own extreme (a
+// bool's true for argmax, false for argmin).
+func unbeatable[T ordered](best T, isMax, isBool bool) bool {
+	if best != best {
+		return true
+	}
+	var top T
+	switch any(best).(type) {
+	case int8:
+		top = T(pick[int8](isMax, math.MaxInt8, math.MinInt8))
+	case int16:
+		top = T(pick[int16](isMax, math.MaxInt16, math.MinInt16))
+	case int32:
+		top = T(pick[int32](isMax, math.MaxInt32, math.MinInt32))
+	case int64:
+		top = T(pick[int64](isMax, math.MaxInt64, math.MinInt64))
+	case uint8:
+		top = T(pick[uint8](isMax, pick[uint8](isBool, 1, math.MaxUint8), 0))
+	case uint16:
+		top = T(pick[uint16](isMax, math.MaxUint16, 0))
+	case uint32:
+		top = T(pick[uint32](isMax, math.MaxUint32, 0))
+	case uint64:
+		top = T(pick[uint64](isMax, math.MaxUint64, 0))
+	default:
+		return false // floats: only a NaN
+	}
+	return best == top
+}
+
 // argRun folds n values (validity mk, nil: all valid) whose reduced indices
-// start at k0 into the best value *b at index *bi (-1: none yet).
-func argRun[T ordered](p, mk unsafe.Pointer, n int, k0 int64, b *T, bi *int64, isMax bool) {
+// start at k0 into the best value *b at index *bi (-1: none yet); isBool
+// marks uint8 values that are bools (whose argmax is the first true).
+func argRun[T ordered](p, mk unsafe.Pointer, n int, k0 int64, b *T, bi *int64, isMax, isBool bool) {
 	if mk == nil && n >= 64 {
 		// no nulls: the block's first extreme (or a float's first NaN)
 		// by the vector kernels, then one comparison with the best so far
@@ -121,8 +154,12 @@ func argRun[T ordered](p, mk unsafe.Pointer, n int, k0 int64, b *T, bi *int64, i
 			i = compute.ArgExtremeInt(compute.Int32, p, n, isMax)
 		case int64:
 			i = compute.ArgExtremeInt(compute.Int64, p, n, isMax)
-		case uint8: // also bool (0 or 1)
-			i = compute.ArgExtremeInt(compute.Uint8, p, n, isMax)
+		case uint8:
+			t := compute.Uint8
+			if isBool {
+				t = compute.Bool
+			}
+			i = compute.ArgExtremeInt(t, p, n, isMax)
 		case uint16:
 			i = compute.ArgExtremeInt(compute.Uint16, p, n, isMax)
 		case uint32:
@@ -258,15 +295,20 @@ func argWalk[T ordered](w *walk, isMax bool, idx []int64, workers int) error {
 		ko := newOdometer(w.kShape, w.kStr, lo)
 		ro := newOdometer(rs, rstr, 0)
 		outer := w.nRed / run
+		isBool := work == array.Bool
 		for o := lo; o < hi; o++ {
 			var best T
 			at := int64(-1)
 			ro.seek(0)
+		runs:
 			for j := 0; j < outer; j++ {
 				for c := 0; c < run; c += b {
 					n := min(b, run-c)
 					p, mk := ld.load(ko.off+ro.off+c*runStride, n, runStride, 0)
-					argRun(p, mk, n, int64(j*run+c), &best, &at, isMax)
+					argRun(p, mk, n, int64(j*run+c), &best, &at, isMax, isBool)
+					if at >= 0 && unbeatable(best, isMax, isBool) {
+						break runs // ties keep the earlier index: nothing later wins
+					}
 				}
 				ro.next()
 			}
