@@ -85,7 +85,9 @@ func TestCastVecKernels(t *testing.T) {
 		{Int8, Int32}:   wrapUnary(castNum[int8, int32]),
 		{Float32, Bool}: wrapUnary(castToBool[float32]), {Float64, Bool}: wrapUnary(castToBool[float64]),
 		{Float16, Float32}: wrapUnary(castFromF16[float32]), {Float32, Float16}: wrapUnary(castToF16[float32]),
-		{Int8, Bool}: wrapUnary(castToBool[int8]), {Uint8, Bool}: wrapUnary(castToBool[uint8]),
+		{Float16, Float64}: wrapUnary(castFromF16[float64]), {Float16, Int64}: wrapUnary(castFromF16[int64]),
+		{Float16, Uint8}: wrapUnary(castFromF16[uint8]),
+		{Int8, Bool}:     wrapUnary(castToBool[int8]), {Uint8, Bool}: wrapUnary(castToBool[uint8]),
 		{Int16, Bool}: wrapUnary(castToBool[int16]), {Uint16, Bool}: wrapUnary(castToBool[uint16]),
 		{Int32, Bool}: wrapUnary(castToBool[int32]), {Uint32, Bool}: wrapUnary(castToBool[uint32]),
 		{Int64, Bool}: wrapUnary(castToBool[int64]), {Uint64, Bool}: wrapUnary(castToBool[uint64]),
@@ -158,6 +160,36 @@ func TestCastFloat16Sweep(t *testing.T) {
 		v := math.Float32bits(float32(half.ToFloat64(uint16(i))))
 		for d := -1; d <= 1; d++ {
 			f = append(f, math.Float32frombits(v+1<<12+uint32(d)), math.Float32frombits(v+uint32(d)))
+		}
+	}
+	// every other cast from float16, all 65536 values in one call (the
+	// blocks of castF16ViaF32 and the NaN repair of castF16F64 included),
+	// against the Go loops
+	for _, c := range []struct {
+		to  Type
+		ref UnaryFunc
+	}{
+		{Float64, wrapUnary(castFromF16[float64])}, {Int8, wrapUnary(castFromF16[int8])},
+		{Int16, wrapUnary(castFromF16[int16])}, {Int32, wrapUnary(castFromF16[int32])},
+		{Int64, wrapUnary(castFromF16[int64])}, {Uint8, wrapUnary(castFromF16[uint8])},
+		{Uint16, wrapUnary(castFromF16[uint16])}, {Uint32, wrapUnary(castFromF16[uint32])},
+		{Uint64, wrapUnary(castFromF16[uint64])}, {Bool, wrapUnary(castF16ToBool)},
+	} {
+		k, err := LookupCast(Float16, c.to)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, off := range []int{0, 3} {
+			n := len(h) - off
+			sz := c.to.Size()
+			got, want := make([]byte, n*sz), make([]byte, n*sz)
+			k(unsafe.Pointer(&got[0]), unsafe.Pointer(&h[off]), n)
+			c.ref(unsafe.Pointer(&want[0]), unsafe.Pointer(&h[off]), n)
+			for i := 0; i < n; i++ {
+				if g, w := got[i*sz:(i+1)*sz], want[i*sz:(i+1)*sz]; !bytes.Equal(g, w) {
+					t.Fatalf("float16 %#04x -> %v gives % x, want % x", h[off+i], c.to, g, w)
+				}
+			}
 		}
 	}
 	to16, _ := LookupCast(Float32, Float16)
