@@ -89,7 +89,13 @@ func kernelExists(op compute.Op, t compute.Type) bool {
 
 func binaryExists(op compute.Op, t compute.Type) bool { return kernelExists(op, t) }
 
-func unaryExists(op compute.Op, t compute.Type) bool { return kernelExists(op, t) }
+// unaryExists: float16 has its absolute value and negation (halfbits.go).
+func unaryExists(op compute.Op, t compute.Type) bool {
+	if t == compute.Float16 {
+		return op == compute.Abs || op == compute.Neg
+	}
+	return kernelExists(op, t)
+}
 
 // genValues returns n values of type t mixing special values (zeros, ones,
 // extremes, NaN, infinities, subnormals), small values and random ones.

@@ -232,6 +232,7 @@ func init() {
 	registerRemVec()
 	registerPowInt() // over the vector multiplies
 	registerClassify()
+	registerHalfBits() // over the 16-bit bitwise kernels
 }
 
 // ntTable holds binary kernels that stream their result with non-temporal

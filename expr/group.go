@@ -269,7 +269,8 @@ func tieTakesSecond(op compute.Op) bool {
 	return op == compute.Maximum || op == compute.Minimum || op == compute.Fmax || op == compute.Fmin
 }
 
-// kernelType is the type an op computes in: half precision runs in float32.
+// kernelType is the type an op computes in: half precision runs in float32
+// (but absolute value and negation, which compute has for float16 itself).
 func kernelType(dt array.DType) array.DType {
 	if dt == array.Float16 {
 		return array.Float32
@@ -307,6 +308,9 @@ func (g *group) emitNode(r *rnode, next *int) (value, error) {
 		return g.cast(args[0], r.dtype)
 	case kUnary:
 		kt := kernelType(r.ctype)
+		if _, err := compute.LookupUnary(n.op, compute.Float16); err == nil && r.ctype == array.Float16 {
+			kt = array.Float16 // a sign-bit op (compute's halfbits.go), not a trip through float32
+		}
 		x, err := g.cast(args[0], kt)
 		if err != nil {
 			return value{}, err
