@@ -22,34 +22,40 @@ func init() {
 	}
 }
 
-// floorDivSmall is floorDivSmallVec: blocks of up to 256 values widened
-// into int32 on the stack (castvec_amd64.s), divided by floorDivI32AVX2
-// and narrowed back by truncation (which wraps int8's -128 // -1 as the
-// narrow division does).
+//go:noescape
+func floorDivI16AVX2(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod int)
+
+//go:noescape
+func floorDivU16AVX2(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod int)
+
+//go:noescape
+func floorDivI8AVX2(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod int)
+
+//go:noescape
+func floorDivU8AVX2(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod int)
+
+// floorDivSmall is floorDivSmallVec: the whole blocks of 32 in 16-bit
+// lanes (intdiv16_amd64.s), bytes widened in registers and narrowed back
+// by truncation. l is ceil(log2 c) (c >= 2, below 2^15 for signed values);
+// the kernels' multipliers are the round-up method's for N = 15 (signed
+// magnitudes and bytes, all below 2^15) and, for uint16, N = 16 with the
+// fix-up add. m (newUdiv31's) is not used.
 func floorDivSmall(dst, x unsafe.Pointer, n, size int, unsigned bool, m, l uint64, c int64, mod int) int {
-	var wide, out [256]int32
-	w, o := unsafe.Pointer(&wide[0]), unsafe.Pointer(&out[0])
-	done := 0
-	for n-done >= 32 {
-		k := min(len(wide), (n-done)&^31)
-		src, d := unsafe.Add(x, done*size), unsafe.Add(dst, done*size)
-		switch {
-		case size == 1 && unsigned:
-			castU8I32AVX2(w, src, k)
-		case size == 1:
-			castI8I32AVX2(w, src, k)
-		case unsigned:
-			castU16I32AVX2(w, src, k)
-		default:
-			castI16I32AVX2(w, src, k)
-		}
-		floorDivI32AVX2(o, w, k, m, l, c, mod, 0)
-		if size == 1 {
-			castN32to8AVX2(d, o, k)
-		} else {
-			castN32to16AVX2(d, o, k)
-		}
-		done += k
+	k := n &^ 31
+	if k == 0 {
+		return 0
 	}
-	return done
+	D := uint64(c)
+	m15 := uint64(1)<<(15+l)/D + 1
+	switch {
+	case size == 2 && unsigned:
+		floorDivU16AVX2(dst, x, k, (uint64(1)<<l-D)<<16/D+1, l-1, c, mod)
+	case size == 2:
+		floorDivI16AVX2(dst, x, k, m15, l-1, c, mod)
+	case unsigned:
+		floorDivU8AVX2(dst, x, k, m15, l-1, c, mod)
+	default:
+		floorDivI8AVX2(dst, x, k, m15, l-1, c, mod)
+	}
+	return k
 }
