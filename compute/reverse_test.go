@@ -33,7 +33,8 @@ func checkReverse[T uint32 | uint64](t *testing.T, lengths []int) {
 		src[i] = T(rng.Uint64())
 	}
 	dbuf := make([]T, maxN+offs+2*guard)
-	poison := T(0xA5A5A5A5)
+	pv := uint64(0xA5A5A5A5) // a variable: the constant overflows int on 386
+	poison := T(pv)
 	for _, n := range lengths {
 		for so := 0; so < offs; so++ {
 			for do := 0; do < offs; do++ {
