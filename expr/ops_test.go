@@ -274,6 +274,25 @@ func TestUnaryFloatDTypes(t *testing.T) {
 	require.True(t, math.IsInf(l[0], -1) && math.IsNaN(l[1]) && l[2] == 0)
 }
 
+// TestHalfSignOps: float16 absolute value and negation are sign-bit ops, as
+// NumPy's half loops: a signalling NaN keeps its payload and signalling
+// bit (the float32 kernels, reached through F16C, would quiet it).
+func TestHalfSignOps(t *testing.T) {
+	mem := checkedMem(t)
+	bits := []uint16{0x7c01, 0xfd55, 0x7e00, 0x8000, 0xbc00, 0x0001, 0xfc00}
+	h := make([]float16.Num, 40) // past a vector
+	for i := range h {
+		h[i] = float16.FromBits(bits[i%len(bits)])
+	}
+	x := mk(t, mem, h)
+	abs := evalAs[float16.Num](t, mem, expr.Abs(expr.Leaf(x)), array.Float16, len(h))
+	neg := evalAs[float16.Num](t, mem, expr.Neg(expr.Leaf(x)), array.Float16, len(h))
+	for i, v := range h {
+		require.Equal(t, v.Uint16()&0x7fff, abs[i].Uint16(), "abs %#04x", v.Uint16())
+		require.Equal(t, v.Uint16()^0x8000, neg[i].Uint16(), "negative %#04x", v.Uint16())
+	}
+}
+
 func TestCastSemantics(t *testing.T) {
 	mem := checkedMem(t)
 	f := mk(t, mem, []float64{2.7, -2.7, 0, -0.5, 255.9})
