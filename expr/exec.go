@@ -67,14 +67,19 @@ func passTile(opt, n int) int {
 
 // scratchBytes is the size of a worker's scratch: nbuf registers that are
 // buffers, plus three (the mask accumulator, a mask temporary and a value
-// temporary), each a tile of t 8-byte elements, plus 64 bytes of alignment.
-// It reports false when the size overflows int or exceeds maxScratch.
-func scratchBytes(nbuf, t int) (int, bool) {
-	if nbuf < 0 || t < 1 || nbuf > maxScratch/8/t-3 {
+// temporary), each a tile of t elements of up to wide bytes (1 to 8)
+// rounded up to 64 bytes, plus 64 bytes of alignment. It reports false when
+// the size overflows int or exceeds maxScratch.
+func scratchBytes(nbuf, t, wide int) (int, bool) {
+	if nbuf < 0 || t < 1 || wide < 1 || wide > 8 || nbuf > maxScratch/(8*t+64)-3 {
 		return 0, false
 	}
-	return (nbuf+3)*t*8 + 64, true
+	return (nbuf+3)*regBytes(t, wide) + 64, true
 }
+
+// regBytes is the scratch one register takes: t elements of wide bytes,
+// rounded up to a cache line so that every register starts on one.
+func regBytes(t, wide int) int { return (t*wide + 63) &^ 63 }
 
 // maxScratch bounds one worker's scratch (1 GiB): a pass needing more has
 // more registers than any real expression.
@@ -96,7 +101,7 @@ func (g *group) scratchBuffers(nphys int) int {
 // would not fit (see scratchBytes); buildGroup calls it, so fitWorker's
 // sizes are known to be sound.
 func (g *group) checkScratch() error {
-	if _, ok := scratchBytes(g.scratchBuffers(g.nphys), g.tile); !ok {
+	if _, ok := scratchBytes(g.scratchBuffers(g.nphys), g.tile, g.wide); !ok {
 		return fmt.Errorf("expr: %w: a pass over %v with %d registers of %d elements needs more than %d bytes of scratch",
 			ErrArgument, g.shape, g.nphys, g.tile, maxScratch)
 	}

@@ -59,6 +59,9 @@ func (ev *evaluation) describe(g *group, r *rnode, what string, dst *array.Array
 	}
 	fmt.Fprintf(b, "pass %d (%s): %s %v\n", ev.passes, role, what, r.n)
 	fmt.Fprintf(b, "  iteration %v, coalesced %v", g.shape, g.cshape)
+	if g.tile != ev.o.tile && g.tile < size(g.shape) {
+		fmt.Fprintf(b, ", tiles of %d", g.tile) // scaled for narrow types (DefaultTile)
+	}
 	switch {
 	case g.batch > 1:
 		fmt.Fprintf(b, ", %d rows per tile", g.batch)

@@ -15,7 +15,7 @@ func ClampWorkers(requested, total, units int) int { return clampWorkers(request
 func PassTile(opt, n int) int { return passTile(makeOptions([]Option{WithTileSize(opt)}).tile, n) }
 
 // ScratchBytes exposes a worker's scratch size (see scratchBytes).
-func ScratchBytes(nbuf, t int) (int, bool) { return scratchBytes(nbuf, t) }
+func ScratchBytes(nbuf, t, wide int) (int, bool) { return scratchBytes(nbuf, t, wide) }
 
 // CachedLayouts is how many layouts p keeps built passes for.
 func CachedLayouts(p *Plan) int { return p.fast.len() }

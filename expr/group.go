@@ -19,7 +19,8 @@ type group struct {
 	cshape []int // coalesced iteration space; never empty (rank 0 runs as [1])
 	leaves []*leafOp
 	prog   []instr
-	nregs  int // scratch registers, each tile elements of up to 8 bytes
+	nregs  int // scratch registers, each tile elements of wide bytes
+	wide   int // the widest element (bytes) of any leaf or register
 	root   int // register holding the root's value
 	rootT  array.DType
 	rootS  bool             // the root value is one element (every leaf is constant along the inner axis)
@@ -141,6 +142,7 @@ func (g *group) collect(r *rnode, path []int) error {
 		}
 		l := &leafOp{r: r, dt: r.arr.DType(), rs: rs, mask: r.arr.HasNulls()}
 		g.masked = g.masked || l.mask
+		g.wide = max(g.wide, l.dt.Size())
 		g.leaves = append(g.leaves, l)
 		return nil
 	}
@@ -238,7 +240,9 @@ func (g *group) compile(r *rnode) error {
 	return nil
 }
 
-func (g *group) newReg() int {
+// newReg returns a new register for values of type dt.
+func (g *group) newReg(dt array.DType) int {
+	g.wide = max(g.wide, dt.Size())
 	g.nregs++
 	return g.nregs - 1
 }
@@ -257,7 +261,7 @@ func (g *group) cast(v value, dt array.DType) (value, error) {
 	if err != nil {
 		return v, err
 	}
-	out := value{reg: g.newReg(), dt: dt, scalar: v.scalar}
+	out := value{reg: g.newReg(dt), dt: dt, scalar: v.scalar}
 	g.add(instr{code: iUnary, un: k, dst: out.reg, a: v.reg, scalar: v.scalar, name: fmt.Sprintf("cast %v->%v", v.dt, dt)})
 	return out, nil
 }
@@ -323,7 +327,7 @@ func (g *group) emitNode(r *rnode, next *int) (value, error) {
 		if n.op.Info().Result == compute.BoolOut {
 			rt = array.Bool
 		}
-		out := value{reg: g.newReg(), dt: rt, scalar: x.scalar}
+		out := value{reg: g.newReg(rt), dt: rt, scalar: x.scalar}
 		g.add(instr{code: iUnary, un: k, dst: out.reg, a: x.reg, scalar: x.scalar, name: fmt.Sprintf("%v %v", n.op, kt), op: n.op, kt: compute.Type(kt)})
 		return g.cast(out, r.dtype)
 	case kBinary:
@@ -356,7 +360,7 @@ func (g *group) emitNode(r *rnode, next *int) (value, error) {
 		if n.op.Info().Result == compute.BoolOut {
 			rt = array.Bool
 		}
-		out := value{reg: g.newReg(), dt: rt, scalar: x.scalar && y.scalar}
+		out := value{reg: g.newReg(rt), dt: rt, scalar: x.scalar && y.scalar}
 		g.add(instr{code: iBinary, bin: k, dst: out.reg, a: x.reg, b: y.reg, scalar: out.scalar, name: fmt.Sprintf("%v %v %s", n.op, kt, formName),
 			op: n.op, kt: compute.Type(kt), form: form,
 			inPlace: compute.Asm && rt == kt && !x.scalar && (n.op == compute.Add || n.op == compute.Sub || n.op == compute.Mul)})
@@ -384,7 +388,7 @@ func (g *group) emitNode(r *rnode, next *int) (value, error) {
 			}
 			return 1
 		}
-		out := value{reg: g.newReg(), dt: r.ctype, scalar: c.scalar && x.scalar && y.scalar}
+		out := value{reg: g.newReg(r.ctype), dt: r.ctype, scalar: c.scalar && x.scalar && y.scalar}
 		g.add(instr{code: iWhere, wh: k, dst: out.reg, a: c.reg, b: x.reg, c: y.reg, scalar: out.scalar,
 			as: step(c), bs: step(x), cs: step(y), name: fmt.Sprintf("select %v steps %d%d%d", r.ctype, step(c), step(x), step(y))})
 		return out, nil
@@ -566,7 +570,7 @@ func (g *group) emitSelectCompareFused(r *rnode, next *int) (value, error) {
 	if !ok {
 		return g.emitSelectUnfused(op, a, b, x, y, dt)
 	}
-	out := value{reg: g.newReg(), dt: dt}
+	out := value{reg: g.newReg(dt), dt: dt}
 	g.add(instr{code: iSelCmp, sel: k, dst: out.reg, a: a.reg, b: b.reg, c: x.reg, d: y.reg, bS: b.scalar, dS: y.scalar,
 		op: op, kt: compute.Type(dt), name: fmt.Sprintf("select(%v) %v fused", op, dt)})
 	return out, nil
@@ -585,7 +589,7 @@ func (g *group) emitSelectUnfused(op compute.Op, a, b, x, y value, dt array.DTyp
 	if err != nil {
 		return value{}, err
 	}
-	cond := value{reg: g.newReg(), dt: array.Bool, scalar: a.scalar && b.scalar}
+	cond := value{reg: g.newReg(array.Bool), dt: array.Bool, scalar: a.scalar && b.scalar}
 	g.add(instr{code: iBinary, bin: k, dst: cond.reg, a: a.reg, b: b.reg, scalar: cond.scalar, name: fmt.Sprintf("%v %v", op, dt)})
 	wk, err := compute.LookupWhere(dt.Size())
 	if err != nil {
@@ -597,7 +601,7 @@ func (g *group) emitSelectUnfused(op compute.Op, a, b, x, y value, dt array.DTyp
 		}
 		return 1
 	}
-	out := value{reg: g.newReg(), dt: dt, scalar: cond.scalar && x.scalar && y.scalar}
+	out := value{reg: g.newReg(dt), dt: dt, scalar: cond.scalar && x.scalar && y.scalar}
 	g.add(instr{code: iWhere, wh: wk, dst: out.reg, a: cond.reg, b: x.reg, c: y.reg, scalar: out.scalar,
 		as: step(cond), bs: step(x), cs: step(y), name: fmt.Sprintf("select %v", dt)})
 	return out, nil
@@ -697,7 +701,7 @@ func (g *group) emitChainFused(r *rnode, next *int) (value, error) {
 		return g.emitBinary(r.n.op, t, c, dt)
 	}
 	k, _ := compute.LookupChain(in.n.op, r.n.op, compute.Type(dt), b.scalar, c.scalar, false)
-	out := value{reg: g.newReg(), dt: dt}
+	out := value{reg: g.newReg(dt), dt: dt}
 	g.add(instr{code: iChain, chain: k, dst: out.reg, a: a.reg, b: b.reg, c: c.reg, bS: b.scalar, cS: c.scalar,
 		op: in.n.op, op2: r.n.op, kt: compute.Type(dt), inPlace: true,
 		name: fmt.Sprintf("(%v then %v) %v fused", in.n.op, r.n.op, dt)})
@@ -717,7 +721,7 @@ func (g *group) emitBinary(op compute.Op, x, y value, dt array.DType) (value, er
 	if err != nil {
 		return value{}, err
 	}
-	out := value{reg: g.newReg(), dt: dt, scalar: x.scalar && y.scalar}
+	out := value{reg: g.newReg(dt), dt: dt, scalar: x.scalar && y.scalar}
 	g.add(instr{code: iBinary, bin: k, dst: out.reg, a: x.reg, b: y.reg, scalar: out.scalar, name: fmt.Sprintf("%v %v", op, dt),
 		op: op, kt: compute.Type(dt), form: form, inPlace: compute.Asm && !x.scalar})
 	return out, nil

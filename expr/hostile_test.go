@@ -114,13 +114,20 @@ func TestTileClamp(t *testing.T) {
 	require.Equal(t, expr.MaxTile, expr.PassTile(1<<61, 1<<40))
 	require.Equal(t, 100000, expr.PassTile(1<<36, 100000))
 	require.Equal(t, 1, expr.PassTile(1<<36, 0))
-	_, ok := expr.ScratchBytes(1<<50, expr.MaxTile)
+	_, ok := expr.ScratchBytes(1<<50, expr.MaxTile, 8)
 	require.False(t, ok, "scratch of 2^50 registers must not fit")
-	_, ok = expr.ScratchBytes(math.MaxInt-2, 1)
+	_, ok = expr.ScratchBytes(math.MaxInt-2, 1, 1)
 	require.False(t, ok, "register count overflow")
-	n, ok := expr.ScratchBytes(2, 1024)
+	for _, w := range []int{0, 9, -1} {
+		_, ok = expr.ScratchBytes(2, 1024, w)
+		require.False(t, ok, "element width %d", w)
+	}
+	n, ok := expr.ScratchBytes(2, 1024, 8)
 	require.True(t, ok)
 	require.Equal(t, 5*1024*8+64, n)
+	n, ok = expr.ScratchBytes(2, 1000, 1) // registers start on cache lines
+	require.True(t, ok)
+	require.Equal(t, 5*1024+64, n)
 	s, err := expr.Explain(expr.Add(expr.Const(1.0), expr.Const(2.0)), expr.WithTileSize(1<<61))
 	require.NoError(t, err)
 	require.Contains(t, s, fmt.Sprintf("tile %d", expr.MaxTile))

@@ -399,6 +399,10 @@ func (ev *evaluation) buildGroup(r *rnode, shape, dstStrides []int, want array.D
 	}
 	rootIsLeaf := g.root < len(g.leaves)
 	g.nphys = g.regAlloc()
+	g.wide = max(g.wide, 1)
+	if !ev.o.tileSet {
+		g.tile = passTile(ev.o.tile*8/g.wide, size(shape))
+	}
 	if err := g.checkScratch(); err != nil {
 		return nil, err
 	}

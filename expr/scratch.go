@@ -76,7 +76,8 @@ func resize[T any](s []T, n int) []T {
 }
 
 // fitWorker points w's registers at scratch for g: every register that is
-// not a leaf read in place gets a tile of 8-byte elements, and three more
+// not a leaf read in place gets a tile of the pass's widest elements (from
+// a cache line boundary: regBytes), and three more
 // tiles hold the mask accumulator, a mask temporary and a value temporary.
 // buildGroup checked the size (checkScratch). Periodic leaves get a buffer
 // each for their expanded row.
@@ -84,7 +85,7 @@ func (g *group) fitWorker(w *worker) {
 	t, nphys := g.tile, g.nphys
 	w.regs = resize(w.regs, nphys)
 	w.bufs = resize(w.bufs, nphys)
-	n, _ := scratchBytes(g.scratchBuffers(nphys), t)
+	n, _ := scratchBytes(g.scratchBuffers(nphys), t, g.wide)
 	if cap(w.scratch) < n {
 		w.scratch = make([]byte, n)
 	}
@@ -93,7 +94,7 @@ func (g *group) fitWorker(w *worker) {
 	p = unsafe.Add(p, (64-uintptr(p)%64)%64)
 	next := func() unsafe.Pointer {
 		q := p
-		p = unsafe.Add(p, t*8)
+		p = unsafe.Add(p, regBytes(t, g.wide))
 		return q
 	}
 	for r := 0; r < nphys; r++ {
@@ -120,8 +121,8 @@ func (g *group) fitWorker(w *worker) {
 		if np == len(w.keep) {
 			w.keep = append(w.keep, nil)
 		}
-		if cap(w.keep[np]) < t*8+64 {
-			w.keep[np] = make([]byte, t*8+64)
+		if cap(w.keep[np]) < regBytes(t, g.wide)+64 {
+			w.keep[np] = make([]byte, regBytes(t, g.wide)+64)
 		}
 		q := unsafe.Pointer(unsafe.SliceData(w.keep[np]))
 		w.exp[k] = unsafe.Add(q, (64-uintptr(q)%64)%64)
