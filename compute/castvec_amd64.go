@@ -44,6 +44,35 @@ func castF16F64(d, s unsafe.Pointer, n int) {
 	}
 }
 
+// castFloatNarrow converts float32 (f64: float64) to 8- or 16-bit integers
+// (ds bytes) as Go's conversion compiles on amd64: to int32 by truncation
+// (CVTTSS2SL, CVTTSD2SL: 0x80000000 for NaN and out of range), then the
+// low bits; blocks of 256 through the stack, the vector truncation
+// (castF32I32AVX2, castF64I32AVX2) then the narrowing (castN32to8AVX2,
+// castN32to16AVX2). n is a multiple of 32.
+func castFloatNarrow(d, s unsafe.Pointer, n int, f64 bool, ds int) {
+	var buf [256]int32
+	b := unsafe.Pointer(&buf[0])
+	ss := 4
+	if f64 {
+		ss = 8
+	}
+	for n > 0 {
+		k := min(n, len(buf))
+		if f64 {
+			castF64I32AVX2(b, s, k)
+		} else {
+			castF32I32AVX2(b, s, k)
+		}
+		if ds == 1 {
+			castN32to8AVX2(d, b, k)
+		} else {
+			castN32to16AVX2(d, b, k)
+		}
+		d, s, n = unsafe.Add(d, k*ds), unsafe.Add(s, k*ss), n-k
+	}
+}
+
 // castF16ViaF32 converts float16 to an integer type in blocks on the stack:
 // to float32 by F16C (exact: every float16 is a float32), then from float32
 // by the Go conversion, which gives what the Go loop's conversion from
@@ -250,6 +279,13 @@ func registerCastVec() {
 		castTable[Float16][Uint16] = wrapUnary(castF16ViaF32[uint16])
 		castTable[Float16][Uint32] = wrapUnary(castF16ViaF32[uint32])
 		castTable[Float16][Uint64] = wrapUnary(castF16ViaF32[uint64])
+	}
+	for _, from := range []Type{Float32, Float64} {
+		for _, to := range []Type{Int8, Uint8, Int16, Uint16} {
+			f64, ds := from == Float64, to.Size()
+			k := func(d, s unsafe.Pointer, n int) { castFloatNarrow(d, s, n, f64, ds) }
+			casts = append(casts, cast{from, to, k, 32})
+		}
 	}
 	// truncating casts keep the low bits whatever the signedness
 	for _, from := range [][2]Type{{Int16, Uint16}, {Int32, Uint32}, {Int64, Uint64}} {
