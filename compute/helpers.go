@@ -200,25 +200,27 @@ func absS[T signed](x T) T {
 // floorDivF is NumPy's float floor division (npy_floor_divide, Python's
 // float //): the quotient of the remainder-corrected dividend, floored, so
 // that x == y*(x//y) + x%y as exactly as floats allow; x//0 is x/0 (±inf or
-// NaN), and a zero quotient takes the sign of x/y.
+// NaN), and a zero quotient takes the sign of x/y. Each step rounds in T, as
+// NumPy's float32 loop (npy_floor_dividef) computes in float32: the exact
+// floor of a float32 quotient above 2^24 can differ from its (fmod is
+// exact, (x - mod) / y rounds).
 func floorDivF[T float](x, y T) T {
-	a, b := float64(x), float64(y)
-	if b == 0 {
-		return T(a / b)
+	if y == 0 {
+		return x / y
 	}
-	mod := fmodF(a, b)
-	div := (a - mod) / b
-	if mod != 0 && (b < 0) != (mod < 0) {
+	mod := T(fmodF(float64(x), float64(y))) // exact, so representable in T
+	div := (x - mod) / y
+	if mod != 0 && (y < 0) != (mod < 0) {
 		div -= 1
 	}
 	if div == 0 {
-		return T(math.Copysign(0, a/b))
+		return T(math.Copysign(0, float64(x/y)))
 	}
-	fl := math.Floor(div)
+	fl := T(math.Floor(float64(div)))
 	if div-fl > 0.5 {
 		fl++
 	}
-	return T(fl)
+	return fl
 }
 
 // maxF and minF are NumPy's maximum and minimum of floats as its x86 loops

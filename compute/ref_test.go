@@ -173,6 +173,9 @@ func refFloat(t compute.Type, op compute.Op, x, y float64) (float64, bool) {
 	case compute.TruncDiv:
 		return math.Trunc(rnd(x / y)), false
 	case compute.FloorDiv:
+		if t == compute.Float32 {
+			return float64(refFloorDiv32(float32(x), float32(y))), false
+		}
 		return rnd(refFloorDiv(x, y)), false
 	case compute.Fmax, compute.Fmin:
 		switch {
@@ -285,6 +288,33 @@ func refFloorDiv(x, y float64) float64 {
 		return math.Copysign(0, x/y)
 	}
 	return q
+}
+
+// refFloorDiv32 is NumPy's float32 floor division (npy_divmodf's quotient),
+// step by step in float32 as NumPy's C computes it: the exact fmod, the
+// quotient of the dividend less it (rounded), one less when the remainder's
+// sign differs from the divisor's, then floored and snapped up when the
+// fraction exceeds one half. It is not floor(x / y) rounded once: above
+// 2^24 the rounded (x - mod) / y decides (TestFloorDivFloat32RoundsInFloat32
+// holds NumPy's own results for such cases).
+func refFloorDiv32(x, y float32) float32 {
+	if y == 0 {
+		return x / y
+	}
+	mod := float32(math.Mod(float64(x), float64(y)))
+	var div float32 = (x - mod) / y
+	if mod != 0 && math.Signbit(float64(y)) != math.Signbit(float64(mod)) {
+		div = div - 1
+	}
+	if div == 0 {
+		q := x / y
+		return float32(math.Copysign(0, float64(q)))
+	}
+	fl := float32(math.Floor(float64(div)))
+	if d := div - fl; d > 0.5 {
+		fl = fl + 1
+	}
+	return fl
 }
 
 // refBool computes op on bools (0 or 1).
