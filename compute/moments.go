@@ -47,10 +47,8 @@ func (m Moments) Merge(o Moments) Moments {
 	n := m.Count + o.Count
 	na, nb, nn := float64(m.Count), float64(o.Count), float64(n)
 	d := (o.Mean - m.Mean) + (o.lo - m.lo)
-	h, e := twoSum(m.Mean, d*(nb/nn))
-	mean, lo := finiteSum(h, m.lo+e)
-	m2, m2e := twoSum(m.M2, o.M2+d*d*(na/nn*nb))
-	m2, m2lo := finiteSum(m2, m.m2lo+o.m2lo+m2e)
+	mean, lo := compSum(m.Mean, d*(nb/nn), m.lo)
+	m2, m2lo := compSum(m.M2, o.M2+d*d*(na/nn*nb), m.m2lo+o.m2lo)
 	return Moments{Count: n, Mean: mean, lo: lo, M2: m2, m2lo: m2lo}
 }
 
@@ -99,6 +97,11 @@ func MomentsOf32(x, tmp []float32) Moments {
 		return Moments{Count: 1, Mean: float64(x[0]), M2: 0 * float64(x[0])} // 0*Inf = NaN, as NumPy
 	}
 	c := vek32.Sum(x) / float32(n)
+	if c-c != 0 { // the sum overflowed, or some value is not finite
+		if m, ok := momentsScaled(n, func(i int) float64 { return float64(x[i]) }); ok {
+			return m
+		}
+	}
 	d := tmp[:n]
 	vek32.SubNumber_Into(d, x, c) // (a pointer to c for a kernel would move c to the heap)
 	s, ss := float64(vek32.Sum(d)), float64(vek32.Dot(d, d))
@@ -115,9 +118,51 @@ func MomentsOf64(x, tmp []float64) Moments {
 		return Moments{Count: 1, Mean: x[0], M2: 0 * x[0]}
 	}
 	c := vek.Sum(x) / float64(n)
+	if c-c != 0 { // the sum overflowed, or some value is not finite
+		if m, ok := momentsScaled(n, func(i int) float64 { return x[i] }); ok {
+			return m
+		}
+	}
 	d := tmp[:n]
 	vek.SubNumber_Into(d, x, c)
 	return correct(n, c, vek.Sum(d), vek.Dot(d, d))
+}
+
+// momentsScaled returns the moments of n finite values (at(i) is value i)
+// computed on the values times 2^-k, k the exponent of the largest
+// magnitude, for blocks whose plain sums overflow: values near the top of
+// the range give a sum of ±Inf, so a mean of ±Inf and an M2 of NaN, where
+// the mean is finite and M2 finite or +Inf (NumPy's variance of such data
+// is +Inf). ok is false when some value is NaN or infinite: the plain
+// sums' NaN is then the answer. A slow path: it runs only after an
+// overflow.
+func momentsScaled(n int, at func(i int) float64) (m Moments, ok bool) {
+	big := 0.0
+	for i := 0; i < n; i++ {
+		v := math.Abs(at(i))
+		if v-v != 0 {
+			return Moments{}, false
+		}
+		big = max(big, v)
+	}
+	_, k := math.Frexp(big)
+	var sum float64
+	for i := 0; i < n; i++ {
+		sum += math.Ldexp(at(i), -k) // |x·2^-k| < 1: no overflow, exact scaling
+	}
+	c := sum / float64(n)
+	var s, ss float64
+	for i := 0; i < n; i++ {
+		d := math.Ldexp(at(i), -k) - c
+		s += d
+		ss += d * d
+	}
+	sm := correct(n, c, s, ss)
+	m = Moments{Count: sm.Count, Mean: math.Ldexp(sm.Mean, k), lo: math.Ldexp(sm.lo, k), M2: math.Ldexp(sm.M2, 2*k)}
+	if m.M2-m.M2 != 0 {
+		m.lo = 0
+	}
+	return m, true
 }
 
 // correct finishes the corrected two-pass algorithm.
@@ -126,6 +171,9 @@ func correct(n int, c, s, ss float64) Moments {
 	m2 := ss - s*s/fn
 	if m2 < 0 { // rounding; NaN stays NaN
 		m2 = 0
+	}
+	if ss > math.MaxFloat64 { // s²/n <= ss: an overflowed ss is M2's +Inf, not Inf - Inf
+		m2 = ss
 	}
 	mean, lo := finiteSum(c, s/fn)
 	return Moments{Count: int64(n), Mean: mean, lo: lo, M2: m2}
@@ -189,6 +237,7 @@ func mergeRows[T float32 | float64](l *LaneMoments, rows []unsafe.Pointer, bsum,
 	if nb == 0 || nl == 0 {
 		return
 	}
+	all := rows // sqDevRows below leaves rows the rows it did not take
 	t, is64 := Float32, false
 	if unsafe.Sizeof(T(0)) == 8 {
 		t, is64 = Float64, true
@@ -220,6 +269,14 @@ func mergeRows[T float32 | float64](l *LaneMoments, rows []unsafe.Pointer, bsum,
 	}
 	// Σ(x-c) = (s - nb·c) + comp, nb·c split exactly by an FMA
 	for i, v := range s {
+		if c := float64(bsum[i]); c-c != 0 { // an overflowed sum, or a value not finite
+			if m, ok := momentsScaled(nb, func(r int) float64 { return float64(*(*T)(unsafe.Add(all[r], i*int(unsafe.Sizeof(T(0)))))) }); ok {
+				// the lane's block as a centre (its mean), no deviation
+				// sum, and M2 (which may be +Inf)
+				bsum[i], s[i], bm2[i] = T(m.Mean), 0, T(m.M2)
+				continue
+			}
+		}
 		c := float64(bsum[i])
 		p := fb * c
 		pe := math.FMA(fb, c, -p)
@@ -273,7 +330,7 @@ func mergeLanesExact[T float32 | float64](l *LaneMoments, nb int, centre []T, ds
 	if l.Count == 0 {
 		for i, c := range centre {
 			mean[i], lo[i] = finiteSum(float64(c), dsum[i]/fb)
-			m2[i] = max(float64(bm2[i])-dsum[i]*dsum[i]/fb, 0)
+			m2[i] = blockM2(float64(bm2[i]), dsum[i], fb)
 			m2lo[i] = 0
 		}
 		l.Count = int64(nb)
@@ -283,14 +340,34 @@ func mergeLanesExact[T float32 | float64](l *LaneMoments, nb int, centre []T, ds
 	n := na + fb
 	f, fab := fb/n, na/n*fb
 	for i, c := range centre {
-		bm := max(float64(bm2[i])-dsum[i]*dsum[i]/fb, 0)
+		bm := blockM2(float64(bm2[i]), dsum[i], fb)
 		d := (float64(c) - mean[i]) + (dsum[i]/fb - lo[i])
-		a, ae := twoSum(m2[i], bm+d*d*fab)
-		m2[i], m2lo[i] = finiteSum(a, m2lo[i]+ae)
-		h, e := twoSum(mean[i], d*f)
-		mean[i], lo[i] = finiteSum(h, lo[i]+e)
+		m2[i], m2lo[i] = compSum(m2[i], bm+d*d*fab, m2lo[i])
+		mean[i], lo[i] = compSum(mean[i], d*f, lo[i])
 	}
 	l.Count += int64(nb)
+}
+
+// blockM2 is a block's M2 by the corrected two-pass algorithm, ss - s²/n
+// (ss the squared deviations from the centre, s their sum), at least 0. As
+// s²/n <= ss, an ss that overflowed to +Inf gives +Inf (not Inf - Inf).
+func blockM2(ss, s, n float64) float64 {
+	if ss > math.MaxFloat64 {
+		return ss
+	}
+	return max(ss-s*s/n, 0)
+}
+
+// compSum adds b to a value held as a + lo (lo its compensation) and
+// returns the sum the same way. A sum that is not finite (an overflow to
+// +Inf, a NaN) is returned alone with no compensation: the error terms of
+// infinities are NaN.
+func compSum(a, b, lo float64) (float64, float64) {
+	h, e := twoSum(a, b)
+	if h-h != 0 {
+		return a + b, 0
+	}
+	return finiteSum(h, lo+e)
 }
 
 // finiteSum is twoSum that leaves a non-finite sum as it is (NaN or an

@@ -188,3 +188,56 @@ func TestScans(t *testing.T) {
 	_, err = LookupScan(Op(250), Int8)
 	require.Error(t, err)
 }
+
+// TestMomentsOverflow: blocks of finite values near the top of the range,
+// whose plain sums overflow (a mean of ±Inf, then Inf - Inf), give the
+// variance's true value: +Inf when it is beyond float64 (NumPy's answer
+// too), finite when it is not (all equal: 0, where NumPy's overflowed mean
+// gives Inf). A NaN or an infinity in the data still gives NaN. Both the
+// one-block functions and the lanes (a reduction over an outer axis), for
+// float32 and float64.
+func TestMomentsOverflow(t *testing.T) {
+	const n = 24
+	cases := []struct {
+		name string
+		f    func(i int) float64
+		want float64 // Var(0): +Inf, NaN or a finite value
+	}{
+		{"spread", func(i int) float64 { return math.MaxFloat64 * float64(1-2*(i%2)) * (0.5 + float64(i)/64) }, math.Inf(1)},
+		{"equal", func(i int) float64 { return 1e308 }, 0},
+		{"nan", func(i int) float64 { return []float64{1e308, math.NaN()}[i%2] }, math.NaN()},
+		{"inf", func(i int) float64 { return []float64{1e308, math.Inf(1), -1e308}[i%3] }, math.NaN()},
+	}
+	check := func(name string, got, want float64) {
+		t.Helper()
+		if !(got == want || math.IsNaN(got) && math.IsNaN(want)) {
+			t.Errorf("%s: var %v, want %v", name, got, want)
+		}
+	}
+	for _, c := range cases {
+		x64 := make([]float64, n)
+		for i := range x64 {
+			x64[i] = c.f(i)
+		}
+		check(c.name+" float64", MomentsOf64(x64, make([]float64, n)).Var(0), c.want)
+		// lanes: column 0 holds the case, column 1 zeros
+		rows := make([]unsafe.Pointer, n)
+		buf := make([]float64, 2*n)
+		for i := range rows {
+			buf[2*i] = x64[i]
+			rows[i] = unsafe.Pointer(&buf[2*i])
+		}
+		l := LaneMoments{Mean: make([]float64, 2), M2: make([]float64, 2)}
+		l.MergeRows64(rows[:n/2], make([]float64, 2), make([]float64, 2), make([]float64, 2))
+		l.MergeRows64(rows[n/2:], make([]float64, 2), make([]float64, 2), make([]float64, 2))
+		check(c.name+" float64 lanes", l.Lane(0).Var(0), c.want)
+		check(c.name+" float64 lanes, zero column", l.Lane(1).Var(0), 0)
+		// float32: the same shapes at float32's top
+		x32 := make([]float32, n)
+		for i := range x32 {
+			x32[i] = float32(x64[i] / math.MaxFloat64 * math.MaxFloat32)
+		}
+		// (spread: +Inf, as NumPy's, whose squares in float32 overflow too)
+		check(c.name+" float32", MomentsOf32(x32, make([]float32, n)).Var(0), c.want)
+	}
+}

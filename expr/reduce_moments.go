@@ -19,7 +19,12 @@ import (
 // integers give float64. Nulls are left out (a slice with no valid element,
 // like an empty one, gives NaN); NaN and Inf propagate; no degree of
 // freedom left gives NaN (or +Inf when the deviations are not all zero), as
-// NumPy's division does. keepDims keeps the reduced axes as size 1.
+// NumPy's division does. Finite values whose sums overflow give +Inf when
+// the variance is beyond the dtype (as NumPy) and its value when it is not
+// (values all equal near the top of the range: 0, where NumPy's
+// overflowed mean gives +Inf). NumPy computes float16 in float16, so its
+// variance is +Inf once a squared deviation passes 65504; ours is computed
+// in float32 and rounded once. keepDims keeps the reduced axes as size 1.
 //
 // The algorithm is one read of the data: blocks small enough to stay in
 // cache get two passes (mean, then squared deviations from it) and are

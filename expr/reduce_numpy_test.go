@@ -119,6 +119,13 @@ func TestVarStdEdgeCases(t *testing.T) {
 	ni := expr.Leaf(mk(t, mem, []float64{1, nan, 2, 3, math.Inf(1), 4}, 2, 3))
 	near(t, []float64{nan, nan}, evalSame[float64](t, mem, expr.ReduceVar(ni, []int{1}, 0, false), array.Float64, 2), 0)
 	near(t, []float64{1, nan, 1}, evalSame[float64](t, mem, expr.ReduceVar(ni, []int{0}, 0, false), array.Float64, 3), 1e-15)
+	// finite values whose sums overflow: +Inf as NumPy (not Inf - Inf's NaN),
+	// over every axis, the inner one and the outer one
+	huge := expr.Leaf(mk(t, mem, []float64{1e308, 1.5e308, -1e308, 5e307, 1e308, 1.2e308}, 3, 2))
+	inf := math.Inf(1)
+	near(t, []float64{inf}, evalSame[float64](t, mem, expr.ReduceVar(huge, nil, 0, false), array.Float64), 0)
+	near(t, []float64{inf, inf, inf}, evalSame[float64](t, mem, expr.ReduceStd(huge, []int{1}, 0, false), array.Float64, 3), 0)
+	near(t, []float64{inf, inf}, evalSame[float64](t, mem, expr.ReduceVar(huge, []int{0}, 0, false), array.Float64, 2), 0)
 	// float16 keeps float16; bool gives float64
 	h := expr.Cast(expr.Leaf(mk(t, mem, []float32{1.75, 0, 2.25, -0.5, -1.5}, 5)), array.Float16)
 	require.Equal(t, array.Float16, expr.ReduceVar(h, nil, 0, false).DType())
