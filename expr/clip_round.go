@@ -60,6 +60,11 @@ func Clip(x, lo, hi *Node) *Node {
 		if err != nil {
 			return &Node{kind: kBinary, err: err}
 		}
+		if c.dtype != dt {
+			// NumPy computes in the three operands' common dtype, which is
+			// not the pairwise promotions' (uint8, int8, float16: float16)
+			c = Cast(c, dt)
+		}
 		args[i] = c
 	}
 	return Minimum(Maximum(args[0], args[1]), args[2])

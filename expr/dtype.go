@@ -62,25 +62,23 @@ func (w weakKind) String() string {
 }
 
 // promoteWeak returns the dtype operands are promoted to, NEP 50's rules:
-// the strong operands are promoted by Promote; then a weak int leaves an
+// the strong operands are promoted together (array.PromoteTypesN, which is
+// Promote for two; three, as Clip's, follow NumPy's n-ary rule); then a weak int leaves an
 // integer or float dtype as it is and turns bool into int64; a weak float
 // leaves a float dtype as it is and turns an integer or bool into float64;
 // a weak bool changes nothing. With only weak operands the result is the
 // default dtype of the highest kind (bool, int64, float64).
 func promoteWeak(args ...*Node) array.DType {
-	dt := array.Invalid
+	var strongs []array.DType
 	hi := strong
 	for _, a := range args {
 		if a.weak != strong {
 			hi = max(hi, a.weak)
 			continue
 		}
-		if dt == array.Invalid {
-			dt = a.dtype
-		} else {
-			dt = Promote(dt, a.dtype)
-		}
+		strongs = append(strongs, a.dtype)
 	}
+	dt := array.PromoteTypesN(strongs...) // NumPy's n-ary rule (Clip's three operands), Invalid for none
 	switch {
 	case dt == array.Invalid:
 		switch hi {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/broadcast"
 	"github.com/stride0/stride0/view"
 )
@@ -232,7 +233,8 @@ func RepeatFlat(x *Node, repeats int) *Node {
 // Concatenate joins xs along an existing axis (negative counts from the
 // end), as numpy.concatenate: every piece has the same rank (not 0) and
 // the same dims but along axis; the dtype is the promotion of the pieces'
-// (NumPy's result_type). Lazy: no piece is copied until the node is
+// (NumPy's result_type, array.PromoteTypesN: int8, uint16 and float32
+// give float32, not a pairwise fold's float64). Lazy: no piece is copied until the node is
 // evaluated, and then each is evaluated (fused with whatever it computes)
 // straight into its slice of the output.
 func Concatenate(xs []*Node, axis int) *Node {
@@ -255,10 +257,11 @@ func joinNode(name string, xs []*Node, axis int, stack bool) *Node {
 		n.err = fmt.Errorf("expr.%s: %w: need at least one array", name, ErrArgument)
 		return n
 	}
-	dt := xs[0].dtype
-	for _, x := range xs[1:] {
-		dt = Promote(dt, x.dtype)
+	dts := make([]array.DType, len(xs))
+	for i, x := range xs {
+		dts[i] = x.dtype
 	}
+	dt := array.PromoteTypesN(dts...) // NumPy's n-ary promotion, not a pairwise fold
 	n.dtype, n.ctype = dt, dt
 	for i, x := range xs {
 		if x.dtype != dt {

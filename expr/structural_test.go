@@ -163,6 +163,46 @@ func TestConcatenatePromotesAndKeepsNulls(t *testing.T) {
 	require.Equal(t, []bool{true, false, true}, valid)
 }
 
+// TestJoinPromotesAsNumPy: three or more pieces promote by NumPy's n-ary
+// rule, not a pairwise fold (numpy.result_type, as numpy.concatenate,
+// numpy.stack and numpy.clip give them): uint8, int8 and float16 give
+// float16 (pairwise: int16, then float32), int8, uint16 and float32 give
+// float32 (pairwise: int32, then float64), int64, float32 and int8 give
+// float64.
+func TestJoinPromotesAsNumPy(t *testing.T) {
+	mem := checkedMem(t)
+	leaf := func(dt array.DType) *expr.Node {
+		return expr.Cast(expr.Leaf(mk(t, mem, []int8{1, 2})), dt)
+	}
+	for _, c := range []struct {
+		dts  []array.DType
+		want array.DType
+	}{
+		{[]array.DType{array.Uint8, array.Int8, array.Float16}, array.Float16},
+		{[]array.DType{array.Int8, array.Uint16, array.Float32}, array.Float32},
+		{[]array.DType{array.Int64, array.Float32, array.Int8}, array.Float64},
+		{[]array.DType{array.Int16, array.Float16, array.Int8}, array.Float32},
+		{[]array.DType{array.Uint8, array.Int8}, array.Int16},
+	} {
+		var xs []*expr.Node
+		for _, dt := range c.dts {
+			xs = append(xs, leaf(dt))
+		}
+		want := make([]float64, 0, 2*len(c.dts))
+		for range c.dts {
+			want = append(want, 1, 2)
+		}
+		cat, st := expr.Concatenate(xs, 0), expr.Stack(xs, 0)
+		require.Equal(t, c.want, cat.DType(), "concatenate %v", c.dts)
+		require.Equal(t, c.want, st.DType(), "stack %v", c.dts)
+		require.Equal(t, want, evalAs[float64](t, mem, expr.Cast(cat, array.Float64), array.Float64, len(want)))
+		require.Equal(t, want, evalAs[float64](t, mem, expr.Cast(st, array.Float64), array.Float64, len(c.dts), 2))
+		if len(c.dts) == 3 {
+			require.Equal(t, c.want, expr.Clip(xs[0], xs[1], xs[2]).DType(), "clip %v", c.dts)
+		}
+	}
+}
+
 func TestTakeCompressDocs(t *testing.T) {
 	a := expr.Leaf(mk(t, nil, []int64{4, 3, 5, 7, 6, 8}))
 	m := expr.Leaf(mk(t, nil, []int64{1, 2, 3, 4, 5, 6}, 3, 2))
