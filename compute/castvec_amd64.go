@@ -30,6 +30,9 @@ func castF32F16F16C(d, s unsafe.Pointer, n int)
 //go:noescape
 func castF16F64F16C(d, s unsafe.Pointer, n int) (nan bool)
 
+//go:noescape
+func accMulF64F32AVX2(acc, x unsafe.Pointer, n int)
+
 // castF16F64 converts float16 to float64 by F16C, then converts again in
 // Go the NaNs of a call that had any: F16C quiets a signalling NaN, which
 // the Go loop (as NumPy's npy_half_to_double) keeps. n is a multiple of 16.
@@ -269,6 +272,7 @@ func registerCastVec() {
 		{Int16, Float64, castI16F64AVX2, 16}, {Uint16, Float64, castU16F64AVX2, 16},
 		{Float32, Int32, castF32I32AVX2, 32}, {Float64, Int32, castF64I32AVX2, 16},
 	}
+	accMulWidenVec = accMulF64F32AVX2
 	if hasF16C() {
 		casts = append(casts, cast{Float16, Float32, castF16F32F16C, 32}, cast{Float32, Float16, castF32F16F16C, 32}, cast{Float16, Float64, castF16F64, 16})
 		castTable[Float16][Int8] = wrapUnary(castF16ViaF32[int8])

@@ -181,6 +181,29 @@ f16f64:
 	VZEROUPPER
 	RET
 
+// func accMulF64F32AVX2(acc, x unsafe.Pointer, n int); n a multiple of 8:
+// acc[i] = acc[i] * float64(x[i]), the accumulator the multiply's first
+// operand (as vek's Mul_Inplace, for the NaN it returns of two).
+TEXT ·accMulF64F32AVX2(SB), NOSPLIT, $0-24
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+accmulw:
+	VCVTPS2PD 0(SI), Y0
+	VCVTPS2PD 16(SI), Y1
+	VMOVUPD 0(DI), Y2
+	VMOVUPD 32(DI), Y3
+	VMULPD Y0, Y2, Y2
+	VMULPD Y1, Y3, Y3
+	VMOVUPD Y2, 0(DI)
+	VMOVUPD Y3, 32(DI)
+	ADDQ $32, SI
+	ADDQ $64, DI
+	SUBQ $8, CX
+	JNZ accmulw
+	VZEROUPPER
+	RET
+
 // func castU8I64AVX2(d, s unsafe.Pointer, n int); n a multiple of 16
 TEXT ·castU8I64AVX2(SB), NOSPLIT, $0-24
 	CVT4(VPMOVZXBQ, VMOVDQU, 4, 32, 16)

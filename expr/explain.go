@@ -98,7 +98,7 @@ func (ev *evaluation) describe(g *group, r *rnode, what string, dst *array.Array
 	for _, note := range g.notes {
 		fmt.Fprintf(b, "  kernel: %s\n", note)
 	}
-	if len(g.prog) == 0 && !g.rowsOK {
+	if len(g.prog) == 0 && !g.rowsOK && !g.fusedStep {
 		fmt.Fprintf(b, "  kernel: copy\n")
 	}
 	store := "stored from scratch"

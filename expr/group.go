@@ -15,30 +15,31 @@ import (
 // accumulator. It is built for one layout of the leaves and the output and
 // reused while that layout repeats.
 type group struct {
-	shape  []int // iteration space (the root's shape; a reduction's argument's)
-	cshape []int // coalesced iteration space; never empty (rank 0 runs as [1])
-	leaves []*leafOp
-	prog   []instr
-	nregs  int // scratch registers, each tile elements of wide bytes
-	wide   int // the widest element (bytes) of any leaf or register
-	root   int // register holding the root's value
-	rootT  array.DType
-	rootS  bool             // the root value is one element (every leaf is constant along the inner axis)
-	direct bool             // the root instruction writes straight into the output run
-	nt     bool             // the output is streamed with non-temporal stores
-	seams  bool             // nt, direct: each run's unaligned head and tail go through the tile buffer (rootSeams)
-	batch  int              // rows per tile when the inner axis is short (0: one row at a time)
-	rows   compute.RowsFunc // sums of one leaf over the row axis: several rows per call
-	rowsOK bool             // rows applies (an accurate sum calls its target's Rows instead)
-	runs   bool             // a fold of one leaf read in place: each run goes to the fold kernel whole
-	count  bool             // a counting pass: fold 1 for each valid element instead of the values
-	k2d    compute.Binary2D // one binary kernel over whole rows (see plan2D)
-	k2dNT  compute.Binary2D // its streaming variant, for rows that are 32-byte aligned
-	masked bool             // some leaf has a validity mask
-	dstCS  []int            // coalesced output (or accumulator) strides
-	tile   int
-	notes  []string  // what Explain prints
-	reused []emitted // values of shared nodes, computed once per tile (cse_emit.go)
+	shape     []int // iteration space (the root's shape; a reduction's argument's)
+	cshape    []int // coalesced iteration space; never empty (rank 0 runs as [1])
+	leaves    []*leafOp
+	prog      []instr
+	nregs     int  // scratch registers, each tile elements of wide bytes
+	wide      int  // the widest element (bytes) of any leaf or register
+	fusedStep bool // the accumulating step does the pass's one cast (fuseWidenAccum)
+	root      int  // register holding the root's value
+	rootT     array.DType
+	rootS     bool             // the root value is one element (every leaf is constant along the inner axis)
+	direct    bool             // the root instruction writes straight into the output run
+	nt        bool             // the output is streamed with non-temporal stores
+	seams     bool             // nt, direct: each run's unaligned head and tail go through the tile buffer (rootSeams)
+	batch     int              // rows per tile when the inner axis is short (0: one row at a time)
+	rows      compute.RowsFunc // sums of one leaf over the row axis: several rows per call
+	rowsOK    bool             // rows applies (an accurate sum calls its target's Rows instead)
+	runs      bool             // a fold of one leaf read in place: each run goes to the fold kernel whole
+	count     bool             // a counting pass: fold 1 for each valid element instead of the values
+	k2d       compute.Binary2D // one binary kernel over whole rows (see plan2D)
+	k2dNT     compute.Binary2D // its streaming variant, for rows that are 32-byte aligned
+	masked    bool             // some leaf has a validity mask
+	dstCS     []int            // coalesced output (or accumulator) strides
+	tile      int
+	notes     []string  // what Explain prints
+	reused    []emitted // values of shared nodes, computed once per tile (cse_emit.go)
 
 	nphys     int               // physical registers after allocation
 	whereZero compute.WhereFunc // select on the root's element size
@@ -94,6 +95,7 @@ type instr struct {
 	as, bs, cs int  // where: steps (0 or 1) of cond, x, y
 	name       string
 	inPlace    bool         // the kernel may write over its first operand
+	castFrom   array.DType  // a cast (iUnary): the dtype it converts from (Invalid: not a cast)
 	op         compute.Op   // binary: the operator, type and form, to find
 	kt         compute.Type // a streaming variant of the kernel
 	form       compute.Form
@@ -262,7 +264,7 @@ func (g *group) cast(v value, dt array.DType) (value, error) {
 		return v, err
 	}
 	out := value{reg: g.newReg(dt), dt: dt, scalar: v.scalar}
-	g.add(instr{code: iUnary, un: k, dst: out.reg, a: v.reg, scalar: v.scalar, name: fmt.Sprintf("cast %v->%v", v.dt, dt)})
+	g.add(instr{code: iUnary, un: k, dst: out.reg, a: v.reg, scalar: v.scalar, castFrom: v.dt, name: fmt.Sprintf("cast %v->%v", v.dt, dt)})
 	return out, nil
 }
 

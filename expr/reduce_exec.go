@@ -195,6 +195,9 @@ func (ev *evaluation) reduce(r *rnode, dst *array.Array) (*array.Array, error) {
 	if err != nil {
 		return fail(err)
 	}
+	if k, ok := g.fuseWidenAccum(op, at, accurate); ok {
+		accum = k
+	}
 	if k, ok := compute.LookupAccumulateRows(compute.Type(at)); ok && op == compute.Add && !accurate {
 		g.useRows(k)
 	}
@@ -417,4 +420,35 @@ func scalarOf(t array.DType, v float64) [8]byte {
 		k(unsafe.Pointer(&b), unsafe.Pointer(&v), 1)
 	}
 	return b
+}
+
+// fuseWidenAccum drops a pass's one instruction, a cast of a leaf to the
+// accumulator type at, when compute has that cast fused into the
+// accumulating step of op (compute.LookupAccumulateWiden: a float32
+// product into float64 accumulators) and the pass only accumulates (its
+// innermost axis is kept, so it never folds; no masks, counts or accurate
+// sums). The leaf is then the pass's value, read in place by the fused
+// step: the tile of cast values is neither written nor read again.
+func (g *group) fuseWidenAccum(op compute.Op, at array.DType, accurate bool) (compute.AccumulateFunc, bool) {
+	if len(g.prog) != 1 || accurate || g.masked || g.count || g.rootS || g.dstCS[len(g.dstCS)-1] == 0 {
+		return nil, false
+	}
+	in := g.prog[0]
+	if in.code != iUnary || in.castFrom == array.Invalid || in.scalar || in.a >= len(g.leaves) || g.rootT != at {
+		return nil, false
+	}
+	k, ok := compute.LookupAccumulateWiden(op, compute.Type(at), compute.Type(in.castFrom))
+	if !ok {
+		return nil, false
+	}
+	sz := in.castFrom.Size()
+	var err error
+	if g.whereZero, err = compute.LookupWhere(sz); err != nil {
+		return nil, false
+	}
+	g.scatter, _ = compute.Scatter(sz)
+	g.gatherOut, _ = compute.Gather(sz)
+	g.prog, g.root, g.rootT, g.fusedStep = g.prog[:0], in.a, in.castFrom, true
+	g.notes[len(g.notes)-1] = fmt.Sprintf("%v of %v into the %v accumulators, the cast fused into the step", op, in.castFrom, at)
+	return k, true
 }

@@ -216,3 +216,32 @@ func TestProdOverflowAsNumPy(t *testing.T) {
 		}
 	}
 }
+
+// TestProdFusedWidening: a float32 product over an outer axis multiplies
+// the float32 values straight into its float64 accumulators (the cast
+// fused into the step: compute.LookupAccumulateWiden), with the running
+// product NumPy's is (TestProdIsNumPysRunningProduct checks the values);
+// over the inner axis (a fold) and with nulls the cast stays.
+func TestProdFusedWidening(t *testing.T) {
+	mem := checkedMem(t)
+	v := make([]float32, 64*33)
+	for i := range v {
+		v[i] = 1 + float32(i%7)/64
+	}
+	x := expr.Leaf(mk(t, mem, v, 64, 33))
+	s, err := expr.Explain(expr.ReduceProd(x, []int{0}, false))
+	require.NoError(t, err)
+	require.Contains(t, s, "the cast fused into the step")
+	require.NotContains(t, s, "kernel: copy")
+	s, err = expr.Explain(expr.ReduceProd(x, []int{1}, false))
+	require.NoError(t, err)
+	require.NotContains(t, s, "fused into the step")
+	got := evalSame[float32](t, mem, expr.ReduceProd(x, []int{0}, false), array.Float32, 33)
+	for j := 0; j < 33; j++ {
+		p := 1.0
+		for i := 0; i < 64; i++ {
+			p *= float64(v[i*33+j])
+		}
+		require.Equal(t, float32(p), got[j], "column %d", j)
+	}
+}
