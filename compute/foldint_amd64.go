@@ -99,21 +99,109 @@ func firstEqVec(k func(x unsafe.Pointer, n int, v unsafe.Pointer) int, size int)
 	}
 }
 
-// foldVec128 is a fold whose whole blocks of 128 bytes go through k: four
-// vectors of accumulators, started from x's first block, take each
-// further block; the Go fold then folds the accumulators' lanes and the
-// rest into acc. For max and min the grouping does not matter.
-func foldVec128(k func(acc, x unsafe.Pointer, n int), fold FoldFunc, size int) FoldFunc {
+// foldVec128 is a fold whose whole blocks of 128 bytes go through kernel
+// id (foldKernel): four vectors of accumulators, started from x's first
+// block, take each further block (and, but for 64-bit lanes, are folded
+// into one vector); then the accumulators' lanes are folded into acc
+// here, and the rest by the Go fold. For max, min and the
+// wrapping product the grouping does not matter. The accumulators live on
+// the stack: the kernel is called statically (foldKernel), so they do not
+// escape (through a func value they did, a heap allocation every call:
+// every row of a reduction along rows), and their lanes are folded by a
+// loop over T rather than the fold's func value.
+func foldVec128[T int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64](id int, op Op, fold FoldFunc) FoldFunc {
+	size := int(unsafe.Sizeof(T(0)))
 	block := 128 / size
+	nl := 32 / size // the 8/16/32-bit kernels leave one vector of lanes (FOLDINT)
+	if size == 8 {
+		nl = block // the 64-bit ones all four
+	}
 	return func(acc, x unsafe.Pointer, n int) {
 		if m := n / block * block; m >= 2*block {
 			var buf [128]byte
 			copy(buf[:], unsafe.Slice((*byte)(x), 128))
-			k(unsafe.Pointer(&buf[0]), unsafe.Add(x, 128), m-block)
-			fold(acc, unsafe.Pointer(&buf[0]), block)
+			foldKernel(id, unsafe.Pointer(&buf[0]), unsafe.Add(x, 128), m-block)
+			v := *(*T)(acc)
+			lanes := unsafe.Slice((*T)(unsafe.Pointer(&buf[0])), nl)
+			switch op {
+			case Mul:
+				for _, b := range lanes {
+					v *= b
+				}
+			case Maximum:
+				for _, b := range lanes {
+					v = max(v, b)
+				}
+			default:
+				for _, b := range lanes {
+					v = min(v, b)
+				}
+			}
+			*(*T)(acc) = v
 			x, n = unsafe.Add(x, m*size), n-m
 		}
 		fold(acc, x, n)
+	}
+}
+
+// foldKernels are foldVec128's kernels; foldKernel calls kernel id
+// statically, so that its accumulators stay on the caller's stack.
+const (
+	kMaxU8 = iota
+	kMinU8
+	kMaxI8
+	kMinI8
+	kMaxU16
+	kMinU16
+	kMaxI16
+	kMinI16
+	kMaxU32
+	kMinU32
+	kMaxI32
+	kMinI32
+	kMaxU64
+	kMinU64
+	kMaxI64
+	kMinI64
+	kMulI64
+)
+
+func foldKernel(id int, acc, x unsafe.Pointer, n int) {
+	switch id {
+	case kMaxU8:
+		foldMaxU8AVX2(acc, x, n)
+	case kMinU8:
+		foldMinU8AVX2(acc, x, n)
+	case kMaxI8:
+		foldMaxI8AVX2(acc, x, n)
+	case kMinI8:
+		foldMinI8AVX2(acc, x, n)
+	case kMaxU16:
+		foldMaxU16AVX2(acc, x, n)
+	case kMinU16:
+		foldMinU16AVX2(acc, x, n)
+	case kMaxI16:
+		foldMaxI16AVX2(acc, x, n)
+	case kMinI16:
+		foldMinI16AVX2(acc, x, n)
+	case kMaxU32:
+		foldMaxU32AVX2(acc, x, n)
+	case kMinU32:
+		foldMinU32AVX2(acc, x, n)
+	case kMaxI32:
+		foldMaxI32AVX2(acc, x, n)
+	case kMinI32:
+		foldMinI32AVX2(acc, x, n)
+	case kMaxU64:
+		foldMaxU64AVX2(acc, x, n)
+	case kMinU64:
+		foldMinU64AVX2(acc, x, n)
+	case kMaxI64:
+		foldMaxI64AVX2(acc, x, n)
+	case kMinI64:
+		foldMinI64AVX2(acc, x, n)
+	case kMulI64:
+		foldMulI64AVX2(acc, x, n)
 	}
 }
 
@@ -125,19 +213,22 @@ func registerFoldInt() {
 	if !Asm {
 		return
 	}
-	for _, c := range []struct {
-		t        Type
-		max, min func(acc, x unsafe.Pointer, n int)
-	}{
-		{Uint8, foldMaxU8AVX2, foldMinU8AVX2}, {Int8, foldMaxI8AVX2, foldMinI8AVX2},
-		{Uint16, foldMaxU16AVX2, foldMinU16AVX2}, {Int16, foldMaxI16AVX2, foldMinI16AVX2},
-		{Uint32, foldMaxU32AVX2, foldMinU32AVX2}, {Int32, foldMaxI32AVX2, foldMinI32AVX2},
-		{Uint64, foldMaxU64AVX2, foldMinU64AVX2}, {Int64, foldMaxI64AVX2, foldMinI64AVX2},
-	} {
-		sz := c.t.Size()
-		foldTable[Maximum][c.t] = foldVec128(c.max, foldTable[Maximum][c.t], sz)
-		foldTable[Minimum][c.t] = foldVec128(c.min, foldTable[Minimum][c.t], sz)
-	}
+	foldTable[Maximum][Uint8] = foldVec128[uint8](kMaxU8, Maximum, foldTable[Maximum][Uint8])
+	foldTable[Minimum][Uint8] = foldVec128[uint8](kMinU8, Minimum, foldTable[Minimum][Uint8])
+	foldTable[Maximum][Int8] = foldVec128[int8](kMaxI8, Maximum, foldTable[Maximum][Int8])
+	foldTable[Minimum][Int8] = foldVec128[int8](kMinI8, Minimum, foldTable[Minimum][Int8])
+	foldTable[Maximum][Uint16] = foldVec128[uint16](kMaxU16, Maximum, foldTable[Maximum][Uint16])
+	foldTable[Minimum][Uint16] = foldVec128[uint16](kMinU16, Minimum, foldTable[Minimum][Uint16])
+	foldTable[Maximum][Int16] = foldVec128[int16](kMaxI16, Maximum, foldTable[Maximum][Int16])
+	foldTable[Minimum][Int16] = foldVec128[int16](kMinI16, Minimum, foldTable[Minimum][Int16])
+	foldTable[Maximum][Uint32] = foldVec128[uint32](kMaxU32, Maximum, foldTable[Maximum][Uint32])
+	foldTable[Minimum][Uint32] = foldVec128[uint32](kMinU32, Minimum, foldTable[Minimum][Uint32])
+	foldTable[Maximum][Int32] = foldVec128[int32](kMaxI32, Maximum, foldTable[Maximum][Int32])
+	foldTable[Minimum][Int32] = foldVec128[int32](kMinI32, Minimum, foldTable[Minimum][Int32])
+	foldTable[Maximum][Uint64] = foldVec128[uint64](kMaxU64, Maximum, foldTable[Maximum][Uint64])
+	foldTable[Minimum][Uint64] = foldVec128[uint64](kMinU64, Minimum, foldTable[Minimum][Uint64])
+	foldTable[Maximum][Int64] = foldVec128[int64](kMaxI64, Maximum, foldTable[Maximum][Int64])
+	foldTable[Minimum][Int64] = foldVec128[int64](kMinI64, Minimum, foldTable[Minimum][Int64])
 	for _, c := range []struct {
 		op Op
 		t  Type
@@ -150,8 +241,9 @@ func registerFoldInt() {
 	}
 	// products of 64-bit integers wrap, so their order does not matter:
 	// the fold's four vectors, and the in-place multiply over outer axes
+	foldTable[Mul][Int64] = foldVec128[int64](kMulI64, Mul, foldTable[Mul][Int64])
+	foldTable[Mul][Uint64] = foldVec128[uint64](kMulI64, Mul, foldTable[Mul][Uint64])
 	for _, t := range []Type{Int64, Uint64} {
-		foldTable[Mul][t] = foldVec128(foldMulI64AVX2, foldTable[Mul][t], 8)
 		if mul := binTable[Mul][t][VV]; mul != nil {
 			accTable[Mul][t] = func(acc, x unsafe.Pointer, n int) { mul(acc, acc, x, n) }
 		}

@@ -5,8 +5,8 @@
 // Folds of integer max and min: four vectors of accumulators at acc
 // (started by the caller from x's first block, foldint_amd64.go) take
 // x's values 128 bytes a step (n a multiple of 128 bytes' elements, SHIFT
-// the log2 of the element size), then are stored back; the caller folds
-// the accumulators' lanes.
+// the log2 of the element size), then are folded into one vector, stored
+// back at acc's first 32 bytes; the caller folds its lanes.
 
 #define FOLDINT(SHIFT, OP) \
 	MOVQ acc+0(FP), DI; \
@@ -26,10 +26,10 @@ loop: \
 	ADDQ $128, DX; \
 	CMPQ DX, CX; \
 	JLT loop; \
+	OP Y1, Y0, Y0; \
+	OP Y3, Y2, Y2; \
+	OP Y2, Y0, Y0; \
 	VMOVDQU Y0, 0(DI); \
-	VMOVDQU Y1, 32(DI); \
-	VMOVDQU Y2, 64(DI); \
-	VMOVDQU Y3, 96(DI); \
 	VZEROUPPER; \
 	RET
 
