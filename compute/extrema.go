@@ -102,12 +102,12 @@ func foldExtreme[T float](ext func(unsafe.Pointer, int, int) (T, bool), isMax bo
 // (the extreme, then its first index, or the first NaN).
 func ArgExtremeFloat32(x unsafe.Pointer, n int, isMax bool) int {
 	k := b2k(isMax)
-	if f := argF32[k]; f != nil && n >= 64 {
+	if argF32[k] != nil && n >= 64 {
 		q := n / 4 &^ 7
 		p := [4]unsafe.Pointer{x, unsafe.Add(x, q*4), unsafe.Add(x, 2*q*4), unsafe.Add(x, 3*q*4)}
 		var best [32]float32
 		var idx [32]int32
-		if !f(&p, q, &best, &idx) {
+		if !argF32Call(k, &p, q, &best, &idx) {
 			return argExtremeGo(unsafe.Slice((*float32)(x), n), 4*q, lanesBest(best[:], idx[:], 8, q, isMax), isMax)
 		}
 	}
@@ -117,12 +117,12 @@ func ArgExtremeFloat32(x unsafe.Pointer, n int, isMax bool) int {
 // ArgExtremeFloat64 is ArgExtremeFloat32 for float64 values.
 func ArgExtremeFloat64(x unsafe.Pointer, n int, isMax bool) int {
 	k := b2k(isMax)
-	if f := argF64[k]; f != nil && n >= 64 {
+	if argF64[k] != nil && n >= 64 {
 		q := n / 4 &^ 3
 		p := [4]unsafe.Pointer{x, unsafe.Add(x, q*8), unsafe.Add(x, 2*q*8), unsafe.Add(x, 3*q*8)}
 		var best [16]float64
 		var idx [16]int64
-		if !f(&p, q, &best, &idx) {
+		if !argF64Call(k, &p, q, &best, &idx) {
 			return argExtremeGo(unsafe.Slice((*float64)(x), n), 4*q, lanesBest(best[:], idx[:], 4, q, isMax), isMax)
 		}
 	}
@@ -135,14 +135,14 @@ func ArgExtremeFloat64(x unsafe.Pointer, n int, isMax bool) int {
 // flight than one row after another). It reports false, and does nothing,
 // without the assembly kernels or for runs shorter than 64 values.
 func ArgExtreme4Float32(p *[4]unsafe.Pointer, n int, isMax bool, at *[4]int) bool {
-	f := argF32[b2k(isMax)]
-	if f == nil || n < 64 {
+	k := b2k(isMax)
+	if argF32[k] == nil || n < 64 {
 		return false
 	}
 	var best [32]float32
 	var idx [32]int32
 	q := n &^ 7
-	nan := f(p, q, &best, &idx)
+	nan := argF32Call(k, p, q, &best, &idx)
 	for i, x := range p {
 		if nan { // some run has a NaN: each on its own
 			at[i] = ArgExtremeFloat32(x, n, isMax)
@@ -156,14 +156,14 @@ func ArgExtreme4Float32(p *[4]unsafe.Pointer, n int, isMax bool, at *[4]int) boo
 
 // ArgExtreme4Float64 is ArgExtreme4Float32 for float64 values.
 func ArgExtreme4Float64(p *[4]unsafe.Pointer, n int, isMax bool, at *[4]int) bool {
-	f := argF64[b2k(isMax)]
-	if f == nil || n < 64 {
+	k := b2k(isMax)
+	if argF64[k] == nil || n < 64 {
 		return false
 	}
 	var best [16]float64
 	var idx [16]int64
 	q := n &^ 3
-	nan := f(p, q, &best, &idx)
+	nan := argF64Call(k, p, q, &best, &idx)
 	for i, x := range p {
 		if nan {
 			at[i] = ArgExtremeFloat64(x, n, isMax)

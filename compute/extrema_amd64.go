@@ -90,3 +90,21 @@ func extremaAsm() {
 	anyCmpF32 = [numCmp]func(unsafe.Pointer, int, float32) bool{anyGTF32AVX2, anyGEF32AVX2, anyLTF32AVX2, anyLEF32AVX2, anyEQF32AVX2, anyNEF32AVX2}
 	anyCmpF64 = [numCmp]func(unsafe.Pointer, int, float64) bool{anyGTF64AVX2, anyGEF64AVX2, anyLTF64AVX2, anyLEF64AVX2, anyEQF64AVX2, anyNEF64AVX2}
 }
+
+// argF32Call and argF64Call call argF32/argF64's kernel k (0 min, 1 max)
+// statically: through the table's func value, the caller's best and idx
+// arrays (and p) escaped to the heap, an allocation per run (per row of
+// an argmax along rows). Only with the table installed.
+func argF32Call(k int, p *[4]unsafe.Pointer, q int, best *[32]float32, idx *[32]int32) bool {
+	if k == 0 {
+		return argminF32x4(p, q, best, idx)
+	}
+	return argmaxF32x4(p, q, best, idx)
+}
+
+func argF64Call(k int, p *[4]unsafe.Pointer, q int, best *[16]float64, idx *[16]int64) bool {
+	if k == 0 {
+		return argminF64x4(p, q, best, idx)
+	}
+	return argmaxF64x4(p, q, best, idx)
+}

@@ -1,0 +1,41 @@
+package compute
+
+import (
+	"testing"
+	"unsafe"
+)
+
+// TestFoldsAndArgExtremesAllocateNothing: the integer folds and the float
+// argmin/argmax call their kernels with accumulators on the stack; through
+// a func value those escaped to the heap, an allocation per call (per row
+// of a reduction along rows).
+func TestFoldsAndArgExtremesAllocateNothing(t *testing.T) {
+	x8 := make([]int8, 1000)
+	f32 := make([]float32, 1000)
+	f64 := make([]float64, 1000)
+	for i := range x8 {
+		x8[i] = int8(i * 7)
+		f32[i] = float32(i % 13)
+		f64[i] = float64(i % 11)
+	}
+	fold, err := LookupFold(Maximum, Int8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var acc int8 = -128
+	var p4 [4]unsafe.Pointer
+	var at [4]int
+	for i := range p4 {
+		p4[i] = unsafe.Pointer(&f32[i*100])
+	}
+	for name, f := range map[string]func(){
+		"int8 max fold":   func() { fold(unsafe.Pointer(&acc), unsafe.Pointer(&x8[0]), len(x8)) },
+		"argmax float32":  func() { ArgExtremeFloat32(unsafe.Pointer(&f32[0]), len(f32), true) },
+		"argmin float64":  func() { ArgExtremeFloat64(unsafe.Pointer(&f64[0]), len(f64), false) },
+		"argmax4 float32": func() { ArgExtreme4Float32(&p4, 100, true, &at) },
+	} {
+		if n := testing.AllocsPerRun(20, f); n != 0 {
+			t.Errorf("%s: %v allocations a call", name, n)
+		}
+	}
+}
