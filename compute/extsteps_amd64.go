@@ -32,10 +32,10 @@ func registerAccExtrema() {
 	accTable[Fmin][Float32] = acc(accFminF32AVX2, accFmin[float32], 4, 8)
 	accTable[Fmax][Float64] = acc(accFmaxF64AVX2, accFmax[float64], 8, 4)
 	accTable[Fmin][Float64] = acc(accFminF64AVX2, accFmin[float64], 8, 4)
-	foldTable[Fmax][Float32] = foldNanExtreme[float32](foldFmaxF32AVX2, nanmaxF[float32])
-	foldTable[Fmin][Float32] = foldNanExtreme[float32](foldFminF32AVX2, nanminF[float32])
-	foldTable[Fmax][Float64] = foldNanExtreme[float64](foldFmaxF64AVX2, nanmaxF[float64])
-	foldTable[Fmin][Float64] = foldNanExtreme[float64](foldFminF64AVX2, nanminF[float64])
+	foldTable[Fmax][Float32] = foldNanExtreme[float32](kFmaxF32, nanmaxF[float32])
+	foldTable[Fmin][Float32] = foldNanExtreme[float32](kFminF32, nanminF[float32])
+	foldTable[Fmax][Float64] = foldNanExtreme[float64](kFmaxF64, nanmaxF[float64])
+	foldTable[Fmin][Float64] = foldNanExtreme[float64](kFminF64, nanminF[float64])
 	accTable[Maximum][Float32] = acc(accMaxF32AVX2, accMax[float32], 4, 8)
 	accTable[Minimum][Float32] = acc(accMinF32AVX2, accMin[float32], 4, 8)
 	accTable[Maximum][Float64] = acc(accMaxF64AVX2, accMax[float64], 8, 4)
@@ -72,7 +72,7 @@ func foldFminF64AVX2(acc, x unsafe.Pointer, n int)
 // accumulators and the rest into acc. The order of the steps does not
 // matter: the rule (NaN only when both are, -0 below +0) is commutative
 // and associative.
-func foldNanExtreme[T float32 | float64](k func(acc, x unsafe.Pointer, n int), step func(T, T) T) FoldFunc {
+func foldNanExtreme[T float32 | float64](k int, step func(T, T) T) FoldFunc {
 	var z T
 	size := int(unsafe.Sizeof(z))
 	block := 128 / size // four vectors
@@ -81,7 +81,7 @@ func foldNanExtreme[T float32 | float64](k func(acc, x unsafe.Pointer, n int), s
 		if m := n / block * block; m >= 2*block {
 			var buf [32]T // four vectors of float32 (float64 uses 16)
 			copy(buf[:block], unsafe.Slice((*T)(x), block))
-			k(unsafe.Pointer(&buf[0]), unsafe.Add(x, block*size), m-block)
+			foldNanKernel(k, unsafe.Pointer(&buf[0]), unsafe.Add(x, block*size), m-block)
 			for _, v := range buf[:block] {
 				s = step(s, v)
 			}
@@ -91,5 +91,29 @@ func foldNanExtreme[T float32 | float64](k func(acc, x unsafe.Pointer, n int), s
 			s = step(s, v)
 		}
 		*(*T)(acc) = s
+	}
+}
+
+// foldNanExtreme's kernels; foldNanKernel calls kernel k statically, so
+// that the caller's accumulators stay on its stack (through a func value
+// they escaped: an allocation every call, every row of a nanmax along
+// rows).
+const (
+	kFmaxF32 = iota
+	kFminF32
+	kFmaxF64
+	kFminF64
+)
+
+func foldNanKernel(k int, acc, x unsafe.Pointer, n int) {
+	switch k {
+	case kFmaxF32:
+		foldFmaxF32AVX2(acc, x, n)
+	case kFminF32:
+		foldFminF32AVX2(acc, x, n)
+	case kFmaxF64:
+		foldFmaxF64AVX2(acc, x, n)
+	case kFminF64:
+		foldFminF64AVX2(acc, x, n)
 	}
 }

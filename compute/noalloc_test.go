@@ -5,8 +5,8 @@ import (
 	"unsafe"
 )
 
-// TestFoldsAndArgExtremesAllocateNothing: the integer folds and the float
-// argmin/argmax call their kernels with accumulators on the stack; through
+// TestFoldsAndArgExtremesAllocateNothing: the integer folds, the float
+// nanmax/nanmin folds and the float argmin/argmax call their kernels with accumulators on the stack; through
 // a func value those escaped to the heap, an allocation per call (per row
 // of a reduction along rows).
 func TestFoldsAndArgExtremesAllocateNothing(t *testing.T) {
@@ -22,17 +22,23 @@ func TestFoldsAndArgExtremesAllocateNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	nanmax, err := LookupFold(Fmax, Float32)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var acc int8 = -128
+	var accF float32
 	var p4 [4]unsafe.Pointer
 	var at [4]int
 	for i := range p4 {
 		p4[i] = unsafe.Pointer(&f32[i*100])
 	}
 	for name, f := range map[string]func(){
-		"int8 max fold":   func() { fold(unsafe.Pointer(&acc), unsafe.Pointer(&x8[0]), len(x8)) },
-		"argmax float32":  func() { ArgExtremeFloat32(unsafe.Pointer(&f32[0]), len(f32), true) },
-		"argmin float64":  func() { ArgExtremeFloat64(unsafe.Pointer(&f64[0]), len(f64), false) },
-		"argmax4 float32": func() { ArgExtreme4Float32(&p4, 100, true, &at) },
+		"int8 max fold":       func() { fold(unsafe.Pointer(&acc), unsafe.Pointer(&x8[0]), len(x8)) },
+		"float32 nanmax fold": func() { nanmax(unsafe.Pointer(&accF), unsafe.Pointer(&f32[0]), len(f32)) },
+		"argmax float32":      func() { ArgExtremeFloat32(unsafe.Pointer(&f32[0]), len(f32), true) },
+		"argmin float64":      func() { ArgExtremeFloat64(unsafe.Pointer(&f64[0]), len(f64), false) },
+		"argmax4 float32":     func() { ArgExtreme4Float32(&p4, 100, true, &at) },
 	} {
 		if n := testing.AllocsPerRun(20, f); n != 0 {
 			t.Errorf("%s: %v allocations a call", name, n)
