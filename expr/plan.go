@@ -419,18 +419,25 @@ func (ev *evaluation) buildGroup(r *rnode, shape, dstStrides []int, want array.D
 	if storeDirect {
 		g.plan2D() // after streamOutput: it picks the streaming form when the pass streams
 	}
-	sz := g.rootT.Size()
-	var err error
-	if g.whereZero, err = compute.LookupWhere(sz); err != nil {
-		return nil, err
-	}
-	if g.scatter, err = compute.Scatter(sz); err != nil {
-		return nil, err
-	}
-	if g.gatherOut, err = compute.Gather(sz); err != nil {
+	if err := g.rootMoves(); err != nil {
 		return nil, err
 	}
 	return g, nil
+}
+
+// rootMoves looks up the select and moves of the root value's element
+// size (whereZero, scatter, gatherOut).
+func (g *group) rootMoves() error {
+	sz := g.rootT.Size()
+	var err error
+	if g.whereZero, err = compute.LookupWhere(sz); err != nil {
+		return err
+	}
+	if g.scatter, err = compute.Scatter(sz); err != nil {
+		return err
+	}
+	g.gatherOut, err = compute.Gather(sz)
+	return err
 }
 
 func (ev *evaluation) elementwise(r *rnode, dst *array.Array) (*array.Array, error) {

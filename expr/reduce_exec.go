@@ -441,14 +441,10 @@ func (g *group) fuseWidenAccum(op compute.Op, at array.DType, accurate bool) (co
 	if !ok {
 		return nil, false
 	}
-	sz := in.castFrom.Size()
-	var err error
-	if g.whereZero, err = compute.LookupWhere(sz); err != nil {
+	g.prog, g.root, g.rootT, g.fusedStep = g.prog[:0], in.a, in.castFrom, true
+	if err := g.rootMoves(); err != nil { // the root's element size changed
 		return nil, false
 	}
-	g.scatter, _ = compute.Scatter(sz)
-	g.gatherOut, _ = compute.Gather(sz)
-	g.prog, g.root, g.rootT, g.fusedStep = g.prog[:0], in.a, in.castFrom, true
 	g.notes[len(g.notes)-1] = fmt.Sprintf("%v of %v into the %v accumulators, the cast fused into the step", op, in.castFrom, at)
 	return k, true
 }
