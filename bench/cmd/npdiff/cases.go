@@ -21,17 +21,7 @@ type reduceCase struct {
 // runReduce: random reductions (cases.json; input in_<id>.npy) into
 // got_<id>.bin, one manifest.txt line each.
 func runReduce() error {
-	var cs []reduceCase
-	if err := readJSON("cases.json", &cs); err != nil {
-		return err
-	}
-	return eachCase(len(cs), func(i int) (*expr.Node, *array.Array, error) {
-		c := cs[i]
-		a, err := readNpy(fmt.Sprintf("in_%d.npy", c.ID))
-		if err != nil {
-			return nil, nil, err
-		}
-		X := expr.Leaf(a)
+	return runCases(func(c reduceCase) int { return c.ID }, func(c reduceCase, X *expr.Node) (*expr.Node, *array.Array, error) {
 		var axes []int
 		switch v := c.Axes.(type) {
 		case float64:
@@ -67,7 +57,7 @@ func runReduce() error {
 			return nil, nil, fmt.Errorf("case %d: unknown op %q", c.ID, c.Op)
 		}
 		return f(), nil, nil
-	}, func(i int) int { return cs[i].ID })
+	})
 }
 
 // structCase is one line of cases.json for the structural suite.
@@ -89,17 +79,7 @@ type structCase struct {
 // runStructural: random structural ops (cases.json; inputs in_<id>.npy and
 // in_<id>_<j>.npy) into got_<id>.bin, one manifest.txt line each.
 func runStructural() error {
-	var cs []structCase
-	if err := readJSON("cases.json", &cs); err != nil {
-		return err
-	}
-	return eachCase(len(cs), func(i int) (*expr.Node, *array.Array, error) {
-		c := cs[i]
-		a, err := readNpy(fmt.Sprintf("in_%d.npy", c.ID))
-		if err != nil {
-			return nil, nil, err
-		}
-		X := expr.Leaf(a)
+	return runCases(func(c structCase) int { return c.ID }, func(c structCase, X *expr.Node) (*expr.Node, *array.Array, error) {
 		switch c.Op {
 		case "transpose":
 			return expr.Transpose(X, c.Perm...), nil, nil
@@ -165,38 +145,43 @@ func runStructural() error {
 			return nil, r, err
 		}
 		return nil, nil, fmt.Errorf("case %d: unknown op %q", c.ID, c.Op)
-	}, func(i int) int { return cs[i].ID })
+	})
 }
 
-// eachCase builds (or computes) case i for i < n and writes its result to
-// got_<id>.bin and a manifest.txt line: "id dtype [shape]" or "id ERR msg".
-func eachCase(n int, build func(i int) (*expr.Node, *array.Array, error), id func(i int) int) error {
-	man, err := os.Create("manifest.txt")
-	if err != nil {
+// runCases reads cases.json and, for each case, its input in_<id>.npy;
+// build makes its node (or computes its result, as Compress does), whose
+// result goes to got_<id>.bin and a manifest.txt line: "id dtype [shape]"
+// or "id ERR msg".
+func runCases[C any](id func(C) int, build func(c C, x *expr.Node) (*expr.Node, *array.Array, error)) error {
+	var cs []C
+	if err := readJSON("cases.json", &cs); err != nil {
 		return err
 	}
-	defer man.Close()
-	w := bufio.NewWriter(man)
-	defer w.Flush()
-	for i := 0; i < n; i++ {
-		e, r, err := build(i)
-		file := fmt.Sprintf("got_%d.bin", id(i))
-		var s string
-		switch {
-		case err != nil:
-		case r != nil:
-			s, err = writeOut(r, file)
-			r.Release()
-		default:
-			s, err = evalOut(e, file)
+	return withManifest("manifest.txt", func(w *bufio.Writer) error {
+		for _, c := range cs {
+			a, err := readNpy(fmt.Sprintf("in_%d.npy", id(c)))
+			if err != nil {
+				return err // the inputs npdiff.py wrote: not stride0's to report
+			}
+			e, r, err := build(c, expr.Leaf(a))
+			file := fmt.Sprintf("got_%d.bin", id(c))
+			var s string
+			switch {
+			case err != nil:
+			case r != nil:
+				s, err = writeOut(r, file)
+				r.Release()
+			default:
+				s, err = evalOut(e, file)
+			}
+			if err != nil {
+				fmt.Fprintf(w, "%d ERR %v\n", id(c), err)
+				continue
+			}
+			fmt.Fprintf(w, "%d %s\n", id(c), s)
 		}
-		if err != nil {
-			fmt.Fprintf(w, "%d ERR %v\n", id(i), err)
-			continue
-		}
-		fmt.Fprintf(w, "%d %s\n", id(i), s)
-	}
-	return nil
+		return nil
+	})
 }
 
 func readJSON(name string, v any) error {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"os"
 	"regexp"
@@ -103,4 +104,42 @@ func writeOut(a *array.Array, file string) (string, error) {
 		return "", err
 	}
 	return fmt.Sprintf("%v %s", c.DType(), strings.ReplaceAll(fmt.Sprint(c.Shape()), " ", ",")), nil
+}
+
+// withManifest creates the manifest file name, runs f with a writer on it
+// and flushes it.
+func withManifest(name string, f func(w *bufio.Writer) error) error {
+	man, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	defer man.Close()
+	w := bufio.NewWriter(man)
+	if err := f(w); err != nil {
+		return err
+	}
+	return w.Flush()
+}
+
+// loadInput reads the ops suite's input of dtype name (in_<name>.bin) as
+// a [n/64, 64] array, its elements in reverse order when reverse is set.
+func loadInput(name string, reverse bool) (*array.Array, error) {
+	dt, err := array.ParseDType(name)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := os.ReadFile("in_" + name + ".bin")
+	if err != nil {
+		return nil, err
+	}
+	sz := dt.Size()
+	n := len(raw) / sz
+	if reverse {
+		rev := make([]byte, len(raw))
+		for i := 0; i < n; i++ {
+			copy(rev[i*sz:(i+1)*sz], raw[(n-1-i)*sz:(n-i)*sz])
+		}
+		raw = rev
+	}
+	return fromBytes(dt, raw, n/64, 64)
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"os"
 
 	"github.com/stride0/stride0/array"
 	"github.com/stride0/stride0/expr"
@@ -13,45 +12,28 @@ import (
 // and y (x reversed) through the elementwise ops, reductions and casts;
 // results go to go_<dtype>_<op>.bin, one manifest.txt line each.
 func runOps() error {
-	man, err := os.Create("manifest.txt")
-	if err != nil {
-		return err
-	}
-	defer man.Close()
-	w := bufio.NewWriter(man)
-	defer w.Flush()
-	for _, name := range dtypes {
-		dt, _ := array.ParseDType(name)
-		raw, err := os.ReadFile("in_" + name + ".bin")
-		if err != nil {
-			return err
-		}
-		sz := dt.Size()
-		n := len(raw) / sz
-		rev := make([]byte, len(raw))
-		for i := 0; i < n; i++ {
-			copy(rev[i*sz:(i+1)*sz], raw[(n-1-i)*sz:(n-i)*sz])
-		}
-		x, err := fromBytes(dt, raw, n/64, 64)
-		if err != nil {
-			return err
-		}
-		y, err := fromBytes(dt, rev, n/64, 64)
-		if err != nil {
-			return err
-		}
-		X, Y := expr.Leaf(x), expr.Leaf(y)
-		for op, e := range opsOf(name, X, Y) {
-			if s, err := evalOut(e, "go_"+name+"_"+op+".bin"); err != nil {
-				fmt.Fprintf(w, "%s %s ERR %v\n", name, op, err)
-			} else {
-				fmt.Fprintf(w, "%s %s %s\n", name, op, s)
+	return withManifest("manifest.txt", func(w *bufio.Writer) error {
+		for _, name := range dtypes {
+			x, err := loadInput(name, false)
+			if err != nil {
+				return err
 			}
+			y, err := loadInput(name, true)
+			if err != nil {
+				return err
+			}
+			for op, e := range opsOf(name, expr.Leaf(x), expr.Leaf(y)) {
+				if s, err := evalOut(e, "go_"+name+"_"+op+".bin"); err != nil {
+					fmt.Fprintf(w, "%s %s ERR %v\n", name, op, err)
+				} else {
+					fmt.Fprintf(w, "%s %s %s\n", name, op, s)
+				}
+			}
+			x.Release()
+			y.Release()
 		}
-		x.Release()
-		y.Release()
-	}
-	return nil
+		return nil
+	})
 }
 
 // opsOf is the op list of the ops suite (npdiff.py's cmp_ops knows each
@@ -103,59 +85,37 @@ func opsOf(name string, X, Y *expr.Node) map[string]*expr.Node {
 // (reversed) of the second, through a few binary ops: results in
 // mx_<a>_<b>_<op>.bin, lines in manifest_mixed.txt.
 func runMixed() error {
-	man, err := os.Create("manifest_mixed.txt")
-	if err != nil {
-		return err
-	}
-	defer man.Close()
-	w := bufio.NewWriter(man)
-	defer w.Flush()
-	load := func(name string, reverse bool) (*array.Array, error) {
-		dt, _ := array.ParseDType(name)
-		raw, err := os.ReadFile("in_" + name + ".bin")
-		if err != nil {
-			return nil, err
-		}
-		sz := dt.Size()
-		n := len(raw) / sz
-		if reverse {
-			rev := make([]byte, len(raw))
-			for i := 0; i < n; i++ {
-				copy(rev[i*sz:(i+1)*sz], raw[(n-1-i)*sz:(n-i)*sz])
-			}
-			raw = rev
-		}
-		return fromBytes(dt, raw, n/64, 64)
-	}
-	for _, a := range dtypes {
-		for _, b := range dtypes {
-			if a == b {
-				continue
-			}
-			x, err := load(a, false)
-			if err != nil {
-				return err
-			}
-			y, err := load(b, true)
-			if err != nil {
-				return err
-			}
-			A, B := expr.Leaf(x), expr.Leaf(y)
-			ops := map[string]*expr.Node{
-				"add": expr.Add(A, B), "mul": expr.Mul(A, B), "max": expr.Maximum(A, B),
-				"lt": expr.Less(A, B), "eq": expr.Equal(A, B), "fdiv": expr.FloorDiv(A, B),
-				"where": expr.Where(expr.Greater(A, B), A, B),
-			}
-			for op, e := range ops {
-				if s, err := evalOut(e, "mx_"+a+"_"+b+"_"+op+".bin"); err != nil {
-					fmt.Fprintf(w, "%s %s %s ERR %v\n", a, b, op, err)
-				} else {
-					fmt.Fprintf(w, "%s %s %s %s\n", a, b, op, s)
+	return withManifest("manifest_mixed.txt", func(w *bufio.Writer) error {
+		for _, a := range dtypes {
+			for _, b := range dtypes {
+				if a == b {
+					continue
 				}
+				x, err := loadInput(a, false)
+				if err != nil {
+					return err
+				}
+				y, err := loadInput(b, true)
+				if err != nil {
+					return err
+				}
+				A, B := expr.Leaf(x), expr.Leaf(y)
+				ops := map[string]*expr.Node{
+					"add": expr.Add(A, B), "mul": expr.Mul(A, B), "max": expr.Maximum(A, B),
+					"lt": expr.Less(A, B), "eq": expr.Equal(A, B), "fdiv": expr.FloorDiv(A, B),
+					"where": expr.Where(expr.Greater(A, B), A, B),
+				}
+				for op, e := range ops {
+					if s, err := evalOut(e, "mx_"+a+"_"+b+"_"+op+".bin"); err != nil {
+						fmt.Fprintf(w, "%s %s %s ERR %v\n", a, b, op, err)
+					} else {
+						fmt.Fprintf(w, "%s %s %s %s\n", a, b, op, s)
+					}
+				}
+				x.Release()
+				y.Release()
 			}
-			x.Release()
-			y.Release()
 		}
-	}
-	return nil
+		return nil
+	})
 }
