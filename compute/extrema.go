@@ -259,44 +259,39 @@ func registerExtrema() {
 
 // foldAnyBool and foldAllBool are the bool max (any) and min (all) folds,
 // eight bytes at a time; an accumulator already decided reads nothing.
+// foldAnyBool is the or of n bools (max): it stops at the first nonzero
+// byte.
 func foldAnyBool(acc, x unsafe.Pointer, n int) {
-	a := (*uint8)(acc)
-	if *a != 0 {
-		return
-	}
-	var w uint64
-	i := 0
-	for ; i+8 <= n; i += 8 {
-		w |= *(*uint64)(unsafe.Add(x, i))
-	}
-	for ; i < n; i++ {
-		w |= uint64(*(*uint8)(unsafe.Add(x, i)))
-	}
-	if w != 0 {
+	if a := (*uint8)(acc); *a == 0 && firstNonzero(x, n) >= 0 {
 		*a = 1
 	}
 }
 
+// foldAllBool is the and of n bools (min): it stops at the first zero
+// byte.
 func foldAllBool(acc, x unsafe.Pointer, n int) {
-	a := (*uint8)(acc)
-	if *a == 0 {
-		return
+	var zero [8]byte
+	if a := (*uint8)(acc); *a != 0 && firstEq[1](x, n, unsafe.Pointer(&zero)) >= 0 {
+		*a = 0
 	}
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
+}
+
+// firstNonzero returns the index of the first nonzero of the n bytes at x,
+// or -1 (a vector kernel where the build has one, firstNonzeroGo
+// otherwise). A bool's argmax and any: true is any nonzero byte.
+var firstNonzero = firstNonzeroGo
+
+func firstNonzeroGo(x unsafe.Pointer, n int) int {
 	i := 0
-	for ; i+8 <= n; i += 8 {
-		v := *(*uint64)(unsafe.Add(x, i))
-		if (v-lo)&^v&hi != 0 { // a zero byte
-			*a = 0
-			return
-		}
+	for i+8 <= n && *(*uint64)(unsafe.Add(x, i)) == 0 {
+		i += 8
 	}
 	for ; i < n; i++ {
-		if *(*uint8)(unsafe.Add(x, i)) == 0 {
-			*a = 0
-			return
+		if *(*uint8)(unsafe.Add(x, i)) != 0 {
+			return i
 		}
 	}
+	return -1
 }
 
 // Fused any(x op c) of a float vector and a constant: the comparisons
@@ -414,13 +409,13 @@ func ArgExtremeInt(t Type, x unsafe.Pointer, n int, isMax bool) int {
 	size := t.Size()
 	var v [8]byte
 	if t == Bool {
+		i := -1
 		if isMax {
-			v[0] = 1
+			i = firstNonzero(x, n)
+		} else {
+			i = firstEq[1](x, n, unsafe.Pointer(&v[0]))
 		}
-		if i := firstEq[1](x, n, unsafe.Pointer(&v[0])); i >= 0 {
-			return i
-		}
-		return 0
+		return max(i, 0)
 	}
 	op := Minimum
 	if isMax {

@@ -58,6 +58,9 @@ func foldMinU64AVX2(acc, x unsafe.Pointer, n int)
 func firstEq8AVX2(x unsafe.Pointer, n int, v unsafe.Pointer) int
 
 //go:noescape
+func firstNonzero8AVX2(x unsafe.Pointer, n int) int
+
+//go:noescape
 func firstEq16AVX2(x unsafe.Pointer, n int, v unsafe.Pointer) int
 
 //go:noescape
@@ -251,5 +254,17 @@ func registerFoldInt() {
 	firstEq = [9]func(x unsafe.Pointer, n int, v unsafe.Pointer) int{
 		1: firstEqVec(firstEq8AVX2, 1), 2: firstEqVec(firstEq16AVX2, 2),
 		4: firstEqVec(firstEq32AVX2, 4), 8: firstEqVec(firstEq64AVX2, 8),
+	}
+	firstNonzero = func(x unsafe.Pointer, n int) int {
+		m := n &^ 31
+		if m > 0 {
+			if i := firstNonzero8AVX2(x, m); i >= 0 {
+				return i
+			}
+		}
+		if i := firstNonzeroGo(unsafe.Add(x, m), n-m); i >= 0 {
+			return m + i
+		}
+		return -1
 	}
 }

@@ -159,6 +159,22 @@ mulq: \
 	MOVQ v+16(FP), R8; \
 	BCAST 0(R8), Y1; \
 	XORQ DX, DX; \
+	MOVQ CX, R9; \
+	ANDQ $-128, R9; \
+feq4: \
+	CMPQ DX, R9; \
+	JGE feq; \
+	CMP 0(SI)(DX*1), Y1, Y2; \
+	CMP 32(SI)(DX*1), Y1, Y3; \
+	CMP 64(SI)(DX*1), Y1, Y4; \
+	CMP 96(SI)(DX*1), Y1, Y5; \
+	VPOR Y2, Y3, Y2; \
+	VPOR Y4, Y5, Y4; \
+	VPOR Y2, Y4, Y2; \
+	VPTEST Y2, Y2; \
+	JNZ feq; \
+	ADDQ $128, DX; \
+	JMP feq4; \
 feq: \
 	CMPQ DX, CX; \
 	JGE none; \
@@ -178,6 +194,50 @@ found: \
 none: \
 	MOVQ $-1, ret+24(FP); \
 	VZEROUPPER; \
+	RET
+
+// func firstNonzero8AVX2(x unsafe.Pointer, n int) int: the index of the
+// first nonzero byte of n (a multiple of 32) at x, or -1. Blocks of 128
+// bytes are or-ed and tested; the block with a nonzero byte (and the
+// last blocks of 32) are searched a vector at a time.
+TEXT ·firstNonzero8AVX2(SB), NOSPLIT, $0-24
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	VPXOR Y1, Y1, Y1
+	XORQ DX, DX
+	MOVQ CX, R9
+	ANDQ $-128, R9
+nz4:
+	CMPQ DX, R9
+	JGE nz1
+	VMOVDQU 0(SI)(DX*1), Y2
+	VMOVDQU 64(SI)(DX*1), Y3
+	VPOR 32(SI)(DX*1), Y2, Y2
+	VPOR 96(SI)(DX*1), Y3, Y3
+	VPOR Y2, Y3, Y2
+	VPTEST Y2, Y2
+	JNZ nz1
+	ADDQ $128, DX
+	JMP nz4
+nz1:
+	CMPQ DX, CX
+	JGE nznone
+	VPCMPEQB 0(SI)(DX*1), Y1, Y0
+	VPMOVMSKB Y0, AX
+	NOTL AX
+	TESTL AX, AX
+	JNZ nzfound
+	ADDQ $32, DX
+	JMP nz1
+nzfound:
+	BSFL AX, AX
+	ADDQ DX, AX
+	MOVQ AX, ret+16(FP)
+	VZEROUPPER
+	RET
+nznone:
+	MOVQ $-1, ret+16(FP)
+	VZEROUPPER
 	RET
 
 // func foldMaxU8AVX2(acc, x unsafe.Pointer, n int)

@@ -192,3 +192,85 @@ func oddWords(b []byte) {
 		b[i] |= 1
 	}
 }
+
+// TestFirstSearches checks the searches behind bool any/all/argmax and the
+// integer argmax (firstNonzero, firstEq of every size) and the bool folds
+// against plain loops: lengths up to 700 bytes and a few longer ones,
+// unaligned starts, one or two hits anywhere (every position for short
+// lengths, through the blocks of 128 bytes and the last vectors), and
+// bytes other than 0 and 1 counting as true.
+func TestFirstSearches(t *testing.T) {
+	rng := rand.New(rand.NewSource(37))
+	src := make([]byte, 20000)
+	lengths := []int{}
+	for n := 0; n <= 700; n++ {
+		lengths = append(lengths, n)
+	}
+	lengths = append(lengths, 4096, 4096+31, 8192+97, 19000)
+	for _, nb := range lengths {
+		off := rng.Intn(8)
+		positions := []int{-1}
+		for p := 0; p < nb; p++ {
+			if nb <= 300 || rng.Intn(nb/50) == 0 {
+				positions = append(positions, p)
+			}
+		}
+		for _, p := range positions {
+			clear(src)
+			x := src[off : off+nb]
+			if p >= 0 {
+				x[p] = []byte{1, 0x80, 0xff, 2}[rng.Intn(4)]
+				if q := p + 1 + rng.Intn(200); q < nb {
+					x[q] = 1
+				}
+			}
+			want := -1
+			for i, b := range x {
+				if b != 0 {
+					want = i
+					break
+				}
+			}
+			var xp unsafe.Pointer
+			if nb > 0 {
+				xp = unsafe.Pointer(&x[0])
+			} else {
+				xp = unsafe.Pointer(&src[0])
+			}
+			if got := firstNonzero(xp, nb); got != want {
+				t.Fatalf("firstNonzero n=%d off=%d hit %d: %d, want %d", nb, off, p, got, want)
+			}
+			var any, all uint8 = 0, 1
+			foldAnyBool(unsafe.Pointer(&any), xp, nb)
+			if wantAny := b2u8(want >= 0); any != wantAny {
+				t.Fatalf("foldAnyBool n=%d hit %d: %d, want %d", nb, p, any, wantAny)
+			}
+			// all over the complement: 1 everywhere but the hits, which are 0
+			for i := range x {
+				x[i] = b2u8(x[i] == 0)
+			}
+			foldAllBool(unsafe.Pointer(&all), xp, nb)
+			if wantAll := b2u8(want < 0); all != wantAll {
+				t.Fatalf("foldAllBool n=%d hit %d: %d, want %d", nb, p, all, wantAll)
+			}
+			// firstEq of every size: the first element equal to v in a
+			// background of other values
+			for _, sz := range []int{1, 2, 4, 8} {
+				n := nb / sz
+				var v [8]byte
+				rng.Read(v[:sz])
+				for i := 0; i < n*sz; i++ {
+					x[i] = v[i%sz] ^ 0x10
+				}
+				wantEq := -1
+				if p >= 0 && p/sz < n {
+					copy(x[p/sz*sz:], v[:sz])
+					wantEq = p / sz
+				}
+				if got := firstEq[sz](xp, n, unsafe.Pointer(&v[0])); got != wantEq {
+					t.Fatalf("firstEq[%d] n=%d off=%d hit %d: %d, want %d", sz, n, off, p/sz, got, wantEq)
+				}
+			}
+		}
+	}
+}
