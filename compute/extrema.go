@@ -270,8 +270,7 @@ func foldAnyBool(acc, x unsafe.Pointer, n int) {
 // foldAllBool is the and of n bools (min): it stops at the first zero
 // byte.
 func foldAllBool(acc, x unsafe.Pointer, n int) {
-	var zero [8]byte
-	if a := (*uint8)(acc); *a != 0 && firstEq[1](x, n, unsafe.Pointer(&zero)) >= 0 {
+	if a := (*uint8)(acc); *a != 0 && firstZero(x, n) >= 0 {
 		*a = 0
 	}
 }
@@ -280,6 +279,13 @@ func foldAllBool(acc, x unsafe.Pointer, n int) {
 // or -1 (a vector kernel where the build has one, firstNonzeroGo
 // otherwise). A bool's argmax and any: true is any nonzero byte.
 var firstNonzero = firstNonzeroGo
+
+// firstZero returns the index of the first zero of the n bytes at x, or
+// -1 (a bool's argmin and all).
+var firstZero = func(x unsafe.Pointer, n int) int {
+	var zero [8]byte
+	return firstEqGo(x, n, unsafe.Pointer(&zero), 1)
+}
 
 func firstNonzeroGo(x unsafe.Pointer, n int) int {
 	i := 0
@@ -406,17 +412,14 @@ func ArgExtremeInt(t Type, x unsafe.Pointer, n int, isMax bool) int {
 	if n <= 0 || t >= Float16 {
 		return -1
 	}
-	size := t.Size()
-	var v [8]byte
-	if t == Bool {
-		i := -1
+	if t == Bool { // true is any nonzero byte
 		if isMax {
-			i = firstNonzero(x, n)
-		} else {
-			i = firstEq[1](x, n, unsafe.Pointer(&v[0]))
+			return max(firstNonzero(x, n), 0)
 		}
-		return max(i, 0)
+		return max(firstZero(x, n), 0)
 	}
+	size := t.Size()
+	var v [8]byte // (it escapes through the func values: one allocation a call)
 	op := Minimum
 	if isMax {
 		op = Maximum

@@ -255,6 +255,19 @@ func registerFoldInt() {
 		1: firstEqVec(firstEq8AVX2, 1), 2: firstEqVec(firstEq16AVX2, 2),
 		4: firstEqVec(firstEq32AVX2, 4), 8: firstEqVec(firstEq64AVX2, 8),
 	}
+	firstZero = func(x unsafe.Pointer, n int) int {
+		var zero [8]byte // a static call: it stays on the stack
+		m := n &^ 31
+		if m > 0 {
+			if i := firstEq8AVX2(x, m, unsafe.Pointer(&zero)); i >= 0 {
+				return i
+			}
+		}
+		if i := firstEqGo(unsafe.Add(x, m), n-m, unsafe.Pointer(&zero), 1); i >= 0 {
+			return m + i
+		}
+		return -1
+	}
 	firstNonzero = func(x unsafe.Pointer, n int) int {
 		m := n &^ 31
 		if m > 0 {

@@ -6,7 +6,7 @@ import (
 )
 
 // TestFoldsAndArgExtremesAllocateNothing: the integer folds, the float
-// nanmax/nanmin folds and the float argmin/argmax call their kernels with accumulators on the stack; through
+// nanmax/nanmin folds, the bool any/all searches and the float and bool argmin/argmax call their kernels with accumulators on the stack; through
 // a func value those escaped to the heap, an allocation per call (per row
 // of a reduction along rows).
 func TestFoldsAndArgExtremesAllocateNothing(t *testing.T) {
@@ -26,6 +26,17 @@ func TestFoldsAndArgExtremesAllocateNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	bools := make([]byte, 1000)
+	bools[999] = 1
+	anyB, err := LookupFold(Maximum, Bool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	allB, err := LookupFold(Minimum, Bool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var accB uint8
 	var acc int8 = -128
 	var accF float32
 	var p4 [4]unsafe.Pointer
@@ -39,6 +50,10 @@ func TestFoldsAndArgExtremesAllocateNothing(t *testing.T) {
 		"argmax float32":      func() { ArgExtremeFloat32(unsafe.Pointer(&f32[0]), len(f32), true) },
 		"argmin float64":      func() { ArgExtremeFloat64(unsafe.Pointer(&f64[0]), len(f64), false) },
 		"argmax4 float32":     func() { ArgExtreme4Float32(&p4, 100, true, &at) },
+		"bool any fold":       func() { accB = 0; anyB(unsafe.Pointer(&accB), unsafe.Pointer(&bools[0]), len(bools)) },
+		"bool all fold":       func() { accB = 1; allB(unsafe.Pointer(&accB), unsafe.Pointer(&bools[0]), len(bools)) },
+		"bool argmax":         func() { ArgExtremeInt(Bool, unsafe.Pointer(&bools[0]), len(bools), true) },
+		"bool argmin":         func() { ArgExtremeInt(Bool, unsafe.Pointer(&bools[0]), len(bools), false) },
 	} {
 		if n := testing.AllocsPerRun(20, f); n != 0 {
 			t.Errorf("%s: %v allocations a call", name, n)
