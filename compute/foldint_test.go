@@ -274,3 +274,83 @@ func TestFirstSearches(t *testing.T) {
 		}
 	}
 }
+
+// TestArgExtremeIntLong checks ArgExtremeInt over long inputs (expr hands
+// it up to 65536 values) against a plain loop: ties far apart (the first
+// wins), the type's own extremes placed anywhere, larger values at
+// multiples of 16 KiB, unaligned starts.
+func TestArgExtremeIntLong(t *testing.T) {
+	rng := rand.New(rand.NewSource(39))
+	for _, tt := range []Type{Int8, Int16, Int32, Int64, Uint8, Uint16, Uint32, Uint64} {
+		sz := tt.Size()
+		chunk := 16384 / sz
+		src := make([]byte, (3*chunk+100)*sz+8)
+		for iter := 0; iter < 60; iter++ {
+			off := rng.Intn(8)
+			n := 1 + rng.Intn(3*chunk+90)
+			x := src[off : off+n*sz]
+			for i := range x { // small values of either sign: many ties
+				x[i] = 0
+			}
+			for i := 0; i < n; i++ {
+				x[i*sz] = byte(rng.Intn(8))
+				if tt == Int8 || tt == Int16 || tt == Int32 || tt == Int64 {
+					if rng.Intn(2) == 0 { // negative: all high bytes 0xff
+						for j := 0; j < sz; j++ {
+							x[i*sz+j] = 0xff
+						}
+						x[i*sz] = byte(0xf8 + rng.Intn(8))
+					}
+				}
+			}
+			for k := rng.Intn(4); k > 0; k-- { // a few larger or the type's extremes
+				i := rng.Intn(n)
+				switch rng.Intn(3) {
+				case 0:
+					e := typeExtreme(tt, rng.Intn(2) == 0)
+					copy(x[i*sz:], e[:sz])
+				case 1:
+					x[i*sz] = 0x20
+				default:
+					i = rng.Intn(4) * chunk // a chunk's first element
+					if i < n {
+						x[i*sz] = 0x10
+					}
+				}
+			}
+			for _, isMax := range []bool{false, true} {
+				got := ArgExtremeInt(tt, unsafe.Pointer(&x[0]), n, isMax)
+				want := 0
+				for i := 1; i < n; i++ {
+					v, b := intAt(x[i*sz:], tt), intAt(x[want*sz:], tt)
+					c := cmpRef(Greater, v, b, tt)
+					if !isMax {
+						c = cmpRef(Less, v, b, tt)
+					}
+					if c == 1 {
+						want = i
+					}
+				}
+				if got != want {
+					t.Fatalf("%v isMax=%v n=%d off=%d: %d, want %d", tt, isMax, n, off, got, want)
+				}
+			}
+		}
+	}
+}
+
+// typeExtreme is the bytes of integer type t's largest value (isMax) or
+// smallest, little-endian.
+func typeExtreme(t Type, isMax bool) (b [8]byte) {
+	sz := t.Size()
+	signed := t == Int8 || t == Int16 || t == Int32 || t == Int64
+	for i := 0; i < sz; i++ {
+		if isMax {
+			b[i] = 0xff
+		}
+	}
+	if signed { // flip the sign bit
+		b[sz-1] ^= 0x80
+	}
+	return b
+}

@@ -14,11 +14,18 @@ import (
 // longer than one block (so that a walk that stops at a value nothing can
 // beat, such as a bool's first true or int8's 127, skips later blocks)
 // against a plain loop: bool, int8, uint8 and int16 rows where the type's
-// extreme sits early, late, several times or nowhere, with and without
-// nulls.
+// extreme sits early, late, several times, at block edges (4096 values a
+// block through a buffer, 65536 read in place) or nowhere, with and
+// without nulls.
 func TestArgExtremeStopsAtTypeExtreme(t *testing.T) {
-	r := rand.New(rand.NewPCG(41, 42))
-	const rows, cols = 6, 10000
+	for _, cols := range []int{10000, 140000} {
+		argExtremeStops(t, cols)
+	}
+}
+
+func argExtremeStops(t *testing.T, cols int) {
+	r := rand.New(rand.NewPCG(41, uint64(cols)))
+	const rows = 6
 	for _, dt := range []array.DType{array.Bool, array.Int8, array.Uint8, array.Int16} {
 		for trial := 0; trial < 8; trial++ {
 			v := make([]int16, rows*cols)
@@ -37,7 +44,7 @@ func TestArgExtremeStopsAtTypeExtreme(t *testing.T) {
 				}
 			}
 			for row := 0; row < rows; row++ { // the extremes at chosen places
-				for _, at := range [][]int{{}, {3}, {5000, 9999}, {9999}, {0, 4096, 8192}, {4095}}[row] {
+				for _, at := range [][]int{{}, {3}, {cols / 2, cols - 1}, {cols - 1}, {0, 4096, 8192, 65536 % cols}, {4095, 65535 % cols}}[row] {
 					v[row*cols+at] = hi
 					if dt != array.Bool {
 						v[row*cols+(at+1)%cols] = lo
@@ -74,7 +81,7 @@ func TestArgExtremeStopsAtTypeExtreme(t *testing.T) {
 							continue
 						}
 					}
-					require.Equal(t, want, idx[row], "%v trial %d row %d isMax %v", dt, trial, row, isMax)
+					require.Equal(t, want, idx[row], "%v cols %d trial %d row %d isMax %v", dt, cols, trial, row, isMax)
 				}
 			}
 		}

@@ -229,7 +229,7 @@ func argWalk[T ordered](w *walk, isMax bool, idx []int64, workers int) error {
 	if w.nOut == 0 {
 		return nil
 	}
-	const block = 4096
+	const block, directBlock = 4096, 1 << 16
 	var fe firstError
 	if w.columns() {
 		k := len(w.kShape) - 1
@@ -282,6 +282,12 @@ func argWalk[T ordered](w *walk, isMax bool, idx []int64, workers int) error {
 		rs, rstr = rs[:k], rstr[:k]
 	}
 	b := min(run, block)
+	if w.a.DType() == work && w.mask == nil && runStride == 1 {
+		// contiguous values read in place: blocks of 64K, so that the
+		// per-call work (a fold, then a search from L2) stays small
+		// beside the values (a whole int8 argmax: 2048 calls of 4096)
+		b = min(run, directBlock)
+	}
 	rows4 := argRows4[T](w, run, runStride, work)
 	split(w.nOut, w.nRed, workers, func(lo, hi int) {
 		ld, err := w.loader(work, b, 1)
