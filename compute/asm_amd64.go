@@ -16,9 +16,9 @@ var Asm = cpu.X86.HasAVX2
 // hasAVX512 selects the 512-bit row-looped kernels for data in cache.
 var hasAVX512 = cpu.X86.HasAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL
 
-// whereAsm[size/4-1][y is one repeated element] selects 4- or 8-byte
+// whereAsm[size][y is one repeated element] selects 1-, 2-, 4- or 8-byte
 // elements with a bool vector c and a vector x.
-var whereAsm [2][2]func(dst, c, x, y unsafe.Pointer, n int)
+var whereAsm [9][2]func(dst, c, x, y unsafe.Pointer, n int)
 
 func registerAsm() {
 	if !Asm {
@@ -53,10 +53,9 @@ func registerAsm() {
 			}
 		}
 	}
-	for s := 0; s < 2; s++ {
-		size := 4 * (s + 1)
+	for _, size := range []int{1, 2, 4, 8} {
 		goWhere, _ := LookupWhere(size)
-		v, sc := whereAsm[s][0], whereAsm[s][1]
+		v, sc := whereAsm[size][0], whereAsm[size][1]
 		L := 32 / size
 		whereTable[size] = func(dst, c, x, y unsafe.Pointer, n, cs, xs, ys int) {
 			if cs == 1 && xs == 0 && ys == 1 && n >= L {
@@ -88,7 +87,7 @@ func registerAsm() {
 }
 
 // whereScalarX sets dst[i] = c[i] != 0 ? *x : y[i] for m elements of
-// size 4 or 8 (m a multiple of the vector's lanes): the negated
+// size 1, 2, 4 or 8 (m a multiple of the vector's lanes): the negated
 // conditions of a chunk on the stack, then the AVX2 kernel with x as the
 // repeated element.
 func whereScalarX(dst, c, x, y unsafe.Pointer, m, size int) {
@@ -109,9 +108,14 @@ func whereScalarX(dst, c, x, y unsafe.Pointer, m, size int) {
 			nc[i] = zeroByte(src[i])
 		}
 		d, yy := unsafe.Add(dst, at*size), unsafe.Add(y, at*size)
-		if size == 4 {
+		switch size { // static calls: nc stays on the stack
+		case 1:
+			where1SAVX2(d, unsafe.Pointer(&nc[0]), yy, x, k)
+		case 2:
+			where2SAVX2(d, unsafe.Pointer(&nc[0]), yy, x, k)
+		case 4:
 			where4SAVX2(d, unsafe.Pointer(&nc[0]), yy, x, k)
-		} else {
+		default:
 			where8SAVX2(d, unsafe.Pointer(&nc[0]), yy, x, k)
 		}
 	}

@@ -372,28 +372,36 @@ func emitCmp(c struct {
 	fmt.Fprintf(&reg, "\tbinTable[%s][%s][%s] = asmCompare(%sAVX2, wrap%s(%s), %d, %d, %q)\n", c.op, t.konst, goForm, name, goForm, loop, t.size, L, form)
 }
 
-// where: dst[i] = c[i] != 0 ? x[i] : y[i] for 4- and 8-byte elements, with
-// x a vector and y a vector or one repeated element.
+// where: dst[i] = c[i] != 0 ? x[i] : y[i] for 1-, 2-, 4- and 8-byte
+// elements, with x a vector and y a vector or one repeated element: the
+// conditions widened to the element's width and compared with zero give
+// the blend's mask.
 func emitWhere(size int, ys string) {
 	name := fmt.Sprintf("where%d%s", size, strings.ToUpper(ys))
 	L := 32 / size
 	w := &asm
 	prologue(name, "dst, c, x, y unsafe.Pointer, n int", "DI", "AX", "SI", "DX", "CX")
 	fmt.Fprintf(w, "\tVPXOR Y6, Y6, Y6\n")
-	ext, eq, bc := "VPMOVZXBD", "VPCMPEQD", "VPBROADCASTD"
-	if size == 8 {
-		ext, eq, bc = "VPMOVZXBQ", "VPCMPEQQ", "VPBROADCASTQ"
+	var load, ext, eq, bc string
+	switch size {
+	case 1:
+		load, eq, bc = "VMOVDQU (AX), Y1", "VPCMPEQB", "VPBROADCASTB"
+	case 2:
+		load, ext, eq, bc = "VMOVDQU (AX), X1", "VPMOVZXBW", "VPCMPEQW", "VPBROADCASTW"
+	case 4:
+		load, ext, eq, bc = "VMOVQ (AX), X1", "VPMOVZXBD", "VPCMPEQD", "VPBROADCASTD"
+	default:
+		load, ext, eq, bc = "VMOVD (AX), X1", "VPMOVZXBQ", "VPCMPEQQ", "VPBROADCASTQ"
 	}
 	if ys == "s" {
 		fmt.Fprintf(w, "\t%s (DX), Y3\n", bc)
 	}
 	fmt.Fprintf(w, "loop1:\n\tCMPQ CX, $%d\n\tJLT done\n", L)
-	if size == 4 {
-		fmt.Fprintf(w, "\tVMOVQ (AX), X1\n")
-	} else {
-		fmt.Fprintf(w, "\tVMOVD (AX), X1\n")
+	fmt.Fprintf(w, "\t%s\n", load)
+	if ext != "" {
+		fmt.Fprintf(w, "\t%s X1, Y1\n", ext)
 	}
-	fmt.Fprintf(w, "\t%s X1, Y1\n\t%s Y6, Y1, Y1\n", ext, eq)
+	fmt.Fprintf(w, "\t%s Y6, Y1, Y1\n", eq)
 	fmt.Fprintf(w, "\tVMOVDQU (SI), Y2\n")
 	if ys == "v" {
 		fmt.Fprintf(w, "\tVMOVDQU (DX), Y3\n\tADDQ $32, DX\n")
@@ -402,7 +410,7 @@ func emitWhere(size int, ys string) {
 	fmt.Fprintf(w, "\tVPBLENDVB Y1, Y3, Y2, Y0\n\tVMOVDQU Y0, (DI)\n")
 	fmt.Fprintf(w, "\tADDQ $%d, AX\n\tADDQ $32, SI\n\tADDQ $32, DI\n\tSUBQ $%d, CX\n\tJMP loop1\n", L, L)
 	fmt.Fprintf(w, "done:\n\tVZEROUPPER\n\tRET\n\n")
-	fmt.Fprintf(&reg, "\twhereAsm[%d][%d] = %sAVX2\n", size/4-1, b2i(ys == "s"), name)
+	fmt.Fprintf(&reg, "\twhereAsm[%d][%d] = %sAVX2\n", size, b2i(ys == "s"), name)
 }
 
 // emitSelCmp writes dst = (a op b) ? x : y for floats, a and x vectors, b
@@ -972,7 +980,7 @@ func main() {
 			}
 		}
 	}
-	for _, size := range []int{4, 8} {
+	for _, size := range []int{1, 2, 4, 8} {
 		emitWhere(size, "v")
 		emitWhere(size, "s")
 	}

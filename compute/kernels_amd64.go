@@ -1417,6 +1417,18 @@ func selLeSSFloat64AVX2(dst, a, b, x, y unsafe.Pointer, n int)
 func selLeSSFloat64NTAVX2(dst, a, b, x, y unsafe.Pointer, n int)
 
 //go:noescape
+func where1VAVX2(dst, c, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func where1SAVX2(dst, c, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func where2VAVX2(dst, c, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func where2SAVX2(dst, c, x, y unsafe.Pointer, n int)
+
+//go:noescape
 func where4VAVX2(dst, c, x, y unsafe.Pointer, n int)
 
 //go:noescape
@@ -2760,10 +2772,14 @@ func registerAsmKernels() {
 	selNTTable[LessEqual][Float64][1][0] = asmSelect[float64](selLeSVFloat64NTAVX2, LessEqual, 4, true, false, true)
 	selTable[LessEqual][Float64][1][1] = asmSelect[float64](selLeSSFloat64AVX2, LessEqual, 4, true, true, false)
 	selNTTable[LessEqual][Float64][1][1] = asmSelect[float64](selLeSSFloat64NTAVX2, LessEqual, 4, true, true, true)
-	whereAsm[0][0] = where4VAVX2
-	whereAsm[0][1] = where4SAVX2
-	whereAsm[1][0] = where8VAVX2
-	whereAsm[1][1] = where8SAVX2
+	whereAsm[1][0] = where1VAVX2
+	whereAsm[1][1] = where1SAVX2
+	whereAsm[2][0] = where2VAVX2
+	whereAsm[2][1] = where2SAVX2
+	whereAsm[4][0] = where4VAVX2
+	whereAsm[4][1] = where4SAVX2
+	whereAsm[8][0] = where8VAVX2
+	whereAsm[8][1] = where8SAVX2
 	binTable[Maximum][Float32][VV] = asmBinary(maximumVVFloat32AVX2, wrapVV(maximum_f_VV[float32]), 4, 8, "vv")
 	binTable[Maximum][Float32][VS] = asmBinary(maximumVSFloat32AVX2, wrapVS(maximum_f_VS[float32]), 4, 8, "vs")
 	ntTable[Maximum][Float32][VV] = asmBinaryNT(maximumVVFloat32NTAVX2, wrapVV(maximum_f_VV[float32]), 4, 8, "vv")

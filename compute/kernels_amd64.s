@@ -22510,6 +22510,114 @@ done:
 	VZEROUPPER
 	RET
 
+// func where1VAVX2(dst, c, x, y unsafe.Pointer, n int)
+TEXT ·where1VAVX2(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ c+8(FP), AX
+	MOVQ x+16(FP), SI
+	MOVQ y+24(FP), DX
+	MOVQ n+32(FP), CX
+	VPXOR Y6, Y6, Y6
+loop1:
+	CMPQ CX, $32
+	JLT done
+	VMOVDQU (AX), Y1
+	VPCMPEQB Y6, Y1, Y1
+	VMOVDQU (SI), Y2
+	VMOVDQU (DX), Y3
+	ADDQ $32, DX
+	VPBLENDVB Y1, Y3, Y2, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, AX
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $32, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func where1SAVX2(dst, c, x, y unsafe.Pointer, n int)
+TEXT ·where1SAVX2(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ c+8(FP), AX
+	MOVQ x+16(FP), SI
+	MOVQ y+24(FP), DX
+	MOVQ n+32(FP), CX
+	VPXOR Y6, Y6, Y6
+	VPBROADCASTB (DX), Y3
+loop1:
+	CMPQ CX, $32
+	JLT done
+	VMOVDQU (AX), Y1
+	VPCMPEQB Y6, Y1, Y1
+	VMOVDQU (SI), Y2
+	VPBLENDVB Y1, Y3, Y2, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, AX
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $32, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func where2VAVX2(dst, c, x, y unsafe.Pointer, n int)
+TEXT ·where2VAVX2(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ c+8(FP), AX
+	MOVQ x+16(FP), SI
+	MOVQ y+24(FP), DX
+	MOVQ n+32(FP), CX
+	VPXOR Y6, Y6, Y6
+loop1:
+	CMPQ CX, $16
+	JLT done
+	VMOVDQU (AX), X1
+	VPMOVZXBW X1, Y1
+	VPCMPEQW Y6, Y1, Y1
+	VMOVDQU (SI), Y2
+	VMOVDQU (DX), Y3
+	ADDQ $32, DX
+	VPBLENDVB Y1, Y3, Y2, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $16, AX
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $16, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
+// func where2SAVX2(dst, c, x, y unsafe.Pointer, n int)
+TEXT ·where2SAVX2(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ c+8(FP), AX
+	MOVQ x+16(FP), SI
+	MOVQ y+24(FP), DX
+	MOVQ n+32(FP), CX
+	VPXOR Y6, Y6, Y6
+	VPBROADCASTW (DX), Y3
+loop1:
+	CMPQ CX, $16
+	JLT done
+	VMOVDQU (AX), X1
+	VPMOVZXBW X1, Y1
+	VPCMPEQW Y6, Y1, Y1
+	VMOVDQU (SI), Y2
+	VPBLENDVB Y1, Y3, Y2, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $16, AX
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $16, CX
+	JMP loop1
+done:
+	VZEROUPPER
+	RET
+
 // func where4VAVX2(dst, c, x, y unsafe.Pointer, n int)
 TEXT ·where4VAVX2(SB), NOSPLIT, $0-40
 	MOVQ dst+0(FP), DI

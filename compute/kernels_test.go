@@ -1145,3 +1145,35 @@ func reduceType[T elem](t *testing.T, typ compute.Type) {
 		}
 	}
 }
+
+// TestWhereKernelsLong runs the select kernels over lengths past the
+// chunk of negated conditions the scalar-x form uses (512), every
+// combination of steps, against a plain loop.
+func TestWhereKernelsLong(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, size := range []int{1, 2, 4, 8} {
+		f, err := compute.LookupWhere(size)
+		require.NoError(t, err)
+		for _, n := range []int{511, 512, 1000, 1537, 4099} {
+			c := make([]uint8, n)
+			x, y, d := make([]byte, n*size), make([]byte, n*size), make([]byte, n*size)
+			for i := range c {
+				c[i] = []uint8{0, 1, 2, 255}[rng.IntN(4)]
+			}
+			for i := range x {
+				x[i], y[i] = byte(rng.Uint32()), byte(rng.Uint32())
+			}
+			for mask := 0; mask < 8; mask++ {
+				cs, xs, ys := mask>>2&1, mask>>1&1, mask&1
+				f(unsafe.Pointer(&d[0]), unsafe.Pointer(&c[0]), unsafe.Pointer(&x[0]), unsafe.Pointer(&y[0]), n, cs, xs, ys)
+				for i := 0; i < n; i++ {
+					w := y[i*ys*size : i*ys*size+size]
+					if c[i*cs] != 0 {
+						w = x[i*xs*size : i*xs*size+size]
+					}
+					require.Equal(t, w, d[i*size:(i+1)*size], "size %d n %d steps %d%d%d element %d", size, n, cs, xs, ys, i)
+				}
+			}
+		}
+	}
+}
