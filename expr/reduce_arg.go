@@ -102,6 +102,29 @@ func better[T ordered](v, b T, isMax bool) bool {
 	return v < b
 }
 
+// argStep folds row j of the reduced axis (x, no nulls) into the best
+// values so far and their indices, lane by lane, as better does: a NaN
+// replaces a number, the first NaN stays, ties keep the earlier row. One
+// loop per direction, the comparison written out, so that it compiles to a
+// few instructions a lane (better's checks in the column walk were most of
+// an argmax along axis 0).
+func argStep[T ordered](x, best []T, at []int64, j int64, isMax bool) {
+	best, at = best[:len(x)], at[:len(x)]
+	if isMax {
+		for i, v := range x {
+			if b := best[i]; v > b || v != v && b == b {
+				best[i], at[i] = v, j
+			}
+		}
+		return
+	}
+	for i, v := range x {
+		if b := best[i]; v < b || v != v && b == b {
+			best[i], at[i] = v, j
+		}
+	}
+}
+
 // unbeatable reports whether no later value can replace best as the
 // first extreme: a NaN (the first wins), or the type's own extreme (a
 // bool's true for argmax, false for argmin).
@@ -261,14 +284,19 @@ func argWalk[T ordered](w *walk, isMax bool, idx []int64, workers int) error {
 				for j := 0; j < w.nRed; j++ {
 					p, mk := ld.load(ko.off+l0*ls+ro.off, n, ls, 0)
 					x := unsafe.Slice((*T)(p), n)
-					var m []byte
-					if mk != nil {
-						m = unsafe.Slice((*byte)(mk), n)
-					}
-					for i, v := range x {
-						if (m == nil || m[i] != 0) && (at[i] < 0 || better(v, best[i], isMax)) {
-							best[i], at[i] = v, int64(j)
+					switch {
+					case mk != nil:
+						m := unsafe.Slice((*byte)(mk), n)
+						for i, v := range x {
+							if m[i] != 0 && (at[i] < 0 || better(v, best[i], isMax)) {
+								best[i], at[i] = v, int64(j)
+							}
 						}
+					case j == 0:
+						copy(best, x)
+						clear(at)
+					default:
+						argStep(x, best[:n], at, int64(j), isMax)
 					}
 					ro.next()
 				}
