@@ -84,6 +84,57 @@ func gather[T any](dst, src unsafe.Pointer, n, stride int) {
 	}
 }
 
+// ReverseStream sets the n elements of size sz at dst to the elements
+// below src, reversed (dst[i] is the element i places below src, a gather
+// at stride -1), writing around the cache: every line of dst it writes is
+// stored with non-temporal stores (the part before dst's first 32-byte
+// boundary and the last partial vectors through a buffer, StreamPiece's
+// four bytes a store), so it suits an output that is large and mapped
+// already. Call Fence before another goroutine reads dst. Sizes other
+// than 4 and 8, a dst not aligned to its elements, and builds without
+// assembly copy plainly.
+func ReverseStream(dst, src unsafe.Pointer, n, sz int) {
+	if n <= 0 {
+		return
+	}
+	if (sz != 4 && sz != 8) || uintptr(dst)%uintptr(sz) != 0 || !Asm {
+		reverseAny(dst, src, n, sz)
+		return
+	}
+	var buf [32 * 4]byte // the head (under 32 bytes) or the tail (under 32 elements)
+	i := 0
+	if a := int(uintptr(dst) & 31); a != 0 {
+		i = min(n, (32-a)/sz)
+		reverseAny(unsafe.Pointer(&buf[0]), src, i, sz)
+		StreamPiece(dst, unsafe.Pointer(&buf[0]), i*sz)
+	}
+	i += reverseNTAsm(unsafe.Add(dst, i*sz), unsafe.Add(src, -i*sz), n-i, sz)
+	for i < n {
+		k := min(n-i, len(buf)/sz)
+		reverseAny(unsafe.Pointer(&buf[0]), unsafe.Add(src, -i*sz), k, sz)
+		StreamPiece(unsafe.Add(dst, i*sz), unsafe.Pointer(&buf[0]), k*sz)
+		i += k
+	}
+}
+
+// reverseAny is reverseCopy for elements of sz bytes.
+func reverseAny(dst, src unsafe.Pointer, n, sz int) {
+	switch sz {
+	case 1:
+		reverseCopy(unsafe.Slice((*uint8)(dst), n), src)
+	case 2:
+		reverseCopy(unsafe.Slice((*uint16)(dst), n), src)
+	case 4:
+		reverseCopy(unsafe.Slice((*uint32)(dst), n), src)
+	case 8:
+		reverseCopy(unsafe.Slice((*uint64)(dst), n), src)
+	default:
+		for i := 0; i < n; i++ {
+			copy(unsafe.Slice((*byte)(unsafe.Add(dst, i*sz)), sz), unsafe.Slice((*byte)(unsafe.Add(src, -i*sz)), sz))
+		}
+	}
+}
+
 // reverseCopy sets d[i] to the element i places before src (a gather at
 // stride -1, as a flipped axis reads). 4- and 8-byte elements go through
 // the AVX2 kernels (reverseAsm) where the build has them, whole steps of

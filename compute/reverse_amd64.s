@@ -66,3 +66,52 @@ loop:
 	JNZ loop
 	VZEROUPPER
 	RET
+
+// func reverse8NTAVX2(dst, src unsafe.Pointer, n int)
+// reverse8AVX2 with non-temporal stores: dst is 32-byte aligned.
+TEXT ·reverse8NTAVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+loop:
+	VMOVUPD -24(SI), Y0
+	VMOVUPD -56(SI), Y1
+	VMOVUPD -88(SI), Y2
+	VMOVUPD -120(SI), Y3
+	VPERMPD $0x1B, Y0, Y0
+	VPERMPD $0x1B, Y1, Y1
+	VPERMPD $0x1B, Y2, Y2
+	VPERMPD $0x1B, Y3, Y3
+	VMOVNTPD Y0, 0(DI)
+	VMOVNTPD Y1, 32(DI)
+	VMOVNTPD Y2, 64(DI)
+	VMOVNTPD Y3, 96(DI)
+	SUBQ $128, SI
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JNZ loop
+	VZEROUPPER
+	RET
+
+// func reverse4NTAVX2(dst, src unsafe.Pointer, n int)
+// reverse4AVX2 with non-temporal stores: dst is 32-byte aligned.
+TEXT ·reverse4NTAVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	VMOVDQU revIdx32<>(SB), Y8
+loop:
+	VPERMD -28(SI), Y8, Y0
+	VPERMD -60(SI), Y8, Y1
+	VPERMD -92(SI), Y8, Y2
+	VPERMD -124(SI), Y8, Y3
+	VMOVNTDQ Y0, 0(DI)
+	VMOVNTDQ Y1, 32(DI)
+	VMOVNTDQ Y2, 64(DI)
+	VMOVNTDQ Y3, 96(DI)
+	SUBQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JNZ loop
+	VZEROUPPER
+	RET

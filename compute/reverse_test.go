@@ -17,11 +17,14 @@ func TestReverseCopy(t *testing.T) {
 		lengths = append(lengths, n)
 	}
 	lengths = append(lengths, 1023, 1024, 1025, 4096+17, 10000)
-	t.Run("4", func(t *testing.T) { checkReverse[uint32](t, lengths) })
-	t.Run("8", func(t *testing.T) { checkReverse[uint64](t, lengths) })
+	t.Run("4", func(t *testing.T) { checkReverse[uint32](t, lengths, false) })
+	t.Run("8", func(t *testing.T) { checkReverse[uint64](t, lengths, false) })
+	// ReverseStream: the same copies with non-temporal stores
+	t.Run("4 stream", func(t *testing.T) { checkReverse[uint32](t, lengths, true) })
+	t.Run("8 stream", func(t *testing.T) { checkReverse[uint64](t, lengths, true) })
 }
 
-func checkReverse[T uint32 | uint64](t *testing.T, lengths []int) {
+func checkReverse[T uint32 | uint64](t *testing.T, lengths []int, stream bool) {
 	const guard = 40 // elements on each side of dst
 	var z T
 	sz := int(unsafe.Sizeof(z))
@@ -46,7 +49,14 @@ func checkReverse[T uint32 | uint64](t *testing.T, lengths []int) {
 				}
 				top := so + n // src[top] is the first element read, src[top-i] the i-th
 				d := dbuf[guard+do : guard+do+n]
-				reverseCopy(d, unsafe.Pointer(&src[top]))
+				if stream {
+					if n > 0 {
+						ReverseStream(unsafe.Pointer(&d[0]), unsafe.Pointer(&src[top]), n, sz)
+					}
+					Fence()
+				} else {
+					reverseCopy(d, unsafe.Pointer(&src[top]))
+				}
 				for i := 0; i < n; i++ {
 					if d[i] != src[top-i] {
 						t.Fatalf("size %d n %d src off %d dst off %d: [%d] = %#x, want %#x", sz, n, so, do, i, d[i], src[top-i])

@@ -17,9 +17,12 @@ const minRowCopy = 16
 // reversing gather kernel reads backwards, dst's contiguous): one kernel
 // call per row straight into dst, where the fused pass would gather each
 // tile into a buffer and copy it out again. Rows are shared among up to
-// workers goroutines when there are enough bytes.
-// It reports whether it applied.
-func rowCopy(dst, src *array.Array, workers int) bool {
+// workers goroutines when there are enough bytes. With stream (dst exists,
+// so its pages are mapped) and at least ntThreshold bytes, rows of 4- or
+// 8-byte elements are written around the cache (compute.ReverseStream):
+// no output line is read before it is written. It reports whether it
+// applied.
+func rowCopy(dst, src *array.Array, workers int, stream bool) bool {
 	ss, ds := src.Strides(), dst.Strides()
 	if !rowCopyable(src, ds) || dst.HasNulls() || dst.ReadOnly() || src.DType() != dst.DType() {
 		return false
@@ -45,6 +48,7 @@ func rowCopy(dst, src *array.Array, workers int) bool {
 	db := unsafe.Add(dst.DataPointer(), dst.Offset()*sz)
 	outer := shape[:r-1]
 	step := ss[r-1]
+	nt := stream && step == -1 && (sz == 4 || sz == 8) && rows*cols*sz >= ntThreshold
 	split(rows, cols*sz, workers, func(lo, hi int) {
 		// the offsets of row lo, then an odometer over the outer axes
 		idx := make([]int, len(outer))
@@ -56,8 +60,15 @@ func rowCopy(dst, src *array.Array, workers int) bool {
 			do += idx[i] * ds[i]
 		}
 		for row := lo; row < hi; row++ {
-			move(unsafe.Add(db, do*sz), unsafe.Add(sb, so*sz), cols, step)
+			if nt {
+				compute.ReverseStream(unsafe.Add(db, do*sz), unsafe.Add(sb, so*sz), cols, sz)
+			} else {
+				move(unsafe.Add(db, do*sz), unsafe.Add(sb, so*sz), cols, step)
+			}
 			nextOuter(idx, outer, ss, ds, &so, &do)
+		}
+		if nt {
+			compute.Fence()
 		}
 	})
 	runtime.KeepAlive(src)

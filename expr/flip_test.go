@@ -13,13 +13,20 @@ import (
 // elements (the stride -1 gather: compute's reverseCopy and its AVX2
 // kernels) into an existing output, over random shapes, source offsets and
 // output offsets (fixed seed), against a naive index loop; the elements
-// around the output view must stay untouched.
+// around the output view must stay untouched. Run twice: as is, and with
+// every output streamed (non-temporal stores: compute.ReverseStream, whose
+// head and tail go through StreamPiece).
 func TestFlipIntoRandom(t *testing.T) {
-	rng := rand.New(rand.NewSource(41))
-	t.Run("float32", func(t *testing.T) { flipIntoRandom[float32](t, rng, array.Float32) })
-	t.Run("int64", func(t *testing.T) { flipIntoRandom[int64](t, rng, array.Int64) })
-	t.Run("float64", func(t *testing.T) { flipIntoRandom[float64](t, rng, array.Float64) })
-	t.Run("int32", func(t *testing.T) { flipIntoRandom[int32](t, rng, array.Int32) })
+	for _, stream := range []bool{false, true} {
+		if stream {
+			defer expr.SetStreamingThreshold(1)()
+		}
+		rng := rand.New(rand.NewSource(41))
+		t.Run("float32", func(t *testing.T) { flipIntoRandom[float32](t, rng, array.Float32) })
+		t.Run("int64", func(t *testing.T) { flipIntoRandom[int64](t, rng, array.Int64) })
+		t.Run("float64", func(t *testing.T) { flipIntoRandom[float64](t, rng, array.Float64) })
+		t.Run("int32", func(t *testing.T) { flipIntoRandom[int32](t, rng, array.Int32) })
+	}
 }
 
 func flipIntoRandom[T float32 | float64 | int32 | int64](t *testing.T, rng *rand.Rand, dt array.DType) {

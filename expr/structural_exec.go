@@ -152,11 +152,11 @@ func (ev *evaluation) copyInto(src, dst *array.Array) (*array.Array, error) {
 			if err != nil {
 				return nil, err
 			}
-			if rowCopy(out, src, ev.o.workers) {
+			if rowCopy(out, src, ev.o.workers, false) {
 				return out, nil
 			}
 			out.Release()
-		case !overlaps(dst, &rnode{arr: src}) && rowCopy(dst, src, ev.o.workers):
+		case !overlaps(dst, &rnode{arr: src}) && rowCopy(dst, src, ev.o.workers, true):
 			return dst, nil
 		}
 	}
