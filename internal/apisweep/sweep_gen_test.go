@@ -424,6 +424,7 @@ var sweepZero = []sweepCase{
 	{"compute.Ops", func() { _ = compute.Ops() }},
 	{"compute.Prefetch", func() { compute.Prefetch(nil, 0) }},
 	{"compute.PrefetchAt", func() { compute.PrefetchAt(nil, 0, nil) }},
+	{"compute.ReverseStream", func() { compute.ReverseStream(nil, nil, 0, 0) }},
 	{"compute.Scatter", func() { _, _ = compute.Scatter(0) }},
 	{"compute.SortBits", func() { compute.SortBits[uint8](nil, nil, nil, 0) }},
 	{"compute.StreamPiece", func() { compute.StreamPiece(nil, nil, 0) }},
@@ -1585,6 +1586,7 @@ var sweepSkipped = []sweepSkip{
 	{"hostile compute.MergeSums", "takes an unsafe.Pointer: the caller vouches for the memory behind it, so a hostile length cannot be checked (the zero-value call, nil and 0, is made)"},
 	{"hostile compute.Prefetch", "takes an unsafe.Pointer: the caller vouches for the memory behind it, so a hostile length cannot be checked (the zero-value call, nil and 0, is made)"},
 	{"hostile compute.PrefetchAt", "takes an unsafe.Pointer: the caller vouches for the memory behind it, so a hostile length cannot be checked (the zero-value call, nil and 0, is made)"},
+	{"hostile compute.ReverseStream", "takes an unsafe.Pointer: the caller vouches for the memory behind it, so a hostile length cannot be checked (the zero-value call, nil and 0, is made)"},
 	{"hostile compute.StreamPiece", "takes an unsafe.Pointer: the caller vouches for the memory behind it, so a hostile length cannot be checked (the zero-value call, nil and 0, is made)"},
 }
 
@@ -1828,6 +1830,7 @@ var sweepListing = []string{
 	"compute.Ops",
 	"compute.Prefetch",
 	"compute.PrefetchAt",
+	"compute.ReverseStream",
 	"compute.Scatter",
 	"compute.SortBits",
 	"compute.StreamPiece",
