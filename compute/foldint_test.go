@@ -161,28 +161,34 @@ func TestArgExtremeInt(t *testing.T) {
 			}
 			for _, isMax := range []bool{false, true} {
 				got := ArgExtremeInt(tt, unsafe.Pointer(&src[off*sz]), n, isMax)
-				want := -1
-				for i := 0; i < n; i++ {
-					v := intAt(src[(off+i)*sz:], tt)
-					if want < 0 {
-						want = i
-						continue
-					}
-					b := intAt(src[(off+want)*sz:], tt)
-					c := cmpRef(Greater, v, b, tt)
-					if !isMax {
-						c = cmpRef(Less, v, b, tt)
-					}
-					if c == 1 {
-						want = i
-					}
-				}
-				if got != want {
+				if want := argExtremeRef(src[off*sz:], n, tt, isMax); got != want {
 					t.Fatalf("%v isMax=%v n=%d: %d, want %d", tt, isMax, n, got, want)
 				}
 			}
 		}
 	}
+}
+
+// argExtremeRef is the index of the first maximum (isMax) or minimum of
+// the n values of type t in x, by a plain loop (-1 when n is 0).
+func argExtremeRef(x []byte, n int, t Type, isMax bool) int {
+	sz := t.Size()
+	want := -1
+	for i := 0; i < n; i++ {
+		if want < 0 {
+			want = i
+			continue
+		}
+		v, b := intAt(x[i*sz:], t), intAt(x[want*sz:], t)
+		c := cmpRef(Greater, v, b, t)
+		if !isMax {
+			c = cmpRef(Less, v, b, t)
+		}
+		if c == 1 {
+			want = i
+		}
+	}
+	return want
 }
 
 // oddWords sets the low bit of every 8-byte word of b: a product of odd
@@ -320,18 +326,7 @@ func TestArgExtremeIntLong(t *testing.T) {
 			}
 			for _, isMax := range []bool{false, true} {
 				got := ArgExtremeInt(tt, unsafe.Pointer(&x[0]), n, isMax)
-				want := 0
-				for i := 1; i < n; i++ {
-					v, b := intAt(x[i*sz:], tt), intAt(x[want*sz:], tt)
-					c := cmpRef(Greater, v, b, tt)
-					if !isMax {
-						c = cmpRef(Less, v, b, tt)
-					}
-					if c == 1 {
-						want = i
-					}
-				}
-				if got != want {
+				if want := argExtremeRef(x, n, tt, isMax); got != want {
 					t.Fatalf("%v isMax=%v n=%d off=%d: %d, want %d", tt, isMax, n, off, got, want)
 				}
 			}

@@ -108,7 +108,7 @@ func ReverseStream(dst, src unsafe.Pointer, n, sz int) {
 		reverseAny(unsafe.Pointer(&buf[0]), src, i, sz)
 		StreamPiece(dst, unsafe.Pointer(&buf[0]), i*sz)
 	}
-	i += reverseNTAsm(unsafe.Add(dst, i*sz), unsafe.Add(src, -i*sz), n-i, sz)
+	i += reverseAsm(unsafe.Add(dst, i*sz), unsafe.Add(src, -i*sz), n-i, sz, true)
 	for i < n {
 		k := min(n-i, len(buf)/sz)
 		reverseAny(unsafe.Pointer(&buf[0]), unsafe.Add(src, -i*sz), k, sz)
@@ -148,7 +148,7 @@ func reverseCopy[T any](d []T, src unsafe.Pointer) {
 	}
 	sz := int(unsafe.Sizeof(d[0]))
 	dst := unsafe.Pointer(&d[0])
-	i := reverseAsm(dst, src, n, sz)
+	i := reverseAsm(dst, src, n, sz, false)
 	// the pairs' loads and stores are 8-byte aligned (as checkptr wants)
 	// when dst+src+4 is; then one element first aligns the stores
 	if i == 0 && sz == 4 && (uintptr(dst)+uintptr(src)+4)%8 == 0 {

@@ -19,43 +19,33 @@ func reverse4NTAVX2(dst, src unsafe.Pointer, n int)
 // reverseAsm copies the whole steps of a reversed copy of n elements of
 // size sz (dst[i] = the element i places below src) with the AVX2 kernels
 // and returns how many it copied (a multiple of the step; 0 when this CPU
-// or size has no kernel).
-func reverseAsm(dst, src unsafe.Pointer, n, sz int) int {
-	if !Asm {
+// or size has no kernel). With nt the stores are non-temporal, and dst
+// must be 32-byte aligned (else it copies nothing).
+func reverseAsm(dst, src unsafe.Pointer, n, sz int, nt bool) int {
+	if !Asm || nt && uintptr(dst)&31 != 0 {
 		return 0
 	}
 	switch sz {
 	case 8:
-		if m := n &^ 15; m > 0 {
-			reverse8AVX2(dst, src, m)
-			return m
-		}
-	case 4:
-		if m := n &^ 31; m > 0 {
-			reverse4AVX2(dst, src, m)
-			return m
-		}
-	}
-	return 0
-}
-
-// reverseNTAsm is reverseAsm with non-temporal stores, for a dst that is
-// 32-byte aligned: it copies the whole steps and returns how many.
-func reverseNTAsm(dst, src unsafe.Pointer, n, sz int) int {
-	if !Asm || uintptr(dst)&31 != 0 {
-		return 0
-	}
-	switch sz {
-	case 8:
-		if m := n &^ 15; m > 0 {
+		m := n &^ 15
+		switch {
+		case m == 0:
+		case nt:
 			reverse8NTAVX2(dst, src, m)
-			return m
+		default:
+			reverse8AVX2(dst, src, m)
 		}
+		return m
 	case 4:
-		if m := n &^ 31; m > 0 {
+		m := n &^ 31
+		switch {
+		case m == 0:
+		case nt:
 			reverse4NTAVX2(dst, src, m)
-			return m
+		default:
+			reverse4AVX2(dst, src, m)
 		}
+		return m
 	}
 	return 0
 }

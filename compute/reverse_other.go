@@ -6,7 +6,4 @@ import "unsafe"
 
 // reverseAsm copies nothing in this build (no assembly): reverseCopy's Go
 // loops do it all.
-func reverseAsm(dst, src unsafe.Pointer, n, sz int) int { return 0 }
-
-// reverseNTAsm copies nothing in this build.
-func reverseNTAsm(dst, src unsafe.Pointer, n, sz int) int { return 0 }
+func reverseAsm(dst, src unsafe.Pointer, n, sz int, nt bool) int { return 0 }
