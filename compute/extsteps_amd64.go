@@ -19,6 +19,18 @@ func accMaxF64AVX2(acc, x unsafe.Pointer, n int)
 //go:noescape
 func accMinF64AVX2(acc, x unsafe.Pointer, n int)
 
+//go:noescape
+func accRowsMaxF32AVX2(acc, x unsafe.Pointer, n, rows, stride int)
+
+//go:noescape
+func accRowsMinF32AVX2(acc, x unsafe.Pointer, n, rows, stride int)
+
+//go:noescape
+func accRowsMaxF64AVX2(acc, x unsafe.Pointer, n, rows, stride int)
+
+//go:noescape
+func accRowsMinF64AVX2(acc, x unsafe.Pointer, n, rows, stride int)
+
 // registerAccExtrema installs the AVX2 steps of max, min, nanmax and nanmin
 // reductions: accumulating over outer axes (accMax's and accFmax's rules:
 // NaN when either is, or only when both are; -0 below +0), whole vectors
@@ -40,6 +52,29 @@ func registerAccExtrema() {
 	accTable[Minimum][Float32] = acc(accMinF32AVX2, accMin[float32], 4, 8)
 	accTable[Maximum][Float64] = acc(accMaxF64AVX2, accMax[float64], 8, 4)
 	accTable[Minimum][Float64] = acc(accMinF64AVX2, accMin[float64], 8, 4)
+	extRowsTable[0][Float32] = extRows(accRowsMaxF32AVX2, accMax[float32], 4, 8)
+	extRowsTable[1][Float32] = extRows(accRowsMinF32AVX2, accMin[float32], 4, 8)
+	extRowsTable[0][Float64] = extRows(accRowsMaxF64AVX2, accMax[float64], 8, 4)
+	extRowsTable[1][Float64] = extRows(accRowsMinF64AVX2, accMin[float64], 8, 4)
+}
+
+// extRows is a max or min over rows: the whole vectors of every row in
+// assembly (k), the columns after them a row at a time by tail.
+func extRows(k func(acc, x unsafe.Pointer, n, rows, stride int), tail func(acc, x unsafe.Pointer, n int), size, lanes int) RowsFunc {
+	return func(acc, x unsafe.Pointer, n, rows, stride int) {
+		if rows <= 0 || n <= 0 {
+			return
+		}
+		m := n &^ (lanes - 1)
+		if m > 0 {
+			k(acc, x, m, rows, stride*size)
+		}
+		if m < n {
+			for r := 0; r < rows; r++ {
+				tail(unsafe.Add(acc, m*size), unsafe.Add(x, (r*stride+m)*size), n-m)
+			}
+		}
+	}
 }
 
 //go:noescape

@@ -198,9 +198,10 @@ func registerReductions() {
 	}
 }
 
-// RowsFunc adds rows rows of n elements, stride elements apart, into acc,
-// row after row: acc[i] += x[i] + x[stride+i] + ... (the same order of
-// additions as one accumulation per row, so the same result).
+// RowsFunc folds rows rows of n elements, stride elements apart, into
+// acc, row after row: acc[i] += x[i] + x[stride+i] + ... for a sum (the
+// same order of additions as one accumulation per row, so the same
+// result), max or min likewise (LookupExtremeRows).
 type RowsFunc func(acc, x unsafe.Pointer, n, rows, stride int)
 
 var rowsTable [numTypes]RowsFunc
@@ -212,6 +213,30 @@ func LookupAccumulateRows(t Type) (RowsFunc, bool) {
 		return nil, false
 	}
 	return rowsTable[t], true
+}
+
+// extRowsTable holds the multi-row max ([0]) and min ([1]) kernels by
+// type (float32 and float64 with AVX2).
+var extRowsTable [2][numTypes]RowsFunc
+
+// LookupExtremeRows returns the multi-row kernel of a max (op Maximum) or
+// min (Minimum) over outer axes for t, where there is one faster than a
+// row at a time (float32 and float64 with AVX2): acc[i] = max(acc[i],
+// x[i], x[stride+i], ...) as one accumulation per row, row after row
+// (the same results, NaN payloads and signed zeros included).
+func LookupExtremeRows(op Op, t Type) (RowsFunc, bool) {
+	i := 0
+	switch op {
+	case Maximum:
+	case Minimum:
+		i = 1
+	default:
+		return nil, false
+	}
+	if t >= numTypes || extRowsTable[i][t] == nil {
+		return nil, false
+	}
+	return extRowsTable[i][t], true
 }
 
 func accRowsGo[T number](acc, x unsafe.Pointer, n, rows, stride int) {

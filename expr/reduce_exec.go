@@ -201,6 +201,9 @@ func (ev *evaluation) reduce(r *rnode, dst *array.Array) (*array.Array, error) {
 	if k, ok := compute.LookupAccumulateRows(compute.Type(at)); ok && op == compute.Add && !accurate {
 		g.useRows(k)
 	}
+	if k, ok := compute.LookupExtremeRows(op, compute.Type(at)); ok {
+		g.useRows(k) // max and min over rows: four rows a step, the same results
+	}
 	g.useRuns()
 	if accurate {
 		g.useRows(nil)
