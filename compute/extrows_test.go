@@ -8,7 +8,8 @@ import (
 	"unsafe"
 )
 
-// TestExtremeRows checks the multi-row max and min (LookupExtremeRows)
+// TestExtremeRows checks the multi-row max, min, nanmax and nanmin
+// (LookupExtremeRows)
 // against one accumulation per row (the accumulate kernels), bit for bit:
 // float32 and float64, widths 0-70 (whole vectors and a tail), 0-11 rows
 // (blocks of four and the rest), row strides wider than a row, values with
@@ -17,7 +18,7 @@ func TestExtremeRows(t *testing.T) {
 	rng := rand.New(rand.NewSource(43))
 	for _, tt := range []Type{Float32, Float64} {
 		sz := tt.Size()
-		for _, op := range []Op{Maximum, Minimum} {
+		for _, op := range []Op{Maximum, Minimum, Fmax, Fmin} {
 			rows, ok := LookupExtremeRows(op, tt)
 			if !ok {
 				t.Skipf("no multi-row %v kernel in this build", op)

@@ -31,6 +31,18 @@ func accRowsMaxF64AVX2(acc, x unsafe.Pointer, n, rows, stride int)
 //go:noescape
 func accRowsMinF64AVX2(acc, x unsafe.Pointer, n, rows, stride int)
 
+//go:noescape
+func accRowsFmaxF32AVX2(acc, x unsafe.Pointer, n, rows, stride int)
+
+//go:noescape
+func accRowsFminF32AVX2(acc, x unsafe.Pointer, n, rows, stride int)
+
+//go:noescape
+func accRowsFmaxF64AVX2(acc, x unsafe.Pointer, n, rows, stride int)
+
+//go:noescape
+func accRowsFminF64AVX2(acc, x unsafe.Pointer, n, rows, stride int)
+
 // registerAccExtrema installs the AVX2 steps of max, min, nanmax and nanmin
 // reductions: accumulating over outer axes (accMax's and accFmax's rules:
 // NaN when either is, or only when both are; -0 below +0), whole vectors
@@ -56,9 +68,13 @@ func registerAccExtrema() {
 	extRowsTable[1][Float32] = extRows(accRowsMinF32AVX2, accMin[float32], 4, 8)
 	extRowsTable[0][Float64] = extRows(accRowsMaxF64AVX2, accMax[float64], 8, 4)
 	extRowsTable[1][Float64] = extRows(accRowsMinF64AVX2, accMin[float64], 8, 4)
+	extRowsTable[2][Float32] = extRows(accRowsFmaxF32AVX2, accFmax[float32], 4, 8)
+	extRowsTable[3][Float32] = extRows(accRowsFminF32AVX2, accFmin[float32], 4, 8)
+	extRowsTable[2][Float64] = extRows(accRowsFmaxF64AVX2, accFmax[float64], 8, 4)
+	extRowsTable[3][Float64] = extRows(accRowsFminF64AVX2, accFmin[float64], 8, 4)
 }
 
-// extRows is a max or min over rows: the whole vectors of every row in
+// extRows is a max, min, nanmax or nanmin over rows: the whole vectors of every row in
 // assembly (k), the columns after them a row at a time by tail.
 func extRows(k func(acc, x unsafe.Pointer, n, rows, stride int), tail func(acc, x unsafe.Pointer, n int), size, lanes int) RowsFunc {
 	return func(acc, x unsafe.Pointer, n, rows, stride int) {

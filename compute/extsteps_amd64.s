@@ -83,8 +83,9 @@ done: \
 // for i < n (n a multiple of the lanes, stride in bytes): the rows in the
 // order of one step a row, so the same results, but four rows at a time
 // read side by side (four streams from memory instead of one, and acc
-// loaded and stored once per four rows), then one at a time.
-#define ACCROWS(SHIFT, MOV, EXT, CMP, BITS, BLEND) \
+// loaded and stored once per four rows), then one at a time. NAN as in
+// EXTSTEP: Y0 (acc) for max and min, Y1 (x) for nanmax and nanmin.
+#define ACCROWS(SHIFT, MOV, EXT, CMP, BITS, BLEND, NAN) \
 	MOVQ acc+0(FP), DI; \
 	MOVQ x+8(FP), SI; \
 	MOVQ n+16(FP), CX; \
@@ -102,13 +103,13 @@ loop4: \
 	MOV (DI)(DX*1), Y0; \
 	LEAQ (SI)(DX*1), BX; \
 	MOV (BX), Y1; \
-	EXTSTEP(EXT, CMP, BITS, BLEND, Y0, Y1, Y2, Y3, Y4, Y0); \
+	EXTSTEP(EXT, CMP, BITS, BLEND, Y0, Y1, Y2, Y3, Y4, NAN); \
 	MOV (BX)(R9*1), Y1; \
-	EXTSTEP(EXT, CMP, BITS, BLEND, Y0, Y1, Y2, Y3, Y4, Y0); \
+	EXTSTEP(EXT, CMP, BITS, BLEND, Y0, Y1, Y2, Y3, Y4, NAN); \
 	MOV (BX)(R9*2), Y1; \
-	EXTSTEP(EXT, CMP, BITS, BLEND, Y0, Y1, Y2, Y3, Y4, Y0); \
+	EXTSTEP(EXT, CMP, BITS, BLEND, Y0, Y1, Y2, Y3, Y4, NAN); \
 	MOV (BX)(R11*1), Y1; \
-	EXTSTEP(EXT, CMP, BITS, BLEND, Y0, Y1, Y2, Y3, Y4, Y0); \
+	EXTSTEP(EXT, CMP, BITS, BLEND, Y0, Y1, Y2, Y3, Y4, NAN); \
 	MOV Y0, (DI)(DX*1); \
 	ADDQ $32, DX; \
 	JMP loop4; \
@@ -125,7 +126,7 @@ loop1: \
 	JGE next1; \
 	MOV (DI)(DX*1), Y0; \
 	MOV (SI)(DX*1), Y1; \
-	EXTSTEP(EXT, CMP, BITS, BLEND, Y0, Y1, Y2, Y3, Y4, Y0); \
+	EXTSTEP(EXT, CMP, BITS, BLEND, Y0, Y1, Y2, Y3, Y4, NAN); \
 	MOV Y0, (DI)(DX*1); \
 	ADDQ $32, DX; \
 	JMP loop1; \
@@ -178,13 +179,26 @@ TEXT ·foldFminF64AVX2(SB), NOSPLIT, $0-24
 
 // max and min over outer axes, several rows a call
 TEXT ·accRowsMaxF32AVX2(SB), NOSPLIT, $0-40
-	ACCROWS(2, VMOVUPS, VMAXPS, VCMPPS, VANDPS, VBLENDVPS)
+	ACCROWS(2, VMOVUPS, VMAXPS, VCMPPS, VANDPS, VBLENDVPS, Y0)
 
 TEXT ·accRowsMinF32AVX2(SB), NOSPLIT, $0-40
-	ACCROWS(2, VMOVUPS, VMINPS, VCMPPS, VORPS, VBLENDVPS)
+	ACCROWS(2, VMOVUPS, VMINPS, VCMPPS, VORPS, VBLENDVPS, Y0)
 
 TEXT ·accRowsMaxF64AVX2(SB), NOSPLIT, $0-40
-	ACCROWS(3, VMOVUPD, VMAXPD, VCMPPD, VANDPD, VBLENDVPD)
+	ACCROWS(3, VMOVUPD, VMAXPD, VCMPPD, VANDPD, VBLENDVPD, Y0)
 
 TEXT ·accRowsMinF64AVX2(SB), NOSPLIT, $0-40
-	ACCROWS(3, VMOVUPD, VMINPD, VCMPPD, VORPD, VBLENDVPD)
+	ACCROWS(3, VMOVUPD, VMINPD, VCMPPD, VORPD, VBLENDVPD, Y0)
+
+// nanmax and nanmin over outer axes, several rows a call
+TEXT ·accRowsFmaxF32AVX2(SB), NOSPLIT, $0-40
+	ACCROWS(2, VMOVUPS, VMAXPS, VCMPPS, VANDPS, VBLENDVPS, Y1)
+
+TEXT ·accRowsFminF32AVX2(SB), NOSPLIT, $0-40
+	ACCROWS(2, VMOVUPS, VMINPS, VCMPPS, VORPS, VBLENDVPS, Y1)
+
+TEXT ·accRowsFmaxF64AVX2(SB), NOSPLIT, $0-40
+	ACCROWS(3, VMOVUPD, VMAXPD, VCMPPD, VANDPD, VBLENDVPD, Y1)
+
+TEXT ·accRowsFminF64AVX2(SB), NOSPLIT, $0-40
+	ACCROWS(3, VMOVUPD, VMINPD, VCMPPD, VORPD, VBLENDVPD, Y1)

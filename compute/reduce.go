@@ -215,28 +215,25 @@ func LookupAccumulateRows(t Type) (RowsFunc, bool) {
 	return rowsTable[t], true
 }
 
-// extRowsTable holds the multi-row max ([0]) and min ([1]) kernels by
-// type (float32 and float64 with AVX2).
-var extRowsTable [2][numTypes]RowsFunc
+// extRowsTable holds the multi-row max, min, nanmax and nanmin kernels
+// (indexed like extRowsOps) by type (float32 and float64 with AVX2).
+var extRowsTable [4][numTypes]RowsFunc
 
-// LookupExtremeRows returns the multi-row kernel of a max (op Maximum) or
-// min (Minimum) over outer axes for t, where there is one faster than a
-// row at a time (float32 and float64 with AVX2): acc[i] = max(acc[i],
-// x[i], x[stride+i], ...) as one accumulation per row, row after row
-// (the same results, NaN payloads and signed zeros included).
+var extRowsOps = [4]Op{Maximum, Minimum, Fmax, Fmin}
+
+// LookupExtremeRows returns the multi-row kernel of a max (op Maximum),
+// min (Minimum), nanmax (Fmax) or nanmin (Fmin) over outer axes for t,
+// where there is one faster than a row at a time (float32 and float64
+// with AVX2): acc[i] = max(acc[i], x[i], x[stride+i], ...) as one
+// accumulation per row, row after row (the same results, NaN payloads and
+// signed zeros included).
 func LookupExtremeRows(op Op, t Type) (RowsFunc, bool) {
-	i := 0
-	switch op {
-	case Maximum:
-	case Minimum:
-		i = 1
-	default:
-		return nil, false
+	for i, o := range extRowsOps {
+		if o == op && t < numTypes && extRowsTable[i][t] != nil {
+			return extRowsTable[i][t], true
+		}
 	}
-	if t >= numTypes || extRowsTable[i][t] == nil {
-		return nil, false
-	}
-	return extRowsTable[i][t], true
+	return nil, false
 }
 
 func accRowsGo[T number](acc, x unsafe.Pointer, n, rows, stride int) {
