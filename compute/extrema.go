@@ -257,18 +257,17 @@ func registerExtrema() {
 	foldTable[Maximum][Float64] = foldExtreme(extF64[1], true, foldMax[float64])
 }
 
-// foldAnyBool and foldAllBool are the bool max (any) and min (all) folds,
-// eight bytes at a time; an accumulator already decided reads nothing.
-// foldAnyBool is the or of n bools (max): it stops at the first nonzero
-// byte.
+// foldAnyBool and foldAllBool are the bool max (any) and min (all) folds:
+// an accumulator already decided reads nothing, else the search stops at
+// the deciding byte. foldAnyBool is the or of n bools (max): the first
+// nonzero byte.
 func foldAnyBool(acc, x unsafe.Pointer, n int) {
 	if a := (*uint8)(acc); *a == 0 && firstNonzero(x, n) >= 0 {
 		*a = 1
 	}
 }
 
-// foldAllBool is the and of n bools (min): it stops at the first zero
-// byte.
+// foldAllBool is the and of n bools (min): the first zero byte.
 func foldAllBool(acc, x unsafe.Pointer, n int) {
 	if a := (*uint8)(acc); *a != 0 && firstZero(x, n) >= 0 {
 		*a = 0
