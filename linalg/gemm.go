@@ -21,19 +21,40 @@ type gemmKernel func(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, 
 
 // gemmTiled is a gemmKernel over tiles tiles down a panel of B, one after
 // the other: each tile's A, C and c2 are apan, cpan and c2pan bytes after
-// the previous one's. Every step of k fetches into L2 the line at pf,
-// which moves on pfstep bytes a step (the slices of the next panel of B).
-type gemmTiled func(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int, tiles, apan, cpan, c2pan int, pf unsafe.Pointer, pfstep int)
+// the previous one's (c2pan 0 when c2 is nil). Every step of k fetches
+// into L2 the line at pf, which moves on pfstep bytes a step (the slices
+// of the next panel of B). A float32 tiled kernel (gemmShape.one) sums
+// each tile in runs of kb > 0 steps, as gemmCtx.call does: the first run
+// in mode, the others added to it (1, or 3 when widened: mode 2 or more),
+// and the last of a widened tile rounded into c2 (4) when c2 is set;
+// float64's (gemmShape.tiled) runs all of k at once.
+type gemmTiled func(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int, tiles, apan, cpan, c2pan int, pf unsafe.Pointer, pfstep int, kb int)
 
 // tiledOf is kern as a gemmTiled (its prefetches left out).
 func tiledOf(kern gemmKernel) gemmTiled {
-	return func(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int, tiles, apan, cpan, c2pan int, pf unsafe.Pointer, pfstep int) {
+	return func(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int, tiles, apan, cpan, c2pan int, pf unsafe.Pointer, pfstep int, kb int) {
+		if kb <= 0 {
+			kb = k
+		}
 		for t := 0; t < tiles; t++ {
 			var c2t unsafe.Pointer
 			if c2 != nil {
 				c2t = unsafe.Add(c2, t*c2pan)
 			}
-			kern(k, unsafe.Add(a, t*apan), ars, astep, b, bstep, unsafe.Add(c, t*cpan), ldc, mode, c2t, ldc2)
+			md := mode
+			for q := 0; q < k; q += kb {
+				kq := min(kb, k-q)
+				m := md
+				if q+kq == k && m >= 2 && c2t != nil {
+					m = 4
+				}
+				kern(kq, unsafe.Add(a, t*apan+q*astep), ars, astep, unsafe.Add(b, q*bstep), bstep, unsafe.Add(c, t*cpan), ldc, m, c2t, ldc2)
+				if md < 2 {
+					md = 1
+				} else {
+					md = 3
+				}
+			}
 		}
 	}
 }
@@ -51,9 +72,10 @@ type gemmShape struct {
 	kern               gemmKernel
 	// tiled, when set, is kern over the tiles down a panel of B
 	tiled gemmTiled
-	// one, when set (and tiled is not), is kern as a gemmTiled run one tile
-	// a call by macro, for its prefetches of the next panel of B a line a
-	// step of k instead of a burst before the tile
+	// one, when set (and tiled is not), is kern as a gemmTiled that sums
+	// each tile in runs (float32): macro hands it the whole tiles down a
+	// panel of B, each tile's whole block of k before the next, and it
+	// fetches the next panel of B a line a step of k
 	one gemmTiled
 	// kb, when set, is for float32 the most terms of k summed in float32
 	// (at most 256): a block of kc is then computed kb at a time, each
@@ -422,7 +444,7 @@ func (g *gemmCtx[T]) macroT(a, b mat[T], directA, direct bool, ic, jc, pc, mc, n
 					done += n
 				}
 				tiled(kq, unsafe.Add(ap, q*astep), ars, astep, unsafe.Add(bp, q*bstep), bstep, unsafe.Add(c, jr*csz), ldc*csz, md, dst2, ldc2*esz,
-					whole, apan, mr*ldc*csz, mr*ldc2*esz, pf, pfstep)
+					whole, apan, mr*ldc*csz, mr*ldc2*esz, pf, pfstep, kq)
 				ir = whole * mr
 			}
 			for ; ir < own; ir += mr {
@@ -509,16 +531,32 @@ func (g *gemmCtx[T]) macro(a, b mat[T], directA, direct bool, ic, jc, pc, mc, nc
 			per = (lines + tiles - 1) / tiles
 		}
 		ir := 0
-		// nothing to fetch between the tiles (B read in place or this is the
-		// last panel, no batch ahead): the whole tiles down the panel in
-		// one call of s.one, not a call a tile (a 64×64 product is 40)
-		if whole := mc / mr; s.one != nil && mode < 2 && per == 0 && g.aheadPer == 0 && nrr == nr && whole > 1 {
+		// the whole tiles down the panel: one call of s.one, each tile
+		// summed in runs of s.block() steps when widened, while the
+		// tiles fetch their share of the next panel a line a step of k
+		// (a burst before each tile stalls); unless the tiles are to
+		// fetch the next product's memory (a batch), a slice before each
+		if whole := mc / mr; s.one != nil && g.aheadPer == 0 && nrr == nr && whole > 0 {
 			ap, ars, astep := g.panelA(a, directA, ic, 0, pc, kc, false)
 			apan := mr * kc * esz
 			if directA {
 				apan = mr * a.rs * esz
 			}
-			s.one(kc, ap, ars, astep, bp, bstep, unsafe.Add(c, jr*csz), ldc*csz, mode, nil, 0, whole, apan, mr*ldc*csz, 0, bp, 0)
+			pf, pfstep := bp, 0
+			if n := min(per*whole, lines-done); n > 0 {
+				pf, pfstep = unsafe.Add(next, done*64), (n*64+whole*kc-1)/(whole*kc)
+				done += n
+			}
+			var dst2 unsafe.Pointer
+			c2pan := 0 // c2 stays nil
+			if c2 != nil {
+				dst2, c2pan = unsafe.Add(c2, jr*esz), mr*ldc2*esz
+			}
+			kb := kc
+			if mode >= 2 {
+				kb = s.block()
+			}
+			s.one(kc, ap, ars, astep, bp, bstep, unsafe.Add(c, jr*csz), ldc*csz, mode, dst2, ldc2*esz, whole, apan, mr*ldc*csz, c2pan, pf, pfstep, kb)
 			ir = whole * mr
 		}
 		for ; ir < mc; ir += mr {
@@ -530,16 +568,8 @@ func (g *gemmCtx[T]) macro(a, b mat[T], directA, direct bool, ic, jc, pc, mc, nc
 			if mrr < mr {
 				kern, rows = s.rowKern[mrr], s.rowsOf[mrr]
 			}
-			// a whole tile through s.one fetches its slice of the next
-			// panel a line a step of k (a burst before it stalls)
-			one := s.one != nil && per > 0 && mrr == mr && nrr == nr && g.aheadPer == 0
-			pf, pfstep := bp, 0
 			if n := min(per, lines-done); n > 0 {
-				if one {
-					pf, pfstep = unsafe.Add(next, done*64), (n*64+kc-1)/kc
-				} else {
-					prefetchL2(unsafe.Add(next, done*64), n)
-				}
+				prefetchL2(unsafe.Add(next, done*64), n)
 				done += n
 			}
 			ap, ars, astep := g.panelA(a, directA, ic, ir, pc, kc, rows > mrr)
@@ -547,25 +577,6 @@ func (g *gemmCtx[T]) macro(a, b mat[T], directA, direct bool, ic, jc, pc, mc, nc
 			var dst2 unsafe.Pointer
 			if c2 != nil {
 				dst2 = unsafe.Add(c2, (ir*ldc2+jr)*esz)
-			}
-			if one {
-				if mode < 2 {
-					s.one(kc, ap, ars, astep, bp, bstep, dst, ldc*csz, mode, nil, 0, 1, 0, 0, 0, pf, pfstep)
-					continue
-				}
-				// as call: s.block() steps at a time
-				k0 := s.block()
-				for q := 0; q < kc; q += k0 {
-					kq, md, last := min(k0, kc-q), 3, unsafe.Pointer(nil)
-					if q == 0 {
-						md = mode
-					}
-					if dst2 != nil && q+kq == kc {
-						md, last = 4, dst2
-					}
-					s.one(kq, unsafe.Add(ap, q*astep), ars, astep, unsafe.Add(bp, q*bstep), bstep, dst, ldc*csz, md, last, ldc2*esz, 1, 0, 0, 0, unsafe.Add(pf, q*pfstep), pfstep)
-				}
-				continue
 			}
 			if rows == mrr && nrr == nr {
 				if mode < 2 { // the common case, without a call between

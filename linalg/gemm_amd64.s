@@ -2899,8 +2899,8 @@ gemmF32AVX2x2_add64:
 	VZEROUPPER
 	RET
 
-// func gemmF64AVX2T(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int, tiles, apan, cpan, c2pan int, pf unsafe.Pointer, pfstep int)
-TEXT ·gemmF64AVX2T(SB), NOSPLIT, $0-136
+// func gemmF64AVX2T(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int, tiles, apan, cpan, c2pan int, pf unsafe.Pointer, pfstep int, kb int)
+TEXT ·gemmF64AVX2T(SB), NOSPLIT, $0-144
 gemmF64AVX2T_tile:
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
@@ -3035,9 +3035,11 @@ gemmF64AVX2T_done:
 	VZEROUPPER
 	RET
 
-// func gemmF32AVX2T(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int, tiles, apan, cpan, c2pan int, pf unsafe.Pointer, pfstep int)
-TEXT ·gemmF32AVX2T(SB), NOSPLIT, $0-136
+// func gemmF32AVX2T(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int, tiles, apan, cpan, c2pan int, pf unsafe.Pointer, pfstep int, kb int)
+TEXT ·gemmF32AVX2T(SB), NOSPLIT, $0-144
 gemmF32AVX2T_tile:
+	MOVQ k+0(FP), R15
+	MOVQ mode+64(FP), R14
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ ars+16(FP), R11
@@ -3049,6 +3051,12 @@ gemmF32AVX2T_tile:
 	MOVQ mode+64(FP), R9
 	LEAQ (R11)(R11*2), R12
 	LEAQ (AX)(R12*1), R13
+gemmF32AVX2T_run:
+	MOVQ kb+136(FP), CX
+	CMPQ R15, CX
+	CMOVQLT R15, CX
+	SUBQ CX, R15
+	MOVQ R14, R9
 	MOVQ DX, DI
 	CMPQ R9, $2
 	JGE gemmF32AVX2T_pf64
@@ -3127,7 +3135,21 @@ gemmF32AVX2T_loop:
 	DECQ CX
 	JNZ gemmF32AVX2T_loop
 	MOVQ DI, pf+120(FP)
-	MOVQ mode+64(FP), R9
+	MOVQ R14, R9
+	MOVQ $1, R14
+	CMPQ R9, $2
+	JLT gemmF32AVX2T_last
+	MOVQ $3, R14
+gemmF32AVX2T_last:
+	TESTQ R15, R15
+	JNZ gemmF32AVX2T_mode
+	CMPQ R9, $2
+	JLT gemmF32AVX2T_mode
+	MOVQ c2+72(FP), DI
+	TESTQ DI, DI
+	JZ gemmF32AVX2T_mode
+	MOVQ $4, R9
+gemmF32AVX2T_mode:
 	CMPQ R9, $1
 	JEQ gemmF32AVX2T_add
 	CMPQ R9, $2
@@ -3153,7 +3175,7 @@ gemmF32AVX2T_loop:
 	ADDQ R8, DX
 	VMOVUPS Y10, (DX)
 	VMOVUPS Y11, 32(DX)
-	JMP gemmF32AVX2T_next
+	JMP gemmF32AVX2T_runend
 gemmF32AVX2T_add:
 	VADDPS (DX), Y0, Y0
 	VADDPS 32(DX), Y1, Y1
@@ -3184,7 +3206,7 @@ gemmF32AVX2T_add:
 	VADDPS 32(DX), Y11, Y11
 	VMOVUPS Y10, (DX)
 	VMOVUPS Y11, 32(DX)
-	JMP gemmF32AVX2T_next
+	JMP gemmF32AVX2T_runend
 gemmF32AVX2T_round:
 	MOVQ c2+72(FP), DI
 	MOVQ ldc2+80(FP), R10
@@ -3306,7 +3328,7 @@ gemmF32AVX2T_round:
 	VCVTPD2PSY Y13, X13
 	VINSERTF128 $1, X13, Y12, Y12
 	VMOVUPS Y12, 32(DI)
-	JMP gemmF32AVX2T_next
+	JMP gemmF32AVX2T_runend
 gemmF32AVX2T_store64:
 	VCVTPS2PD X0, Y12
 	VEXTRACTF128 $1, Y0, X14
@@ -3373,7 +3395,7 @@ gemmF32AVX2T_store64:
 	VCVTPS2PD X14, Y13
 	VMOVUPD Y12, 64(DX)
 	VMOVUPD Y13, 96(DX)
-	JMP gemmF32AVX2T_next
+	JMP gemmF32AVX2T_runend
 gemmF32AVX2T_add64:
 	VCVTPS2PD X0, Y12
 	VEXTRACTF128 $1, Y0, X14
@@ -3464,7 +3486,13 @@ gemmF32AVX2T_add64:
 	VADDPD 96(DX), Y13, Y13
 	VMOVUPD Y12, 64(DX)
 	VMOVUPD Y13, 96(DX)
-	JMP gemmF32AVX2T_next
+	JMP gemmF32AVX2T_runend
+gemmF32AVX2T_runend:
+	TESTQ R15, R15
+	JZ gemmF32AVX2T_next
+	MOVQ c+48(FP), DX
+	MOVQ astep+24(FP), R10
+	JMP gemmF32AVX2T_run
 gemmF32AVX2T_next:
 	DECQ tiles+88(FP)
 	JZ gemmF32AVX2T_done

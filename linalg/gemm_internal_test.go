@@ -121,7 +121,7 @@ func shapesFor(s gemmShape, others []gemmShape, goKern gemmKernel) []gemmShape {
 		}
 	}
 	for _, x := range base {
-		for _, d := range []int{0, 1 << 40} {
+		for _, d := range []int{0, math.MaxInt} {
 			x.direct = d
 			out = append(out, x)
 		}
@@ -285,9 +285,9 @@ func testPackAsm[T float32 | float64](t *testing.T, rng *rand.Rand, base gemmSha
 	}
 }
 
-// TestGemmTiled: a shape's tiled kernel (tiled, or one, when it has one;
-// macro runs one a tile at a time, but it is checked over tiles too) gives what its
-// kernel gives tile by tile, bit for bit, in every mode, over 1 to 7 tiles
+// TestGemmTiled: a shape's tiled kernel (tiled, or one, when it has one)
+// gives what its kernel gives tile by tile (float32: run by run, in runs
+// of any length, tiledOf's order), bit for bit, in every mode, over 1 to 7 tiles
 // of packed panels and of panels read in place (A's rows or columns
 // contiguous), C and c2 with rows apart, and leaves the memory around the
 // tiles alone; its prefetches are of lines inside B.
@@ -313,6 +313,9 @@ func testGemmTiled[T float32 | float64](t *testing.T, rng *rand.Rand, s gemmShap
 	mr, nr := s.mr, s.nr
 	for it := 0; it < raceIters(200); it++ {
 		k := 1 + rng.Intn(40)
+		if rng.Intn(4) == 0 {
+			k = 1 + rng.Intn(600) // runs of the shapes' kb (256) and more
+		}
 		tiles := 1 + rng.Intn(7)
 		mode := rng.Intn(2)
 		if esz == 4 {
@@ -364,18 +367,23 @@ func testGemmTiled[T float32 | float64](t *testing.T, rng *rand.Rand, s gemmShap
 			pw2, pg2 = unsafe.Pointer(&want2[0]), unsafe.Pointer(&got2[0])
 		}
 		ap, bp := unsafe.Pointer(&abuf[0]), unsafe.Pointer(&bbuf[0])
-		for q := 0; q < tiles; q++ {
-			var c2 unsafe.Pointer
-			if pw2 != nil {
-				c2 = unsafe.Add(pw2, q*mr*ldc2*esz)
-			}
-			s.kern(k, unsafe.Add(ap, q*apan*esz), ars*esz, astep*esz, bp, bstep*esz, unsafe.Pointer(&want[q*mr*ldc*csz]), ldc*csz, mode, c2, ldc2*esz)
+		// float32 sums each tile in runs of kb steps (float64: all of k)
+		kb := k
+		if esz == 4 && rng.Intn(3) > 0 {
+			kb = 1 + rng.Intn(k+2)
 		}
+		c2pan := 0
+		if pw2 != nil {
+			c2pan = mr * ldc2 * esz
+		}
+		// the reference: the kernel tile by tile, run by run
+		tiledOf(s.kern)(k, ap, ars*esz, astep*esz, bp, bstep*esz, unsafe.Pointer(&want[0]), ldc*csz, mode, pw2, ldc2*esz,
+			tiles, apan*esz, mr*ldc*csz, c2pan, nil, 0, kb)
 		pfstep := rng.Intn(len(bbuf) * esz / max(1, tiles*k))
 		tiled(k, ap, ars*esz, astep*esz, bp, bstep*esz, unsafe.Pointer(&got[0]), ldc*csz, mode, pg2, ldc2*esz,
-			tiles, apan*esz, mr*ldc*csz, mr*ldc2*esz, bp, pfstep)
+			tiles, apan*esz, mr*ldc*csz, c2pan, bp, pfstep, kb)
 		if !slices.Equal(got, want) || !slices.Equal(got2, want2) {
-			t.Fatalf("%T tiled kernel: k %d, %d tiles, mode %d, A steps %d %d %d, bstep %d, ldc %d %d: not the kernel's tiles", z, k, tiles, mode, ars, astep, apan, bstep, ldc, ldc2)
+			t.Fatalf("%T tiled kernel: k %d in runs of %d, %d tiles, mode %d, A steps %d %d %d, bstep %d, ldc %d %d: not the kernel's tiles", z, k, kb, tiles, mode, ars, astep, apan, bstep, ldc, ldc2)
 		}
 	}
 }

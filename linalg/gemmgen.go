@@ -103,14 +103,21 @@ func gen(w *bytes.Buffer, k kern, tiled bool) {
 	tmp := func(i int) string { return r(acc + 2 + i%k.temps) }
 
 	name := k.name
+	// runs: a float32 tiled kernel sums each tile in runs of kb steps
+	// (see gemmTiled)
+	runs := tiled && k.f32 && !k.zmm
 	// ret ends a tile: the kernel returns, or (tiled) goes on to the next
+	// run or tile
 	ret := func() {
-		if tiled {
+		switch {
+		case runs:
+			p("JMP %s_runend", name)
+		case tiled:
 			p("JMP %s_next", name)
-			return
+		default:
+			p("VZEROUPPER")
+			p("RET")
 		}
-		p("VZEROUPPER")
-		p("RET")
 	}
 	if tiled {
 		// tiles tiles one after the other, each apan bytes of A, cpan of
@@ -118,9 +125,15 @@ func gen(w *bytes.Buffer, k kern, tiled bool) {
 		// place); every step of k fetches into L2 the line at pf, which
 		// moves on pfstep bytes a step
 		name += "T"
-		fmt.Fprintf(w, "\n// func %s(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int, tiles, apan, cpan, c2pan int, pf unsafe.Pointer, pfstep int)\n", name)
-		fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-136\n", name)
+		fmt.Fprintf(w, "\n// func %s(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int, tiles, apan, cpan, c2pan int, pf unsafe.Pointer, pfstep int, kb int)\n", name)
+		fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-144\n", name)
 		fmt.Fprintf(w, "%s_tile:\n", name)
+		if runs {
+			// R15: the steps of the tile still to run; R14: the mode
+			// of the next run
+			p("MOVQ k+0(FP), R15")
+			p("MOVQ mode+64(FP), R14")
+		}
 	} else {
 		fmt.Fprintf(w, "\n// func %s(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int)\n", name)
 		fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-88\n", name)
@@ -153,6 +166,15 @@ func gen(w *bytes.Buffer, k kern, tiled bool) {
 		return fmt.Sprintf([]string{"(%s)", "(%s)(R11*1)", "(%s)(R11*2)", "(%s)(R12*1)"}[i%per], base)
 	}
 
+	if runs {
+		// a run: CX = min(kb, R15) steps in the mode R14
+		fmt.Fprintf(w, "%s_run:\n", name)
+		p("MOVQ kb+136(FP), CX")
+		p("CMPQ R15, CX")
+		p("CMOVQLT R15, CX")
+		p("SUBQ CX, R15")
+		p("MOVQ R14, R9")
+	}
 	// the tile of C is wanted at the end: fetch it while the loop runs
 	// (two vectors a row, four for a float32 tile widened to float64)
 	p("MOVQ DX, DI")
@@ -211,7 +233,28 @@ func gen(w *bytes.Buffer, k kern, tiled bool) {
 	p("ADDQ SI, BX")
 	p("DECQ CX")
 	p("JNZ %s_loop", name)
-	if tiled {
+	switch {
+	case runs:
+		// this run's mode; the next adds (1, or 3 when widened); the
+		// last of a widened tile (modes 2-4) with c2 set rounds into it
+		// (4)
+		p("MOVQ DI, pf+120(FP)")
+		p("MOVQ R14, R9")
+		p("MOVQ $1, R14")
+		p("CMPQ R9, $2")
+		p("JLT %s_last", name)
+		p("MOVQ $3, R14")
+		fmt.Fprintf(w, "%s_last:\n", name)
+		p("TESTQ R15, R15")
+		p("JNZ %s_mode", name)
+		p("CMPQ R9, $2")
+		p("JLT %s_mode", name)
+		p("MOVQ c2+72(FP), DI")
+		p("TESTQ DI, DI")
+		p("JZ %s_mode", name)
+		p("MOVQ $4, R9")
+		fmt.Fprintf(w, "%s_mode:\n", name)
+	case tiled:
 		p("MOVQ DI, pf+120(FP)")
 		p("MOVQ mode+64(FP), R9")
 	}
@@ -314,6 +357,16 @@ func gen(w *bytes.Buffer, k kern, tiled bool) {
 			}
 		}
 		ret()
+	}
+	if runs {
+		// the next run of the tile: C's tile again, A and B where the
+		// last run left them
+		fmt.Fprintf(w, "%s_runend:\n", name)
+		p("TESTQ R15, R15")
+		p("JZ %s_next", name)
+		p("MOVQ c+48(FP), DX")
+		p("MOVQ astep+24(FP), R10")
+		p("JMP %s_run", name)
 	}
 	tileEnd(w, name, tiled)
 }
