@@ -336,6 +336,7 @@ func registerCastVec() {
 		sz := c.t.Size()
 		accTable[c.op][c.t] = AccumulateFunc(asmUnary(c.k, UnaryFunc(accTable[c.op][c.t]), sz, 64/sz))
 	}
+	registerIntRows() // over the accumulations above
 	for _, t := range []Type{Int64, Uint64} {
 		tail := foldTable[Add][t]
 		foldTable[Add][t] = func(acc, x unsafe.Pointer, n int) {

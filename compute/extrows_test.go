@@ -11,17 +11,22 @@ import (
 // TestExtremeRows checks the multi-row max, min, nanmax and nanmin
 // (LookupExtremeRows)
 // against one accumulation per row (the accumulate kernels), bit for bit:
-// float32 and float64, widths 0-70 (whole vectors and a tail), 0-11 rows
+// float32 and float64 (and the max and min of bool and the 1-, 2- and
+// 4-byte integers: any bytes, bools 0 or 1), widths 0-70 (whole vectors and a tail), 0-11 rows
 // (blocks of four and the rest), row strides wider than a row, values with
 // NaNs of different payloads, signed zeros, infinities and ties.
 func TestExtremeRows(t *testing.T) {
 	rng := rand.New(rand.NewSource(43))
-	for _, tt := range []Type{Float32, Float64} {
+	for _, tt := range []Type{Float32, Float64, Bool, Uint8, Int8, Uint16, Int16, Uint32, Int32} {
 		sz := tt.Size()
-		for _, op := range []Op{Maximum, Minimum, Fmax, Fmin} {
+		ops := []Op{Maximum, Minimum}
+		if tt == Float32 || tt == Float64 {
+			ops = append(ops, Fmax, Fmin)
+		}
+		for _, op := range ops {
 			rows, ok := LookupExtremeRows(op, tt)
 			if !ok {
-				t.Skipf("no multi-row %v kernel in this build", op)
+				t.Skipf("no multi-row %v %v kernel in this build", op, tt)
 			}
 			step, err := LookupAccumulate(op, tt)
 			if err != nil {
@@ -33,6 +38,20 @@ func TestExtremeRows(t *testing.T) {
 					x := make([]byte, (r*stride+n+1)*sz)
 					acc := make([]byte, (n+1)*sz)
 					fill := func(b []byte) {
+						if tt != Float32 && tt != Float64 {
+							// integers: any bytes, often a type's extremes
+							// (0x00, 0xff, 0x80, 0x7f in the top byte)
+							for i := range b {
+								b[i] = byte(rng.Intn(256))
+								if rng.Intn(4) == 0 {
+									b[i] = []byte{0, 0xff, 0x80, 0x7f}[rng.Intn(4)]
+								}
+								if tt == Bool { // bools are 0 or 1
+									b[i] &= 1
+								}
+							}
+							return
+						}
 						for i := 0; i+sz <= len(b); i += sz {
 							v := []float64{0, math.Copysign(0, -1), 1, -1, math.Inf(1), math.Inf(-1), rng.NormFloat64(), rng.NormFloat64()}[rng.Intn(8)]
 							if tt == Float32 {

@@ -43,6 +43,42 @@ func accRowsFmaxF64AVX2(acc, x unsafe.Pointer, n, rows, stride int)
 //go:noescape
 func accRowsFminF64AVX2(acc, x unsafe.Pointer, n, rows, stride int)
 
+//go:noescape
+func accRowsMaxU8AVX2(acc, x unsafe.Pointer, n, rows, stride int)
+
+//go:noescape
+func accRowsMinU8AVX2(acc, x unsafe.Pointer, n, rows, stride int)
+
+//go:noescape
+func accRowsMaxI8AVX2(acc, x unsafe.Pointer, n, rows, stride int)
+
+//go:noescape
+func accRowsMinI8AVX2(acc, x unsafe.Pointer, n, rows, stride int)
+
+//go:noescape
+func accRowsMaxU16AVX2(acc, x unsafe.Pointer, n, rows, stride int)
+
+//go:noescape
+func accRowsMinU16AVX2(acc, x unsafe.Pointer, n, rows, stride int)
+
+//go:noescape
+func accRowsMaxI16AVX2(acc, x unsafe.Pointer, n, rows, stride int)
+
+//go:noescape
+func accRowsMinI16AVX2(acc, x unsafe.Pointer, n, rows, stride int)
+
+//go:noescape
+func accRowsMaxU32AVX2(acc, x unsafe.Pointer, n, rows, stride int)
+
+//go:noescape
+func accRowsMinU32AVX2(acc, x unsafe.Pointer, n, rows, stride int)
+
+//go:noescape
+func accRowsMaxI32AVX2(acc, x unsafe.Pointer, n, rows, stride int)
+
+//go:noescape
+func accRowsMinI32AVX2(acc, x unsafe.Pointer, n, rows, stride int)
+
 // registerAccExtrema installs the AVX2 steps of max, min, nanmax and nanmin
 // reductions: accumulating over outer axes (accMax's and accFmax's rules:
 // NaN when either is, or only when both are; -0 below +0), whole vectors
@@ -166,5 +202,27 @@ func foldNanKernel(k int, acc, x unsafe.Pointer, n int) {
 		foldFmaxF64AVX2(acc, x, n)
 	case kFminF64:
 		foldFminF64AVX2(acc, x, n)
+	}
+}
+
+// registerIntRows installs the integer max and min over rows of 1-, 2-
+// and 4-byte elements (bool's max and min are uint8's), the columns past
+// the whole vectors through the accumulate kernels already installed.
+func registerIntRows() {
+	for _, c := range []struct {
+		t        Type
+		max, min func(acc, x unsafe.Pointer, n, rows, stride int)
+	}{
+		{Bool, accRowsMaxU8AVX2, accRowsMinU8AVX2},
+		{Uint8, accRowsMaxU8AVX2, accRowsMinU8AVX2},
+		{Int8, accRowsMaxI8AVX2, accRowsMinI8AVX2},
+		{Uint16, accRowsMaxU16AVX2, accRowsMinU16AVX2},
+		{Int16, accRowsMaxI16AVX2, accRowsMinI16AVX2},
+		{Uint32, accRowsMaxU32AVX2, accRowsMinU32AVX2},
+		{Int32, accRowsMaxI32AVX2, accRowsMinI32AVX2},
+	} {
+		sz := c.t.Size()
+		extRowsTable[0][c.t] = extRows(c.max, accTable[Maximum][c.t], sz, 32/sz)
+		extRowsTable[1][c.t] = extRows(c.min, accTable[Minimum][c.t], sz, 32/sz)
 	}
 }

@@ -138,6 +138,59 @@ done: \
 	VZEROUPPER; \
 	RET
 
+// INTROWS is ACCROWS for the integer max and min (OP a VPMAX or VPMIN, n
+// a multiple of 32 bytes' lanes): four rows a step, two chains of two,
+// then one row at a time. The order does not matter here: an integer
+// max or min is exact, commutative and associative.
+#define INTROWS(SHIFT, OP) \
+	MOVQ acc+0(FP), DI; \
+	MOVQ x+8(FP), SI; \
+	MOVQ n+16(FP), CX; \
+	SHLQ $SHIFT, CX; \
+	MOVQ rows+24(FP), R8; \
+	MOVQ stride+32(FP), R9; \
+	LEAQ (R9)(R9*2), R11; \
+rows4: \
+	CMPQ R8, $4; \
+	JLT rows1; \
+	XORQ DX, DX; \
+loop4: \
+	CMPQ DX, CX; \
+	JGE next4; \
+	LEAQ (SI)(DX*1), BX; \
+	VMOVDQU (DI)(DX*1), Y0; \
+	VMOVDQU (BX), Y1; \
+	OP (BX)(R9*1), Y0, Y0; \
+	OP (BX)(R9*2), Y1, Y1; \
+	OP (BX)(R11*1), Y0, Y0; \
+	OP Y1, Y0, Y0; \
+	VMOVDQU Y0, (DI)(DX*1); \
+	ADDQ $32, DX; \
+	JMP loop4; \
+next4: \
+	LEAQ (SI)(R9*4), SI; \
+	SUBQ $4, R8; \
+	JMP rows4; \
+rows1: \
+	TESTQ R8, R8; \
+	JZ done; \
+	XORQ DX, DX; \
+loop1: \
+	CMPQ DX, CX; \
+	JGE next1; \
+	VMOVDQU (DI)(DX*1), Y0; \
+	OP (SI)(DX*1), Y0, Y0; \
+	VMOVDQU Y0, (DI)(DX*1); \
+	ADDQ $32, DX; \
+	JMP loop1; \
+next1: \
+	ADDQ R9, SI; \
+	DECQ R8; \
+	JMP rows1; \
+done: \
+	VZEROUPPER; \
+	RET
+
 // max and min over outer axes
 TEXT ·accMaxF32AVX2(SB), NOSPLIT, $0-24
 	ACCEXT(2, VMOVUPS, VMAXPS, VCMPPS, VANDPS, VBLENDVPS, Y0)
@@ -202,3 +255,42 @@ TEXT ·accRowsFmaxF64AVX2(SB), NOSPLIT, $0-40
 
 TEXT ·accRowsFminF64AVX2(SB), NOSPLIT, $0-40
 	ACCROWS(3, VMOVUPD, VMINPD, VCMPPD, VORPD, VBLENDVPD, Y1)
+
+// integer max and min over outer axes, several rows a call (uint8 also
+// bool)
+
+TEXT ·accRowsMaxU8AVX2(SB), NOSPLIT, $0-40
+	INTROWS(0, VPMAXUB)
+
+TEXT ·accRowsMinU8AVX2(SB), NOSPLIT, $0-40
+	INTROWS(0, VPMINUB)
+
+TEXT ·accRowsMaxI8AVX2(SB), NOSPLIT, $0-40
+	INTROWS(0, VPMAXSB)
+
+TEXT ·accRowsMinI8AVX2(SB), NOSPLIT, $0-40
+	INTROWS(0, VPMINSB)
+
+TEXT ·accRowsMaxU16AVX2(SB), NOSPLIT, $0-40
+	INTROWS(1, VPMAXUW)
+
+TEXT ·accRowsMinU16AVX2(SB), NOSPLIT, $0-40
+	INTROWS(1, VPMINUW)
+
+TEXT ·accRowsMaxI16AVX2(SB), NOSPLIT, $0-40
+	INTROWS(1, VPMAXSW)
+
+TEXT ·accRowsMinI16AVX2(SB), NOSPLIT, $0-40
+	INTROWS(1, VPMINSW)
+
+TEXT ·accRowsMaxU32AVX2(SB), NOSPLIT, $0-40
+	INTROWS(2, VPMAXUD)
+
+TEXT ·accRowsMinU32AVX2(SB), NOSPLIT, $0-40
+	INTROWS(2, VPMINUD)
+
+TEXT ·accRowsMaxI32AVX2(SB), NOSPLIT, $0-40
+	INTROWS(2, VPMAXSD)
+
+TEXT ·accRowsMinI32AVX2(SB), NOSPLIT, $0-40
+	INTROWS(2, VPMINSD)

@@ -216,15 +216,17 @@ func LookupAccumulateRows(t Type) (RowsFunc, bool) {
 }
 
 // extRowsTable holds the multi-row max, min, nanmax and nanmin kernels
-// (indexed like extRowsOps) by type (float32 and float64 with AVX2).
+// (indexed like extRowsOps) by type (with AVX2: float32 and float64, and
+// the max and min of bool and the 1-, 2- and 4-byte integers).
 var extRowsTable [4][numTypes]RowsFunc
 
 var extRowsOps = [4]Op{Maximum, Minimum, Fmax, Fmin}
 
 // LookupExtremeRows returns the multi-row kernel of a max (op Maximum),
 // min (Minimum), nanmax (Fmax) or nanmin (Fmin) over outer axes for t,
-// where there is one faster than a row at a time (float32 and float64
-// with AVX2): acc[i] = max(acc[i], x[i], x[stride+i], ...) as one
+// where there is one faster than a row at a time (with AVX2: float32 and
+// float64, and the max and min of bool and of 1-, 2- and 4-byte integers):
+// acc[i] = max(acc[i], x[i], x[stride+i], ...) as one
 // accumulation per row, row after row (the same results, NaN payloads and
 // signed zeros included).
 func LookupExtremeRows(op Op, t Type) (RowsFunc, bool) {
