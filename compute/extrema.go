@@ -402,6 +402,10 @@ func firstEqGo(x unsafe.Pointer, n int, v unsafe.Pointer, size int) int {
 	return -1
 }
 
+// argExtremeIntFast, when set, is ArgExtremeInt of the integer types by
+// the vector kernels, with nothing allocated (foldint_amd64.go).
+var argExtremeIntFast func(t Type, x unsafe.Pointer, n int, isMax bool) int
+
 // ArgExtremeInt returns the index of the first maximum (isMax) or minimum
 // of the n integers (or bools) of type t at x (NumPy's argmax and argmin),
 // or -1 when n is 0 or t is not an integer or bool type. The extreme comes
@@ -416,6 +420,9 @@ func ArgExtremeInt(t Type, x unsafe.Pointer, n int, isMax bool) int {
 			return max(firstNonzero(x, n), 0)
 		}
 		return max(firstZero(x, n), 0)
+	}
+	if argExtremeIntFast != nil {
+		return argExtremeIntFast(t, x, n, isMax)
 	}
 	size := t.Size()
 	var v [8]byte // (it escapes through the func values: one allocation a call)

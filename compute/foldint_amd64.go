@@ -84,22 +84,79 @@ func accMinU64AVX2(acc, x unsafe.Pointer, n int)
 //go:noescape
 func foldMulI64AVX2(acc, x unsafe.Pointer, n int)
 
-// firstEqVec returns firstEq's vector form for elements of size bytes:
-// whole blocks of 32 bytes through k, the rest in Go.
-func firstEqVec(k func(x unsafe.Pointer, n int, v unsafe.Pointer) int, size int) func(x unsafe.Pointer, n int, v unsafe.Pointer) int {
-	block := 32 / size
-	return func(x unsafe.Pointer, n int, v unsafe.Pointer) int {
-		m := n &^ (block - 1)
-		if m > 0 {
-			if i := k(x, m, v); i >= 0 {
-				return i
-			}
+// firstEqAsm is firstEq for elements of size bytes: whole blocks of 32
+// bytes through the vector search, called statically (v may point at the
+// caller's stack), the rest in Go.
+func firstEqAsm(size int, x unsafe.Pointer, n int, v unsafe.Pointer) int {
+	m := n &^ (32/size - 1)
+	if m > 0 {
+		i := -1
+		switch size {
+		case 1:
+			i = firstEq8AVX2(x, m, v)
+		case 2:
+			i = firstEq16AVX2(x, m, v)
+		case 4:
+			i = firstEq32AVX2(x, m, v)
+		default:
+			i = firstEq64AVX2(x, m, v)
 		}
-		if i := firstEqGo(unsafe.Add(x, m*size), n-m, v, size); i >= 0 {
-			return m + i
+		if i >= 0 {
+			return i
 		}
-		return -1
 	}
+	if i := firstEqGo(unsafe.Add(x, m*size), n-m, v, size); i >= 0 {
+		return m + i
+	}
+	return -1
+}
+
+// argExtremeIntAsm is ArgExtremeInt of the integer types with the vector
+// kernels called statically, so that the extreme stays on the stack
+// (through the fold's and the search's func values it escaped: an
+// allocation a call, every row of an argmax along rows).
+func argExtremeIntAsm(t Type, x unsafe.Pointer, n int, isMax bool) int {
+	switch t {
+	case Uint8:
+		return argExtremeVec[uint8](x, n, isMax, kMaxU8, kMinU8)
+	case Int8:
+		return argExtremeVec[int8](x, n, isMax, kMaxI8, kMinI8)
+	case Uint16:
+		return argExtremeVec[uint16](x, n, isMax, kMaxU16, kMinU16)
+	case Int16:
+		return argExtremeVec[int16](x, n, isMax, kMaxI16, kMinI16)
+	case Uint32:
+		return argExtremeVec[uint32](x, n, isMax, kMaxU32, kMinU32)
+	case Int32:
+		return argExtremeVec[int32](x, n, isMax, kMaxI32, kMinI32)
+	case Uint64:
+		return argExtremeVec[uint64](x, n, isMax, kMaxU64, kMinU64)
+	case Int64:
+		return argExtremeVec[int64](x, n, isMax, kMaxI64, kMinI64)
+	}
+	return -1
+}
+
+// argExtremeVec is the index of the first maximum (isMax) or minimum of
+// the n > 0 values at x: the extreme by foldBlocks (kernel kmax or kmin)
+// and a Go loop over the rest, then its first occurrence.
+func argExtremeVec[T int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64](x unsafe.Pointer, n int, isMax bool, kmax, kmin int) int {
+	op, id := Minimum, kmin
+	if isMax {
+		op, id = Maximum, kmax
+	}
+	v, m := foldBlocks[T](id, op, *(*T)(x), x, n)
+	rest := unsafe.Slice((*T)(unsafe.Add(x, m*int(unsafe.Sizeof(v)))), n-m)
+	if isMax {
+		for _, b := range rest {
+			v = max(v, b)
+		}
+	} else {
+		for _, b := range rest {
+			v = min(v, b)
+		}
+	}
+	return firstEqAsm(int(unsafe.Sizeof(v)), x, n, unsafe.Pointer(&v))
 }
 
 // foldVec128 is a fold whose whole blocks of 128 bytes go through kernel
@@ -114,37 +171,46 @@ func firstEqVec(k func(x unsafe.Pointer, n int, v unsafe.Pointer) int, size int)
 // loop over T rather than the fold's func value.
 func foldVec128[T int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64](id int, op Op, fold FoldFunc) FoldFunc {
 	size := int(unsafe.Sizeof(T(0)))
+	return func(acc, x unsafe.Pointer, n int) {
+		v, m := foldBlocks[T](id, op, *(*T)(acc), x, n)
+		*(*T)(acc) = v
+		fold(acc, unsafe.Add(x, m*size), n-m)
+	}
+}
+
+// foldBlocks folds into v the whole blocks of 128 bytes of the n values
+// at x through kernel id when there are at least two (else none), and
+// returns v and the values folded.
+func foldBlocks[T int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64](id int, op Op, v T, x unsafe.Pointer, n int) (T, int) {
+	size := int(unsafe.Sizeof(v))
 	block := 128 / size
+	m := n / block * block
+	if m < 2*block {
+		return v, 0
+	}
 	nl := 32 / size // the 8/16/32-bit kernels leave one vector of lanes (FOLDINT)
 	if size == 8 {
 		nl = block // the 64-bit ones all four
 	}
-	return func(acc, x unsafe.Pointer, n int) {
-		if m := n / block * block; m >= 2*block {
-			var buf [128]byte
-			copy(buf[:], unsafe.Slice((*byte)(x), 128))
-			foldKernel(id, unsafe.Pointer(&buf[0]), unsafe.Add(x, 128), m-block)
-			v := *(*T)(acc)
-			lanes := unsafe.Slice((*T)(unsafe.Pointer(&buf[0])), nl)
-			switch op {
-			case Mul:
-				for _, b := range lanes {
-					v *= b
-				}
-			case Maximum:
-				for _, b := range lanes {
-					v = max(v, b)
-				}
-			default:
-				for _, b := range lanes {
-					v = min(v, b)
-				}
-			}
-			*(*T)(acc) = v
-			x, n = unsafe.Add(x, m*size), n-m
+	var buf [128]byte
+	copy(buf[:], unsafe.Slice((*byte)(x), 128))
+	foldKernel(id, unsafe.Pointer(&buf[0]), unsafe.Add(x, 128), m-block)
+	lanes := unsafe.Slice((*T)(unsafe.Pointer(&buf[0])), nl)
+	switch op {
+	case Mul:
+		for _, b := range lanes {
+			v *= b
 		}
-		fold(acc, x, n)
+	case Maximum:
+		for _, b := range lanes {
+			v = max(v, b)
+		}
+	default:
+		for _, b := range lanes {
+			v = min(v, b)
+		}
 	}
+	return v, m
 }
 
 // foldKernels are foldVec128's kernels; foldKernel calls kernel id
@@ -251,10 +317,10 @@ func registerFoldInt() {
 			accTable[Mul][t] = func(acc, x unsafe.Pointer, n int) { mul(acc, acc, x, n) }
 		}
 	}
-	firstEq = [9]func(x unsafe.Pointer, n int, v unsafe.Pointer) int{
-		1: firstEqVec(firstEq8AVX2, 1), 2: firstEqVec(firstEq16AVX2, 2),
-		4: firstEqVec(firstEq32AVX2, 4), 8: firstEqVec(firstEq64AVX2, 8),
+	for _, size := range []int{1, 2, 4, 8} {
+		firstEq[size] = func(x unsafe.Pointer, n int, v unsafe.Pointer) int { return firstEqAsm(size, x, n, v) }
 	}
+	argExtremeIntFast = argExtremeIntAsm
 	firstZero = func(x unsafe.Pointer, n int) int {
 		var zero [8]byte // a static call: it stays on the stack
 		m := n &^ 31

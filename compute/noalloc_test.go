@@ -6,7 +6,9 @@ import (
 )
 
 // TestFoldsAndArgExtremesAllocateNothing: the integer folds, the float
-// nanmax/nanmin folds, the bool any/all searches and the float and bool argmin/argmax call their kernels with accumulators on the stack; through
+// nanmax/nanmin folds, the bool any/all searches and the float, bool and
+// (with the vector kernels) integer argmin/argmax call their kernels with
+// accumulators on the stack; through
 // a func value those escaped to the heap, an allocation per call (per row
 // of a reduction along rows).
 func TestFoldsAndArgExtremesAllocateNothing(t *testing.T) {
@@ -57,6 +59,21 @@ func TestFoldsAndArgExtremesAllocateNothing(t *testing.T) {
 	} {
 		if n := testing.AllocsPerRun(20, f); n != 0 {
 			t.Errorf("%s: %v allocations a call", name, n)
+		}
+	}
+	if argExtremeIntFast == nil {
+		return // the Go fallback's extreme escapes through the func values
+	}
+	ints := make([]byte, 8000)
+	for i := range ints {
+		ints[i] = byte(i * 37)
+	}
+	for _, tt := range []Type{Int8, Uint8, Int16, Uint16, Int32, Uint32, Int64, Uint64} {
+		for _, isMax := range []bool{true, false} {
+			f := func() { ArgExtremeInt(tt, unsafe.Pointer(&ints[0]), len(ints)/tt.Size(), isMax) }
+			if n := testing.AllocsPerRun(20, f); n != 0 {
+				t.Errorf("%v arg extreme (max %v): %v allocations a call", tt, isMax, n)
+			}
 		}
 	}
 }
