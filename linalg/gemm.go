@@ -433,8 +433,9 @@ func (g *gemmCtx[T]) macroT(a, b mat[T], directA, direct bool, ic, jc, pc, mc, n
 					ars, astep, apan = a.rs*esz, a.cs*esz, mr*a.rs*esz
 				}
 				var dst2 unsafe.Pointer
+				c2pan := 0 // c2 stays nil
 				if last != nil {
-					dst2 = unsafe.Add(last, jr*esz)
+					dst2, c2pan = unsafe.Add(last, jr*esz), mr*ldc2*esz
 				}
 				// these tiles' share of the next panel, spread over their
 				// steps (without one, the line at B is fetched again)
@@ -444,7 +445,7 @@ func (g *gemmCtx[T]) macroT(a, b mat[T], directA, direct bool, ic, jc, pc, mc, n
 					done += n
 				}
 				tiled(kq, unsafe.Add(ap, q*astep), ars, astep, unsafe.Add(bp, q*bstep), bstep, unsafe.Add(c, jr*csz), ldc*csz, md, dst2, ldc2*esz,
-					whole, apan, mr*ldc*csz, mr*ldc2*esz, pf, pfstep, kq)
+					whole, apan, mr*ldc*csz, c2pan, pf, pfstep, kq)
 				ir = whole * mr
 			}
 			for ; ir < own; ir += mr {
