@@ -323,16 +323,7 @@ func registerFoldInt() {
 	argExtremeIntFast = argExtremeIntAsm
 	firstZero = func(x unsafe.Pointer, n int) int {
 		var zero [8]byte // a static call: it stays on the stack
-		m := n &^ 31
-		if m > 0 {
-			if i := firstEq8AVX2(x, m, unsafe.Pointer(&zero)); i >= 0 {
-				return i
-			}
-		}
-		if i := firstEqGo(unsafe.Add(x, m), n-m, unsafe.Pointer(&zero), 1); i >= 0 {
-			return m + i
-		}
-		return -1
+		return firstEqAsm(1, x, n, unsafe.Pointer(&zero))
 	}
 	firstNonzero = func(x unsafe.Pointer, n int) int {
 		m := n &^ 31
