@@ -315,12 +315,15 @@ func emitCmp(c struct {
 	w := &asm
 	prologue(name, "dst, x, y unsafe.Pointer, n int", "DI", "SI", "DX", "CX")
 	fmt.Fprintf(w, "\tMOVQ $0x0101010101010101, AX\n\tVMOVQ AX, X5\n")
+	fmt.Fprintf(w, "\tVPBROADCASTQ X5, Y5\n\tLEAQ ·cmp32Order(SB), AX\n\tVMOVDQU (AX), Y6\n")
+	if t.size == 8 {
+		fmt.Fprintf(w, "\tLEAQ ·evenBytes(SB), AX\n\tVMOVDQU (AX), Y7\n")
+	}
 	if form == "vs" {
 		fmt.Fprintf(w, "\t%s (DX), Y4\n", t.bcast)
 	}
-	// four vectors a step: each compare's lane mask (two float64 masks
-	// joined) indexes boolBytes, eight bools a load
-	fmt.Fprintf(w, "\tLEAQ ·boolBytes(SB), R8\nloop4:\n\tCMPQ CX, $%d\n\tJLT loop1\n", 4*L)
+	// four vectors a step, the masks packed to bytes
+	fmt.Fprintf(w, "loop4:\n\tCMPQ CX, $%d\n\tJLT loop1\n", 4*L)
 	for v := 0; v < 4; v++ {
 		fmt.Fprintf(w, "\t%s %d(SI), Y%d\n", t.load, 32*v, v)
 		if form == "vs" {
@@ -330,14 +333,18 @@ func emitCmp(c struct {
 		}
 	}
 	if t.size == 4 {
-		for v := 0; v < 4; v++ {
-			fmt.Fprintf(w, "\tVMOVMSKPS Y%d, AX\n\tMOVQ (R8)(AX*8), BX\n\tMOVQ BX, %d(DI)\n", v, 8*v)
-		}
+		// the four masks packed to 32 bytes of 0 or -1 (saturating),
+		// put back in order by cmp32Order (cmpint_amd64.s), then 0 or 1
+		fmt.Fprintf(w, "\tVPACKSSDW Y1, Y0, Y0\n\tVPACKSSDW Y3, Y2, Y2\n\tVPACKSSWB Y2, Y0, Y0\n")
+		fmt.Fprintf(w, "\tVPERMD Y0, Y6, Y0\n\tVPAND Y5, Y0, Y0\n\tVMOVDQU Y0, (DI)\n")
 	} else {
-		for v := 0; v < 4; v += 2 {
-			fmt.Fprintf(w, "\tVMOVMSKPD Y%d, AX\n\tVMOVMSKPD Y%d, BX\n\tSHLQ $4, BX\n\tORQ BX, AX\n", v, v+1)
-			fmt.Fprintf(w, "\tMOVQ (R8)(AX*8), BX\n\tMOVQ BX, %d(DI)\n", 4*v)
-		}
+		// the same packs leave each of the 16 results twice, in
+		// cmp32Order's order: put in order (VPERMD), one byte of each
+		// pair to the low half of each lane (VPSHUFB), the two halves
+		// together (VPERMQ)
+		fmt.Fprintf(w, "\tVPACKSSDW Y1, Y0, Y0\n\tVPACKSSDW Y3, Y2, Y2\n\tVPACKSSWB Y2, Y0, Y0\n")
+		fmt.Fprintf(w, "\tVPERMD Y0, Y6, Y0\n\tVPSHUFB Y7, Y0, Y0\n\tVPERMQ $0x08, Y0, Y0\n")
+		fmt.Fprintf(w, "\tVPAND X5, X0, X0\n\tVMOVDQU X0, (DI)\n")
 	}
 	fmt.Fprintf(w, "\tADDQ $128, SI\n")
 	if form == "vv" {

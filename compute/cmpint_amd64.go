@@ -120,9 +120,9 @@ func cmpGtYX64SVAVX2(d, x, y unsafe.Pointer, n int, bias, neg uint64)
 // intCmp builds the comparison kernel of one form over the vector kernel
 // k: whole blocks in k, the rest in the Go loop tail.
 func intCmp(k cmpKernel, tail BinaryFunc, size int, bias, neg uint64, form Form) BinaryFunc {
-	block := 8 // elements a step: 32 or 64 bytes of operands, 8 or 32 results
-	if size <= 2 {
-		block = 32
+	block := 32 // elements a step: 32 to 128 bytes of operands, 32 results
+	if size == 8 {
+		block = 8 // 64 bytes, 8 results
 	}
 	xe, ye := size, size // element steps of the tail's operands
 	switch form {

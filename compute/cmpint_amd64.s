@@ -78,22 +78,37 @@ loop: \
 	VZEROUPPER; \
 	RET
 
-// 8 results from 32 bytes of x and y: the lane mask indexes boolBytes
+// 32 results from 128 bytes of x and y: four compares' lanes packed to
+// bytes (saturating keeps 0 and -1), put back in order by cmp32Order
 #define CMP32(INS, A, B, PRE, LX, LY, BCAST) \
 	SETUP; \
 	PRE(BCAST); \
+	LEAQ ·cmp32Order(SB), AX; \
+	VMOVDQU (AX), Y11; \
 loop: \
 	LX(0); \
 	LY(0); \
+	INS A, B, Y5; \
+	LX(32); \
+	LY(32); \
+	INS A, B, Y6; \
+	VPACKSSDW Y6, Y5, Y5; \
+	LX(64); \
+	LY(64); \
+	INS A, B, Y7; \
+	LX(96); \
+	LY(96); \
 	INS A, B, Y2; \
+	VPACKSSDW Y2, Y7, Y7; \
+	VPACKSSWB Y7, Y5, Y2; \
+	VPERMD Y2, Y11, Y2; \
 	VPXOR Y13, Y2, Y2; \
-	VMOVMSKPS Y2, AX; \
-	MOVQ (R11)(AX*8), BX; \
-	MOVQ BX, 0(DI); \
-	ADDQ $32, SI; \
-	ADDQ $32, DX; \
-	ADDQ $8, DI; \
-	SUBQ $8, CX; \
+	VPAND Y12, Y2, Y2; \
+	VMOVDQU Y2, 0(DI); \
+	ADDQ $128, SI; \
+	ADDQ $128, DX; \
+	ADDQ $32, DI; \
+	SUBQ $32, CX; \
 	JNZ loop; \
 	VZEROUPPER; \
 	RET
@@ -232,3 +247,23 @@ TEXT ·cmpGtYX64VSAVX2(SB), NOSPLIT, $0-48
 
 TEXT ·cmpGtYX64SVAVX2(SB), NOSPLIT, $0-48
 	CMP64(VPCMPGTQ, Y0, Y1, PRESV, NOLOAD, LOADY, VPBROADCASTQ)
+
+// cmp32Order puts CMP32's packed results back in order: the two packs
+// leave groups of four results in the order 0 2 4 6 | 1 3 5 7.
+DATA ·cmp32Order+0(SB)/4, $0
+DATA ·cmp32Order+4(SB)/4, $4
+DATA ·cmp32Order+8(SB)/4, $1
+DATA ·cmp32Order+12(SB)/4, $5
+DATA ·cmp32Order+16(SB)/4, $2
+DATA ·cmp32Order+20(SB)/4, $6
+DATA ·cmp32Order+24(SB)/4, $3
+DATA ·cmp32Order+28(SB)/4, $7
+GLOBL ·cmp32Order(SB), RODATA|NOPTR, $32
+
+// evenBytes takes bytes 0, 2, ..., 14 of each 16-byte lane to its low
+// half (VPSHUFB; -1 zeroes the rest): one byte of each pair.
+DATA ·evenBytes+0(SB)/8, $0x0e0c0a0806040200
+DATA ·evenBytes+8(SB)/8, $0xffffffffffffffff
+DATA ·evenBytes+16(SB)/8, $0x0e0c0a0806040200
+DATA ·evenBytes+24(SB)/8, $0xffffffffffffffff
+GLOBL ·evenBytes(SB), RODATA|NOPTR, $32
