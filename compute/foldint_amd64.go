@@ -139,23 +139,14 @@ func argExtremeIntAsm(t Type, x unsafe.Pointer, n int, isMax bool) int {
 
 // argExtremeVec is the index of the first maximum (isMax) or minimum of
 // the n > 0 values at x: the extreme by foldBlocks (kernel kmax or kmin)
-// and a Go loop over the rest, then its first occurrence.
+// and foldValues over the rest, then its first occurrence.
 func argExtremeVec[T int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64](x unsafe.Pointer, n int, isMax bool, kmax, kmin int) int {
 	op, id := Minimum, kmin
 	if isMax {
 		op, id = Maximum, kmax
 	}
 	v, m := foldBlocks[T](id, op, *(*T)(x), x, n)
-	rest := unsafe.Slice((*T)(unsafe.Add(x, m*int(unsafe.Sizeof(v)))), n-m)
-	if isMax {
-		for _, b := range rest {
-			v = max(v, b)
-		}
-	} else {
-		for _, b := range rest {
-			v = min(v, b)
-		}
-	}
+	v = foldValues(op, v, unsafe.Slice((*T)(unsafe.Add(x, m*int(unsafe.Sizeof(v)))), n-m))
 	return firstEqAsm(int(unsafe.Sizeof(v)), x, n, unsafe.Pointer(&v))
 }
 
@@ -195,22 +186,27 @@ func foldBlocks[T int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint6
 	var buf [128]byte
 	copy(buf[:], unsafe.Slice((*byte)(x), 128))
 	foldKernel(id, unsafe.Pointer(&buf[0]), unsafe.Add(x, 128), m-block)
-	lanes := unsafe.Slice((*T)(unsafe.Pointer(&buf[0])), nl)
+	return foldValues(op, v, unsafe.Slice((*T)(unsafe.Pointer(&buf[0])), nl)), m
+}
+
+// foldValues folds xs into v: a wrapping product (Mul), a max (Maximum)
+// or a min (otherwise).
+func foldValues[T int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64](op Op, v T, xs []T) T {
 	switch op {
 	case Mul:
-		for _, b := range lanes {
+		for _, b := range xs {
 			v *= b
 		}
 	case Maximum:
-		for _, b := range lanes {
+		for _, b := range xs {
 			v = max(v, b)
 		}
 	default:
-		for _, b := range lanes {
+		for _, b := range xs {
 			v = min(v, b)
 		}
 	}
-	return v, m
+	return v
 }
 
 // foldKernels are foldVec128's kernels; foldKernel calls kernel id
