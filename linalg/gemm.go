@@ -33,28 +33,36 @@ type gemmTiled func(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, b
 // tiledOf is kern as a gemmTiled (its prefetches left out).
 func tiledOf(kern gemmKernel) gemmTiled {
 	return func(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int, tiles, apan, cpan, c2pan int, pf unsafe.Pointer, pfstep int, kb int) {
-		if kb <= 0 {
-			kb = k
-		}
 		for t := 0; t < tiles; t++ {
 			var c2t unsafe.Pointer
 			if c2 != nil {
 				c2t = unsafe.Add(c2, t*c2pan)
 			}
-			md := mode
-			for q := 0; q < k; q += kb {
-				kq := min(kb, k-q)
-				m := md
-				if q+kq == k && m >= 2 && c2t != nil {
-					m = 4
-				}
-				kern(kq, unsafe.Add(a, t*apan+q*astep), ars, astep, unsafe.Add(b, q*bstep), bstep, unsafe.Add(c, t*cpan), ldc, m, c2t, ldc2)
-				if md < 2 {
-					md = 1
-				} else {
-					md = 3
-				}
-			}
+			kernRuns(kern, k, kb, unsafe.Add(a, t*apan), ars, astep, b, bstep, unsafe.Add(c, t*cpan), ldc, mode, c2t, ldc2)
+		}
+	}
+}
+
+// kernRuns runs kern over k steps of one tile in runs of kb (kb <= 0: one
+// run), gemmTiled's rule: the first run in mode, the others added to it
+// (1, or 3 when widened: mode 2 or more), and the last of a widened tile
+// rounded into c2 (4) when c2 is set.
+func kernRuns(kern gemmKernel, k, kb int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int) {
+	if kb <= 0 {
+		kb = k
+	}
+	md := mode
+	for q := 0; q < k; q += kb {
+		kq := min(kb, k-q)
+		m := md
+		if q+kq == k && m >= 2 && c2 != nil {
+			m = 4
+		}
+		kern(kq, unsafe.Add(a, q*astep), ars, astep, unsafe.Add(b, q*bstep), bstep, c, ldc, m, c2, ldc2)
+		if md < 2 {
+			md = 1
+		} else {
+			md = 3
 		}
 	}
 }
@@ -656,25 +664,17 @@ func (g *gemmCtx[T]) scratchTile(kern gemmKernel, kc int, ap unsafe.Pointer, ars
 }
 
 // call runs kern over kc steps. A float32 tile summed in float64 (mode 2
-// or 3) is computed s.block() steps at a time, the first block with mode
-// and the next ones added (3); when c2 is set, the last is rounded into c2
-// (4). (Mode 2 is never the last block's: a product is summed in float64
-// only when k is longer than a block, so the first block of k is not the
-// last.)
+// or 3) is computed s.block() steps at a time (kernRuns), the first block
+// with mode and the next ones added (3); when c2 is set, the last is
+// rounded into c2 (4). (Mode 2 is never the last block's: a product is
+// summed in float64 only when k is longer than a block, so the first
+// block of k is not the last.)
 func (g *gemmCtx[T]) call(kern gemmKernel, kc int, ap unsafe.Pointer, ars, astep int, bp unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int) {
 	if mode < 2 {
 		kern(kc, ap, ars, astep, bp, bstep, c, ldc, mode, nil, 0)
 		return
 	}
-	k0 := g.s.block()
-	for q := 0; q < kc; q += k0 {
-		kq := min(k0, kc-q)
-		if c2 != nil && q+kq == kc {
-			mode = 4
-		}
-		kern(kq, unsafe.Add(ap, q*astep), ars, astep, unsafe.Add(bp, q*bstep), bstep, c, ldc, mode, c2, ldc2)
-		mode = 3
-	}
+	kernRuns(kern, kc, g.s.block(), ap, ars, astep, bp, bstep, c, ldc, mode, c2, ldc2)
 }
 
 // packA copies the mc×kc block of A at (ic, pc) into dst as panels of mr
