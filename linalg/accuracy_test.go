@@ -40,17 +40,63 @@ func TestMatmulFloat32LongK(t *testing.T) {
 	got.Release()
 }
 
+// TestMatmulFloat32Blocks: a row of ones times a column of 1 and then
+// 2^-24s. In float32, 1 + 2^-24 rounds back to 1 (a tie, to even), so a
+// run of n terms loses its n-1 small ones: a product summing at most
+// linalg.Float32SumTerms() terms in float32 stays within that many
+// ulps, and one summing more (a block of k too long, a missed float64
+// step) does not. Through the GEMM (matrices) and gonum's blocks (a
+// matrix times a vector).
+func TestMatmulFloat32Blocks(t *testing.T) {
+	mem := checkedMem(t)
+	blk := linalg.Float32SumTerms()
+	for _, k := range []int{blk + 1, 2*blk + 3, 5 * blk} {
+		for _, n := range []int{1, 37} {
+			const m = 13
+			ones := make([]float32, m*k)
+			for i := range ones {
+				ones[i] = 1
+			}
+			col := make([]float32, k*n)
+			for i := range col {
+				col[i] = 0x1p-24
+			}
+			for j := 0; j < n; j++ {
+				col[j] = 1 // B[0, j]
+			}
+			a, err := array.FromSlice(mem, ones, m, k)
+			require.NoError(t, err)
+			b, err := array.FromSlice(mem, col, k, n)
+			require.NoError(t, err)
+			got, err := linalg.Matmul(mem, a, b)
+			require.NoError(t, err)
+			want := 1 + float64(k-1)*0x1p-24
+			bound := 0x1p-24*want + float64(blk+1)*0x1p-24*want
+			for i := 0; i < m; i++ {
+				for j := 0; j < n; j++ {
+					g := float64(arraytest.At[float32](t, got, i, j))
+					require.LessOrEqual(t, math.Abs(g-want), bound, "k %d n %d: C[%d,%d] = %v, want %v (float32 runs of at most %d terms)", k, n, i, j, g, want, blk)
+				}
+			}
+			got.Release()
+			a.Release()
+			b.Release()
+		}
+	}
+}
+
 // TestMatmulFloat32Accuracy compares float32 products with long k (values
 // of one sign, random or constant, where a float32 running sum drifts by
 // ~k·ε) with a float64 reference, within the bound of float32 sums of
-// blocks of 256 terms added in float64 and rounded once: ε|C| + (256·ε32 +
-// (k/256)·u64)·Σ|a·b|, tighter than OpenBLAS's (its blocks of k are added
-// in float32). Batched, transposed
+// blocks of b terms (linalg.Float32SumTerms: 256 or 512) added in float64
+// and rounded once: ε|C| + (b·ε32 + (k/b)·u64)·Σ|a·b|, tighter than
+// OpenBLAS's (its blocks of k are added in float32). Batched, transposed
 // and float16 operands, and expr.Matmul, take the same path.
 func TestMatmulFloat32Accuracy(t *testing.T) {
 	mem := checkedMem(t)
 	rng := rand.New(rand.NewSource(41))
 	ks := []int{1001, 70001, 70000, 1 << 18} // even k: constant operands
+	blk := linalg.Float32SumTerms()
 	if testing.Short() {
 		ks = ks[:3]
 	}
@@ -137,8 +183,8 @@ func TestMatmulFloat32Accuracy(t *testing.T) {
 						}
 						g := gv[q*c.n*c.m+i*c.m+j]
 						// the rounding to the result dtype, float32 sums of
-						// blocks of 256 terms, their float64 sum
-						bound := eps*math.Abs(s) + (0x1p-24*256+0x1p-53*float64(k/256+1))*sa
+						// blocks of blk terms, their float64 sum
+						bound := eps*math.Abs(s) + (0x1p-24*float64(blk)+0x1p-53*float64(k/blk+1))*sa
 						require.LessOrEqual(t, math.Abs(g-s), bound, "%s: element %d %d %d = %v, reference %v", msg, q, i, j, g, s)
 					}
 				}

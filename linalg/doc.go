@@ -5,7 +5,8 @@
 // GEMM with SIMD micro-kernels (AVX-512 or AVX2 with FMA, Go assembly; a
 // Go kernel under the noasm tag), reading operands of any strides; a
 // matrix times a vector goes through gonum's BLAS. float32 sums blocks of
-// at most 256 terms of k in float32 and the blocks in float64. Integer and
+// at most 256 terms of k in float32 and the blocks in float64: the error
+// of a float32 sum of 256 terms, where OpenBLAS's is that of all of k. Integer and
 // bool products are simple loops, and float16 is computed in float32 and
 // rounded once. A large product is split between up to GOMAXPROCS
 // goroutines (MatmulWorkers: a given number): by batch element, or each

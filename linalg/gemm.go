@@ -139,7 +139,7 @@ func (s *gemmShape) edges(small map[int]gemmKernel) {
 }
 
 // gemmF64 and gemmF32 are set by gemm_amd64.go (AVX-512 or AVX2 with FMA)
-// or gemm_other.go (the Go kernel). For float32, kc is at most 256: each
+// or gemm_other.go (the Go kernel). For float32, kc (or kb) is at most 256: each
 // block of k is summed in float32 and, when k has more than one block, the
 // blocks are summed in float64 (see gemmCtx.run).
 var gemmF64, gemmF32 gemmShape
@@ -284,6 +284,20 @@ func aligned[T float32 | float64](buf []T, n int) []T {
 
 func roundUp(x, m int) int { return (x + m - 1) / m * m }
 
+// sumsStride is the row stride, in elements, of the float64 sums of a
+// float32 product's column block of nc columns: nc, or nc+24 when rows
+// nc apart would be a multiple of 1 KiB apart. A tile's rows then fall in
+// different sets of the L1 cache: with rows 16 KiB apart (2048 columns)
+// the twelve lines of a 6×16 tile of sums shared two sets with the panels
+// streaming past them, and the macro-kernel lost 1.6 points of the FMA
+// peak (TestTuneMacro, "pad").
+func sumsStride(nc int) int {
+	if nc*8%1024 == 0 {
+		return nc + 24
+	}
+	return nc
+}
+
 // run computes C = A·B: A is m×k, B k×n, C m×n at c with rows ldc apart.
 // m, n and k are positive.
 func (g *gemmCtx[T]) run(m, n, k int, a, b mat[T], c []T, ldc int) {
@@ -301,11 +315,12 @@ func (g *gemmCtx[T]) run(m, n, k int, a, b mat[T], c []T, ldc int) {
 	}
 	for jc := 0; jc < n; jc += s.nc {
 		nc := min(s.nc, n-jc)
+		ld64 := sumsStride(nc) // the float64 sums' rows
 		if wide {
-			if cap(g.c64) < m*nc {
-				g.c64 = make([]float64, m*nc)
+			if cap(g.c64) < m*ld64 {
+				g.c64 = make([]float64, m*ld64)
 			}
-			g.c64 = g.c64[:m*nc]
+			g.c64 = g.c64[:m*ld64]
 		}
 		for pc := 0; pc < k; pc += s.kc {
 			kc := min(s.kc, k-pc)
@@ -342,12 +357,12 @@ func (g *gemmCtx[T]) run(m, n, k int, a, b mat[T], c []T, ldc int) {
 				if pc+kc == k && s.round {
 					c2 = cij
 				}
-				mac(a, b, directA, direct, ic, jc, pc, mc, nc, kc, unsafe.Pointer(&g.c64[ic*nc]), nc, 8, mode, c2, ldc)
+				mac(a, b, directA, direct, ic, jc, pc, mc, nc, kc, unsafe.Pointer(&g.c64[ic*ld64]), ld64, 8, mode, c2, ldc)
 			}
 		}
 		if wide && !s.round {
 			for i := 0; i < m; i++ {
-				src := g.c64[i*nc : (i+1)*nc]
+				src := g.c64[i*ld64 : i*ld64+nc]
 				dst := c[i*ldc+jc : i*ldc+jc+nc]
 				for j, v := range src {
 					dst[j] = T(v)

@@ -314,7 +314,7 @@ func testGemmTiled[T float32 | float64](t *testing.T, rng *rand.Rand, s gemmShap
 	for it := 0; it < raceIters(200); it++ {
 		k := 1 + rng.Intn(40)
 		if rng.Intn(4) == 0 {
-			k = 1 + rng.Intn(600) // runs of the shapes' kb (256) and more
+			k = 1 + rng.Intn(1100) // runs of the shapes' kb (256, 512) and more
 		}
 		tiles := 1 + rng.Intn(7)
 		mode := rng.Intn(2)

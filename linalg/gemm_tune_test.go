@@ -146,6 +146,10 @@ func tuneRun[T float32 | float64](n int, variant string) func() time.Duration {
 			}
 		case "bt": // bt=1: B is column-major
 			bt = x != 0
+		case "runs": // runs=1: float32 runs each kb steps over all of a panel's tiles (macroT)
+			if x != 0 && sh.one != nil {
+				sh.tiled, sh.one = sh.one, nil
+			}
 		}
 	}
 	g.s = &sh
@@ -245,7 +249,7 @@ func TestTuneMacro(t *testing.T) {
 func tuneMacro[T float32 | float64](variant string) func() (time.Duration, float64) {
 	g := getCtx[T]()
 	sh := *g.s
-	mode := 0
+	mode, pad := 0, 0
 	dt, rest, _ := strings.Cut(variant, ":")
 	for _, kv := range strings.Split(rest, ",") {
 		k, v, _ := strings.Cut(kv, "=")
@@ -261,6 +265,8 @@ func tuneMacro[T float32 | float64](variant string) func() (time.Duration, float
 			sh.kb = x
 		case "mode":
 			mode = x
+		case "pad":
+			pad = x
 		case "pf":
 			sh.prefetch = x != 0
 		}
@@ -275,7 +281,7 @@ func tuneMacro[T float32 | float64](variant string) func() (time.Duration, float
 	for i := range g.bp {
 		g.bp[i] = T(i % 3)
 	}
-	c := make([]float64, mc*nc) // float64: room for the widened tiles too
+	c := make([]float64, mc*(nc+pad)) // float64: room for the widened tiles too
 	csz := 8
 	if dt == "f32" && mode < 2 {
 		csz = 4
@@ -286,7 +292,7 @@ func tuneMacro[T float32 | float64](variant string) func() (time.Duration, float
 	return func() (time.Duration, float64) {
 		t0 := threadCPU()
 		for i := 0; i < inner; i++ {
-			g.macro(mat[T]{}, mat[T]{}, false, false, 0, 0, 0, mc, nc, kc, unsafe.Pointer(&c[0]), nc, csz, mode, nil, 0)
+			g.macro(mat[T]{}, mat[T]{}, false, false, 0, 0, 0, mc, nc, kc, unsafe.Pointer(&c[0]), nc+pad, csz, mode, nil, 0)
 		}
 		return (threadCPU() - t0) / time.Duration(inner), fmas
 	}
