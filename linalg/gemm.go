@@ -24,45 +24,95 @@ type gemmKernel func(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, 
 // the previous one's (c2pan 0 when c2 is nil). Every step of k fetches
 // into L2 the line at pf, which moves on pfstep bytes a step (the slices
 // of the next panel of B). A float32 tiled kernel (gemmShape.one) sums
-// each tile in runs of kb > 0 steps, as gemmCtx.call does: the first run
-// in mode, the others added to it (1, or 3 when widened: mode 2 or more),
-// and the last of a widened tile rounded into c2 (4) when c2 is set;
+// each tile in runs of kb > 0 steps by tileRuns' rule, in pairs;
 // float64's (gemmShape.tiled) runs all of k at once.
 type gemmTiled func(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int, tiles, apan, cpan, c2pan int, pf unsafe.Pointer, pfstep int, kb int)
 
-// tiledOf is kern as a gemmTiled (its prefetches left out).
-func tiledOf(kern gemmKernel) gemmTiled {
+// tiledOf is kern, a kernel of rows×nr tiles, as a gemmTiled (its
+// prefetches left out), its runs paired when pair is set.
+func tiledOf(kern gemmKernel, rows, nr int, pair bool) gemmTiled {
 	return func(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int, tiles, apan, cpan, c2pan int, pf unsafe.Pointer, pfstep int, kb int) {
+		scratch := make([]float32, rows*nr) // a call's own: goroutines share the func
 		for t := 0; t < tiles; t++ {
 			var c2t unsafe.Pointer
 			if c2 != nil {
 				c2t = unsafe.Add(c2, t*c2pan)
 			}
-			kernRuns(kern, k, kb, unsafe.Add(a, t*apan), ars, astep, b, bstep, unsafe.Add(c, t*cpan), ldc, mode, c2t, ldc2)
+			r := tileRuns{kb: kb, pair: pair, rows: rows, nr: nr, scratch: scratch}
+			r.run(kern, k, unsafe.Add(a, t*apan), ars, astep, b, bstep, unsafe.Add(c, t*cpan), ldc, mode, c2t, ldc2)
 		}
 	}
 }
 
-// kernRuns runs kern over k steps of one tile in runs of kb (kb <= 0: one
-// run), gemmTiled's rule: the first run in mode, the others added to it
-// (1, or 3 when widened: mode 2 or more), and the last of a widened tile
-// rounded into c2 (4) when c2 is set.
-func kernRuns(kern gemmKernel, k, kb int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int) {
+// tileRuns is how a float32 tile summed in float64 (mode 2 or more) is
+// computed, the rule of the float32 tiled kernels: in runs of kb steps
+// (kb <= 0: one run), the first run in mode, the others added to it (1,
+// or 3 when widened), and the last of a widened tile rounded into c2 (4)
+// when c2 is set. With pair, the runs of a widened tile go in pairs: the
+// first's float32 tile is kept (in scratch, rows×nr), the second's added
+// to it in float32, and the sum goes on as one run (the error of a float32
+// sum of kb terms, and one rounding more, at the cost of half the widened
+// additions); a last run without a partner goes alone.
+type tileRuns struct {
+	kb       int
+	pair     bool
+	rows, nr int
+	scratch  []float32
+}
+
+func (r tileRuns) run(kern gemmKernel, k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int) {
+	kb := r.kb
 	if kb <= 0 {
 		kb = k
 	}
-	md := mode
+	md, kept := mode, false
 	for q := 0; q < k; q += kb {
 		kq := min(kb, k-q)
 		m := md
 		if q+kq == k && m >= 2 && c2 != nil {
 			m = 4
 		}
-		kern(kq, unsafe.Add(a, q*astep), ars, astep, unsafe.Add(b, q*bstep), bstep, c, ldc, m, c2, ldc2)
+		aq, bq := unsafe.Add(a, q*astep), unsafe.Add(b, q*bstep)
+		switch {
+		case r.pair && md >= 2 && !kept && q+kq < k:
+			kern(kq, aq, ars, astep, bq, bstep, unsafe.Pointer(&r.scratch[0]), r.nr*4, 0, nil, 0)
+			kept = true
+			continue
+		case kept:
+			kern(kq, aq, ars, astep, bq, bstep, unsafe.Pointer(&r.scratch[0]), r.nr*4, 1, nil, 0)
+			kept = false
+			r.widen(c, ldc, m, c2, ldc2)
+		default:
+			kern(kq, aq, ars, astep, bq, bstep, c, ldc, m, c2, ldc2)
+		}
 		if md < 2 {
 			md = 1
 		} else {
 			md = 3
+		}
+	}
+}
+
+// widen does to the float32 tile in scratch what a kernel's mode 2, 3 or
+// 4 does to its registers.
+func (r tileRuns) widen(c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int) {
+	for i := 0; i < r.rows; i++ {
+		src := r.scratch[i*r.nr : (i+1)*r.nr]
+		row := unsafe.Slice((*float64)(unsafe.Add(c, i*ldc)), r.nr)
+		switch mode {
+		case 2:
+			for j, v := range src {
+				row[j] = float64(v)
+			}
+		case 3:
+			for j, v := range src {
+				row[j] += float64(v)
+			}
+		default:
+			out := unsafe.Slice((*float32)(unsafe.Add(c2, i*ldc2)), r.nr)
+			for j, v := range src {
+				out[j] = float32(float64(v) + row[j])
+			}
 		}
 	}
 }
@@ -89,6 +139,9 @@ type gemmShape struct {
 	// (at most 256): a block of kc is then computed kb at a time, each
 	// added in float64 to the tile, which stays in L1 (else kb is kc)
 	kb int
+	// pair: those runs go in pairs, summed in float32 before the float64
+	// addition (tileRuns); the AVX2 tiled kernel does it
+	pair bool
 	// round: the kernels have mode 4, so the last block of k of a float32
 	// product summed in float64 is rounded into C by the kernel (else a
 	// pass over the column block rounds the float64 sums)
@@ -206,6 +259,9 @@ type gemmCtx[T float32 | float64] struct {
 	c64    []float64 // float32 with k > kc: the float64 sums of a column block
 	tile   []T       // an edge tile
 	tile64 []float64
+	// scratch32 is the first float32 run of a pair (tileRuns), made on
+	// first use
+	scratch32 []float32
 	// ahead is memory the next product reads or writes (a batch's next
 	// operands and result), fetched into L2 a slice of aheadPer lines
 	// before each tile of this one
@@ -607,7 +663,7 @@ func (g *gemmCtx[T]) macro(a, b mat[T], directA, direct bool, ic, jc, pc, mc, nc
 					kern(kc, ap, ars, astep, bp, bstep, dst, ldc*csz, mode, nil, 0)
 					continue
 				}
-				g.call(kern, kc, ap, ars, astep, bp, bstep, dst, ldc*csz, mode, dst2, ldc2*esz)
+				g.call(kern, rows, kc, ap, ars, astep, bp, bstep, dst, ldc*csz, mode, dst2, ldc2*esz)
 				continue
 			}
 			g.scratchTile(kern, kc, ap, ars, astep, bp, bstep, dst, ldc, csz, mode, dst2, ldc2, mrr, nrr)
@@ -655,7 +711,7 @@ func (g *gemmCtx[T]) scratchTile(kern gemmKernel, kc int, ap unsafe.Pointer, ars
 		return
 	}
 	t := g.tile64
-	g.call(kern, kc, ap, ars, astep, bp, bstep, unsafe.Pointer(&t[0]), nr*8, 2, nil, 0)
+	g.call(kern, g.s.mr, kc, ap, ars, astep, bp, bstep, unsafe.Pointer(&t[0]), nr*8, 2, nil, 0)
 	for i := 0; i < mrr; i++ {
 		row := unsafe.Slice((*float64)(unsafe.Add(dst, i*ldc*8)), nrr)
 		src := t[i*nr : i*nr+nrr]
@@ -678,18 +734,23 @@ func (g *gemmCtx[T]) scratchTile(kern gemmKernel, kc int, ap unsafe.Pointer, ars
 	}
 }
 
-// call runs kern over kc steps. A float32 tile summed in float64 (mode 2
-// or 3) is computed s.block() steps at a time (kernRuns), the first block
-// with mode and the next ones added (3); when c2 is set, the last is
-// rounded into c2 (4). (Mode 2 is never the last block's: a product is
+// call runs kern, a kernel of rows rows, over kc steps. A float32 tile
+// summed in float64 (mode 2 or 3) is computed s.block() steps at a time
+// (tileRuns, the runs paired when the shape's pair is set), the first
+// block with mode and the next ones added (3); when c2 is set, the last
+// is rounded into c2 (4). (Mode 2 is never the last block's: a product is
 // summed in float64 only when k is longer than a block, so the first
 // block of k is not the last.)
-func (g *gemmCtx[T]) call(kern gemmKernel, kc int, ap unsafe.Pointer, ars, astep int, bp unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int) {
+func (g *gemmCtx[T]) call(kern gemmKernel, rows, kc int, ap unsafe.Pointer, ars, astep int, bp unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int) {
 	if mode < 2 {
 		kern(kc, ap, ars, astep, bp, bstep, c, ldc, mode, nil, 0)
 		return
 	}
-	kernRuns(kern, kc, g.s.block(), ap, ars, astep, bp, bstep, c, ldc, mode, c2, ldc2)
+	if g.scratch32 == nil {
+		g.scratch32 = make([]float32, g.s.mr*g.s.nr)
+	}
+	r := tileRuns{kb: g.s.block(), pair: g.s.pair, rows: rows, nr: g.s.nr, scratch: g.scratch32}
+	r.run(kern, kc, ap, ars, astep, bp, bstep, c, ldc, mode, c2, ldc2)
 }
 
 // packA copies the mc×kc block of A at (ic, pc) into dst as panels of mr

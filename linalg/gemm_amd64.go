@@ -109,7 +109,7 @@ func avx512Shapes() (f64, f32 gemmShape) {
 
 func avx2Shapes() (f64, f32 gemmShape) {
 	f64 = gemmShape{mr: 6, nr: 8, kc: 256, mc: 120, nc: 3072, direct: 1 << 18, kern: gemmF64AVX2, prefetch: true}
-	f32 = gemmShape{mr: 6, nr: 16, kc: 512, kb: 256, mc: 120, nc: 3072, direct: 1 << 18, kern: gemmF32AVX2, round: true, prefetch: true}
+	f32 = gemmShape{mr: 6, nr: 16, kc: 512, kb: 256, mc: 120, nc: 3072, direct: 1 << 18, kern: gemmF32AVX2, round: true, prefetch: true, pair: true}
 	f64.tiled, f32.one = gemmF64AVX2T, gemmF32AVX2T
 	f64.edges(map[int]gemmKernel{2: gemmF64AVX2x2, 4: gemmF64AVX2x4})
 	f32.edges(map[int]gemmKernel{2: gemmF32AVX2x2, 4: gemmF32AVX2x4})

@@ -3036,7 +3036,7 @@ gemmF64AVX2T_done:
 	RET
 
 // func gemmF32AVX2T(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int, tiles, apan, cpan, c2pan int, pf unsafe.Pointer, pfstep int, kb int)
-TEXT ·gemmF32AVX2T(SB), NOSPLIT, $0-144
+TEXT ·gemmF32AVX2T(SB), NOSPLIT, $384-144
 gemmF32AVX2T_tile:
 	MOVQ k+0(FP), R15
 	MOVQ mode+64(FP), R14
@@ -3134,6 +3134,42 @@ gemmF32AVX2T_loop:
 	ADDQ SI, BX
 	DECQ CX
 	JNZ gemmF32AVX2T_loop
+	TESTQ $8, R14
+	JNZ gemmF32AVX2T_second
+	CMPQ R14, $2
+	JLT gemmF32AVX2T_alone
+	TESTQ R15, R15
+	JZ gemmF32AVX2T_alone
+	VMOVUPS Y0, 0(SP)
+	VMOVUPS Y1, 32(SP)
+	VMOVUPS Y2, 64(SP)
+	VMOVUPS Y3, 96(SP)
+	VMOVUPS Y4, 128(SP)
+	VMOVUPS Y5, 160(SP)
+	VMOVUPS Y6, 192(SP)
+	VMOVUPS Y7, 224(SP)
+	VMOVUPS Y8, 256(SP)
+	VMOVUPS Y9, 288(SP)
+	VMOVUPS Y10, 320(SP)
+	VMOVUPS Y11, 352(SP)
+	MOVQ DI, pf+120(FP)
+	ORQ $8, R14
+	JMP gemmF32AVX2T_runend
+gemmF32AVX2T_second:
+	VADDPS 0(SP), Y0, Y0
+	VADDPS 32(SP), Y1, Y1
+	VADDPS 64(SP), Y2, Y2
+	VADDPS 96(SP), Y3, Y3
+	VADDPS 128(SP), Y4, Y4
+	VADDPS 160(SP), Y5, Y5
+	VADDPS 192(SP), Y6, Y6
+	VADDPS 224(SP), Y7, Y7
+	VADDPS 256(SP), Y8, Y8
+	VADDPS 288(SP), Y9, Y9
+	VADDPS 320(SP), Y10, Y10
+	VADDPS 352(SP), Y11, Y11
+	ANDQ $7, R14
+gemmF32AVX2T_alone:
 	MOVQ DI, pf+120(FP)
 	MOVQ R14, R9
 	MOVQ $1, R14

@@ -64,10 +64,10 @@ func emulate[T float32 | float64](s gemmShape) gemmShape {
 	}
 	s.kern = tileKernel[T](s.mr, s.nr)
 	if s.tiled != nil {
-		s.tiled = tiledOf(s.kern)
+		s.tiled = tiledOf(s.kern, s.mr, s.nr, s.pair)
 	}
 	if s.one != nil {
-		s.one = tiledOf(s.kern)
+		s.one = tiledOf(s.kern, s.mr, s.nr, s.pair)
 	}
 	s.edges(small)
 	return s

@@ -377,7 +377,7 @@ func testGemmTiled[T float32 | float64](t *testing.T, rng *rand.Rand, s gemmShap
 			c2pan = mr * ldc2 * esz
 		}
 		// the reference: the kernel tile by tile, run by run
-		tiledOf(s.kern)(k, ap, ars*esz, astep*esz, bp, bstep*esz, unsafe.Pointer(&want[0]), ldc*csz, mode, pw2, ldc2*esz,
+		tiledOf(s.kern, s.mr, s.nr, s.pair)(k, ap, ars*esz, astep*esz, bp, bstep*esz, unsafe.Pointer(&want[0]), ldc*csz, mode, pw2, ldc2*esz,
 			tiles, apan*esz, mr*ldc*csz, c2pan, nil, 0, kb)
 		pfstep := rng.Intn(len(bbuf) * esz / max(1, tiles*k))
 		tiled(k, ap, ars*esz, astep*esz, bp, bstep*esz, unsafe.Pointer(&got[0]), ldc*csz, mode, pg2, ldc2*esz,

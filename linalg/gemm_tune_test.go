@@ -146,10 +146,6 @@ func tuneRun[T float32 | float64](n int, variant string) func() time.Duration {
 			}
 		case "bt": // bt=1: B is column-major
 			bt = x != 0
-		case "runs": // runs=1: float32 runs each kb steps over all of a panel's tiles (macroT)
-			if x != 0 && sh.one != nil {
-				sh.tiled, sh.one = sh.one, nil
-			}
 		}
 	}
 	g.s = &sh

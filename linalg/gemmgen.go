@@ -126,7 +126,11 @@ func gen(w *bytes.Buffer, k kern, tiled bool) {
 		// moves on pfstep bytes a step
 		name += "T"
 		fmt.Fprintf(w, "\n// func %s(k int, a unsafe.Pointer, ars, astep int, b unsafe.Pointer, bstep int, c unsafe.Pointer, ldc, mode int, c2 unsafe.Pointer, ldc2 int, tiles, apan, cpan, c2pan int, pf unsafe.Pointer, pfstep int, kb int)\n", name)
-		fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-144\n", name)
+		frame := 0
+		if runs {
+			frame = 32 * acc // the first run of a pair (see below)
+		}
+		fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $%d-144\n", name, frame)
 		fmt.Fprintf(w, "%s_tile:\n", name)
 		if runs {
 			// R15: the steps of the tile still to run; R14: the mode
@@ -233,6 +237,30 @@ func gen(w *bytes.Buffer, k kern, tiled bool) {
 	p("ADDQ SI, BX")
 	p("DECQ CX")
 	p("JNZ %s_loop", name)
+	if runs {
+		// the runs of a widened tile go in pairs: the first's float32
+		// tile waits in the frame (R14 gets 8, its mode kept for the
+		// second), the second's is added to it in float32 and the sum
+		// goes on as one run; a last run without a partner alone
+		p("TESTQ $8, R14")
+		p("JNZ %s_second", name)
+		p("CMPQ R14, $2")
+		p("JLT %s_alone", name)
+		p("TESTQ R15, R15")
+		p("JZ %s_alone", name)
+		for i := 0; i < acc; i++ {
+			p("VMOVUPS %s, %d(SP)", r(i), vw*i)
+		}
+		p("MOVQ DI, pf+120(FP)")
+		p("ORQ $8, R14")
+		p("JMP %s_runend", name)
+		fmt.Fprintf(w, "%s_second:\n", name)
+		for i := 0; i < acc; i++ {
+			p("VADDPS %d(SP), %s, %s", vw*i, r(i), r(i))
+		}
+		p("ANDQ $7, R14")
+		fmt.Fprintf(w, "%s_alone:\n", name)
+	}
 	switch {
 	case runs:
 		// this run's mode; the next adds (1, or 3 when widened); the
