@@ -118,3 +118,40 @@ func BenchmarkGonum(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMatmulLongK: a batch of float32 products with k past a run of
+// 256 terms, each small enough that the batch's next operands are fetched
+// while one is computed (its tiles one kernel call at a time), one worker.
+func BenchmarkMatmulLongK(b *testing.B) {
+	const batch, m, k, n = 64, 32, 768, 32
+	rng := rand.New(rand.NewSource(5))
+	av := make([]float32, batch*m*k)
+	for i := range av {
+		av[i] = rng.Float32()
+	}
+	bv := make([]float32, batch*k*n)
+	for i := range bv {
+		bv[i] = rng.Float32()
+	}
+	x, err := array.FromSlice(nil, av, batch, m, k)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer x.Release()
+	y, err := array.FromSlice(nil, bv, batch, k, n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer y.Release()
+	b.SetBytes(int64(4 * batch * (m*k + k*n + m*n)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		c, err := linalg.MatmulWorkers(nil, x, y, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		c.Release()
+	}
+	b.ReportMetric(float64(2*batch*m*n*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}

@@ -746,6 +746,11 @@ func (g *gemmCtx[T]) call(kern gemmKernel, rows, kc int, ap unsafe.Pointer, ars,
 		kern(kc, ap, ars, astep, bp, bstep, c, ldc, mode, nil, 0)
 		return
 	}
+	if g.s.one != nil && rows == g.s.mr {
+		// the tiled kernel over this one tile: the same runs and pairs
+		g.s.one(kc, ap, ars, astep, bp, bstep, c, ldc, mode, c2, ldc2, 1, 0, 0, 0, bp, 0, g.s.block())
+		return
+	}
 	if g.scratch32 == nil {
 		g.scratch32 = make([]float32, g.s.mr*g.s.nr)
 	}
