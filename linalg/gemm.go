@@ -567,7 +567,7 @@ func (g *gemmCtx[T]) macroT(a, b mat[T], directA, direct bool, ic, jc, pc, mc, n
 			if c2 != nil {
 				dst2 = unsafe.Add(c2, (ir*ldc2+jr)*esz)
 			}
-			g.scratchTile(kern, kc, ap, ars, astep, bp, bstep, dst, ldc, csz, mode, dst2, ldc2, mrr, nrr)
+			g.scratchTile(kern, rows, kc, ap, ars, astep, bp, bstep, dst, ldc, csz, mode, dst2, ldc2, mrr, nrr)
 		}
 	}
 }
@@ -666,7 +666,7 @@ func (g *gemmCtx[T]) macro(a, b mat[T], directA, direct bool, ic, jc, pc, mc, nc
 				g.call(kern, rows, kc, ap, ars, astep, bp, bstep, dst, ldc*csz, mode, dst2, ldc2*esz)
 				continue
 			}
-			g.scratchTile(kern, kc, ap, ars, astep, bp, bstep, dst, ldc, csz, mode, dst2, ldc2, mrr, nrr)
+			g.scratchTile(kern, rows, kc, ap, ars, astep, bp, bstep, dst, ldc, csz, mode, dst2, ldc2, mrr, nrr)
 		}
 	}
 }
@@ -687,11 +687,12 @@ func (g *gemmCtx[T]) panelA(a mat[T], directA bool, ic, ir, pc, kc int, padded b
 	return unsafe.Pointer(&a.buf[a.off+(ic+ir)*a.rs+pc*a.cs]), a.rs * esz, a.cs * esz
 }
 
-// scratchTile runs kern over a tile that does not fill the mr×nr tile
-// (an edge: mrr rows, nrr columns) into a scratch tile, then copies or adds
+// scratchTile runs kern, a kernel of rows rows, over a tile that does
+// not fill the mr×nr tile (an edge: mrr rows, nrr columns) into a scratch
+// tile, then copies or adds
 // (mode) its mrr×nrr part into dst; a float32 tile summed in float64
 // (mode 2 or 3) goes through g.tile64 and, with dst2, is rounded into it.
-func (g *gemmCtx[T]) scratchTile(kern gemmKernel, kc int, ap unsafe.Pointer, ars, astep int, bp unsafe.Pointer, bstep int, dst unsafe.Pointer, ldc, csz, mode int, dst2 unsafe.Pointer, ldc2, mrr, nrr int) {
+func (g *gemmCtx[T]) scratchTile(kern gemmKernel, rows, kc int, ap unsafe.Pointer, ars, astep int, bp unsafe.Pointer, bstep int, dst unsafe.Pointer, ldc, csz, mode int, dst2 unsafe.Pointer, ldc2, mrr, nrr int) {
 	var z T
 	esz, nr := int(unsafe.Sizeof(z)), g.s.nr
 	if mode < 2 {
@@ -711,7 +712,7 @@ func (g *gemmCtx[T]) scratchTile(kern gemmKernel, kc int, ap unsafe.Pointer, ars
 		return
 	}
 	t := g.tile64
-	g.call(kern, g.s.mr, kc, ap, ars, astep, bp, bstep, unsafe.Pointer(&t[0]), nr*8, 2, nil, 0)
+	g.call(kern, rows, kc, ap, ars, astep, bp, bstep, unsafe.Pointer(&t[0]), nr*8, 2, nil, 0)
 	for i := 0; i < mrr; i++ {
 		row := unsafe.Slice((*float64)(unsafe.Add(dst, i*ldc*8)), nrr)
 		src := t[i*nr : i*nr+nrr]
@@ -747,7 +748,8 @@ func (g *gemmCtx[T]) call(kern gemmKernel, rows, kc int, ap unsafe.Pointer, ars,
 		return
 	}
 	if g.s.one != nil && rows == g.s.mr {
-		// the tiled kernel over this one tile: the same runs and pairs
+		// kern is the shape's (a kernel of fewer rows reads fewer rows of
+		// A): the tiled kernel over this one tile, the same runs and pairs
 		g.s.one(kc, ap, ars, astep, bp, bstep, c, ldc, mode, c2, ldc2, 1, 0, 0, 0, bp, 0, g.s.block())
 		return
 	}

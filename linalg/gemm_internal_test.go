@@ -58,6 +58,13 @@ func place[T float32 | float64](vals []float64, rows, cols int, l layout) mat[T]
 // (k·ε·Σ|a·b| each) and the rounding of the result.
 func checkGemm[T float32 | float64](t *testing.T, rng *rand.Rand, s *gemmShape, m, n, k int, la, lb layout) {
 	t.Helper()
+	checkGemmIn[T](t, rng, s, m, n, k, la, lb, nil)
+}
+
+// checkGemmIn is checkGemm with A's and B's memory moved by relocate
+// (when set) to where the product must read within it.
+func checkGemmIn[T float32 | float64](t *testing.T, rng *rand.Rand, s *gemmShape, m, n, k int, la, lb layout, relocate func([]T) []T) {
+	t.Helper()
 	av, bv := make([]float64, m*k), make([]float64, k*n)
 	for i := range av {
 		av[i] = float64(T(rng.NormFloat64()))
@@ -66,6 +73,9 @@ func checkGemm[T float32 | float64](t *testing.T, rng *rand.Rand, s *gemmShape, 
 		bv[i] = float64(T(rng.NormFloat64()))
 	}
 	a, b := place[T](av, m, k, la), place[T](bv, k, n, lb)
+	if relocate != nil {
+		a.buf, b.buf = relocate(a.buf), relocate(b.buf)
+	}
 	ldc := n + 2
 	c := make([]T, m*ldc)
 	for i := range c {
