@@ -38,7 +38,8 @@ func guarded[T any](t *testing.T, buf []T, atEnd bool) []T {
 }
 
 // TestGemmReadsInBounds runs the products of every tile kind (full tiles,
-// the edge rows' kernels, padded tiles, widened float32 runs and pairs)
+// the edge rows' kernels, padded tiles, widened float32 runs and pairs,
+// whole panels a call or a tile a call)
 // with A and B against inaccessible pages on either side: a kernel that
 // reads rows or steps its tile does not have (a padded tile's rows read
 // in place) faults.
@@ -53,8 +54,9 @@ func TestGemmReadsInBounds(t *testing.T) {
 			if rng.Intn(2) == 0 { // packed operands, not read in place
 				f32.direct, f64.direct = 0, 0
 			}
-			checkGemmIn[float32](t, rng, &f32, m, n, k, la, lb, func(b []float32) []float32 { return guarded(t, b, atEnd) })
-			checkGemmIn[float64](t, rng, &f64, m, n, k, la, lb, func(b []float64) []float64 { return guarded(t, b, atEnd) })
+			ahead := rng.Intn(2) == 0 // a tile a call, as in a batch
+			checkGemmIn[float32](t, rng, &f32, m, n, k, la, lb, func(b []float32) []float32 { return guarded(t, b, atEnd) }, ahead)
+			checkGemmIn[float64](t, rng, &f64, m, n, k, la, lb, func(b []float64) []float64 { return guarded(t, b, atEnd) }, ahead)
 		}
 	}
 }

@@ -58,12 +58,14 @@ func place[T float32 | float64](vals []float64, rows, cols int, l layout) mat[T]
 // (k·ε·Σ|a·b| each) and the rounding of the result.
 func checkGemm[T float32 | float64](t *testing.T, rng *rand.Rand, s *gemmShape, m, n, k int, la, lb layout) {
 	t.Helper()
-	checkGemmIn[T](t, rng, s, m, n, k, la, lb, nil)
+	checkGemmIn[T](t, rng, s, m, n, k, la, lb, nil, false)
 }
 
 // checkGemmIn is checkGemm with A's and B's memory moved by relocate
-// (when set) to where the product must read within it.
-func checkGemmIn[T float32 | float64](t *testing.T, rng *rand.Rand, s *gemmShape, m, n, k int, la, lb layout, relocate func([]T) []T) {
+// (when set) to where the product must read within it, and with ahead
+// the tiles computed one call each, as in a batch that fetches the next
+// product's operands.
+func checkGemmIn[T float32 | float64](t *testing.T, rng *rand.Rand, s *gemmShape, m, n, k int, la, lb layout, relocate func([]T) []T, ahead bool) {
 	t.Helper()
 	av, bv := make([]float64, m*k), make([]float64, k*n)
 	for i := range av {
@@ -82,6 +84,9 @@ func checkGemmIn[T float32 | float64](t *testing.T, rng *rand.Rand, s *gemmShape
 		c[i] = 7 // overwritten, the gaps kept
 	}
 	g := &gemmCtx[T]{s: s, tile: make([]T, s.mr*s.nr), tile64: make([]float64, s.mr*s.nr)}
+	if ahead {
+		g.aheadPer = 1 // nothing to fetch: g.ahead is empty
+	}
 	g.run(m, n, k, a, b, c, ldc)
 	var z T
 	eps := 0x1p-53
