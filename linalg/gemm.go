@@ -443,7 +443,10 @@ func (g *gemmCtx[T]) run(m, n, k int, a, b mat[T], c []T, ldc int) {
 // for the panel. A float32 block of k longer than a kernel's sum (mode 2
 // or 3) is computed s.block() steps at a time, each run over every one of
 // those tiles before the next, so that the panel's run of B stays in L1
-// and the panel's float64 sums (mc×nr) in L2. The other tiles go through
+// and the panel's float64 sums (mc×nr) in L2 (no shape in use does this
+// today: the float32 shapes have no tiled kernel and go through macro,
+// whose runs pair as tileRuns says; these runs do not pair, so a float32
+// shape given one would sum in another order). The other tiles go through
 // a scratch tile (g.tile, g.tile64), all of k at once.
 func (g *gemmCtx[T]) macroT(a, b mat[T], directA, direct bool, ic, jc, pc, mc, nc, kc int, c unsafe.Pointer, ldc, csz, mode int, c2 unsafe.Pointer, ldc2 int) {
 	s := g.s
