@@ -62,7 +62,7 @@ func TestExtremeRows(t *testing.T) {
 							} else {
 								*(*float64)(unsafe.Pointer(&b[i])) = v
 								if rng.Intn(40) == 0 {
-									*(*uint64)(unsafe.Pointer(&b[i])) = 0xfff8000000000000 | uint64(rng.Intn(1<<40))
+									*(*uint64)(unsafe.Pointer(&b[i])) = 0xfff8000000000000 | uint64(rng.Int63n(1<<40))
 								}
 							}
 						}

@@ -31,36 +31,45 @@ func registerVmath32() {
 		}
 		return vm32Binary(avx2, 8)
 	}
-	// the streaming forms: AVX2 (8 lanes) between a head and a tail of
-	// the plain kernel (the same results: TestVmath32Widths)
-	unNT := func(op Op, nt func(d, x unsafe.Pointer, n int)) {
-		unNTTable[op][Float32] = ntSplit(unTable[op][Float32], vm32Unary(nt, 8))
+	// the streaming forms, 8 or 16 lanes like the plain ones, between a
+	// head and a tail of the plain kernel (the same results:
+	// TestVmath32Widths)
+	unNT := func(op Op, avx2, avx512 func(d, x unsafe.Pointer, n int)) {
+		if hasVmath512 {
+			unNTTable[op][Float32] = ntSplit(unTable[op][Float32], vm32Unary(avx512, 16), 16)
+			return
+		}
+		unNTTable[op][Float32] = ntSplit(unTable[op][Float32], vm32Unary(avx2, 8), 8)
 	}
 	unTable[Arctan][Float32] = un(atanF32V8, atanF32V16)
-	unNT(Arctan, atanF32V8NT)
+	unNT(Arctan, atanF32V8NT, atanF32V16NT)
 	unTable[Expm1][Float32] = un(expm1F32V8, expm1F32V16)
-	unNT(Expm1, expm1F32V8NT)
+	unNT(Expm1, expm1F32V8NT, expm1F32V16NT)
 	unTable[Log1p][Float32] = un(log1pF32V8, log1pF32V16)
-	unNT(Log1p, log1pF32V8NT)
+	unNT(Log1p, log1pF32V8NT, log1pF32V16NT)
 	unTable[Arcsin][Float32] = un(asinF32V8, asinF32V16)
-	unNT(Arcsin, asinF32V8NT)
+	unNT(Arcsin, asinF32V8NT, asinF32V16NT)
 	// tan in float64 arithmetic, 8 lanes a step (|x| <= 2^20; the rest
 	// in the Go loop)
 	tan := wrapUnary(tan_f[float32])
 	unTable[Tan][Float32] = asmMathF32(tanF32D8, tan)
-	unNTTable[Tan][Float32] = ntSplit(unTable[Tan][Float32], asmMathF32(tanF32D8NT, tan))
+	unNTTable[Tan][Float32] = ntSplit(unTable[Tan][Float32], asmMathF32(tanF32D8NT, tan), 8)
 	// tanh: 16 lanes a step in two interleaved halves, over asmgen's
 	// tanhF32AVX2 (the same formulas, one vector a step).
 	// tanhF32V8/V16 (expm1Body, 8 or 16 lanes) measured no faster than
 	// asmgen's (19.8 ms against 22.0 ms of CPU time on 16M elements): not
 	// installed; TestVmath32Widths keeps it right.
 	unTable[Tanh][Float32] = vm32Unary(tanhF32T8, 8)
-	unNT(Tanh, tanhF32T8NT)
+	unNTTable[Tanh][Float32] = ntSplit(unTable[Tanh][Float32], vm32Unary(tanhF32T8NT, 8), 8)
 	binTable[Arctan2][Float32][VV] = bin(atan2F32V8, atan2F32V16)
-	ntTable[Arctan2][Float32][VV] = ntSplit2(binTable[Arctan2][Float32][VV], vm32Binary(atan2F32V8NT, 8))
+	if hasVmath512 {
+		ntTable[Arctan2][Float32][VV] = ntSplit2(binTable[Arctan2][Float32][VV], vm32Binary(atan2F32V16NT, 16), 16)
+	} else {
+		ntTable[Arctan2][Float32][VV] = ntSplit2(binTable[Arctan2][Float32][VV], vm32Binary(atan2F32V8NT, 8), 8)
+	}
 	// hypot of two vectors in float64 (the scalar forms keep the Go loops)
 	binTable[Hypot][Float32][VV] = vm32Binary(hypotF32D8, 8)
-	ntTable[Hypot][Float32][VV] = ntSplit2(binTable[Hypot][Float32][VV], vm32Binary(hypotF32D8NT, 8))
+	ntTable[Hypot][Float32][VV] = ntSplit2(binTable[Hypot][Float32][VV], vm32Binary(hypotF32D8NT, 8), 8)
 	pow, pow25 := binTable[Power][Float32][VS], un(pow25F32V8, pow25F32V16)
 	binTable[Power][Float32][VS] = func(d, x, y unsafe.Pointer, n int) {
 		if *(*float32)(y) == 2.5 {
@@ -108,22 +117,24 @@ func vm32Binary(k func(d, x, y unsafe.Pointer, n int), lanes int) BinaryFunc {
 	}
 }
 
-// ntSplit runs nt, a kernel with streaming stores to a 32-byte aligned
-// dst that takes whole vectors of 8 float32, on the aligned middle of d,
-// and plain (which computes the same values) on the head before it and
-// the tail after it. A dst not 4-byte aligned goes to plain whole.
-func ntSplit(plain, nt UnaryFunc) UnaryFunc {
+// ntSplit runs nt, a kernel with streaming stores to a dst aligned to
+// its vector of lanes float32 (8: 32 bytes, 16: 64 bytes) that takes
+// whole vectors, on the aligned middle of d, and plain (which computes
+// the same values) on the head before it and the tail after it. A dst
+// not 4-byte aligned goes to plain whole.
+func ntSplit(plain, nt UnaryFunc, lanes int) UnaryFunc {
+	align := 4 * lanes
 	return func(d, x unsafe.Pointer, n int) {
 		h := 0
-		if a := int(uintptr(d) & 31); a != 0 {
+		if a := int(uintptr(d) & uintptr(align-1)); a != 0 {
 			if a%4 != 0 {
 				plain(d, x, n)
 				return
 			}
-			h = min(n, (32-a)/4)
+			h = min(n, (align-a)/4)
 			plain(d, x, h)
 		}
-		m := (n - h) &^ 7
+		m := (n - h) / lanes * lanes
 		if m > 0 {
 			nt(unsafe.Add(d, 4*h), unsafe.Add(x, 4*h), m)
 		}
@@ -134,18 +145,19 @@ func ntSplit(plain, nt UnaryFunc) UnaryFunc {
 }
 
 // ntSplit2 is ntSplit for two vectors.
-func ntSplit2(plain, nt BinaryFunc) BinaryFunc {
+func ntSplit2(plain, nt BinaryFunc, lanes int) BinaryFunc {
+	align := 4 * lanes
 	return func(d, x, y unsafe.Pointer, n int) {
 		h := 0
-		if a := int(uintptr(d) & 31); a != 0 {
+		if a := int(uintptr(d) & uintptr(align-1)); a != 0 {
 			if a%4 != 0 {
 				plain(d, x, y, n)
 				return
 			}
-			h = min(n, (32-a)/4)
+			h = min(n, (align-a)/4)
 			plain(d, x, y, h)
 		}
-		m := (n - h) &^ 7
+		m := (n - h) / lanes * lanes
 		if m > 0 {
 			nt(unsafe.Add(d, 4*h), unsafe.Add(x, 4*h), unsafe.Add(y, 4*h), m)
 		}

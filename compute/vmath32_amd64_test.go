@@ -68,6 +68,42 @@ func TestVmath32Widths(t *testing.T) {
 	atan2F32V8(unsafe.Pointer(&a[0]), unsafe.Pointer(&ys[0]), unsafe.Pointer(&xs[0]), n)
 	atan2F32V16(unsafe.Pointer(&b[0]), unsafe.Pointer(&ys[0]), unsafe.Pointer(&xs[0]), n)
 	same("arctan2")
+	// the streaming forms of both widths against the plain AVX-512 kernel,
+	// into a 64-byte aligned dst
+	buf := make([]float32, n+16)
+	nb := buf[(16-int(uintptr(unsafe.Pointer(&buf[0]))&63)/4)%16:][:n]
+	for _, c := range vm32NT {
+		c.plain(unsafe.Pointer(&a[0]), unsafe.Pointer(&xs[0]), n)
+		for _, nt := range []func(d, x unsafe.Pointer, n int){c.avx2, c.avx512} {
+			nt(unsafe.Pointer(&nb[0]), unsafe.Pointer(&xs[0]), n)
+			Fence()
+			copy(b, nb)
+			same(c.name + " streaming")
+		}
+	}
+	a2 := make([]float32, n)
+	atan2F32V16(unsafe.Pointer(&a2[0]), unsafe.Pointer(&ys[0]), unsafe.Pointer(&xs[0]), n)
+	copy(a, a2)
+	for _, nt := range []func(d, x, y unsafe.Pointer, n int){atan2F32V8NT, atan2F32V16NT} {
+		nt(unsafe.Pointer(&nb[0]), unsafe.Pointer(&ys[0]), unsafe.Pointer(&xs[0]), n)
+		Fence()
+		copy(b, nb)
+		same("arctan2 streaming")
+	}
+}
+
+// vm32NT lists the streaming kernels of vmath32_amd64.s in both widths
+// beside a plain kernel of the same function.
+var vm32NT = []struct {
+	name                string
+	plain, avx2, avx512 func(d, x unsafe.Pointer, n int)
+}{
+	{"arctan", atanF32V16, atanF32V8NT, atanF32V16NT},
+	{"expm1", expm1F32V16, expm1F32V8NT, expm1F32V16NT},
+	{"log1p", log1pF32V16, log1pF32V8NT, log1pF32V16NT},
+	{"arcsin", asinF32V16, asinF32V8NT, asinF32V16NT},
+	{"power2.5", pow25F32V16, pow25F32V8NT, pow25F32V16NT},
+	{"tanh", tanhF32V16, tanhF32V8NT, tanhF32V16NT},
 }
 
 // BenchmarkVmath32 times the kernels of vmath32_amd64.s in both widths

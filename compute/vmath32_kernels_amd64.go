@@ -70,6 +70,27 @@ func tanhF32V16(dst, x unsafe.Pointer, n int)
 func atanF32V16(dst, x unsafe.Pointer, n int)
 
 //go:noescape
+func atan2F32V16NT(dst, x, y unsafe.Pointer, n int)
+
+//go:noescape
+func expm1F32V16NT(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func log1pF32V16NT(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func asinF32V16NT(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func pow25F32V16NT(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func tanhF32V16NT(dst, x unsafe.Pointer, n int)
+
+//go:noescape
+func atanF32V16NT(dst, x unsafe.Pointer, n int)
+
+//go:noescape
 func tanF32D8(dst, x unsafe.Pointer, n int) int
 
 //go:noescape

@@ -235,7 +235,7 @@ func TestPower25F32(t *testing.T) {
 // TestVmath32Streaming checks that the float32 kernels with streaming
 // stores (LookupUnaryNT, LookupBinaryNT, used for large outputs) give bit
 // for bit the plain kernels' results, for every length 0..80 and every
-// element offset of dst from a 32-byte boundary (the head and tail go
+// element offset of dst from a 64-byte boundary (the head and tail go
 // through the plain kernel), with special and out-of-range values among
 // the inputs (tan's Go fallback), and write nothing past n.
 func TestVmath32Streaming(t *testing.T) {
@@ -261,10 +261,10 @@ func TestVmath32Streaming(t *testing.T) {
 			}
 		}
 	}
-	// a 32-byte aligned buffer
-	buf := make([]float32, m+16)
-	a0 := int(uintptr(unsafe.Pointer(&buf[0]))&31) / 4
-	al := buf[(8-a0)%8:]
+	// a 64-byte aligned buffer (the 16-lane streaming kernels' vector)
+	buf := make([]float32, m+32)
+	a0 := int(uintptr(unsafe.Pointer(&buf[0]))&63) / 4
+	al := buf[(16-a0)%16:]
 	count := 0
 	for _, op := range []compute.Op{compute.Tan, compute.Tanh, compute.Arctan, compute.Arcsin, compute.Log1p, compute.Expm1} {
 		nt, ok := compute.LookupUnaryNT(op, compute.Float32)
@@ -275,7 +275,7 @@ func TestVmath32Streaming(t *testing.T) {
 		k, err := compute.LookupUnary(op, compute.Float32)
 		require.NoError(t, err)
 		for n := 0; n <= 80; n++ {
-			for off := 0; off < 8; off++ {
+			for off := 0; off < 16; off++ {
 				want := make([]float32, n+1)
 				want[n] = 42
 				d := al[off : off+n+1]
@@ -301,7 +301,7 @@ func TestVmath32Streaming(t *testing.T) {
 		k, err := compute.LookupBinary(op, compute.Float32, compute.VV)
 		require.NoError(t, err)
 		for n := 0; n <= 80; n++ {
-			for off := 0; off < 8; off++ {
+			for off := 0; off < 16; off++ {
 				want := make([]float32, n+1)
 				want[n] = 42
 				d := al[off : off+n+1]
