@@ -17,30 +17,40 @@ func registerVmath() {
 		return
 	}
 	for _, u := range []struct {
-		op     Op
-		k, knt vmKernel
+		op               Op
+		k, knt, k8, k8nt vmKernel
 	}{
-		{Sin, sinF64AVX2, sinF64NTAVX2},
-		{Cos, cosF64AVX2, cosF64NTAVX2},
-		{Log, logF64AVX2, logF64NTAVX2},
-		{Log1p, log1pF64AVX2, log1pF64NTAVX2},
-		{Arctan, arctanF64AVX2, arctanF64NTAVX2},
-		{Expm1, expm1F64AVX2, expm1F64NTAVX2},
-		{Tanh, tanhF64AVX2, tanhF64NTAVX2},
-		{Arcsin, arcsinF64AVX2, arcsinF64NTAVX2},
-		{Tan, tanF64AVX2, tanF64NTAVX2},
+		{Sin, sinF64AVX2, sinF64NTAVX2, sinF64Z8, sinF64NTZ8},
+		{Cos, cosF64AVX2, cosF64NTAVX2, cosF64Z8, cosF64NTZ8},
+		{Log, logF64AVX2, logF64NTAVX2, logF64Z8, logF64NTZ8},
+		{Log1p, log1pF64AVX2, log1pF64NTAVX2, log1pF64Z8, log1pF64NTZ8},
+		{Arctan, arctanF64AVX2, arctanF64NTAVX2, arctanF64Z8, arctanF64NTZ8},
+		{Expm1, expm1F64AVX2, expm1F64NTAVX2, expm1F64Z8, expm1F64NTZ8},
+		{Tanh, tanhF64AVX2, tanhF64NTAVX2, tanhF64Z8, tanhF64NTZ8},
+		{Arcsin, arcsinF64AVX2, arcsinF64NTAVX2, arcsinF64Z8, arcsinF64NTZ8},
+		{Tan, tanF64AVX2, tanF64NTAVX2, tanF64Z8, tanF64NTZ8},
 	} {
+		k, knt := u.k, u.knt
+		if hasVmath512 {
+			k, knt = vmZ8(u.k8, u.k, 0), vmZ8(u.k8nt, u.knt, 64)
+		}
 		slow := unTable[u.op][Float64]
-		unTable[u.op][Float64] = vmUnary(u.k, slow)
-		unNTTable[u.op][Float64] = vmUnaryNT(u.knt, unTable[u.op][Float64], slow)
+		unTable[u.op][Float64] = vmUnary(k, slow)
+		unNTTable[u.op][Float64] = vmUnaryNT(knt, unTable[u.op][Float64], slow)
+	}
+	atan2, atan2NT := vmKernel2(atan2F64AVX2), vmKernel2(atan2F64NTAVX2)
+	pow, powNT := powF64AVX2, powF64NTAVX2
+	if hasVmath512 {
+		atan2, atan2NT = vmZ8Binary(atan2F64Z8, atan2F64AVX2, 0), vmZ8Binary(atan2F64NTZ8, atan2F64NTAVX2, 64)
+		pow, powNT = vmZ8Pow(powF64Z8, powF64AVX2, 0), vmZ8Pow(powF64NTZ8, powF64NTAVX2, 64)
 	}
 	slow2 := binTable[Arctan2][Float64][VV]
-	binTable[Arctan2][Float64][VV] = vmBinary(atan2F64AVX2, slow2)
-	ntTable[Arctan2][Float64][VV] = vmBinaryNT(atan2F64NTAVX2, binTable[Arctan2][Float64][VV], slow2)
+	binTable[Arctan2][Float64][VV] = vmBinary(atan2, slow2)
+	ntTable[Arctan2][Float64][VV] = vmBinaryNT(atan2NT, binTable[Arctan2][Float64][VV], slow2)
 	slowPow := binTable[Power][Float64][VS]
-	binTable[Power][Float64][VS] = powVS(8, slowPow, unTable[Square][Float64], powF64AVX2, cubeF64AVX2)
+	binTable[Power][Float64][VS] = powVS(8, slowPow, unTable[Square][Float64], pow, cubeF64AVX2)
 	if sq := unNTTable[Square][Float64]; sq != nil {
-		ntPow := powVS(8, slowPow, sq, powF64NTAVX2, cubeF64AVX2)
+		ntPow := powVS(8, slowPow, sq, powNT, cubeF64AVX2)
 		plain := binTable[Power][Float64][VS]
 		ntTable[Power][Float64][VS] = func(d, x, y unsafe.Pointer, n int) {
 			if a := uintptr(d) & 31; a%8 != 0 || *(*float64)(y) == 3 {
@@ -189,5 +199,87 @@ func vmBinaryNT(knt vmKernel2, plain, slow BinaryFunc) BinaryFunc {
 			d, x, y, n = unsafe.Add(d, 8*h), unsafe.Add(x, 8*h), unsafe.Add(y, 8*h), n-h
 		}
 		nt(d, x, y, n)
+	}
+}
+
+// vmZ8 is the vmKernel that runs k8, the AVX-512 form of k (vmathgen.go's
+// z8Kernel: the same instructions a lane, so the same bits), over whole
+// vectors of 8 and k over the rest: k8 stops at the first vector with an
+// argument outside the range, which k does (or stops at) as it would
+// alone, and k8 goes on after it. align is the alignment k8's stores need
+// (64 for the streaming form, whose dst is 32-byte aligned: k does the
+// elements up to the first 64-byte boundary), or 0.
+func vmZ8(k8, k vmKernel, align int) vmKernel {
+	return func(d, x unsafe.Pointer, n int) int {
+		done := 0
+		if a := int(uintptr(d)) & (align - 1); align != 0 && a != 0 {
+			h := min(n, (align-a)/8)
+			if done = k(d, x, h); done < h {
+				return done
+			}
+		}
+		for n-done >= 8 {
+			done += k8(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), n-done)
+			if n-done < 8 {
+				break
+			}
+			m := k(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), 8)
+			if done += m; m < 8 {
+				return done
+			}
+		}
+		return done + k(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), n-done)
+	}
+}
+
+// vmZ8Binary is vmZ8 for routines of two vectors.
+func vmZ8Binary(k8, k vmKernel2, align int) vmKernel2 {
+	return func(d, x, y unsafe.Pointer, n int) int {
+		done := 0
+		if a := int(uintptr(d)) & (align - 1); align != 0 && a != 0 {
+			h := min(n, (align-a)/8)
+			if done = k(d, x, y, h); done < h {
+				return done
+			}
+		}
+		for n-done >= 8 {
+			done += k8(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), unsafe.Add(y, 8*done), n-done)
+			if n-done < 8 {
+				break
+			}
+			m := k(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), unsafe.Add(y, 8*done), 8)
+			if done += m; m < 8 {
+				return done
+			}
+		}
+		return done + k(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), unsafe.Add(y, 8*done), n-done)
+	}
+}
+
+// powKernel is the power routine of a float64 vector to a scalar exponent
+// (vmKernel's contract, y the exponent).
+type powKernel func(d, x unsafe.Pointer, n int, y float64) int
+
+// vmZ8Pow is vmZ8 for the power routine.
+func vmZ8Pow(k8, k powKernel, align int) powKernel {
+	return func(d, x unsafe.Pointer, n int, y float64) int {
+		done := 0
+		if a := int(uintptr(d)) & (align - 1); align != 0 && a != 0 {
+			h := min(n, (align-a)/8)
+			if done = k(d, x, h, y); done < h {
+				return done
+			}
+		}
+		for n-done >= 8 {
+			done += k8(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), n-done, y)
+			if n-done < 8 {
+				break
+			}
+			m := k(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), 8, y)
+			if done += m; m < 8 {
+				return done
+			}
+		}
+		return done + k(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), n-done, y)
 	}
 }

@@ -80,3 +80,69 @@ func atan2F64AVX2(dst, y, x unsafe.Pointer, n int) int
 
 //go:noescape
 func atan2F64NTAVX2(dst, y, x unsafe.Pointer, n int) int
+
+//go:noescape
+func sinF64Z8(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func sinF64NTZ8(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func cosF64Z8(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func cosF64NTZ8(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func logF64Z8(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func logF64NTZ8(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func log1pF64Z8(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func log1pF64NTZ8(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func arctanF64Z8(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func arctanF64NTZ8(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func expm1F64Z8(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func expm1F64NTZ8(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func tanhF64Z8(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func tanhF64NTZ8(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func arcsinF64Z8(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func arcsinF64NTZ8(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func tanF64Z8(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func tanF64NTZ8(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func atan2F64Z8(dst, y, x unsafe.Pointer, n int) int
+
+//go:noescape
+func atan2F64NTZ8(dst, y, x unsafe.Pointer, n int) int
+
+//go:noescape
+func powF64Z8(dst, x unsafe.Pointer, n int, y float64) int
+
+//go:noescape
+func powF64NTZ8(dst, x unsafe.Pointer, n int, y float64) int

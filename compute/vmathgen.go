@@ -6,6 +6,9 @@
 // routines, each works on whole vectors of arguments in its fast range and
 // stops at the first vector with another argument, returning how many
 // elements it did; the Go wrapper computes that vector with the Go loop.
+// The float64 routines also come in an AVX-512 form of 8 lanes (Z8),
+// translated from the AVX2 text line by line (z8Kernel, at the end of
+// this file), so that both give the same bits.
 // Run with `go generate ./compute`.
 //
 // The algorithms (all constants derived here, none taken from a library):
@@ -1141,6 +1144,10 @@ func main() {
 	powKernels()
 	f64Kernels()
 	variants(atan2Kernel)
+	for _, f := range []string{"sin", "cos", "log", "log1p", "arctan", "expm1", "tanh", "arcsin", "tan", "atan2", "pow"} {
+		z8Kernel(f+"F64AVX2", f+"F64Z8")
+		z8Kernel(f+"F64NTAVX2", f+"F64NTZ8")
+	}
 	for i, c := range consts {
 		for j := 0; j < 4; j++ {
 			fmt.Fprintf(&asm, "DATA vmd<>+%d(SB)/8, $0x%016x\n", 32*i+8*j, c)
@@ -1197,4 +1204,143 @@ func main() {
 	if err := os.WriteFile("vmath_coef.go", src, 0o644); err != nil {
 		log.Fatal(err)
 	}
+}
+
+// The AVX-512 forms (8 lanes, Z registers) of the float64 routines are
+// translated from the AVX2 kernels' text, line by line (z8Kernel), so
+// that both compute each lane with the same instructions and give the
+// same bits: a Z8 kernel does whole vectors of 8 from the start and stops
+// at the first vector with an argument outside its range (or fewer than 8
+// left), returning how many it did; the Go wrapper (vmath_amd64.go) goes
+// on with the AVX2 kernel from there.
+
+var (
+	yReg    = regexp.MustCompile(`\bY([0-9]+)\b`)
+	xReg    = regexp.MustCompile(`\bX([0-9]+)\b`)
+	z8Plain = map[string]string{"VPOR": "VPORQ", "VPAND": "VPANDQ", "VPXOR": "VPXORQ", "VPANDN": "VPANDNQ",
+		"VMOVDQU": "VMOVDQU64", "VMOVDQA": "VMOVDQA64", "VCVTPD2PSY": "VCVTPD2PS"}
+	// z8Ok lists the instructions that carry over as they are (registers
+	// widened; a vmd<> constant as a broadcast operand where marked).
+	z8Ok = map[string]bool{"VADDPD": true, "VSUBPD": true, "VMULPD": true, "VDIVPD": true, "VSQRTPD": true,
+		"VMINPD": true, "VMAXPD": true, "VANDPD": true, "VORPD": true, "VXORPD": true, "VANDNPD": true,
+		"VFMADD213PD": true, "VFMADD231PD": true, "VFMSUB213PD": true, "VFMSUB231PD": true,
+		"VFNMADD213PD": true, "VFNMADD231PD": true, "VFNMSUB213PD": true, "VFNMSUB231PD": true,
+		"VPADDQ": true, "VPSUBQ": true, "VPSLLQ": true, "VPSRLQ": true, "VPORQ": true, "VPANDQ": true, "VPXORQ": true,
+		"VPANDNQ": true, "VMOVAPD": true, "VMOVUPD": true, "VMOVNTPD": true, "VCVTPS2PD": true, "VCVTPD2PS": true,
+		"VMOVDQU64": true, "VMOVDQA64": true, "VMOVUPS": true, "VBROADCASTSD": true}
+)
+
+// z8Line translates one line of an AVX2 kernel's vector loop.
+func z8Line(l string) []string {
+	t := strings.TrimSpace(l)
+	sp := strings.IndexByte(t, ' ')
+	if sp < 0 {
+		log.Fatalf("z8: %q", l)
+	}
+	op, args := t[:sp], t[sp+1:]
+	switch op {
+	case "CMPQ", "JGE", "JNE", "JE", "JMP", "ADDQ", "CMPL", "TESTL", "MOVQ":
+		return []string{t}
+	}
+	args = yReg.ReplaceAllString(xReg.ReplaceAllString(args, "Y$1"), "Z$1")
+	a := strings.Split(args, ", ")
+	if m, ok := z8Plain[op]; ok {
+		op = m
+	}
+	c := constRef.FindString(args)
+	bc := ""
+	if c != "" {
+		bc = ".BCST"
+	}
+	switch op {
+	case "VMOVUPD", "VMOVAPD", "VMOVDQU64", "VMOVDQA64", "VMOVUPS":
+		if c != "" { // a constant: all lanes alike, broadcast
+			return []string{"VBROADCASTSD " + args}
+		}
+		return []string{op + " " + args}
+	case "VCMPPD": // vector mask, as in AVX2
+		return []string{"VCMPPD" + bc + " " + strings.Join(a[:3], ", ") + ", K7", "VPMOVM2Q K7, " + a[3]}
+	case "VBLENDVPD": // m, t, f, d: d = m ? t : f
+		if strings.Contains(a[2], "(") {
+			log.Fatalf("z8: blend with a memory false operand: %q", l)
+		}
+		return []string{"VPMOVQ2M " + a[0] + ", K7", "VBLENDMPD" + bc + " " + a[1] + ", " + a[2] + ", K7, " + a[3]}
+	case "VMOVMSKPD":
+		return []string{"VPMOVQ2M " + a[0] + ", K7", "KMOVB K7, " + a[1]}
+	}
+	if !z8Ok[op] {
+		log.Fatalf("z8: no AVX-512 form for %q", l)
+	}
+	return []string{op + bc + " " + args}
+}
+
+// z8Kernel appends to asm the AVX-512 form name of the AVX2 kernel src
+// (its text in asm): the argument loads, then the single-vector loop
+// (after "one:" where the kernel has a pair loop, else after "loop:") up
+// to its step, translated, 8 lanes a step.
+func z8Kernel(src, name string) {
+	text := asm.String()
+	i := strings.Index(text, "TEXT ·"+src+"(SB)")
+	if i < 0 {
+		log.Fatalf("z8: no kernel %s", src)
+	}
+	text = text[i:]
+	text = text[:strings.Index(text, "\tRET\n")]
+	lines := strings.Split(text, "\n")
+	head := strings.Replace(lines[0], src, name, 1)
+	sig := ""
+	if d := strings.Index(decl.String(), "func "+src+"("); d >= 0 {
+		rest := decl.String()[d+len("func "+src):]
+		sig = rest[:strings.Index(rest, "\n")]
+	}
+	fmt.Fprintf(&decl, "//go:noescape\nfunc %s%s\n\n", name, sig)
+	fmt.Fprintf(&asm, "// %s is %s 8 lanes a step (AVX-512, translated by z8Kernel).\n%s\n", name, src, head)
+	k := 1
+	for ; !strings.HasSuffix(lines[k], ":"); k++ {
+		switch t := strings.TrimSpace(lines[k]); t {
+		case "XORQ R8, R8", "MOVQ CX, R9", "ANDQ $-4, R9":
+		default:
+			for _, z := range z8Line(t) {
+				p("%s", z)
+			}
+		}
+	}
+	p("XORQ R8, R8")
+	p("MOVQ CX, R9")
+	p("ANDQ $-8, R9")
+	start := "loop:"
+	if strings.Contains(text, "\none:\n") {
+		start = "one:"
+	}
+	for ; lines[k] != start; k++ {
+	}
+	label("loop8")
+	k++
+	if strings.TrimSpace(lines[k]) != "CMPQ R8, R9" || !strings.HasPrefix(strings.TrimSpace(lines[k+1]), "JGE ") {
+		log.Fatalf("z8: %s's loop does not start with its bound", src)
+	}
+	p("CMPQ R8, R9")
+	p("JGE done")
+	for k += 2; strings.TrimSpace(lines[k]) != "ADDQ $4, R8"; k++ {
+		t := strings.TrimSpace(lines[k])
+		if strings.HasSuffix(t, ":") {
+			log.Fatalf("z8: a label in %s's loop", src)
+		}
+		for _, z := range z8Line(t) {
+			if z == "CMPL AX, $0xf" {
+				z = "CMPL AX, $0xff"
+			}
+			p("%s", z)
+		}
+	}
+	p("ADDQ $8, R8")
+	p("JMP loop8")
+	label("done")
+	frame := head[strings.LastIndex(head, "-")+1:]
+	var fr int
+	fmt.Sscan(frame, &fr)
+	p("MOVQ R8, ret+%d(FP)", fr-8)
+	p("VZEROUPPER")
+	p("RET")
+	asm.WriteString("\n")
 }

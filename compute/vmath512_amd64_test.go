@@ -1,0 +1,141 @@
+//go:build amd64 && !noasm
+
+package compute
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+	"unsafe"
+)
+
+// vmInputs is n float64s for the float64 routines: mostly values in every
+// kernel's range (a few scales, both signs), with special values (zeros,
+// infinities, NaN, denormals, huge values, negatives for log) sprinkled at
+// random positions, so that the AVX-512 forms stop and resume mid-array.
+func vmInputs(rng *rand.Rand, n int, specials bool) []float64 {
+	sp := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 5e-324, 1e300, -1e300,
+		1 << 23, -(1 << 23), -1, -0.5, 1e-20, -1e-20, 710, -750}
+	xs := make([]float64, n)
+	for i := range xs {
+		switch r := rng.Intn(100); {
+		case specials && r < 3:
+			xs[i] = sp[rng.Intn(len(sp))]
+		case r < 40:
+			xs[i] = rng.Float64()*2 - 1
+		case r < 80:
+			xs[i] = rng.Float64()*20 - 10
+		default:
+			xs[i] = math.Float64frombits(rng.Uint64()>>2 | 0x3c00000000000000) // [2^-63, 2^65)
+		}
+	}
+	return xs
+}
+
+// TestVmathZ8 checks that the float64 routines with their AVX-512 forms
+// (vmZ8: 8 lanes a step, the AVX2 kernel where they stop) give bit for
+// bit the AVX2 kernels' results, plain and streaming, for random lengths
+// and offsets of dst from a 64-byte boundary, on inputs with and without
+// special values; and that a Z8 kernel alone does every whole vector of
+// in-range arguments (so that a translation that stops early, or never
+// runs, fails too).
+func TestVmathZ8(t *testing.T) {
+	if !Asm || !hasVmath512 {
+		t.Skip("needs AVX2 and AVX-512")
+	}
+	rng := rand.New(rand.NewSource(64))
+	const m = 3000
+	buf := make([]float64, m+16)
+	al := buf[(8-int(uintptr(unsafe.Pointer(&buf[0]))&63)/8)%8:]
+	want := make([]float64, m)
+	same := func(name string, n, off int, got []float64, x []float64) {
+		t.Helper()
+		for i := 0; i < n; i++ {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) && !(got[i] != got[i] && want[i] != want[i]) {
+				t.Fatalf("%s n %d off %d: element %d (x %v) = %v, AVX2 %v", name, n, off, i, x[i], got[i], want[i])
+			}
+		}
+	}
+	unary := []struct {
+		name             string
+		k, knt, k8, k8nt vmKernel
+		slow             UnaryFunc
+	}{
+		{"sin", sinF64AVX2, sinF64NTAVX2, sinF64Z8, sinF64NTZ8, wrapUnary(sin_f[float64])},
+		{"cos", cosF64AVX2, cosF64NTAVX2, cosF64Z8, cosF64NTZ8, wrapUnary(cos_f[float64])},
+		{"log", logF64AVX2, logF64NTAVX2, logF64Z8, logF64NTZ8, wrapUnary(log_f[float64])},
+		{"log1p", log1pF64AVX2, log1pF64NTAVX2, log1pF64Z8, log1pF64NTZ8, wrapUnary(log1p_f[float64])},
+		{"arctan", arctanF64AVX2, arctanF64NTAVX2, arctanF64Z8, arctanF64NTZ8, wrapUnary(arctan_f[float64])},
+		{"expm1", expm1F64AVX2, expm1F64NTAVX2, expm1F64Z8, expm1F64NTZ8, wrapUnary(expm1_f[float64])},
+		{"tanh", tanhF64AVX2, tanhF64NTAVX2, tanhF64Z8, tanhF64NTZ8, wrapUnary(tanh_f[float64])},
+		{"arcsin", arcsinF64AVX2, arcsinF64NTAVX2, arcsinF64Z8, arcsinF64NTZ8, wrapUnary(arcsin_f[float64])},
+		{"tan", tanF64AVX2, tanF64NTAVX2, tanF64Z8, tanF64NTZ8, wrapUnary(tan_f[float64])},
+	}
+	p := func(s []float64) unsafe.Pointer { return unsafe.Pointer(&s[0]) }
+	for _, sp := range []bool{false, true} {
+		xs, ys := vmInputs(rng, m, sp), vmInputs(rng, m, sp)
+		if !sp { // in range for every routine
+			for i := range xs {
+				xs[i] = rng.Float64()*0.85 + 0.05
+				ys[i] = rng.Float64()*0.85 + 0.05
+			}
+		}
+		for _, u := range unary {
+			if !sp {
+				got := make([]float64, m)
+				if k := u.k8(p(got), p(xs), m); k != m&^7 {
+					t.Fatalf("%s: the AVX-512 kernel did %d of %d in-range arguments", u.name, k, m&^7)
+				}
+			}
+			for trial := 0; trial < 40; trial++ {
+				n, off := rng.Intn(m-8), rng.Intn(8)
+				if trial < 16 {
+					n = trial
+				}
+				x := xs[rng.Intn(m-n):][:n]
+				if n == 0 {
+					continue
+				}
+				vmUnary(u.k, u.slow)(p(want), p(x), n)
+				d := al[off:][:n]
+				vmUnary(vmZ8(u.k8, u.k, 0), u.slow)(p(d), p(x), n)
+				same(u.name, n, off, d, x)
+				plain := vmUnary(vmZ8(u.k8, u.k, 0), u.slow)
+				vmUnaryNT(vmZ8(u.k8nt, u.knt, 64), plain, u.slow)(p(d), p(x), n)
+				Fence()
+				same(u.name+" streaming", n, off, d, x)
+			}
+		}
+		atan2Slow := binTable[Arctan2][Float64][VV]
+		powSlow := binTable[Power][Float64][VS]
+		for trial := 0; trial < 40; trial++ {
+			n, off := 1+rng.Intn(m-9), rng.Intn(8)
+			if trial < 16 {
+				n = trial + 1
+			}
+			x, y := xs[:n], ys[len(ys)-n:]
+			d := al[off:][:n]
+			vmBinary(atan2F64AVX2, atan2Slow)(p(want), p(y), p(x), n)
+			vmBinary(vmZ8Binary(atan2F64Z8, atan2F64AVX2, 0), atan2Slow)(p(d), p(y), p(x), n)
+			same("arctan2", n, off, d, x)
+			vmBinaryNT(vmZ8Binary(atan2F64NTZ8, atan2F64NTAVX2, 64), vmBinary(atan2F64AVX2, atan2Slow), atan2Slow)(p(d), p(y), p(x), n)
+			Fence()
+			same("arctan2 streaming", n, off, d, x)
+			for _, e := range []float64{2.5, -1.5, 0.3} {
+				ax := make([]float64, n)
+				for i := range ax {
+					ax[i] = math.Abs(x[i]) * 7
+				}
+				pv := e
+				powVS(8, powSlow, unTable[Square][Float64], powF64AVX2, cubeF64AVX2)(p(want), p(ax), unsafe.Pointer(&pv), n)
+				powVS(8, powSlow, unTable[Square][Float64], vmZ8Pow(powF64Z8, powF64AVX2, 0), cubeF64AVX2)(p(d), p(ax), unsafe.Pointer(&pv), n)
+				same("power", n, off, d, ax)
+				if off == 0 || off == 4 { // the streaming form's dst is 32-byte aligned (its wrapper's head is plain)
+					powVS(8, powSlow, unTable[Square][Float64], vmZ8Pow(powF64NTZ8, powF64NTAVX2, 64), cubeF64AVX2)(p(d), p(ax), unsafe.Pointer(&pv), n)
+					Fence()
+					same("power streaming", n, off, d, ax)
+				}
+			}
+		}
+	}
+}
