@@ -32,7 +32,11 @@ func registerAsm() {
 		unTable[Tanh][Float32] = asmMathF32(tanhF32AVX2, unTable[Tanh][Float32])
 		unTable[Sin][Float32] = asmMathF32(sinF32AVX2, unTable[Sin][Float32])
 		unTable[Cos][Float32] = asmMathF32(cosF32AVX2, unTable[Cos][Float32])
-		unTable[Exp][Float64] = asmMathF64(expF64AVX2, unTable[Exp][Float64])
+		exp := expF64AVX2
+		if hasVmath512 { // 8 lanes a step (vmathgen.go's translation), the same bits
+			exp = vmZ8(expF64Z8, expF64AVX2, 0)
+		}
+		unTable[Exp][Float64] = asmMathF64(exp, unTable[Exp][Float64])
 	}
 	registerVmath()
 	registerVmath32()

@@ -106,6 +106,24 @@ func TestVmathZ8(t *testing.T) {
 				same(u.name+" streaming", n, off, d, x)
 			}
 		}
+		expSlow := wrapUnary(exp_f[float64])
+		for trial := 0; trial < 40; trial++ {
+			n, off := rng.Intn(m-8), rng.Intn(8)
+			x := xs[rng.Intn(m-n):][:n]
+			if n == 0 {
+				continue
+			}
+			asmMathF64(expF64AVX2, expSlow)(p(want), p(x), n)
+			d := al[off:][:n]
+			asmMathF64(vmZ8(expF64Z8, expF64AVX2, 0), expSlow)(p(d), p(x), n)
+			same("exp", n, off, d, x)
+		}
+		if !sp {
+			got := make([]float64, m)
+			if k := expF64Z8(p(got), p(xs), m); k != m&^7 {
+				t.Fatalf("exp: the AVX-512 kernel did %d of %d in-range arguments", k, m&^7)
+			}
+		}
 		atan2Slow := binTable[Arctan2][Float64][VV]
 		powSlow := binTable[Power][Float64][VS]
 		for trial := 0; trial < 40; trial++ {

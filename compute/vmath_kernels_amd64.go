@@ -146,3 +146,6 @@ func powF64Z8(dst, x unsafe.Pointer, n int, y float64) int
 
 //go:noescape
 func powF64NTZ8(dst, x unsafe.Pointer, n int, y float64) int
+
+//go:noescape
+func expF64Z8(dst, x unsafe.Pointer, n int) int

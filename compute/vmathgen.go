@@ -1148,6 +1148,7 @@ func main() {
 		z8Kernel(f+"F64AVX2", f+"F64Z8")
 		z8Kernel(f+"F64NTAVX2", f+"F64NTZ8")
 	}
+	z8Asmgen("expF64AVX2", "expF64Z8")
 	for i, c := range consts {
 		for j := 0; j < 4; j++ {
 			fmt.Fprintf(&asm, "DATA vmd<>+%d(SB)/8, $0x%016x\n", 32*i+8*j, c)
@@ -1242,7 +1243,7 @@ func z8Line(l string) []string {
 	case "CMPQ", "JGE", "JNE", "JE", "JMP", "ADDQ", "CMPL", "TESTL", "MOVQ":
 		return []string{t}
 	}
-	args = yReg.ReplaceAllString(xReg.ReplaceAllString(args, "Y$1"), "Z$1")
+	args = xReg.ReplaceAllString(yReg.ReplaceAllString(args, "Z$1"), "Y$1")
 	a := strings.Split(args, ", ")
 	if m, ok := z8Plain[op]; ok {
 		op = m
@@ -1265,6 +1266,12 @@ func z8Line(l string) []string {
 			log.Fatalf("z8: blend with a memory false operand: %q", l)
 		}
 		return []string{"VPMOVQ2M " + a[0] + ", K7", "VBLENDMPD" + bc + " " + a[1] + ", " + a[2] + ", K7, " + a[3]}
+	case "VROUNDPD": // the same immediate (scale 0)
+		return []string{"VRNDSCALEPD " + args}
+	case "VCVTPD2DQY":
+		return []string{"VCVTPD2DQ " + args}
+	case "VPMOVSXDQ":
+		return []string{"VPMOVSXDQ " + args}
 	case "VMOVMSKPD":
 		return []string{"VPMOVQ2M " + a[0] + ", K7", "KMOVB K7, " + a[1]}
 	}
@@ -1278,8 +1285,49 @@ func z8Line(l string) []string {
 // (its text in asm): the argument loads, then the single-vector loop
 // (after "one:" where the kernel has a pair loop, else after "loop:") up
 // to its step, translated, 8 lanes a step.
-func z8Kernel(src, name string) {
-	text := asm.String()
+func z8Kernel(src, name string) { z8From(asm.String(), decl.String(), nil, src, name) }
+
+var mathdRef = regexp.MustCompile(`mathd<>\+([0-9]+)\(SB\)`)
+
+// z8Asmgen is z8Kernel for a kernel of asmgen.go's kernels_amd64.s
+// (written before this generator runs): its constants (rows of four
+// equal lanes in mathd<>) are copied by value into vmd<>.
+func z8Asmgen(src, name string) {
+	text, err := os.ReadFile("kernels_amd64.s")
+	if err != nil {
+		log.Fatal(err)
+	}
+	rows := map[int]uint64{}
+	for _, m := range regexp.MustCompile(`DATA mathd<>\+([0-9]+)\(SB\)/8, \$0x([0-9a-f]+)`).FindAllStringSubmatch(string(text), -1) {
+		var off int
+		var v uint64
+		fmt.Sscan(m[1], &off)
+		fmt.Sscanf(m[2], "%x", &v)
+		if r, ok := rows[off/32*32]; ok && r != v {
+			log.Fatalf("z8: mathd<>+%d is not a row of equal lanes", off/32*32)
+		}
+		rows[off/32*32] = v
+	}
+	goDecl, err := os.ReadFile("kernels_amd64.go")
+	if err != nil {
+		log.Fatal(err)
+	}
+	z8From(string(text), string(goDecl), func(l string) string {
+		return mathdRef.ReplaceAllStringFunc(l, func(c string) string {
+			var off int
+			fmt.Sscan(mathdRef.FindStringSubmatch(c)[1], &off)
+			v, ok := rows[off]
+			if !ok {
+				log.Fatalf("z8: no constant %s", c)
+			}
+			return kb(v)
+		})
+	}, src, name)
+}
+
+// z8From translates kernel src of the assembly text (its Go declaration
+// in goDecl), each line first through consts when not nil.
+func z8From(text, goDecl string, consts func(string) string, src, name string) {
 	i := strings.Index(text, "TEXT ·"+src+"(SB)")
 	if i < 0 {
 		log.Fatalf("z8: no kernel %s", src)
@@ -1287,10 +1335,15 @@ func z8Kernel(src, name string) {
 	text = text[i:]
 	text = text[:strings.Index(text, "\tRET\n")]
 	lines := strings.Split(text, "\n")
+	if consts != nil {
+		for i := range lines {
+			lines[i] = consts(lines[i])
+		}
+	}
 	head := strings.Replace(lines[0], src, name, 1)
 	sig := ""
-	if d := strings.Index(decl.String(), "func "+src+"("); d >= 0 {
-		rest := decl.String()[d+len("func "+src):]
+	if d := strings.Index(goDecl, "func "+src+"("); d >= 0 {
+		rest := goDecl[d+len("func "+src):]
 		sig = rest[:strings.Index(rest, "\n")]
 	}
 	fmt.Fprintf(&decl, "//go:noescape\nfunc %s%s\n\n", name, sig)
@@ -1316,7 +1369,7 @@ func z8Kernel(src, name string) {
 	}
 	label("loop8")
 	k++
-	if strings.TrimSpace(lines[k]) != "CMPQ R8, R9" || !strings.HasPrefix(strings.TrimSpace(lines[k+1]), "JGE ") {
+	if b := strings.TrimSpace(lines[k]); b != "CMPQ R8, R9" && b != "CMPQ R8, CX" || !strings.HasPrefix(strings.TrimSpace(lines[k+1]), "JGE ") {
 		log.Fatalf("z8: %s's loop does not start with its bound", src)
 	}
 	p("CMPQ R8, R9")
