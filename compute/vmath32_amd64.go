@@ -52,8 +52,12 @@ func registerVmath32() {
 	// tan in float64 arithmetic, 8 lanes a step (|x| <= 2^20; the rest
 	// in the Go loop)
 	tan := wrapUnary(tan_f[float32])
-	unTable[Tan][Float32] = asmMathF32(tanF32D8, tan)
-	unNTTable[Tan][Float32] = ntSplit(unTable[Tan][Float32], asmMathF32(tanF32D8NT, tan), 8)
+	tanK, tanNT := vmKernel(tanF32D8), vmKernel(tanF32D8NT)
+	if hasVmath512 { // 16 lanes a step, the same bits (TestVmath32Widths)
+		tanK, tanNT = vmWide(tanF32D16, tanF32D8, 4, 16, 0), vmWide(tanF32D16NT, tanF32D8NT, 4, 16, 64)
+	}
+	unTable[Tan][Float32] = asmMathF32(tanK, tan)
+	unNTTable[Tan][Float32] = ntSplit(unTable[Tan][Float32], asmMathF32(tanNT, tan), 8)
 	// tanh: 16 lanes a step in two interleaved halves, over asmgen's
 	// tanhF32AVX2 (the same formulas, one vector a step).
 	// tanhF32V8/V16 (expm1Body, 8 or 16 lanes) measured no faster than

@@ -81,6 +81,28 @@ func TestVmath32Widths(t *testing.T) {
 			same(c.name + " streaming")
 		}
 	}
+	// tan: 16 lanes against 8 (both stop at |x| > 2^20, which the inputs
+	// have: the wrappers do those vectors in Go), plain and streaming
+	tanGo := wrapUnary(tan_f[float32])
+	asmMathF32(tanF32D8, tanGo)(unsafe.Pointer(&a[0]), unsafe.Pointer(&xs[0]), n)
+	asmMathF32(vmWide(tanF32D16, tanF32D8, 4, 16, 0), tanGo)(unsafe.Pointer(&b[0]), unsafe.Pointer(&xs[0]), n)
+	same("tan")
+	for off := 0; off < 16; off += 8 {
+		asmMathF32(vmWide(tanF32D16NT, tanF32D8NT, 4, 16, 64), tanGo)(unsafe.Pointer(&nb[off]), unsafe.Pointer(&xs[0]), n-off)
+		Fence()
+		copy(b, nb[off:])
+		for i := n - off; i < n; i++ {
+			b[i] = a[i]
+		}
+		same("tan streaming")
+	}
+	small := make([]float32, n)
+	for i := range small {
+		small[i] = float32(rng.Float64()*20 - 10)
+	}
+	if k := tanF32D16(unsafe.Pointer(&b[0]), unsafe.Pointer(&small[0]), n); k != n {
+		t.Fatalf("tan: the 16-lane kernel did %d of %d in-range arguments", k, n)
+	}
 	a2 := make([]float32, n)
 	atan2F32V16(unsafe.Pointer(&a2[0]), unsafe.Pointer(&ys[0]), unsafe.Pointer(&xs[0]), n)
 	copy(a, a2)

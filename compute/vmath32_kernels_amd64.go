@@ -97,6 +97,12 @@ func tanF32D8(dst, x unsafe.Pointer, n int) int
 func tanF32D8NT(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
+func tanF32D16(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func tanF32D16NT(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
 func tanhF32T8(dst, x unsafe.Pointer, n int)
 
 //go:noescape

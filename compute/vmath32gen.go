@@ -801,6 +801,84 @@ func emitTan(nt bool) {
 	asm.WriteString("\n")
 }
 
+// tanHalf16 is tanHalf with AVX-512: 8 float32 at off(SI)(R8*4) in the
+// eight registers Z[b]..Z[b+6] and mask K[m], the same operations (the
+// float64 constants as broadcast operands), result in Y[b].
+func tanHalf16(b, m, off int) {
+	D := func(i int) string { return fmt.Sprintf("Z%d", b+i) }
+	K := fmt.Sprintf("K%d", m)
+	const shifter = 0x1.8p52
+	p("VCVTPS2PD %d(SI)(R8*4), %s", off, D(0))
+	p("VBROADCASTSD %s, %s", kd(shifter), D(1))
+	p("VFMADD231PD.BCST %s, %s, %s", kd(2/math.Pi), D(0), D(1))
+	p("VSUBPD.BCST %s, %s, %s", kd(shifter), D(1), D(2))
+	p("VFNMADD231PD.BCST %s, %s, %s", kd(pio2Hi), D(2), D(0))
+	p("VFNMADD231PD.BCST %s, %s, %s", kd(pio2Lo), D(2), D(0))
+	p("VMULPD %s, %s, %s", D(0), D(0), D(2))
+	p("VBROADCASTSD %s, %s", kd(sinCD[len(sinCD)-1]), D(3))
+	p("VBROADCASTSD %s, %s", kd(cosCD[len(cosCD)-1]), D(4))
+	for i := len(cosCD) - 2; i >= 0; i-- {
+		if i < len(sinCD)-1 {
+			p("VFMADD213PD.BCST %s, %s, %s", kd(sinCD[i]), D(2), D(3))
+		}
+		p("VFMADD213PD.BCST %s, %s, %s", kd(cosCD[i]), D(2), D(4))
+	}
+	p("VFMADD213PD.BCST %s, %s, %s", kd(1), D(2), D(4))
+	p("VMULPD %s, %s, %s", D(0), D(2), D(2))
+	p("VFMADD213PD %s, %s, %s", D(0), D(2), D(3))
+	p("VPSLLQ $63, %s, %s", D(1), D(1))
+	p("VPMOVQ2M %s, %s", D(1), K)
+	p("VBLENDMPD %s, %s, %s, %s", D(4), D(3), K, D(5))
+	p("VBLENDMPD %s, %s, %s, %s", D(3), D(4), K, D(6))
+	p("VDIVPD %s, %s, %s", D(6), D(5), D(5))
+	p("VXORPD %s, %s, %s", D(1), D(5), D(5))
+	p("VCVTPD2PS %s, Y%d", D(5), b)
+}
+
+// emitTan16 writes tanF32D16 (nt: tanF32D16NT, streaming stores to a
+// 64-byte aligned dst): tanF32D8 with AVX-512, 16 lanes a step as two
+// interleaved halves of tanHalf16, the same bits; it does whole vectors
+// of 16 and stops at the first with an argument tanF32D8 would stop at.
+func emitTan16(nt bool) {
+	name := "tanF32D16"
+	if nt {
+		name += "NT"
+	}
+	fmt.Fprintf(&decl, "//go:noescape\nfunc %s(dst, x unsafe.Pointer, n int) int\n\n", name)
+	fmt.Fprintf(&asm, "// func %s(dst, x unsafe.Pointer, n int) int\nTEXT ·%s(SB), NOSPLIT, $0-32\n", name, name)
+	p("MOVQ dst+0(FP), DI")
+	p("MOVQ x+8(FP), SI")
+	p("MOVQ n+16(FP), CX")
+	p("ANDQ $-16, CX")
+	p("XORQ R8, R8")
+	label("loop")
+	p("CMPQ R8, CX")
+	p("JGE done")
+	p("VMOVUPS (SI)(R8*4), Z14")
+	p("VANDPS %s, Z14, Z15", kb(absBits))
+	p("VCMPPS $0x%02x, %s, Z15, K3", cmpLE, k(0x1p20))
+	p("KMOVW K3, AX")
+	p("CMPL AX, $0xffff")
+	p("JNE done")
+	dual(func() { tanHalf16(0, 1, 0) }, func() { tanHalf16(7, 2, 32) })
+	p("VINSERTF64X4 $1, Y7, Z0, Z0")
+	p("VANDPS %s, Z14, Z15", kb(absBits))
+	p("VCMPPS $0x%02x, %s, Z15, K3", cmpLT, k(0x1p-12))
+	p("VBLENDMPS Z14, Z0, K3, Z0")
+	if nt {
+		p("VMOVNTPS Z0, (DI)(R8*4)")
+	} else {
+		p("VMOVUPS Z0, (DI)(R8*4)")
+	}
+	p("ADDQ $16, R8")
+	p("JMP loop")
+	label("done")
+	p("MOVQ R8, ret+24(FP)")
+	p("VZEROUPPER")
+	p("RET")
+	asm.WriteString("\n")
+}
+
 // fitTan fits the tan kernel's polynomials and checks them against math.
 func fitTan(pi *big.Float) {
 	h := new(big.Float).SetPrec(200).Quo(pi, new(big.Float).SetFloat64(2))
@@ -1080,6 +1158,8 @@ func main() {
 	}
 	emitTan(false)
 	emitTan(true)
+	emitTan16(false)
+	emitTan16(true)
 	emitTanh(false)
 	emitTanh(true)
 	emitHypot(false)

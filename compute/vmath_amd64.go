@@ -209,26 +209,30 @@ func vmBinaryNT(knt vmKernel2, plain, slow BinaryFunc) BinaryFunc {
 // alone, and k8 goes on after it. align is the alignment k8's stores need
 // (64 for the streaming form, whose dst is 32-byte aligned: k does the
 // elements up to the first 64-byte boundary), or 0.
-func vmZ8(k8, k vmKernel, align int) vmKernel {
+func vmZ8(k8, k vmKernel, align int) vmKernel { return vmWide(k8, k, 8, 8, align) }
+
+// vmWide is vmZ8 for elements of size bytes and wide vectors of lanes
+// elements (float32 tan: 4 and 16).
+func vmWide(kw, k vmKernel, size, lanes, align int) vmKernel {
 	return func(d, x unsafe.Pointer, n int) int {
 		done := 0
 		if a := int(uintptr(d)) & (align - 1); align != 0 && a != 0 {
-			h := min(n, (align-a)/8)
+			h := min(n, (align-a)/size)
 			if done = k(d, x, h); done < h {
 				return done
 			}
 		}
-		for n-done >= 8 {
-			done += k8(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), n-done)
-			if n-done < 8 {
+		for n-done >= lanes {
+			done += kw(unsafe.Add(d, size*done), unsafe.Add(x, size*done), n-done)
+			if n-done < lanes {
 				break
 			}
-			m := k(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), 8)
-			if done += m; m < 8 {
+			m := k(unsafe.Add(d, size*done), unsafe.Add(x, size*done), lanes)
+			if done += m; m < lanes {
 				return done
 			}
 		}
-		return done + k(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), n-done)
+		return done + k(unsafe.Add(d, size*done), unsafe.Add(x, size*done), n-done)
 	}
 }
 
