@@ -232,6 +232,9 @@ func vmWide(kw, k vmKernel, size, lanes, align int) vmKernel {
 				return done
 			}
 		}
+		if done == n { // (a pointer past the end would fail checkptr)
+			return done
+		}
 		return done + k(unsafe.Add(d, size*done), unsafe.Add(x, size*done), n-done)
 	}
 }
@@ -255,6 +258,9 @@ func vmZ8Binary(k8, k vmKernel2, align int) vmKernel2 {
 			if done += m; m < 8 {
 				return done
 			}
+		}
+		if done == n {
+			return done
 		}
 		return done + k(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), unsafe.Add(y, 8*done), n-done)
 	}
@@ -283,6 +289,9 @@ func vmZ8Pow(k8, k powKernel, align int) powKernel {
 			if done += m; m < 8 {
 				return done
 			}
+		}
+		if done == n {
+			return done
 		}
 		return done + k(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), n-done, y)
 	}
