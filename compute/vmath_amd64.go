@@ -215,54 +215,45 @@ func vmZ8(k8, k vmKernel, align int) vmKernel { return vmWide(k8, k, 8, 8, align
 // elements (float32 tan: 4 and 16).
 func vmWide(kw, k vmKernel, size, lanes, align int) vmKernel {
 	return func(d, x unsafe.Pointer, n int) int {
-		done := 0
-		if a := int(uintptr(d)) & (align - 1); align != 0 && a != 0 {
-			h := min(n, (align-a)/size)
-			if done = k(d, x, h); done < h {
-				return done
-			}
-		}
-		for n-done >= lanes {
-			done += kw(unsafe.Add(d, size*done), unsafe.Add(x, size*done), n-done)
-			if n-done < lanes {
-				break
-			}
-			m := k(unsafe.Add(d, size*done), unsafe.Add(x, size*done), lanes)
-			if done += m; m < lanes {
-				return done
-			}
-		}
-		if done == n { // (a pointer past the end would fail checkptr)
+		return wideRun(d, n, size, lanes, align,
+			func(i, m int) int { return kw(unsafe.Add(d, size*i), unsafe.Add(x, size*i), m) },
+			func(i, m int) int { return k(unsafe.Add(d, size*i), unsafe.Add(x, size*i), m) })
+	}
+}
+
+// wideRun is the loop of vmWide over n elements at d: wide(i, m) and
+// narrow(i, m) run the wide and the narrow kernel on the m elements from
+// i, returning how many they did.
+func wideRun(d unsafe.Pointer, n, size, lanes, align int, wide, narrow func(i, m int) int) int {
+	done := 0
+	if a := int(uintptr(d)) & (align - 1); align != 0 && a != 0 {
+		h := min(n, (align-a)/size)
+		if done = narrow(0, h); done < h {
 			return done
 		}
-		return done + k(unsafe.Add(d, size*done), unsafe.Add(x, size*done), n-done)
 	}
+	for n-done >= lanes {
+		done += wide(done, n-done)
+		if n-done < lanes {
+			break
+		}
+		m := narrow(done, lanes)
+		if done += m; m < lanes {
+			return done
+		}
+	}
+	if done == n { // (a pointer past the end would fail checkptr)
+		return done
+	}
+	return done + narrow(done, n-done)
 }
 
 // vmZ8Binary is vmZ8 for routines of two vectors.
 func vmZ8Binary(k8, k vmKernel2, align int) vmKernel2 {
 	return func(d, x, y unsafe.Pointer, n int) int {
-		done := 0
-		if a := int(uintptr(d)) & (align - 1); align != 0 && a != 0 {
-			h := min(n, (align-a)/8)
-			if done = k(d, x, y, h); done < h {
-				return done
-			}
-		}
-		for n-done >= 8 {
-			done += k8(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), unsafe.Add(y, 8*done), n-done)
-			if n-done < 8 {
-				break
-			}
-			m := k(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), unsafe.Add(y, 8*done), 8)
-			if done += m; m < 8 {
-				return done
-			}
-		}
-		if done == n {
-			return done
-		}
-		return done + k(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), unsafe.Add(y, 8*done), n-done)
+		return wideRun(d, n, 8, 8, align,
+			func(i, m int) int { return k8(unsafe.Add(d, 8*i), unsafe.Add(x, 8*i), unsafe.Add(y, 8*i), m) },
+			func(i, m int) int { return k(unsafe.Add(d, 8*i), unsafe.Add(x, 8*i), unsafe.Add(y, 8*i), m) })
 	}
 }
 
@@ -273,26 +264,8 @@ type powKernel func(d, x unsafe.Pointer, n int, y float64) int
 // vmZ8Pow is vmZ8 for the power routine.
 func vmZ8Pow(k8, k powKernel, align int) powKernel {
 	return func(d, x unsafe.Pointer, n int, y float64) int {
-		done := 0
-		if a := int(uintptr(d)) & (align - 1); align != 0 && a != 0 {
-			h := min(n, (align-a)/8)
-			if done = k(d, x, h, y); done < h {
-				return done
-			}
-		}
-		for n-done >= 8 {
-			done += k8(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), n-done, y)
-			if n-done < 8 {
-				break
-			}
-			m := k(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), 8, y)
-			if done += m; m < 8 {
-				return done
-			}
-		}
-		if done == n {
-			return done
-		}
-		return done + k(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), n-done, y)
+		return wideRun(d, n, 8, 8, align,
+			func(i, m int) int { return k8(unsafe.Add(d, 8*i), unsafe.Add(x, 8*i), m, y) },
+			func(i, m int) int { return k(unsafe.Add(d, 8*i), unsafe.Add(x, 8*i), m, y) })
 	}
 }
