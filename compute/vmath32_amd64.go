@@ -49,7 +49,7 @@ func registerVmath32() {
 	unNT(Log1p, log1pF32V8NT, log1pF32V16NT)
 	unTable[Arcsin][Float32] = un(asinF32V8, asinF32V16)
 	unNT(Arcsin, asinF32V8NT, asinF32V16NT)
-	// tan in float64 arithmetic, 8 lanes a step (|x| <= 2^20; the rest
+	// tan in float64 arithmetic, 8 or 16 lanes a step (|x| <= 2^20; the rest
 	// in the Go loop)
 	tan := wrapUnary(tan_f[float32])
 	tanK, tanNT := vmKernel(tanF32D8), vmKernel(tanF32D8NT)

@@ -727,33 +727,54 @@ var pio2Hi, pio2Lo float64
 // in X[b]. x = k pi/2 + r (k = round(x 2/pi) by the 1.5*2^52 shifter, whose
 // last mantissa bit is k's parity; pi/2 in two parts, x - k pio2Hi exact
 // by FMA for |x| < 2^20), tan x = s/c for even k, -c/s for odd k.
-func tanHalf(b, off int) {
-	D := func(i int) string { return fmt.Sprintf("Y%d", b+i) }
+// With wide (AVX-512), the same operations on 8 lanes: Z[b]..Z[b+6], the
+// constants as broadcast operands, the parity's mask in K[m], the result
+// in Y[b].
+func tanHalf(b, off int, wide bool, m int) {
+	reg, half, bc, cvt := "Y", "X", "", "VCVTPD2PSY"
+	if wide {
+		reg, half, bc, cvt = "Z", "Y", ".BCST", "VCVTPD2PS"
+	}
+	D := func(i int) string { return fmt.Sprintf("%s%d", reg, b+i) }
+	load := func(c, d string) { // a constant into a register
+		if wide {
+			p("VBROADCASTSD %s, %s", c, d)
+		} else {
+			p("VMOVUPD %s, %s", c, d)
+		}
+	}
 	const shifter = 0x1.8p52
 	p("VCVTPS2PD %d(SI)(R8*4), %s", off, D(0))
-	p("VMOVUPD %s, %s", kd(shifter), D(1))
-	p("VFMADD231PD %s, %s, %s", kd(2/math.Pi), D(0), D(1)) // shifter + k
-	p("VSUBPD %s, %s, %s", kd(shifter), D(1), D(2))        // k
-	p("VFNMADD231PD %s, %s, %s", kd(pio2Hi), D(2), D(0))   // exact
-	p("VFNMADD231PD %s, %s, %s", kd(pio2Lo), D(2), D(0))   // r
-	p("VMULPD %s, %s, %s", D(0), D(0), D(2))               // z
-	p("VMOVUPD %s, %s", kd(sinCD[len(sinCD)-1]), D(3))
-	p("VMOVUPD %s, %s", kd(cosCD[len(cosCD)-1]), D(4))
+	load(kd(shifter), D(1))
+	p("VFMADD231PD%s %s, %s, %s", bc, kd(2/math.Pi), D(0), D(1)) // shifter + k
+	p("VSUBPD%s %s, %s, %s", bc, kd(shifter), D(1), D(2))        // k
+	p("VFNMADD231PD%s %s, %s, %s", bc, kd(pio2Hi), D(2), D(0))   // exact
+	p("VFNMADD231PD%s %s, %s, %s", bc, kd(pio2Lo), D(2), D(0))   // r
+	p("VMULPD %s, %s, %s", D(0), D(0), D(2))                     // z
+	load(kd(sinCD[len(sinCD)-1]), D(3))
+	load(kd(cosCD[len(cosCD)-1]), D(4))
 	for i := len(cosCD) - 2; i >= 0; i-- {
 		if i < len(sinCD)-1 {
-			p("VFMADD213PD %s, %s, %s", kd(sinCD[i]), D(2), D(3))
+			p("VFMADD213PD%s %s, %s, %s", bc, kd(sinCD[i]), D(2), D(3))
 		}
-		p("VFMADD213PD %s, %s, %s", kd(cosCD[i]), D(2), D(4))
+		p("VFMADD213PD%s %s, %s, %s", bc, kd(cosCD[i]), D(2), D(4))
 	}
-	p("VFMADD213PD %s, %s, %s", kd(1), D(2), D(4)) // c = 1 + z C
-	p("VMULPD %s, %s, %s", D(0), D(2), D(2))       // r z
-	p("VFMADD213PD %s, %s, %s", D(0), D(2), D(3))  // s = r + r z S
-	p("VPSLLQ $63, %s, %s", D(1), D(1))            // odd k: the sign bit
-	p("VBLENDVPD %s, %s, %s, %s", D(1), D(4), D(3), D(5))
-	p("VBLENDVPD %s, %s, %s, %s", D(1), D(3), D(4), D(6))
+	p("VFMADD213PD%s %s, %s, %s", bc, kd(1), D(2), D(4)) // c = 1 + z C
+	p("VMULPD %s, %s, %s", D(0), D(2), D(2))             // r z
+	p("VFMADD213PD %s, %s, %s", D(0), D(2), D(3))        // s = r + r z S
+	p("VPSLLQ $63, %s, %s", D(1), D(1))                  // odd k: the sign bit
+	if wide {
+		K := fmt.Sprintf("K%d", m)
+		p("VPMOVQ2M %s, %s", D(1), K)
+		p("VBLENDMPD %s, %s, %s, %s", D(4), D(3), K, D(5))
+		p("VBLENDMPD %s, %s, %s, %s", D(3), D(4), K, D(6))
+	} else {
+		p("VBLENDVPD %s, %s, %s, %s", D(1), D(4), D(3), D(5))
+		p("VBLENDVPD %s, %s, %s, %s", D(1), D(3), D(4), D(6))
+	}
 	p("VDIVPD %s, %s, %s", D(6), D(5), D(5))
 	p("VXORPD %s, %s, %s", D(1), D(5), D(5))
-	p("VCVTPD2PSY %s, X%d", D(5), b)
+	p("%s %s, %s%d", cvt, D(5), half, b)
 }
 
 // emitTan writes tanF32D8 (nt: tanF32D8NT, streaming stores to a 32-byte
@@ -782,7 +803,7 @@ func emitTan(nt bool) {
 	p("VMOVMSKPS Y15, AX")
 	p("CMPL AX, $0xff")
 	p("JNE done")
-	dual(func() { tanHalf(0, 0) }, func() { tanHalf(7, 16) })
+	dual(func() { tanHalf(0, 0, false, 0) }, func() { tanHalf(7, 16, false, 0) })
 	p("VINSERTF128 $1, X7, Y0, Y0")
 	p("VANDPS %s, Y14, Y15", kb(absBits))
 	p("VCMPPS $0x%02x, %s, Y15, Y15", cmpLT, k(0x1p-12))
@@ -801,43 +822,9 @@ func emitTan(nt bool) {
 	asm.WriteString("\n")
 }
 
-// tanHalf16 is tanHalf with AVX-512: 8 float32 at off(SI)(R8*4) in the
-// eight registers Z[b]..Z[b+6] and mask K[m], the same operations (the
-// float64 constants as broadcast operands), result in Y[b].
-func tanHalf16(b, m, off int) {
-	D := func(i int) string { return fmt.Sprintf("Z%d", b+i) }
-	K := fmt.Sprintf("K%d", m)
-	const shifter = 0x1.8p52
-	p("VCVTPS2PD %d(SI)(R8*4), %s", off, D(0))
-	p("VBROADCASTSD %s, %s", kd(shifter), D(1))
-	p("VFMADD231PD.BCST %s, %s, %s", kd(2/math.Pi), D(0), D(1))
-	p("VSUBPD.BCST %s, %s, %s", kd(shifter), D(1), D(2))
-	p("VFNMADD231PD.BCST %s, %s, %s", kd(pio2Hi), D(2), D(0))
-	p("VFNMADD231PD.BCST %s, %s, %s", kd(pio2Lo), D(2), D(0))
-	p("VMULPD %s, %s, %s", D(0), D(0), D(2))
-	p("VBROADCASTSD %s, %s", kd(sinCD[len(sinCD)-1]), D(3))
-	p("VBROADCASTSD %s, %s", kd(cosCD[len(cosCD)-1]), D(4))
-	for i := len(cosCD) - 2; i >= 0; i-- {
-		if i < len(sinCD)-1 {
-			p("VFMADD213PD.BCST %s, %s, %s", kd(sinCD[i]), D(2), D(3))
-		}
-		p("VFMADD213PD.BCST %s, %s, %s", kd(cosCD[i]), D(2), D(4))
-	}
-	p("VFMADD213PD.BCST %s, %s, %s", kd(1), D(2), D(4))
-	p("VMULPD %s, %s, %s", D(0), D(2), D(2))
-	p("VFMADD213PD %s, %s, %s", D(0), D(2), D(3))
-	p("VPSLLQ $63, %s, %s", D(1), D(1))
-	p("VPMOVQ2M %s, %s", D(1), K)
-	p("VBLENDMPD %s, %s, %s, %s", D(4), D(3), K, D(5))
-	p("VBLENDMPD %s, %s, %s, %s", D(3), D(4), K, D(6))
-	p("VDIVPD %s, %s, %s", D(6), D(5), D(5))
-	p("VXORPD %s, %s, %s", D(1), D(5), D(5))
-	p("VCVTPD2PS %s, Y%d", D(5), b)
-}
-
 // emitTan16 writes tanF32D16 (nt: tanF32D16NT, streaming stores to a
 // 64-byte aligned dst): tanF32D8 with AVX-512, 16 lanes a step as two
-// interleaved halves of tanHalf16, the same bits; it does whole vectors
+// interleaved halves of tanHalf (wide), the same bits; it does whole vectors
 // of 16 and stops at the first with an argument tanF32D8 would stop at.
 func emitTan16(nt bool) {
 	name := "tanF32D16"
@@ -860,7 +847,7 @@ func emitTan16(nt bool) {
 	p("KMOVW K3, AX")
 	p("CMPL AX, $0xffff")
 	p("JNE done")
-	dual(func() { tanHalf16(0, 1, 0) }, func() { tanHalf16(7, 2, 32) })
+	dual(func() { tanHalf(0, 0, true, 1) }, func() { tanHalf(7, 32, true, 2) })
 	p("VINSERTF64X4 $1, Y7, Z0, Z0")
 	p("VANDPS %s, Z14, Z15", kb(absBits))
 	p("VCMPPS $0x%02x, %s, Z15, K3", cmpLT, k(0x1p-12))
