@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/stride0/stride0/compute"
+	"github.com/stride0/stride0/internal/naive"
 )
 
 type elem interface {
@@ -174,9 +175,9 @@ func refFloat(t compute.Type, op compute.Op, x, y float64) (float64, bool) {
 		return math.Trunc(rnd(x / y)), false
 	case compute.FloorDiv:
 		if t == compute.Float32 {
-			return float64(refFloorDiv32(float32(x), float32(y))), false
+			return float64(naive.FloorDiv32(float32(x), float32(y))), false
 		}
-		return rnd(refFloorDiv(x, y)), false
+		return rnd(naive.FloorDiv(x, y)), false
 	case compute.Fmax, compute.Fmin:
 		switch {
 		case math.IsNaN(x):
@@ -260,61 +261,6 @@ func refFloat(t compute.Type, op compute.Op, x, y float64) (float64, bool) {
 		return 0, x <= y
 	}
 	panic("refFloat: " + op.String())
-}
-
-// refFloorDiv is Python's float //, written from its definition: the
-// integer q (as a float) with x = q*y + r and r the remainder with y's sign;
-// x // 0 is x / 0, a NaN or infinite x gives NaN, a finite x over an
-// infinite y gives 0 (same signs) or -1, and a zero quotient has the sign of
-// x/y.
-func refFloorDiv(x, y float64) float64 {
-	switch {
-	case y == 0:
-		return x / y
-	case math.IsNaN(x) || math.IsNaN(y) || math.IsInf(x, 0):
-		return math.NaN()
-	case math.IsInf(y, 0):
-		if x == 0 || (x < 0) == (y < 0) {
-			return math.Copysign(0, x/y)
-		}
-		return -1
-	}
-	r := math.Mod(x, y)
-	if r != 0 && (r < 0) != (y < 0) {
-		r += y
-	}
-	q := math.Round((x - r) / y)
-	if q == 0 {
-		return math.Copysign(0, x/y)
-	}
-	return q
-}
-
-// refFloorDiv32 is NumPy's float32 floor division (npy_divmodf's quotient),
-// step by step in float32 as NumPy's C computes it: the exact fmod, the
-// quotient of the dividend less it (rounded), one less when the remainder's
-// sign differs from the divisor's, then floored and snapped up when the
-// fraction exceeds one half. It is not floor(x / y) rounded once: above
-// 2^24 the rounded (x - mod) / y decides (TestFloorDivFloat32RoundsInFloat32
-// holds NumPy's own results for such cases).
-func refFloorDiv32(x, y float32) float32 {
-	if y == 0 {
-		return x / y
-	}
-	mod := float32(math.Mod(float64(x), float64(y)))
-	var div float32 = (x - mod) / y
-	if mod != 0 && math.Signbit(float64(y)) != math.Signbit(float64(mod)) {
-		div = div - 1
-	}
-	if div == 0 {
-		q := x / y
-		return float32(math.Copysign(0, float64(q)))
-	}
-	fl := float32(math.Floor(float64(div)))
-	if d := div - fl; d > 0.5 {
-		fl = fl + 1
-	}
-	return fl
 }
 
 // refBool computes op on bools (0 or 1).

@@ -502,7 +502,11 @@ func binElem(op compute.Op, ct array.DType, x, y uint64) uint64 {
 	case compute.TruncDiv:
 		r = math.Trunc(rk(xf / yf))
 	case compute.FloorDiv:
-		r = rk(pyFloorDiv(xf, yf))
+		if kt == array.Float32 {
+			r = float64(naive.FloorDiv32(float32(xf), float32(yf)))
+		} else {
+			r = naive.FloorDiv(xf, yf)
+		}
 	case compute.Fmax, compute.Fmin:
 		switch {
 		case math.IsNaN(xf):
@@ -831,33 +835,6 @@ var mathFuncs = map[compute.Op]func(float64) float64{
 	compute.Deg2rad: func(x float64) float64 { return x * 0.017453292519943295 }, // NumPy's constants
 	compute.Rad2deg: func(x float64) float64 { return x * 57.29577951308232 },
 	compute.Fabs:    math.Abs,
-}
-
-// pyFloorDiv is Python's float //, from its definition: the integer q with
-// x = q*y + r, r the remainder with y's sign; x // 0 is x / 0, a NaN or
-// infinite x gives NaN, a finite x over an infinite y gives 0 (same signs)
-// or -1, and a zero quotient has the sign of x/y.
-func pyFloorDiv(x, y float64) float64 {
-	switch {
-	case y == 0:
-		return x / y
-	case math.IsNaN(x) || math.IsNaN(y) || math.IsInf(x, 0):
-		return math.NaN()
-	case math.IsInf(y, 0):
-		if x == 0 || (x < 0) == (y < 0) {
-			return math.Copysign(0, x/y)
-		}
-		return -1
-	}
-	r := math.Mod(x, y)
-	if r != 0 && (r < 0) != (y < 0) {
-		r += y
-	}
-	q := math.Round((x - r) / y)
-	if q == 0 {
-		return math.Copysign(0, x/y)
-	}
-	return q
 }
 
 // refTypes is the compute and result dtype of op over operands of dts,
