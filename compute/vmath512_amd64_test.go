@@ -70,6 +70,8 @@ func TestVmathZ8(t *testing.T) {
 		{"tanh", tanhF64AVX2, tanhF64NTAVX2, tanhF64Z8, tanhF64NTZ8, wrapUnary(tanh_f[float64])},
 		{"arcsin", arcsinF64AVX2, arcsinF64NTAVX2, arcsinF64Z8, arcsinF64NTZ8, wrapUnary(arcsin_f[float64])},
 		{"tan", tanF64AVX2, tanF64NTAVX2, tanF64Z8, tanF64NTZ8, wrapUnary(tan_f[float64])},
+		{"power 1.5", pow15F64AVX2, pow15F64NTAVX2, pow15F64Z8, pow15F64NTZ8, goPow(1.5)},
+		{"power 2.5", pow25F64AVX2, pow25F64NTAVX2, pow25F64Z8, pow25F64NTZ8, goPow(2.5)},
 	}
 	p := func(s []float64) unsafe.Pointer { return unsafe.Pointer(&s[0]) }
 	for _, sp := range []bool{false, true} {
@@ -139,21 +141,32 @@ func TestVmathZ8(t *testing.T) {
 			vmBinaryNT(vmZ8Binary(atan2F64NTZ8, atan2F64NTAVX2, 64), vmBinary(atan2F64AVX2, atan2Slow), atan2Slow)(p(d), p(y), p(x), n)
 			Fence()
 			same("arctan2 streaming", n, off, d, x)
-			for _, e := range []float64{2.5, -1.5, 0.3} {
+			for _, e := range []float64{2.5, 1.5, -1.5, 0.3} {
 				ax := make([]float64, n)
 				for i := range ax {
 					ax[i] = math.Abs(x[i]) * 7
 				}
 				pv := e
-				powVS(8, powSlow, unTable[Square][Float64], powF64AVX2, cubeF64AVX2)(p(want), p(ax), unsafe.Pointer(&pv), n)
-				powVS(8, powSlow, unTable[Square][Float64], vmZ8Pow(powF64Z8, powF64AVX2, 0), cubeF64AVX2)(p(d), p(ax), unsafe.Pointer(&pv), n)
+				powVS(8, powSlow, unTable[Square][Float64], halfPow(pow15F64AVX2, pow25F64AVX2, powF64AVX2), cubeF64AVX2)(p(want), p(ax), unsafe.Pointer(&pv), n)
+				powVS(8, powSlow, unTable[Square][Float64], halfPow(vmZ8(pow15F64Z8, pow15F64AVX2, 0), vmZ8(pow25F64Z8, pow25F64AVX2, 0), vmZ8Pow(powF64Z8, powF64AVX2, 0)), cubeF64AVX2)(p(d), p(ax), unsafe.Pointer(&pv), n)
 				same("power", n, off, d, ax)
 				if off == 0 || off == 4 { // the streaming form's dst is 32-byte aligned (its wrapper's head is plain)
-					powVS(8, powSlow, unTable[Square][Float64], vmZ8Pow(powF64NTZ8, powF64NTAVX2, 64), cubeF64AVX2)(p(d), p(ax), unsafe.Pointer(&pv), n)
+					powVS(8, powSlow, unTable[Square][Float64], halfPow(vmZ8(pow15F64NTZ8, pow15F64NTAVX2, 64), vmZ8(pow25F64NTZ8, pow25F64NTAVX2, 64), vmZ8Pow(powF64NTZ8, powF64NTAVX2, 64)), cubeF64AVX2)(p(d), p(ax), unsafe.Pointer(&pv), n)
 					Fence()
 					same("power streaming", n, off, d, ax)
 				}
 			}
+		}
+	}
+}
+
+// goPow is math.Pow(x, y) as a UnaryFunc of float64 (the half power
+// kernels' stand-in for the elements outside their range).
+func goPow(y float64) UnaryFunc {
+	return func(d, x unsafe.Pointer, n int) {
+		dst, src := unsafe.Slice((*float64)(d), n), unsafe.Slice((*float64)(x), n)
+		for i, v := range src {
+			dst[i] = math.Pow(v, y)
 		}
 	}
 }

@@ -40,10 +40,14 @@ func registerVmath() {
 	}
 	atan2, atan2NT := vmKernel2(atan2F64AVX2), vmKernel2(atan2F64NTAVX2)
 	pow, powNT := powF64AVX2, powF64NTAVX2
+	var p15, p25, p15NT, p25NT vmKernel = pow15F64AVX2, pow25F64AVX2, pow15F64NTAVX2, pow25F64NTAVX2
 	if hasVmath512 {
 		atan2, atan2NT = vmZ8Binary(atan2F64Z8, atan2F64AVX2, 0), vmZ8Binary(atan2F64NTZ8, atan2F64NTAVX2, 64)
 		pow, powNT = vmZ8Pow(powF64Z8, powF64AVX2, 0), vmZ8Pow(powF64NTZ8, powF64NTAVX2, 64)
+		p15, p25 = vmZ8(pow15F64Z8, pow15F64AVX2, 0), vmZ8(pow25F64Z8, pow25F64AVX2, 0)
+		p15NT, p25NT = vmZ8(pow15F64NTZ8, pow15F64NTAVX2, 64), vmZ8(pow25F64NTZ8, pow25F64NTAVX2, 64)
 	}
+	pow, powNT = halfPow(p15, p25, pow), halfPow(p15NT, p25NT, powNT)
 	slow2 := binTable[Arctan2][Float64][VV]
 	binTable[Arctan2][Float64][VV] = vmBinary(atan2, slow2)
 	ntTable[Arctan2][Float64][VV] = vmBinaryNT(atan2NT, binTable[Arctan2][Float64][VV], slow2)
@@ -254,6 +258,28 @@ func vmZ8Binary(k8, k vmKernel2, align int) vmKernel2 {
 		return wideRun(d, n, 8, 8, align,
 			func(i, m int) int { return k8(unsafe.Add(d, 8*i), unsafe.Add(x, 8*i), unsafe.Add(y, 8*i), m) },
 			func(i, m int) int { return k(unsafe.Add(d, 8*i), unsafe.Add(x, 8*i), unsafe.Add(y, 8*i), m) })
+	}
+}
+
+// halfPow is pow with the exponents 1.5 and 2.5 done by their own
+// kernels, x sqrt x and x^2 sqrt x (vmathgen.go's halfPowBody: rounded
+// once, no log or exp); an element outside their range (2^-300 to 2^300)
+// is pow's.
+func halfPow(k15, k25 vmKernel, pow powKernel) powKernel {
+	return func(d, x unsafe.Pointer, n int, y float64) int {
+		var k vmKernel
+		switch y {
+		case 1.5:
+			k = k15
+		case 2.5:
+			k = k25
+		default:
+			return pow(d, x, n, y)
+		}
+		if m := k(d, x, n); m > 0 || n > 1 {
+			return m
+		}
+		return pow(d, x, 1, y)
 	}
 }
 

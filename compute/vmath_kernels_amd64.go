@@ -46,6 +46,18 @@ func log1pF64AVX2(dst, x unsafe.Pointer, n int) int
 func log1pF64NTAVX2(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
+func pow15F64AVX2(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func pow15F64NTAVX2(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func pow25F64AVX2(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func pow25F64NTAVX2(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
 func expm1F64AVX2(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
@@ -146,6 +158,18 @@ func powF64Z8(dst, x unsafe.Pointer, n int, y float64) int
 
 //go:noescape
 func powF64NTZ8(dst, x unsafe.Pointer, n int, y float64) int
+
+//go:noescape
+func pow15F64Z8(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func pow15F64NTZ8(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func pow25F64Z8(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func pow25F64NTZ8(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
 func expF64Z8(dst, x unsafe.Pointer, n int) int

@@ -721,6 +721,16 @@ func f64Kernels() {
 		p("VMOVAPD Y10, Y0")
 		tinyBlend(0x1p-60, "Y14")
 	})
+	// x**1.5 and x**2.5 (power with those scalar exponents): x sqrt x and
+	// x^2 sqrt x with no log or exp, for 2^-300 <= x <= 2^300 (halfPowBody)
+	for _, m := range []int{1, 2} {
+		f64direct(fmt.Sprintf("pow%d5", m), func() {
+			p("VCMPPD $0x1d, %s, Y0, Y1", k(0x1p-300)) // false for NaN
+			p("VCMPPD $0x12, %s, Y0, Y2", k(0x1p300))
+			p("VANDPD Y2, Y1, Y1")
+			jmpUnless("Y1")
+		}, func() { halfPowBody(m) })
+	}
 	// expm1: 2^k (e^r - 1) + (2^k - 1) for |x| <= 708; |x| < 2^-60: x
 	f64direct("expm1", func() {
 		p("VANDPD %s, Y0, Y1", kb(0x7fffffffffffffff))
@@ -785,6 +795,35 @@ func f64Kernels() {
 			return "Y2"
 		}, tanBody, "Y2")
 	})
+}
+
+// halfPowBody: Y0 = x (2^-300 <= x <= 2^300) -> Y0 = x**(m + 1/2), m 1
+// or 2, rounded once from a value within 2^-100 relative of the true one.
+// sqrt x = s + d with s = sqrt(x) rounded and d = e/(2s), e = x - s^2
+// (exact by FMA); x^m = h + hl exact (h = x, hl = 0 for m = 1; x^2 and
+// its FMA error for m = 2). Then x^m sqrt x = h s + (h d + hl s), and
+// h d = h e/(2s) is x e s/2 (m = 2: x^2/s = x s to within e/s) or e s/2
+// (m = 1), so no division: the result is FMA(h, s, s (hl + x e/2)) for
+// m = 2 and FMA(x, s, s e/2) for m = 1. Uses Y1-Y5.
+func halfPowBody(m int) {
+	p("VSQRTPD Y0, Y3")
+	p("VMOVAPD Y0, Y4")
+	p("VFNMADD231PD Y3, Y3, Y4") // e = x - s^2, exact
+	if m == 1 {
+		p("VMULPD %s, Y3, Y5", k(0.5))
+		p("VMULPD Y5, Y4, Y4")       // s e/2
+		p("VFMADD231PD Y3, Y0, Y4") // x s + s e/2
+		p("VMOVAPD Y4, Y0")
+		return
+	}
+	p("VMULPD Y0, Y0, Y1") // h = x^2
+	p("VMOVAPD Y1, Y2")
+	p("VFMSUB231PD Y0, Y0, Y2") // hl = x^2 - h, exact
+	p("VMULPD %s, Y0, Y5", k(0.5))
+	p("VFMADD231PD Y5, Y4, Y2") // hl + x e/2
+	p("VMULPD Y3, Y2, Y2")
+	p("VFMADD231PD Y3, Y1, Y2") // h s + s (hl + x e/2)
+	p("VMOVAPD Y2, Y0")
 }
 
 // tanBody: Y0 = x (2^-26 <= |x| <= 2^22) -> Y2 = tan x; uses Y0-Y6.
@@ -1144,7 +1183,7 @@ func main() {
 	powKernels()
 	f64Kernels()
 	variants(atan2Kernel)
-	for _, f := range []string{"sin", "cos", "log", "log1p", "arctan", "expm1", "tanh", "arcsin", "tan", "atan2", "pow"} {
+	for _, f := range []string{"sin", "cos", "log", "log1p", "arctan", "expm1", "tanh", "arcsin", "tan", "atan2", "pow", "pow15", "pow25"} {
 		z8Kernel(f+"F64AVX2", f+"F64Z8")
 		z8Kernel(f+"F64NTAVX2", f+"F64NTZ8")
 	}
