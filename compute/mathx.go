@@ -131,11 +131,15 @@ func expDD(th, tl float64) float64 {
 	return p * math.Float64frombits(uint64(ki+1023)<<52)
 }
 
-// powF is x**y. An integer exponent is computed in double-double
+// powF is x**y. The exponents 1.5 and 2.5 are powHalf's where x is in
+// its range. An integer exponent is computed in double-double
 // arithmetic (each product with its rounding error, by FMA) and rounded
 // once; a result or intermediate outside the normal range, and every other
 // case, is math.Pow.
 func powF(x, y float64) float64 {
+	if (y == 1.5 || y == 2.5) && x >= 0x1p-300 && x <= 0x1p300 {
+		return powHalf(x, y)
+	}
 	ay := math.Abs(y)
 	if ay > 1<<53 || y != math.Trunc(y) || x == 0 || math.IsInf(x, 0) || math.IsNaN(x) || ay < 2 {
 		if x > 0 && x <= math.MaxFloat64 && y != 0 && y != 1 && !math.IsInf(y, 0) && !math.IsNaN(y) {
@@ -174,6 +178,22 @@ func powF(x, y float64) float64 {
 		return rh
 	}
 	return rh + rl
+}
+
+// powHalf is x**1.5 (x sqrt x) or x**2.5 (x^2 sqrt x) for 2^-300 <= x <=
+// 2^300, rounded once from a value within 2^-100 of the true one: the
+// same operations as the half power kernels of vmathgen.go (halfPowBody,
+// which explains them), so the same bits.
+func powHalf(x, y float64) float64 {
+	s := math.Sqrt(x)
+	e := math.FMA(-s, s, x) // x - s^2, exact
+	if y == 1.5 {
+		return math.FMA(x, s, e*(s*0.5))
+	}
+	h := x * x
+	hl := math.FMA(x, x, -h)
+	t := math.FMA(e, x*0.5, hl)
+	return math.FMA(h, s, t*s)
 }
 
 func normal(v float64) bool {

@@ -170,3 +170,27 @@ func goPow(y float64) UnaryFunc {
 		}
 	}
 }
+
+// TestPowHalfGoMatchesKernel: the Go powHalf (the pure-Go build's and the
+// VV form's x**1.5 and x**2.5) gives the half power kernels' bits.
+func TestPowHalfGoMatchesKernel(t *testing.T) {
+	rng := rand.New(rand.NewSource(23))
+	xs := make([]float64, 4096)
+	for i := range xs {
+		xs[i] = math.Ldexp(1+rng.Float64(), rng.Intn(600)-300)
+	}
+	got := make([]float64, len(xs))
+	for _, c := range []struct {
+		y float64
+		k vmKernel
+	}{{1.5, pow15F64AVX2}, {2.5, pow25F64AVX2}} {
+		if k := c.k(unsafe.Pointer(&got[0]), unsafe.Pointer(&xs[0]), len(xs)); k != len(xs) {
+			t.Fatalf("x**%v: the kernel did %d of %d in-range arguments", c.y, k, len(xs))
+		}
+		for i, x := range xs {
+			if w := powHalf(x, c.y); math.Float64bits(w) != math.Float64bits(got[i]) {
+				t.Fatalf("%v**%v: kernel %v, powHalf %v", x, c.y, got[i], w)
+			}
+		}
+	}
+}

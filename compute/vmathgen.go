@@ -811,7 +811,7 @@ func halfPowBody(m int) {
 	p("VFNMADD231PD Y3, Y3, Y4") // e = x - s^2, exact
 	if m == 1 {
 		p("VMULPD %s, Y3, Y5", k(0.5))
-		p("VMULPD Y5, Y4, Y4")       // s e/2
+		p("VMULPD Y5, Y4, Y4")      // s e/2
 		p("VFMADD231PD Y3, Y0, Y4") // x s + s e/2
 		p("VMOVAPD Y4, Y0")
 		return
