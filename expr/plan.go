@@ -414,7 +414,11 @@ func (ev *evaluation) buildGroup(r *rnode, shape, dstStrides []int, want array.D
 		l.prefetch = prefetchOn && l.inner() == 1 && !l.periodic && l.r.arr.Len()*l.dt.Size() >= ntThreshold
 	}
 	if stream && size(shape)*g.rootT.Size() >= ntThreshold && g.dstCS[len(g.dstCS)-1] == 1 && !g.masked {
-		g.streamOutput(rootIsLeaf, ev.dstOff)
+		if g.arithmeticBound() {
+			g.notes = append(g.notes, "plain stores: the pass is bound by its arithmetic, which non-temporal stores would not overlap")
+		} else {
+			g.streamOutput(rootIsLeaf, ev.dstOff)
+		}
 	}
 	if storeDirect {
 		g.plan2D() // after streamOutput: it picks the streaming form when the pass streams
@@ -517,6 +521,19 @@ var ntThreshold = 16 << 20
 // compete with them for the line fill buffers. BenchmarkPrefetch re-measures
 // it; TestPrefetchMatches keeps the path correct.
 var prefetchOn = false
+
+// arithmeticBound reports whether the pass computes an op whose
+// arithmetic, not memory, bounds it (compute.Op.ArithmeticBound): its
+// result is stored plainly, since streaming stores would not overlap the
+// arithmetic.
+func (g *group) arithmeticBound() bool {
+	for _, in := range g.prog {
+		if (in.code == iUnary || in.code == iBinary) && in.castFrom == array.Invalid && in.op.ArithmeticBound() {
+			return true
+		}
+	}
+	return false
+}
 
 // streamOutput switches the store of the root value to non-temporal stores
 // where a kernel exists: the root instruction when it writes straight into
