@@ -102,9 +102,16 @@ func powVS(size int, slow BinaryFunc, square UnaryFunc, pow func(d, x unsafe.Poi
 			return
 		}
 		if size == 8 { // the float64 kernel does the last partial block and each element of a block it left
+			// a finite negative base has no real power of a non-integer
+			// exponent: NaN (math.Pow's), without a call per element
+			nanNeg := yv != math.Trunc(yv)
 			for done := 0; done < n; {
 				done += pow(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), n-done, yv)
 				for end := min(done+4, n); done < end; done++ {
+					if xv := *(*float64)(unsafe.Add(x, 8*done)); nanNeg && xv < 0 && xv > math.Inf(-1) {
+						*(*float64)(unsafe.Add(d, 8*done)) = math.NaN()
+						continue
+					}
 					if pow(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), 1, yv) == 0 {
 						slow(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), y, 1)
 					}

@@ -722,14 +722,24 @@ func f64Kernels() {
 		tinyBlend(0x1p-60, "Y14")
 	})
 	// x**1.5 and x**2.5 (power with those scalar exponents): x sqrt x and
-	// x^2 sqrt x with no log or exp, for 2^-300 <= x <= 2^300 (halfPowBody)
+	// x^2 sqrt x with no log or exp, for 2^-300 <= x <= 2^300
+	// (halfPowBody); a finite negative x: NaN, math.Pow's bits
 	for _, m := range []int{1, 2} {
 		f64direct(fmt.Sprintf("pow%d5", m), func() {
 			p("VCMPPD $0x1d, %s, Y0, Y1", k(0x1p-300)) // false for NaN
 			p("VCMPPD $0x12, %s, Y0, Y2", k(0x1p300))
 			p("VANDPD Y2, Y1, Y1")
+			p("VCMPPD $0x11, %s, Y0, Y6", k(0))                // x < 0
+			p("VCMPPD $0x1d, %s, Y0, Y2", k(-math.MaxFloat64)) // x finite
+			p("VANDPD Y2, Y6, Y6")                             // Y6: the negative lanes, kept for the end
+			p("VORPD Y6, Y1, Y1")
 			jmpUnless("Y1")
-		}, func() { halfPowBody(m) })
+		}, func() {
+			halfPowBody(m)
+			p("VANDNPD Y0, Y6, Y0") // (Go's operand order: Y0 = Y0 &^ Y6)
+			p("VANDPD %s, Y6, Y6", kb(math.Float64bits(math.NaN())))
+			p("VORPD Y6, Y0, Y0")
+		})
 	}
 	// expm1: 2^k (e^r - 1) + (2^k - 1) for |x| <= 708; |x| < 2^-60: x
 	f64direct("expm1", func() {
