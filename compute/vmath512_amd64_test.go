@@ -7,6 +7,8 @@ import (
 	"math/rand"
 	"testing"
 	"unsafe"
+
+	"golang.org/x/sys/cpu"
 )
 
 // vmInputs is n float64s for the float64 routines: mostly values in every
@@ -190,6 +192,102 @@ func TestPowHalfGoMatchesKernel(t *testing.T) {
 		for i, x := range xs {
 			if w := powHalf(x, c.y); math.Float64bits(w) != math.Float64bits(got[i]) {
 				t.Fatalf("%v**%v: kernel %v, powHalf %v", x, c.y, got[i], w)
+			}
+		}
+	}
+}
+
+// TestVmathDomain checks log and log1p of float64 on data with arguments
+// outside their domain (zeros of both signs, negatives, the pole, NaNs with
+// payloads, infinities, denormals), in runs and alone: through vmUnaryS
+// (the plain kernel, then the domain form from its first stop), in the
+// AVX2 forms and, where the CPU has it, the AVX-512 ones, every element is
+// bit for bit the Go loop's (math.Log, math.Log1p) outside the domain and
+// the plain kernel's alone inside it. The domain form alone must do every
+// vector without a positive denormal (log) or a finite x >= 2^1023
+// (log1p).
+func TestVmathDomain(t *testing.T) {
+	if !Asm || !cpu.X86.HasFMA {
+		t.Skip("needs AVX2 and FMA")
+	}
+	rng := rand.New(rand.NewSource(65))
+	nan := math.Float64frombits(0x7ff8000000abcdef)
+	for _, c := range []struct {
+		name      string
+		k, ks     vmKernel
+		k8, ks8   vmKernel
+		goF       func(float64) float64
+		inDomain  func(float64) bool
+		sp        []float64
+		slowStops func(float64) bool
+	}{
+		{"log", logF64AVX2, logSF64AVX2, logF64Z8, logSF64Z8, math.Log,
+			func(x float64) bool { return x >= 0x1p-1022 && x <= math.MaxFloat64 },
+			[]float64{0, math.Copysign(0, -1), -1, -1e-300, -5e-324, math.Inf(1), math.Inf(-1), nan, -nan, 5e-324, 0x1p-1030},
+			func(x float64) bool { return x > 0 && x < 0x1p-1022 }},
+		{"log1p", log1pF64AVX2, log1pSF64AVX2, log1pF64Z8, log1pSF64Z8, math.Log1p,
+			func(x float64) bool { return x > -1 && x < 0x1p1023 },
+			[]float64{-1, -1.5, -1e300, math.Inf(1), math.Inf(-1), nan, -nan, 0, math.Copysign(0, -1), 1e308, math.MaxFloat64},
+			func(x float64) bool { return x >= 0x1p1023 && x <= math.MaxFloat64 }},
+	} {
+		slow := UnaryFunc(func(d, x unsafe.Pointer, n int) {
+			dst, src := unsafe.Slice((*float64)(d), n), unsafe.Slice((*float64)(x), n)
+			for i, v := range src {
+				dst[i] = c.goF(v)
+			}
+		})
+		forms := []struct {
+			name  string
+			k, ks vmKernel
+		}{{"AVX2", c.k, c.ks}}
+		if hasVmath512 {
+			forms = append(forms, struct {
+				name  string
+				k, ks vmKernel
+			}{"AVX-512", vmZ8(c.k8, c.k, 0), vmZ8(c.ks8, c.ks, 0)})
+		}
+		for _, f := range forms {
+			run := vmUnaryS(f.k, f.ks, slow)
+			for trial := 0; trial < 60; trial++ {
+				n := 1 + rng.Intn(700)
+				xs := make([]float64, n)
+				density := []int{0, 2, 30, 90}[trial%4] // percent of special values
+				for i := range xs {
+					xs[i] = rng.Float64()*8 + 0.01
+					if rng.Intn(100) < density {
+						xs[i] = c.sp[rng.Intn(len(c.sp))]
+					}
+				}
+				got := make([]float64, n)
+				run(unsafe.Pointer(&got[0]), unsafe.Pointer(&xs[0]), n)
+				one := make([]float64, 1)
+				for i, x := range xs {
+					var want float64
+					if c.inDomain(x) {
+						vmUnary(f.k, slow)(unsafe.Pointer(&one[0]), unsafe.Pointer(&xs[i]), 1)
+						want = one[0]
+					} else {
+						want = c.goF(x)
+					}
+					if math.Float64bits(got[i]) != math.Float64bits(want) {
+						t.Fatalf("%s %s: element %d of %d, x %v (%#x): %v (%#x), want %v (%#x)", c.name, f.name, i, n, x,
+							math.Float64bits(x), got[i], math.Float64bits(got[i]), want, math.Float64bits(want))
+					}
+				}
+				// the domain form alone does every vector without a value it leaves
+				m := n &^ 7
+				stop := m
+				for i := 0; i < m; i++ {
+					if c.slowStops(xs[i]) {
+						stop = i &^ 7
+						break
+					}
+				}
+				if m > 0 {
+					if done := f.ks(unsafe.Pointer(&got[0]), unsafe.Pointer(&xs[0]), m); done < stop {
+						t.Fatalf("%s %s: the domain form stopped at %d of %d (first value it leaves in vector %d)", c.name, f.name, done, m, stop)
+					}
+				}
 			}
 		}
 	}

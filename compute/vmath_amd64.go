@@ -19,23 +19,30 @@ func registerVmath() {
 	for _, u := range []struct {
 		op               Op
 		k, knt, k8, k8nt vmKernel
+		ks, ks8          vmKernel // the forms that take arguments outside the domain too, or nil
 	}{
-		{Sin, sinF64AVX2, sinF64NTAVX2, sinF64Z8, sinF64NTZ8},
-		{Cos, cosF64AVX2, cosF64NTAVX2, cosF64Z8, cosF64NTZ8},
-		{Log, logF64AVX2, logF64NTAVX2, logF64Z8, logF64NTZ8},
-		{Log1p, log1pF64AVX2, log1pF64NTAVX2, log1pF64Z8, log1pF64NTZ8},
-		{Arctan, arctanF64AVX2, arctanF64NTAVX2, arctanF64Z8, arctanF64NTZ8},
-		{Expm1, expm1F64AVX2, expm1F64NTAVX2, expm1F64Z8, expm1F64NTZ8},
-		{Tanh, tanhF64AVX2, tanhF64NTAVX2, tanhF64Z8, tanhF64NTZ8},
-		{Arcsin, arcsinF64AVX2, arcsinF64NTAVX2, arcsinF64Z8, arcsinF64NTZ8},
-		{Tan, tanF64AVX2, tanF64NTAVX2, tanF64Z8, tanF64NTZ8},
+		{Sin, sinF64AVX2, sinF64NTAVX2, sinF64Z8, sinF64NTZ8, nil, nil},
+		{Cos, cosF64AVX2, cosF64NTAVX2, cosF64Z8, cosF64NTZ8, nil, nil},
+		{Log, logF64AVX2, logF64NTAVX2, logF64Z8, logF64NTZ8, logSF64AVX2, logSF64Z8},
+		{Log1p, log1pF64AVX2, log1pF64NTAVX2, log1pF64Z8, log1pF64NTZ8, log1pSF64AVX2, log1pSF64Z8},
+		{Arctan, arctanF64AVX2, arctanF64NTAVX2, arctanF64Z8, arctanF64NTZ8, nil, nil},
+		{Expm1, expm1F64AVX2, expm1F64NTAVX2, expm1F64Z8, expm1F64NTZ8, nil, nil},
+		{Tanh, tanhF64AVX2, tanhF64NTAVX2, tanhF64Z8, tanhF64NTZ8, nil, nil},
+		{Arcsin, arcsinF64AVX2, arcsinF64NTAVX2, arcsinF64Z8, arcsinF64NTZ8, nil, nil},
+		{Tan, tanF64AVX2, tanF64NTAVX2, tanF64Z8, tanF64NTZ8, nil, nil},
 	} {
-		k, knt := u.k, u.knt
+		k, knt, ks := u.k, u.knt, u.ks
 		if hasVmath512 {
 			k, knt = vmZ8(u.k8, u.k, 0), vmZ8(u.k8nt, u.knt, 64)
+			if ks != nil {
+				ks = vmZ8(u.ks8, u.ks, 0)
+			}
 		}
 		slow := unTable[u.op][Float64]
 		unTable[u.op][Float64] = vmUnary(k, slow)
+		if ks != nil {
+			unTable[u.op][Float64] = vmUnaryS(k, ks, slow)
+		}
 		unNTTable[u.op][Float64] = vmUnaryNT(knt, unTable[u.op][Float64], slow)
 	}
 	atan2, atan2NT := vmKernel2(atan2F64AVX2), vmKernel2(atan2F64NTAVX2)
@@ -153,6 +160,20 @@ func vmUnary(k vmKernel, slow UnaryFunc) UnaryFunc {
 					slow(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), 1)
 				}
 			}
+		}
+	}
+}
+
+// vmUnaryS is vmUnary with ks, the form of k that also takes the
+// arguments outside the function's domain (zeros, negatives, NaN and
+// infinities for the logarithms): once k leaves a vector, the rest of the
+// call is ks's, which gives the lanes k takes the same bits. So data with
+// such values runs in the vector loop instead of a call an element.
+func vmUnaryS(k, ks vmKernel, slow UnaryFunc) UnaryFunc {
+	rest := vmUnary(ks, slow)
+	return func(d, x unsafe.Pointer, n int) {
+		if done := k(d, x, n); done < n {
+			rest(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), n-done)
 		}
 	}
 }

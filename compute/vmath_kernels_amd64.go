@@ -46,6 +46,12 @@ func log1pF64AVX2(dst, x unsafe.Pointer, n int) int
 func log1pF64NTAVX2(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
+func logSF64AVX2(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func log1pSF64AVX2(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
 func pow15F64AVX2(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
@@ -170,6 +176,12 @@ func pow25F64Z8(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
 func pow25F64NTZ8(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func logSF64Z8(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func log1pSF64Z8(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
 func expF64Z8(dst, x unsafe.Pointer, n int) int

@@ -705,22 +705,39 @@ func f64direct1(name string, check, body func()) {
 func f64Kernels() {
 	// log1p: u = 1 + x rounded, c = x - (u - 1) (exact), log(u) with its f
 	// corrected by c 2^-e; |x| < 2^-60 (zeros included): x
-	f64direct("log1p", func() {
-		p("VCMPPD $0x1e, %s, Y0, Y1", k(-1))
-		p("VCMPPD $0x11, %s, Y0, Y2", k(0x1p1023)) // 2^e of log's reduction stays normal
-		p("VANDPD Y2, Y1, Y1")
-		jmpUnless("Y1")
+	f64direct("log1p", log1pCheck, log1pBody)
+	// the forms of log and log1p that also take the arguments outside the
+	// function's domain (logS, log1pS; plain stores only): the result of
+	// each such lane is set after the body (domainFix). The wrappers switch
+	// to them at the first vector the plain kernel leaves, so that data
+	// with zeros, negatives or NaNs runs in the vector loop, not a call an
+	// element (log of 16M float64, half negative: 400 ms so).
+	kernel("logSF64AVX2", "dst, x unsafe.Pointer, n int", 32, unaryArgs, []input{{"SI", "Y0", 1}}, func() {
+		p("VCMPPD $0x1d, %s, Y0, Y1", k(0x1p-1022)) // normal or +Inf
+		p("VCMPPD $0x12, %s, Y0, Y2", k(0))         // zero or negative
+		p("VORPD Y2, Y1, Y1")
+		p("VCMPPD $0x03, Y0, Y0, Y2") // NaN
+		p("VORPD Y2, Y1, Y1")
+		jmpUnless("Y1") // a positive denormal
 	}, func() {
-		p("VMOVAPD Y0, Y14")
-		p("VADDPD %s, Y0, Y0", k(1))
-		p("VSUBPD %s, Y0, Y15", k(1))
-		p("VSUBPD Y15, Y14, Y15")
-		logDelta = true
 		logBody(false)
-		logDelta = false
-		p("VMOVAPD Y10, Y0")
-		tinyBlend(0x1p-60, "Y14")
-	})
+		domainFix("Y0", "Y10", 0)
+	}, "Y10")
+	kernel("log1pSF64AVX2", "dst, x unsafe.Pointer, n int", 32, unaryArgs, []input{{"SI", "Y0", 0.5}}, func() {
+		p("VCMPPD $0x1e, %s, Y0, Y1", k(-1))
+		p("VCMPPD $0x11, %s, Y0, Y2", k(0x1p1023))
+		p("VANDPD Y2, Y1, Y1") // in range
+		p("VCMPPD $0x12, %s, Y0, Y2", k(-1))
+		p("VORPD Y2, Y1, Y1")
+		p("VCMPPD $0x03, Y0, Y0, Y2")
+		p("VORPD Y2, Y1, Y1")
+		p("VCMPPD $0x00, %s, Y0, Y2", k(math.Inf(1)))
+		p("VORPD Y2, Y1, Y1")
+		jmpUnless("Y1") // 2^1023 <= x < +Inf
+	}, func() {
+		log1pBody()
+		domainFix("Y14", "Y0", -1)
+	}, "Y0")
 	// x**1.5 and x**2.5 (power with those scalar exponents): x sqrt x and
 	// x^2 sqrt x with no log or exp, for 2^-300 <= x <= 2^300
 	// (halfPowBody); a finite negative x: NaN, math.Pow's bits
@@ -805,6 +822,59 @@ func f64Kernels() {
 			return "Y2"
 		}, tanBody, "Y2")
 	})
+}
+
+// log1pCheck jumps to done unless every lane of Y0 is in log1p's range:
+// -1 < x < 2^1023.
+func log1pCheck() {
+	p("VCMPPD $0x1e, %s, Y0, Y1", k(-1))
+	p("VCMPPD $0x11, %s, Y0, Y2", k(0x1p1023)) // 2^e of log's reduction stays normal
+	p("VANDPD Y2, Y1, Y1")
+	jmpUnless("Y1")
+}
+
+// log1pBody: Y0 = x -> Y0 = log1p(x), x kept in Y14: u = 1 + x rounded,
+// c = x - (u - 1) (exact), log(u) with its f corrected by c 2^-e; |x| <
+// 2^-60 (zeros included): x.
+func log1pBody() {
+	p("VMOVAPD Y0, Y14")
+	p("VADDPD %s, Y0, Y0", k(1))
+	p("VSUBPD %s, Y0, Y15", k(1))
+	p("VSUBPD Y15, Y14, Y15")
+	logDelta = true
+	logBody(false)
+	logDelta = false
+	p("VMOVAPD Y10, Y0")
+	tinyBlend(0x1p-60, "Y14")
+}
+
+// domainFix sets the result (in res) of the lanes of x outside a
+// logarithm's domain as the Go loop does, bit for bit. log (pole 0, Go's
+// math.Log on amd64): a NaN or +Inf x gives x, any other x with its sign
+// bit set (negatives, -Inf, a NaN with its sign bit) gives math.NaN, and
+// +-0 gives -Inf. log1p (pole -1, math.Log1p): x < -1 (-Inf included)
+// and NaN give math.NaN, -1 gives -Inf, +Inf gives +Inf. Uses Y1 and Y2.
+func domainFix(x, res string, pole float64) {
+	nanBits := k(math.NaN())
+	if pole == 0 {
+		p("VCMPPD $0x03, %s, %s, Y1", x, x)
+		p("VCMPPD $0x00, %s, %s, Y2", k(math.Inf(1)), x)
+		p("VORPD Y2, Y1, Y1")
+		p("VBLENDVPD Y1, %s, %s, %s", x, res, res)
+		p("VMOVUPD %s, Y2", nanBits)
+		p("VBLENDVPD %s, Y2, %s, %s", x, res, res) // the sign bits of x
+	} else {
+		p("VCMPPD $0x11, %s, %s, Y1", k(pole), x)
+		p("VCMPPD $0x03, %s, %s, Y2", x, x)
+		p("VORPD Y2, Y1, Y1")
+		p("VMOVUPD %s, Y2", nanBits)
+		p("VBLENDVPD Y1, Y2, %s, %s", res, res)
+		p("VCMPPD $0x00, %s, %s, Y1", k(math.Inf(1)), x)
+		p("VBLENDVPD Y1, %s, %s, %s", x, res, res)
+	}
+	p("VCMPPD $0x00, %s, %s, Y1", k(pole), x)
+	p("VMOVUPD %s, Y2", k(math.Inf(-1)))
+	p("VBLENDVPD Y1, Y2, %s, %s", res, res)
 }
 
 // halfPowBody: Y0 = x (2^-300 <= x <= 2^300) -> Y0 = x**(m + 1/2), m 1
@@ -1197,6 +1267,8 @@ func main() {
 		z8Kernel(f+"F64AVX2", f+"F64Z8")
 		z8Kernel(f+"F64NTAVX2", f+"F64NTZ8")
 	}
+	z8Kernel("logSF64AVX2", "logSF64Z8")
+	z8Kernel("log1pSF64AVX2", "log1pSF64Z8")
 	z8Asmgen("expF64AVX2", "expF64Z8")
 	for i, c := range consts {
 		for j := 0; j < 4; j++ {
