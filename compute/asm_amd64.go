@@ -159,19 +159,33 @@ func asmBinary(k func(d, x, y unsafe.Pointer, n int), tail BinaryFunc, size, lan
 }
 
 // asmMathF32 runs a float32 math routine that stops at the first block of
-// 8 it does not handle (special values, extreme arguments): the Go loop
-// computes that block, and the routine goes on after it.
+// 8 it does not handle (special values, extreme arguments): each element
+// of that block, and of the last n%8, is the routine's on a vector of its
+// copies where the routine takes it and the Go loop's otherwise, and the
+// routine goes on after the block. So an element's bits do not depend on
+// its neighbours or its position.
 func asmMathF32(k func(d, x unsafe.Pointer, n int) int, slow UnaryFunc) UnaryFunc {
+	one := func(d, x unsafe.Pointer) {
+		var buf [48]float32 // in and out 64-byte aligned (a streaming k's stores need it)
+		a := buf[(16-int(uintptr(unsafe.Pointer(&buf[0]))&63)/4)%16:]
+		in, out := a[:8], a[16:24]
+		v := *(*float32)(x)
+		for i := range in {
+			in[i] = v
+		}
+		if k(unsafe.Pointer(&out[0]), unsafe.Pointer(&in[0]), 8) == 8 {
+			*(*float32)(d) = out[0]
+		} else {
+			slow(d, x, 1)
+		}
+	}
 	return func(d, x unsafe.Pointer, n int) {
-		done := 0
-		for done < n {
+		for done := 0; done < n; {
 			if m := (n - done) &^ 7; m > 0 {
 				done += k(unsafe.Add(d, 4*done), unsafe.Add(x, 4*done), m)
 			}
-			if done < n {
-				c := min(8, n-done)
-				slow(unsafe.Add(d, 4*done), unsafe.Add(x, 4*done), c)
-				done += c
+			for end := min(done+8, n); done < end; done++ {
+				one(unsafe.Add(d, 4*done), unsafe.Add(x, 4*done))
 			}
 		}
 	}
@@ -179,16 +193,27 @@ func asmMathF32(k func(d, x unsafe.Pointer, n int) int, slow UnaryFunc) UnaryFun
 
 // asmMathF64 is asmMathF32 for float64 routines (blocks of 4).
 func asmMathF64(k func(d, x unsafe.Pointer, n int) int, slow UnaryFunc) UnaryFunc {
+	one := func(d, x unsafe.Pointer) {
+		var buf [24]float64 // in and out 64-byte aligned (a streaming k's stores need it)
+		a := buf[(8-int(uintptr(unsafe.Pointer(&buf[0]))&63)/8)%8:]
+		in, out := a[:4], a[8:12]
+		v := *(*float64)(x)
+		for i := range in {
+			in[i] = v
+		}
+		if k(unsafe.Pointer(&out[0]), unsafe.Pointer(&in[0]), 4) == 4 {
+			*(*float64)(d) = out[0]
+		} else {
+			slow(d, x, 1)
+		}
+	}
 	return func(d, x unsafe.Pointer, n int) {
-		done := 0
-		for done < n {
+		for done := 0; done < n; {
 			if m := (n - done) &^ 3; m > 0 {
 				done += k(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), m)
 			}
-			if done < n {
-				c := min(4, n-done)
-				slow(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), c)
-				done += c
+			for end := min(done+4, n); done < end; done++ {
+				one(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done))
 			}
 		}
 	}

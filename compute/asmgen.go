@@ -719,10 +719,14 @@ func emitLogF32() {
 	fmt.Fprintf(w, "\tMOVQ dst+0(FP), DI\n\tMOVQ x+8(FP), SI\n\tMOVQ n+16(FP), CX\n\tXORQ R8, R8\n")
 	fmt.Fprintf(w, "loop:\n\tCMPQ R8, CX\n\tJGE done\n")
 	fmt.Fprintf(w, "\tVMOVUPS (SI)(R8*4), Y0\n")
-	// normal positive finite: min normal <= x <= max float
+	// every x but a positive denormal (the Go loop's): x >= min normal
+	// (+Inf included), x <= 0 (zeros, -Inf) or NaN; the lanes outside the
+	// domain are set at the end (x kept in Y8)
+	fmt.Fprintf(w, "\tVMOVAPS Y0, Y8\n")
 	fmt.Fprintf(w, "\tVCMPPS $0x1d, %s, Y0, Y1\n", constF32("minnorm", 0x00800000))
-	fmt.Fprintf(w, "\tVCMPPS $0x12, %s, Y0, Y2\n", constF32("maxf", 0x7f7fffff))
-	fmt.Fprintf(w, "\tVANDPS Y2, Y1, Y1\n\tVMOVMSKPS Y1, AX\n\tCMPL AX, $0xff\n\tJNE done\n")
+	fmt.Fprintf(w, "\tVXORPS Y3, Y3, Y3\n\tVCMPPS $0x12, Y3, Y0, Y2\n\tVORPS Y2, Y1, Y1\n")
+	fmt.Fprintf(w, "\tVCMPPS $0x03, Y0, Y0, Y2\n\tVORPS Y2, Y1, Y1\n")
+	fmt.Fprintf(w, "\tVMOVMSKPS Y1, AX\n\tCMPL AX, $0xff\n\tJNE done\n")
 	// e = exponent - 126 (as float), m = mantissa in [0.5, 1)
 	fmt.Fprintf(w, "\tVPSRLD $23, Y0, Y1\n\tVPSUBD %s, Y1, Y1\n\tVCVTDQ2PS Y1, Y1\n", constF32("i126", 126))
 	fmt.Fprintf(w, "\tVPAND %s, Y0, Y0\n\tVPOR %s, Y0, Y0\n", constF32("mantmask", 0x007fffff), constF32("half", math.Float32bits(0.5)))
@@ -740,6 +744,15 @@ func emitLogF32() {
 	fmt.Fprintf(w, "\tVFMADD231PS %s, Y1, Y2\n", cf("ln2lo", -2.12194440e-4))
 	fmt.Fprintf(w, "\tVFNMADD231PS %s, Y3, Y2\n", cf("halff", 0.5))
 	fmt.Fprintf(w, "\tVADDPS Y2, Y0, Y0\n\tVFMADD231PS %s, Y1, Y0\n", cf("ln2hi", 0.693359375))
+	// outside the domain, as the Go loop (float32(math.Log(float64(x)))):
+	// NaN or +Inf: x (quieted, x + x); any other x with its sign bit set
+	// (negatives, -Inf, a NaN with its sign bit): math.NaN() as a float32;
+	// +-0: -Inf
+	fmt.Fprintf(w, "\tVCMPPS $0x03, Y8, Y8, Y1\n\tVCMPPS $0x00, %s, Y8, Y2\n\tVORPS Y2, Y1, Y1\n", constF32("inf", 0x7f800000))
+	fmt.Fprintf(w, "\tVADDPS Y8, Y8, Y2\n\tVBLENDVPS Y1, Y2, Y0, Y0\n")
+	fmt.Fprintf(w, "\tVMOVUPS %s, Y2\n\tVBLENDVPS Y8, Y2, Y0, Y0\n", constF32("gonan", 0x7fc00000))
+	fmt.Fprintf(w, "\tVXORPS Y3, Y3, Y3\n\tVCMPPS $0x00, Y3, Y8, Y1\n")
+	fmt.Fprintf(w, "\tVMOVUPS %s, Y2\n\tVBLENDVPS Y1, Y2, Y0, Y0\n", constF32("ninf", 0xff800000))
 	fmt.Fprintf(w, "\tVMOVUPS Y0, (DI)(R8*4)\n\tADDQ $8, R8\n\tJMP loop\n")
 	fmt.Fprintf(w, "done:\n\tMOVQ R8, ret+24(FP)\n\tVZEROUPPER\n\tRET\n\n")
 }
