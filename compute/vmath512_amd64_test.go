@@ -197,7 +197,7 @@ func TestPowHalfGoMatchesKernel(t *testing.T) {
 	}
 }
 
-// TestVmathDomain checks log and log1p of float64 on data with arguments
+// TestVmathDomain checks log, log1p and arcsin of float64 on data with arguments
 // outside their domain (zeros of both signs, negatives, the pole, NaNs with
 // payloads, infinities, denormals), in runs and alone: through vmUnaryS
 // (the plain kernel, then the domain form from its first stop), in the
@@ -229,6 +229,10 @@ func TestVmathDomain(t *testing.T) {
 			func(x float64) bool { return x > -1 && x < 0x1p1023 },
 			[]float64{-1, -1.5, -1e300, math.Inf(1), math.Inf(-1), nan, -nan, 0, math.Copysign(0, -1), 1e308, math.MaxFloat64},
 			func(x float64) bool { return x >= 0x1p1023 && x <= math.MaxFloat64 }},
+		{"arcsin", arcsinF64AVX2, arcsinSF64AVX2, arcsinF64Z8, arcsinSF64Z8, asinF,
+			func(x float64) bool { return math.Abs(x) <= 1 },
+			[]float64{1.5, -2, math.Nextafter(1, 2), math.Nextafter(-1, -2), 1, -1, math.Inf(1), math.Inf(-1), nan, -nan, 1e300, 0, math.Copysign(0, -1)},
+			func(x float64) bool { return x != x }},
 	} {
 		slow := UnaryFunc(func(d, x unsafe.Pointer, n int) {
 			dst, src := unsafe.Slice((*float64)(d), n), unsafe.Slice((*float64)(x), n)

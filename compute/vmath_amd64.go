@@ -28,7 +28,7 @@ func registerVmath() {
 		{Arctan, arctanF64AVX2, arctanF64NTAVX2, arctanF64Z8, arctanF64NTZ8, nil, nil},
 		{Expm1, expm1F64AVX2, expm1F64NTAVX2, expm1F64Z8, expm1F64NTZ8, nil, nil},
 		{Tanh, tanhF64AVX2, tanhF64NTAVX2, tanhF64Z8, tanhF64NTZ8, nil, nil},
-		{Arcsin, arcsinF64AVX2, arcsinF64NTAVX2, arcsinF64Z8, arcsinF64NTZ8, nil, nil},
+		{Arcsin, arcsinF64AVX2, arcsinF64NTAVX2, arcsinF64Z8, arcsinF64NTZ8, arcsinSF64AVX2, arcsinSF64Z8},
 		{Tan, tanF64AVX2, tanF64NTAVX2, tanF64Z8, tanF64NTZ8, nil, nil},
 	} {
 		k, knt, ks := u.k, u.knt, u.ks

@@ -52,6 +52,9 @@ func logSF64AVX2(dst, x unsafe.Pointer, n int) int
 func log1pSF64AVX2(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
+func arcsinSF64AVX2(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
 func pow15F64AVX2(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
@@ -182,6 +185,9 @@ func logSF64Z8(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
 func log1pSF64Z8(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func arcsinSF64Z8(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
 func expF64Z8(dst, x unsafe.Pointer, n int) int

@@ -738,6 +738,18 @@ func f64Kernels() {
 		log1pBody()
 		domainFix("Y14", "Y0", -1)
 	}, "Y0")
+	// arcsinS: arcsin that also takes |x| > 1 (infinities included),
+	// whose result is math.NaN as the Go loop's; NaN: the Go loop
+	kernel("arcsinSF64AVX2", "dst, x unsafe.Pointer, n int", 32, unaryArgs, []input{{"SI", "Y0", 0.5}}, func() {
+		p("VCMPPD $0x07, Y0, Y0, Y1") // not NaN
+		jmpUnless("Y1")
+	}, func() {
+		asinBody(asinP, true)
+		p("VANDPD %s, Y14, Y1", kb(0x7fffffffffffffff))
+		p("VCMPPD $0x1e, %s, Y1, Y1", k(1))
+		p("VMOVUPD %s, Y2", k(math.NaN()))
+		p("VBLENDVPD Y1, Y2, Y0, Y0")
+	}, "Y0")
 	// x**1.5 and x**2.5 (power with those scalar exponents): x sqrt x and
 	// x^2 sqrt x with no log or exp, for 2^-300 <= x <= 2^300
 	// (halfPowBody); a finite negative x: NaN, math.Pow's bits
@@ -1269,6 +1281,7 @@ func main() {
 	}
 	z8Kernel("logSF64AVX2", "logSF64Z8")
 	z8Kernel("log1pSF64AVX2", "log1pSF64Z8")
+	z8Kernel("arcsinSF64AVX2", "arcsinSF64Z8")
 	z8Asmgen("expF64AVX2", "expF64Z8")
 	for i, c := range consts {
 		for j := 0; j < 4; j++ {
