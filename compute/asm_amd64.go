@@ -4,6 +4,7 @@ package compute
 
 import (
 	"encoding/binary"
+	"sync"
 	"unsafe"
 
 	"golang.org/x/sys/cpu"
@@ -165,58 +166,69 @@ func asmBinary(k func(d, x, y unsafe.Pointer, n int), tail BinaryFunc, size, lan
 // routine goes on after the block. So an element's bits do not depend on
 // its neighbours or its position.
 func asmMathF32(k func(d, x unsafe.Pointer, n int) int, slow UnaryFunc) UnaryFunc {
-	one := func(d, x unsafe.Pointer) {
-		var buf [48]float32 // in and out 64-byte aligned (a streaming k's stores need it)
-		a := buf[(16-int(uintptr(unsafe.Pointer(&buf[0]))&63)/4)%16:]
-		in, out := a[:8], a[16:24]
-		v := *(*float32)(x)
-		for i := range in {
-			in[i] = v
-		}
-		if k(unsafe.Pointer(&out[0]), unsafe.Pointer(&in[0]), 8) == 8 {
-			*(*float32)(d) = out[0]
-		} else {
-			slow(d, x, 1)
-		}
-	}
-	return func(d, x unsafe.Pointer, n int) {
-		for done := 0; done < n; {
-			if m := (n - done) &^ 7; m > 0 {
-				done += k(unsafe.Add(d, 4*done), unsafe.Add(x, 4*done), m)
-			}
-			for end := min(done+8, n); done < end; done++ {
-				one(unsafe.Add(d, 4*done), unsafe.Add(x, 4*done))
-			}
-		}
-	}
+	return asmMath(k, slow, 4)
 }
 
 // asmMathF64 is asmMathF32 for float64 routines (blocks of 4).
 func asmMathF64(k func(d, x unsafe.Pointer, n int) int, slow UnaryFunc) UnaryFunc {
-	one := func(d, x unsafe.Pointer) {
-		var buf [24]float64 // in and out 64-byte aligned (a streaming k's stores need it)
-		a := buf[(8-int(uintptr(unsafe.Pointer(&buf[0]))&63)/8)%8:]
-		in, out := a[:4], a[8:12]
-		v := *(*float64)(x)
-		for i := range in {
-			in[i] = v
+	return asmMath(k, slow, 8)
+}
+
+// oneScratch holds an element's vector of copies and the routine's
+// result, each 64-byte aligned (a streaming routine's stores need it),
+// from a pool: on the stack it would escape (k is a function value), and
+// a heap block an element cost more than the routine.
+type oneScratch [24]float64
+
+var oneScratchPool = sync.Pool{New: func() any { return new(oneScratch) }}
+
+// asmMath is asmMathF32 (size 4, blocks of 8) and asmMathF64 (size 8,
+// blocks of 4).
+func asmMath(k func(d, x unsafe.Pointer, n int) int, slow UnaryFunc, size int) UnaryFunc {
+	lanes := 32 / size
+	one := func(sc *oneScratch, d, kx, x unsafe.Pointer) {
+		base := unsafe.Pointer(sc)
+		in := unsafe.Add(base, (64-int(uintptr(base)&63))&63)
+		out := unsafe.Add(in, 64)
+		for i := 0; i < lanes; i++ {
+			copy(unsafe.Slice((*byte)(unsafe.Add(in, i*size)), size), unsafe.Slice((*byte)(kx), size))
 		}
-		if k(unsafe.Pointer(&out[0]), unsafe.Pointer(&in[0]), 4) == 4 {
-			*(*float64)(d) = out[0]
+		if k(out, in, lanes) == lanes {
+			copy(unsafe.Slice((*byte)(d), size), unsafe.Slice((*byte)(out), size))
 		} else {
 			slow(d, x, 1)
 		}
 	}
-	return func(d, x unsafe.Pointer, n int) {
+	// run is the loop with k reading kin and slow reading xin
+	run := func(d, kin, xin unsafe.Pointer, n int) {
+		var sc *oneScratch
 		for done := 0; done < n; {
-			if m := (n - done) &^ 3; m > 0 {
-				done += k(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), m)
+			if m := (n - done) &^ (lanes - 1); m > 0 {
+				done += k(unsafe.Add(d, size*done), unsafe.Add(kin, size*done), m)
 			}
-			for end := min(done+4, n); done < end; done++ {
-				one(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done))
+			if done < n && sc == nil {
+				sc = oneScratchPool.Get().(*oneScratch)
+			}
+			for end := min(done+lanes, n); done < end; done++ {
+				one(sc, unsafe.Add(d, size*done), unsafe.Add(kin, size*done), unsafe.Add(xin, size*done))
+			}
+		}
+		if sc != nil {
+			oneScratchPool.Put(sc)
+		}
+	}
+	if size == 8 { // float64: data with NaNs in chunks (vmNaNChunks)
+		return func(d, x unsafe.Pointer, n int) {
+			done := 0
+			if m := n &^ (lanes - 1); m > 0 {
+				done = k(d, x, m)
+			}
+			if done < n {
+				vmNaNChunks(run, slow, unsafe.Add(d, size*done), unsafe.Add(x, size*done), n-done)
 			}
 		}
 	}
+	return func(d, x unsafe.Pointer, n int) { run(d, x, x, n) }
 }
 
 // asmUnary runs whole vectors in assembly and the rest with the Go loop.

@@ -296,3 +296,96 @@ func TestVmathDomain(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkVmathNaN: float64 sin and exp of data with 1% NaN (missing
+// values), through the chunked path that replaces NaNs for the kernel
+// (vmUnaryS; asmMath) against the kernel stopping at each (vmUnary), and
+// on data with none.
+func BenchmarkVmathNaN(b *testing.B) {
+	const n = 1 << 16
+	rng := rand.New(rand.NewSource(1))
+	clean, nan := make([]float64, n), make([]float64, n)
+	for i := range clean {
+		clean[i] = rng.Float64()*20 - 10
+		nan[i] = clean[i]
+		if rng.Intn(100) == 0 {
+			nan[i] = math.NaN()
+		}
+	}
+	d := make([]float64, n)
+	k := sinF64AVX2
+	if hasVmath512 {
+		k = vmZ8(sinF64Z8, sinF64AVX2, 0)
+	}
+	slow := wrapUnary(sin_f[float64])
+	for _, c := range []struct {
+		name string
+		f    UnaryFunc
+		x    []float64
+	}{{"sin/clean", vmUnaryS(k, nil, slow), clean}, {"sin/nan/chunks", vmUnaryS(k, nil, slow), nan},
+		{"sin/nan/stops", vmUnary(k, slow), nan}, {"exp/clean", unTable[Exp][Float64], clean}, {"exp/nan", unTable[Exp][Float64], nan}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(8 * n)
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				c.f(unsafe.Pointer(&d[0]), unsafe.Pointer(&c.x[0]), n)
+			}
+		})
+	}
+}
+
+// TestVmathNaNChunks: the float64 routines on data with NaNs (missing
+// values; quiet and signaling, both signs) among values in and out of
+// range, at densities from none to most, out of place and in place, and
+// past a chunk: every element is the routine's result for it alone, and
+// every NaN the Go loop's.
+func TestVmathNaNChunks(t *testing.T) {
+	if !Asm || !cpu.X86.HasFMA {
+		t.Skip("needs AVX2 and FMA")
+	}
+	rng := rand.New(rand.NewSource(68))
+	nans := []float64{math.NaN(), math.Float64frombits(0x7ff8000000abcdef), math.Float64frombits(0xfff8000000000123),
+		math.Float64frombits(0x7ff0000000000001)}
+	others := []float64{math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 1e300, -1e300, 5e-324, 1 << 30, -800, 800}
+	for _, c := range []struct {
+		op   Op
+		goF  UnaryFunc
+		name string
+	}{{Sin, wrapUnary(sin_f[float64]), "sin"}, {Cos, wrapUnary(cos_f[float64]), "cos"}, {Tan, wrapUnary(tan_f[float64]), "tan"},
+		{Arctan, wrapUnary(arctan_f[float64]), "arctan"}, {Expm1, wrapUnary(expm1_f[float64]), "expm1"},
+		{Tanh, wrapUnary(tanh_f[float64]), "tanh"}, {Exp, wrapUnary(exp_f[float64]), "exp"}} {
+		f := unTable[c.op][Float64]
+		for trial := 0; trial < 24; trial++ {
+			n := 1 + rng.Intn(3*vmChunk)
+			xs := make([]float64, n)
+			density := []int{0, 1, 10, 80}[trial%4]
+			for i := range xs {
+				xs[i] = rng.Float64()*20 - 10
+				switch r := rng.Intn(100); {
+				case r < density:
+					xs[i] = nans[rng.Intn(len(nans))]
+				case r < density+2:
+					xs[i] = others[rng.Intn(len(others))]
+				}
+			}
+			got := make([]float64, n)
+			f(unsafe.Pointer(&got[0]), unsafe.Pointer(&xs[0]), n)
+			in := append([]float64(nil), xs...)
+			f(unsafe.Pointer(&in[0]), unsafe.Pointer(&in[0]), n) // in place
+			for i, x := range xs {
+				var want float64
+				if x != x {
+					c.goF(unsafe.Pointer(&want), unsafe.Pointer(&xs[i]), 1)
+				} else {
+					f(unsafe.Pointer(&want), unsafe.Pointer(&xs[i]), 1)
+				}
+				for _, g := range []float64{got[i], in[i]} {
+					if math.Float64bits(g) != math.Float64bits(want) {
+						t.Fatalf("%s n %d: element %d (x %v, %#x) = %v (%#x), want %v (%#x)", c.name, n, i, x, math.Float64bits(x),
+							g, math.Float64bits(g), want, math.Float64bits(want))
+					}
+				}
+			}
+		}
+	}
+}
