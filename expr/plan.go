@@ -415,7 +415,9 @@ func (ev *evaluation) buildGroup(r *rnode, shape, dstStrides []int, want array.D
 	}
 	if stream && size(shape)*g.rootT.Size() >= ntThreshold && g.dstCS[len(g.dstCS)-1] == 1 && !g.masked {
 		if g.arithmeticBound() {
-			g.notes = append(g.notes, "plain stores: the pass is bound by its arithmetic, which non-temporal stores would not overlap")
+			if compute.Asm { // (the pure-Go build has no streaming kernels)
+				g.notes = append(g.notes, "plain stores: the pass is bound by its arithmetic, which non-temporal stores would not overlap")
+			}
 		} else {
 			g.streamOutput(rootIsLeaf, ev.dstOff)
 		}
