@@ -29,7 +29,18 @@ func registerAsm() {
 	registerAccExtrema()
 	if cpu.X86.HasFMA {
 		unTable[Exp][Float32] = asmMathF32(expF32AVX2, unTable[Exp][Float32])
-		unTable[Log][Float32] = asmMathF32(logF32AVX2, unTable[Log][Float32])
+		// log: the domain form (zeros, negatives, NaNs, infinities) from
+		// the plain kernel's first stop on
+		logRest := asmMathF32(logSF32AVX2, unTable[Log][Float32])
+		unTable[Log][Float32] = func(d, x unsafe.Pointer, n int) {
+			done := 0
+			if m := n &^ 7; m > 0 {
+				done = logF32AVX2(d, x, m)
+			}
+			if done < n {
+				logRest(unsafe.Add(d, 4*done), unsafe.Add(x, 4*done), n-done)
+			}
+		}
 		unTable[Tanh][Float32] = asmMathF32(tanhF32AVX2, unTable[Tanh][Float32])
 		unTable[Sin][Float32] = asmMathF32(sinF32AVX2, unTable[Sin][Float32])
 		unTable[Cos][Float32] = asmMathF32(cosF32AVX2, unTable[Cos][Float32])

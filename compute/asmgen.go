@@ -712,20 +712,35 @@ func emitExpF32() {
 	fmt.Fprintf(w, "done:\n\tMOVQ R8, ret+24(FP)\n\tVZEROUPPER\n\tRET\n\n")
 }
 
-func emitLogF32() {
+// emitLogF32 writes logF32AVX2 (positive normal arguments) and, with
+// domain, logSF32AVX2, which also takes zeros, negatives, NaNs and
+// infinities (each such lane set to the Go loop's bits at the end): the
+// Go wrapper switches to it at the first block logF32AVX2 leaves, so
+// data without such values keeps the shorter loop.
+func emitLogF32(domain bool) {
 	w := &asm
-	fmt.Fprintf(&decl, "//go:noescape\nfunc logF32AVX2(dst, x unsafe.Pointer, n int) int\n\n")
-	fmt.Fprintf(w, "// func logF32AVX2(dst, x unsafe.Pointer, n int) int\nTEXT ·logF32AVX2(SB), NOSPLIT, $0-32\n")
+	name := "logF32AVX2"
+	if domain {
+		name = "logSF32AVX2"
+	}
+	fmt.Fprintf(&decl, "//go:noescape\nfunc %s(dst, x unsafe.Pointer, n int) int\n\n", name)
+	fmt.Fprintf(w, "// func %s(dst, x unsafe.Pointer, n int) int\nTEXT ·%s(SB), NOSPLIT, $0-32\n", name, name)
 	fmt.Fprintf(w, "\tMOVQ dst+0(FP), DI\n\tMOVQ x+8(FP), SI\n\tMOVQ n+16(FP), CX\n\tXORQ R8, R8\n")
 	fmt.Fprintf(w, "loop:\n\tCMPQ R8, CX\n\tJGE done\n")
 	fmt.Fprintf(w, "\tVMOVUPS (SI)(R8*4), Y0\n")
-	// every x but a positive denormal (the Go loop's): x >= min normal
-	// (+Inf included), x <= 0 (zeros, -Inf) or NaN; the lanes outside the
-	// domain are set at the end (x kept in Y8)
-	fmt.Fprintf(w, "\tVMOVAPS Y0, Y8\n")
-	fmt.Fprintf(w, "\tVCMPPS $0x1d, %s, Y0, Y1\n", constF32("minnorm", 0x00800000))
-	fmt.Fprintf(w, "\tVXORPS Y3, Y3, Y3\n\tVCMPPS $0x12, Y3, Y0, Y2\n\tVORPS Y2, Y1, Y1\n")
-	fmt.Fprintf(w, "\tVCMPPS $0x03, Y0, Y0, Y2\n\tVORPS Y2, Y1, Y1\n")
+	if domain {
+		// every x but a positive denormal (the Go loop's): x >= min normal
+		// (+Inf included), x <= 0 (zeros, -Inf) or NaN; the lanes outside
+		// the domain are set at the end (x kept in Y8)
+		fmt.Fprintf(w, "\tVMOVAPS Y0, Y8\n")
+		fmt.Fprintf(w, "\tVCMPPS $0x1d, %s, Y0, Y1\n", constF32("minnorm", 0x00800000))
+		fmt.Fprintf(w, "\tVXORPS Y3, Y3, Y3\n\tVCMPPS $0x12, Y3, Y0, Y2\n\tVORPS Y2, Y1, Y1\n")
+		fmt.Fprintf(w, "\tVCMPPS $0x03, Y0, Y0, Y2\n\tVORPS Y2, Y1, Y1\n")
+	} else { // normal positive finite: min normal <= x <= max float
+		fmt.Fprintf(w, "\tVCMPPS $0x1d, %s, Y0, Y1\n", constF32("minnorm", 0x00800000))
+		fmt.Fprintf(w, "\tVCMPPS $0x12, %s, Y0, Y2\n", constF32("maxf", 0x7f7fffff))
+		fmt.Fprintf(w, "\tVANDPS Y2, Y1, Y1\n")
+	}
 	fmt.Fprintf(w, "\tVMOVMSKPS Y1, AX\n\tCMPL AX, $0xff\n\tJNE done\n")
 	// e = exponent - 126 (as float), m = mantissa in [0.5, 1)
 	fmt.Fprintf(w, "\tVPSRLD $23, Y0, Y1\n\tVPSUBD %s, Y1, Y1\n\tVCVTDQ2PS Y1, Y1\n", constF32("i126", 126))
@@ -744,7 +759,16 @@ func emitLogF32() {
 	fmt.Fprintf(w, "\tVFMADD231PS %s, Y1, Y2\n", cf("ln2lo", -2.12194440e-4))
 	fmt.Fprintf(w, "\tVFNMADD231PS %s, Y3, Y2\n", cf("halff", 0.5))
 	fmt.Fprintf(w, "\tVADDPS Y2, Y0, Y0\n\tVFMADD231PS %s, Y1, Y0\n", cf("ln2hi", 0.693359375))
-	// outside the domain, as the Go loop (float32(math.Log(float64(x)))):
+	if domain {
+		logF32Domain(w)
+	}
+	fmt.Fprintf(w, "\tVMOVUPS Y0, (DI)(R8*4)\n\tADDQ $8, R8\n\tJMP loop\n")
+	fmt.Fprintf(w, "done:\n\tMOVQ R8, ret+24(FP)\n\tVZEROUPPER\n\tRET\n\n")
+}
+
+// logF32Domain sets Y0, float32 log of Y8, where x is outside the domain,
+// as the Go loop (float32(math.Log(float64(x)))).
+func logF32Domain(w *bytes.Buffer) {
 	// NaN or +Inf: x (quieted, x + x); any other x with its sign bit set
 	// (negatives, -Inf, a NaN with its sign bit): math.NaN() as a float32;
 	// +-0: -Inf
@@ -753,8 +777,6 @@ func emitLogF32() {
 	fmt.Fprintf(w, "\tVMOVUPS %s, Y2\n\tVBLENDVPS Y8, Y2, Y0, Y0\n", constF32("gonan", 0x7fc00000))
 	fmt.Fprintf(w, "\tVXORPS Y3, Y3, Y3\n\tVCMPPS $0x00, Y3, Y8, Y1\n")
 	fmt.Fprintf(w, "\tVMOVUPS %s, Y2\n\tVBLENDVPS Y1, Y2, Y0, Y0\n", constF32("ninf", 0xff800000))
-	fmt.Fprintf(w, "\tVMOVUPS Y0, (DI)(R8*4)\n\tADDQ $8, R8\n\tJMP loop\n")
-	fmt.Fprintf(w, "done:\n\tMOVQ R8, ret+24(FP)\n\tVZEROUPPER\n\tRET\n\n")
 }
 
 // emitTanhF32: Cephes' odd polynomial below 0.625, 1 - 2/(exp(2|x|)+1)
@@ -1042,7 +1064,8 @@ func main() {
 		}
 	}
 	emitExpF32()
-	emitLogF32()
+	emitLogF32(false)
+	emitLogF32(true)
 	emitTanhF32()
 	emitSinCosF32("sin", 0)
 	emitSinCosF32("cos", 1)

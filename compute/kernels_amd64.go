@@ -2290,6 +2290,9 @@ func expF32AVX2(dst, x unsafe.Pointer, n int) int
 func logF32AVX2(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
+func logSF32AVX2(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
 func tanhF32AVX2(dst, x unsafe.Pointer, n int) int
 
 //go:noescape

@@ -35071,6 +35071,57 @@ loop:
 	CMPQ R8, CX
 	JGE done
 	VMOVUPS (SI)(R8*4), Y0
+	VCMPPS $0x1d, mathc<>+416(SB), Y0, Y1
+	VCMPPS $0x12, mathc<>+448(SB), Y0, Y2
+	VANDPS Y2, Y1, Y1
+	VMOVMSKPS Y1, AX
+	CMPL AX, $0xff
+	JNE done
+	VPSRLD $23, Y0, Y1
+	VPSUBD mathc<>+480(SB), Y1, Y1
+	VCVTDQ2PS Y1, Y1
+	VPAND mathc<>+512(SB), Y0, Y0
+	VPOR mathc<>+544(SB), Y0, Y0
+	VCMPPS $0x11, mathc<>+576(SB), Y0, Y2
+	VANDPS mathc<>+352(SB), Y2, Y3
+	VSUBPS Y3, Y1, Y1
+	VANDPS Y0, Y2, Y3
+	VSUBPS mathc<>+352(SB), Y0, Y0
+	VADDPS Y3, Y0, Y0
+	VMOVUPS mathc<>+608(SB), Y2
+	VFMADD213PS mathc<>+640(SB), Y0, Y2
+	VFMADD213PS mathc<>+672(SB), Y0, Y2
+	VFMADD213PS mathc<>+704(SB), Y0, Y2
+	VFMADD213PS mathc<>+736(SB), Y0, Y2
+	VFMADD213PS mathc<>+768(SB), Y0, Y2
+	VFMADD213PS mathc<>+800(SB), Y0, Y2
+	VFMADD213PS mathc<>+832(SB), Y0, Y2
+	VFMADD213PS mathc<>+864(SB), Y0, Y2
+	VMULPS Y0, Y0, Y3
+	VMULPS Y0, Y2, Y2
+	VMULPS Y3, Y2, Y2
+	VFMADD231PS mathc<>+128(SB), Y1, Y2
+	VFNMADD231PS mathc<>+896(SB), Y3, Y2
+	VADDPS Y2, Y0, Y0
+	VFMADD231PS mathc<>+96(SB), Y1, Y0
+	VMOVUPS Y0, (DI)(R8*4)
+	ADDQ $8, R8
+	JMP loop
+done:
+	MOVQ R8, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func logSF32AVX2(dst, x unsafe.Pointer, n int) int
+TEXT ·logSF32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ R8, R8
+loop:
+	CMPQ R8, CX
+	JGE done
+	VMOVUPS (SI)(R8*4), Y0
 	VMOVAPS Y0, Y8
 	VCMPPS $0x1d, mathc<>+416(SB), Y0, Y1
 	VXORPS Y3, Y3, Y3
@@ -35082,18 +35133,17 @@ loop:
 	CMPL AX, $0xff
 	JNE done
 	VPSRLD $23, Y0, Y1
-	VPSUBD mathc<>+448(SB), Y1, Y1
+	VPSUBD mathc<>+480(SB), Y1, Y1
 	VCVTDQ2PS Y1, Y1
-	VPAND mathc<>+480(SB), Y0, Y0
-	VPOR mathc<>+512(SB), Y0, Y0
-	VCMPPS $0x11, mathc<>+544(SB), Y0, Y2
+	VPAND mathc<>+512(SB), Y0, Y0
+	VPOR mathc<>+544(SB), Y0, Y0
+	VCMPPS $0x11, mathc<>+576(SB), Y0, Y2
 	VANDPS mathc<>+352(SB), Y2, Y3
 	VSUBPS Y3, Y1, Y1
 	VANDPS Y0, Y2, Y3
 	VSUBPS mathc<>+352(SB), Y0, Y0
 	VADDPS Y3, Y0, Y0
-	VMOVUPS mathc<>+576(SB), Y2
-	VFMADD213PS mathc<>+608(SB), Y0, Y2
+	VMOVUPS mathc<>+608(SB), Y2
 	VFMADD213PS mathc<>+640(SB), Y0, Y2
 	VFMADD213PS mathc<>+672(SB), Y0, Y2
 	VFMADD213PS mathc<>+704(SB), Y0, Y2
@@ -35101,23 +35151,24 @@ loop:
 	VFMADD213PS mathc<>+768(SB), Y0, Y2
 	VFMADD213PS mathc<>+800(SB), Y0, Y2
 	VFMADD213PS mathc<>+832(SB), Y0, Y2
+	VFMADD213PS mathc<>+864(SB), Y0, Y2
 	VMULPS Y0, Y0, Y3
 	VMULPS Y0, Y2, Y2
 	VMULPS Y3, Y2, Y2
 	VFMADD231PS mathc<>+128(SB), Y1, Y2
-	VFNMADD231PS mathc<>+864(SB), Y3, Y2
+	VFNMADD231PS mathc<>+896(SB), Y3, Y2
 	VADDPS Y2, Y0, Y0
 	VFMADD231PS mathc<>+96(SB), Y1, Y0
 	VCMPPS $0x03, Y8, Y8, Y1
-	VCMPPS $0x00, mathc<>+896(SB), Y8, Y2
+	VCMPPS $0x00, mathc<>+928(SB), Y8, Y2
 	VORPS Y2, Y1, Y1
 	VADDPS Y8, Y8, Y2
 	VBLENDVPS Y1, Y2, Y0, Y0
-	VMOVUPS mathc<>+928(SB), Y2
+	VMOVUPS mathc<>+960(SB), Y2
 	VBLENDVPS Y8, Y2, Y0, Y0
 	VXORPS Y3, Y3, Y3
 	VCMPPS $0x00, Y3, Y8, Y1
-	VMOVUPS mathc<>+960(SB), Y2
+	VMOVUPS mathc<>+992(SB), Y2
 	VBLENDVPS Y1, Y2, Y0, Y0
 	VMOVUPS Y0, (DI)(R8*4)
 	ADDQ $8, R8
@@ -35137,20 +35188,20 @@ loop:
 	CMPQ R8, CX
 	JGE done
 	VMOVUPS (SI)(R8*4), Y0
-	VMOVUPS mathc<>+992(SB), Y9
+	VMOVUPS mathc<>+1024(SB), Y9
 	VANDNPS Y0, Y9, Y1
 	VANDPS Y0, Y9, Y9
 	VCMPPS $0x7, Y0, Y0, Y2
 	VMOVMSKPS Y2, AX
 	CMPL AX, $0xff
 	JNE done
-	VMINPS mathc<>+1024(SB), Y1, Y1
+	VMINPS mathc<>+1056(SB), Y1, Y1
 	VMULPS Y0, Y0, Y2
-	VMOVUPS mathc<>+1056(SB), Y3
-	VFMADD213PS mathc<>+1088(SB), Y2, Y3
+	VMOVUPS mathc<>+1088(SB), Y3
 	VFMADD213PS mathc<>+1120(SB), Y2, Y3
 	VFMADD213PS mathc<>+1152(SB), Y2, Y3
 	VFMADD213PS mathc<>+1184(SB), Y2, Y3
+	VFMADD213PS mathc<>+1216(SB), Y2, Y3
 	VMULPS Y2, Y3, Y3
 	VFMADD213PS Y0, Y0, Y3
 	VADDPS Y1, Y1, Y4
@@ -35172,12 +35223,12 @@ loop:
 	VPSLLD $23, Y5, Y5
 	VMULPS Y5, Y6, Y6
 	VADDPS mathc<>+352(SB), Y6, Y6
-	VMOVUPS mathc<>+1216(SB), Y8
+	VMOVUPS mathc<>+1248(SB), Y8
 	VDIVPS Y6, Y8, Y7
 	VMOVUPS mathc<>+352(SB), Y6
 	VSUBPS Y7, Y6, Y6
 	VORPS Y9, Y6, Y6
-	VCMPPS $0x11, mathc<>+1248(SB), Y1, Y10
+	VCMPPS $0x11, mathc<>+1280(SB), Y1, Y10
 	VBLENDVPS Y10, Y3, Y6, Y2
 	VMOVUPS Y2, (DI)(R8*4)
 	ADDQ $8, R8
@@ -35197,29 +35248,29 @@ loop:
 	CMPQ R8, CX
 	JGE done
 	VMOVUPS (SI)(R8*4), Y0
-	VMOVUPS mathc<>+992(SB), Y9
+	VMOVUPS mathc<>+1024(SB), Y9
 	VANDNPS Y0, Y9, Y1
-	VCMPPS $0x12, mathc<>+1280(SB), Y1, Y2
+	VCMPPS $0x12, mathc<>+1312(SB), Y1, Y2
 	VMOVMSKPS Y2, AX
 	CMPL AX, $0xff
 	JNE done
-	VMULPS mathc<>+1312(SB), Y0, Y1
+	VMULPS mathc<>+1344(SB), Y0, Y1
 	VROUNDPS $8, Y1, Y1
-	VFNMADD231PS mathc<>+1344(SB), Y1, Y0
 	VFNMADD231PS mathc<>+1376(SB), Y1, Y0
 	VFNMADD231PS mathc<>+1408(SB), Y1, Y0
+	VFNMADD231PS mathc<>+1440(SB), Y1, Y0
 	VCVTPS2DQ Y1, Y1
 	VMULPS Y0, Y0, Y2
-	VMOVUPS mathc<>+1440(SB), Y3
-	VFMADD213PS mathc<>+1472(SB), Y2, Y3
+	VMOVUPS mathc<>+1472(SB), Y3
 	VFMADD213PS mathc<>+1504(SB), Y2, Y3
+	VFMADD213PS mathc<>+1536(SB), Y2, Y3
 	VMULPS Y2, Y3, Y3
 	VFMADD213PS Y0, Y0, Y3
-	VMOVUPS mathc<>+1536(SB), Y4
-	VFMADD213PS mathc<>+1568(SB), Y2, Y4
+	VMOVUPS mathc<>+1568(SB), Y4
 	VFMADD213PS mathc<>+1600(SB), Y2, Y4
+	VFMADD213PS mathc<>+1632(SB), Y2, Y4
 	VMULPS Y2, Y4, Y4
-	VSUBPS mathc<>+864(SB), Y4, Y4
+	VSUBPS mathc<>+896(SB), Y4, Y4
 	VMULPS Y2, Y4, Y4
 	VADDPS mathc<>+352(SB), Y4, Y4
 	VPSLLD $31, Y1, Y5
@@ -35245,30 +35296,30 @@ loop:
 	CMPQ R8, CX
 	JGE done
 	VMOVUPS (SI)(R8*4), Y0
-	VMOVUPS mathc<>+992(SB), Y9
+	VMOVUPS mathc<>+1024(SB), Y9
 	VANDNPS Y0, Y9, Y1
-	VCMPPS $0x12, mathc<>+1280(SB), Y1, Y2
+	VCMPPS $0x12, mathc<>+1312(SB), Y1, Y2
 	VMOVMSKPS Y2, AX
 	CMPL AX, $0xff
 	JNE done
-	VMULPS mathc<>+1312(SB), Y0, Y1
+	VMULPS mathc<>+1344(SB), Y0, Y1
 	VROUNDPS $8, Y1, Y1
-	VFNMADD231PS mathc<>+1344(SB), Y1, Y0
 	VFNMADD231PS mathc<>+1376(SB), Y1, Y0
 	VFNMADD231PS mathc<>+1408(SB), Y1, Y0
+	VFNMADD231PS mathc<>+1440(SB), Y1, Y0
 	VCVTPS2DQ Y1, Y1
-	VPADDD mathc<>+1632(SB), Y1, Y1
+	VPADDD mathc<>+1664(SB), Y1, Y1
 	VMULPS Y0, Y0, Y2
-	VMOVUPS mathc<>+1440(SB), Y3
-	VFMADD213PS mathc<>+1472(SB), Y2, Y3
+	VMOVUPS mathc<>+1472(SB), Y3
 	VFMADD213PS mathc<>+1504(SB), Y2, Y3
+	VFMADD213PS mathc<>+1536(SB), Y2, Y3
 	VMULPS Y2, Y3, Y3
 	VFMADD213PS Y0, Y0, Y3
-	VMOVUPS mathc<>+1536(SB), Y4
-	VFMADD213PS mathc<>+1568(SB), Y2, Y4
+	VMOVUPS mathc<>+1568(SB), Y4
 	VFMADD213PS mathc<>+1600(SB), Y2, Y4
+	VFMADD213PS mathc<>+1632(SB), Y2, Y4
 	VMULPS Y2, Y4, Y4
-	VSUBPS mathc<>+864(SB), Y4, Y4
+	VSUBPS mathc<>+896(SB), Y4, Y4
 	VMULPS Y2, Y4, Y4
 	VADDPS mathc<>+352(SB), Y4, Y4
 	VPSLLD $31, Y1, Y5
@@ -35444,311 +35495,319 @@ DATA mathc<>+432(SB)/4, $0x00800000
 DATA mathc<>+436(SB)/4, $0x00800000
 DATA mathc<>+440(SB)/4, $0x00800000
 DATA mathc<>+444(SB)/4, $0x00800000
-DATA mathc<>+448(SB)/4, $0x0000007e
-DATA mathc<>+452(SB)/4, $0x0000007e
-DATA mathc<>+456(SB)/4, $0x0000007e
-DATA mathc<>+460(SB)/4, $0x0000007e
-DATA mathc<>+464(SB)/4, $0x0000007e
-DATA mathc<>+468(SB)/4, $0x0000007e
-DATA mathc<>+472(SB)/4, $0x0000007e
-DATA mathc<>+476(SB)/4, $0x0000007e
-DATA mathc<>+480(SB)/4, $0x007fffff
-DATA mathc<>+484(SB)/4, $0x007fffff
-DATA mathc<>+488(SB)/4, $0x007fffff
-DATA mathc<>+492(SB)/4, $0x007fffff
-DATA mathc<>+496(SB)/4, $0x007fffff
-DATA mathc<>+500(SB)/4, $0x007fffff
-DATA mathc<>+504(SB)/4, $0x007fffff
-DATA mathc<>+508(SB)/4, $0x007fffff
-DATA mathc<>+512(SB)/4, $0x3f000000
-DATA mathc<>+516(SB)/4, $0x3f000000
-DATA mathc<>+520(SB)/4, $0x3f000000
-DATA mathc<>+524(SB)/4, $0x3f000000
-DATA mathc<>+528(SB)/4, $0x3f000000
-DATA mathc<>+532(SB)/4, $0x3f000000
-DATA mathc<>+536(SB)/4, $0x3f000000
-DATA mathc<>+540(SB)/4, $0x3f000000
-DATA mathc<>+544(SB)/4, $0x3f3504f3
-DATA mathc<>+548(SB)/4, $0x3f3504f3
-DATA mathc<>+552(SB)/4, $0x3f3504f3
-DATA mathc<>+556(SB)/4, $0x3f3504f3
-DATA mathc<>+560(SB)/4, $0x3f3504f3
-DATA mathc<>+564(SB)/4, $0x3f3504f3
-DATA mathc<>+568(SB)/4, $0x3f3504f3
-DATA mathc<>+572(SB)/4, $0x3f3504f3
-DATA mathc<>+576(SB)/4, $0x3d9021bb
-DATA mathc<>+580(SB)/4, $0x3d9021bb
-DATA mathc<>+584(SB)/4, $0x3d9021bb
-DATA mathc<>+588(SB)/4, $0x3d9021bb
-DATA mathc<>+592(SB)/4, $0x3d9021bb
-DATA mathc<>+596(SB)/4, $0x3d9021bb
-DATA mathc<>+600(SB)/4, $0x3d9021bb
-DATA mathc<>+604(SB)/4, $0x3d9021bb
-DATA mathc<>+608(SB)/4, $0xbdebd1b8
-DATA mathc<>+612(SB)/4, $0xbdebd1b8
-DATA mathc<>+616(SB)/4, $0xbdebd1b8
-DATA mathc<>+620(SB)/4, $0xbdebd1b8
-DATA mathc<>+624(SB)/4, $0xbdebd1b8
-DATA mathc<>+628(SB)/4, $0xbdebd1b8
-DATA mathc<>+632(SB)/4, $0xbdebd1b8
-DATA mathc<>+636(SB)/4, $0xbdebd1b8
-DATA mathc<>+640(SB)/4, $0x3def251a
-DATA mathc<>+644(SB)/4, $0x3def251a
-DATA mathc<>+648(SB)/4, $0x3def251a
-DATA mathc<>+652(SB)/4, $0x3def251a
-DATA mathc<>+656(SB)/4, $0x3def251a
-DATA mathc<>+660(SB)/4, $0x3def251a
-DATA mathc<>+664(SB)/4, $0x3def251a
-DATA mathc<>+668(SB)/4, $0x3def251a
-DATA mathc<>+672(SB)/4, $0xbdfe5d4f
-DATA mathc<>+676(SB)/4, $0xbdfe5d4f
-DATA mathc<>+680(SB)/4, $0xbdfe5d4f
-DATA mathc<>+684(SB)/4, $0xbdfe5d4f
-DATA mathc<>+688(SB)/4, $0xbdfe5d4f
-DATA mathc<>+692(SB)/4, $0xbdfe5d4f
-DATA mathc<>+696(SB)/4, $0xbdfe5d4f
-DATA mathc<>+700(SB)/4, $0xbdfe5d4f
-DATA mathc<>+704(SB)/4, $0x3e11e9bf
-DATA mathc<>+708(SB)/4, $0x3e11e9bf
-DATA mathc<>+712(SB)/4, $0x3e11e9bf
-DATA mathc<>+716(SB)/4, $0x3e11e9bf
-DATA mathc<>+720(SB)/4, $0x3e11e9bf
-DATA mathc<>+724(SB)/4, $0x3e11e9bf
-DATA mathc<>+728(SB)/4, $0x3e11e9bf
-DATA mathc<>+732(SB)/4, $0x3e11e9bf
-DATA mathc<>+736(SB)/4, $0xbe2aae50
-DATA mathc<>+740(SB)/4, $0xbe2aae50
-DATA mathc<>+744(SB)/4, $0xbe2aae50
-DATA mathc<>+748(SB)/4, $0xbe2aae50
-DATA mathc<>+752(SB)/4, $0xbe2aae50
-DATA mathc<>+756(SB)/4, $0xbe2aae50
-DATA mathc<>+760(SB)/4, $0xbe2aae50
-DATA mathc<>+764(SB)/4, $0xbe2aae50
-DATA mathc<>+768(SB)/4, $0x3e4cceac
-DATA mathc<>+772(SB)/4, $0x3e4cceac
-DATA mathc<>+776(SB)/4, $0x3e4cceac
-DATA mathc<>+780(SB)/4, $0x3e4cceac
-DATA mathc<>+784(SB)/4, $0x3e4cceac
-DATA mathc<>+788(SB)/4, $0x3e4cceac
-DATA mathc<>+792(SB)/4, $0x3e4cceac
-DATA mathc<>+796(SB)/4, $0x3e4cceac
-DATA mathc<>+800(SB)/4, $0xbe7ffffc
-DATA mathc<>+804(SB)/4, $0xbe7ffffc
-DATA mathc<>+808(SB)/4, $0xbe7ffffc
-DATA mathc<>+812(SB)/4, $0xbe7ffffc
-DATA mathc<>+816(SB)/4, $0xbe7ffffc
-DATA mathc<>+820(SB)/4, $0xbe7ffffc
-DATA mathc<>+824(SB)/4, $0xbe7ffffc
-DATA mathc<>+828(SB)/4, $0xbe7ffffc
-DATA mathc<>+832(SB)/4, $0x3eaaaaaa
-DATA mathc<>+836(SB)/4, $0x3eaaaaaa
-DATA mathc<>+840(SB)/4, $0x3eaaaaaa
-DATA mathc<>+844(SB)/4, $0x3eaaaaaa
-DATA mathc<>+848(SB)/4, $0x3eaaaaaa
-DATA mathc<>+852(SB)/4, $0x3eaaaaaa
-DATA mathc<>+856(SB)/4, $0x3eaaaaaa
-DATA mathc<>+860(SB)/4, $0x3eaaaaaa
-DATA mathc<>+864(SB)/4, $0x3f000000
-DATA mathc<>+868(SB)/4, $0x3f000000
-DATA mathc<>+872(SB)/4, $0x3f000000
-DATA mathc<>+876(SB)/4, $0x3f000000
-DATA mathc<>+880(SB)/4, $0x3f000000
-DATA mathc<>+884(SB)/4, $0x3f000000
-DATA mathc<>+888(SB)/4, $0x3f000000
-DATA mathc<>+892(SB)/4, $0x3f000000
-DATA mathc<>+896(SB)/4, $0x7f800000
-DATA mathc<>+900(SB)/4, $0x7f800000
-DATA mathc<>+904(SB)/4, $0x7f800000
-DATA mathc<>+908(SB)/4, $0x7f800000
-DATA mathc<>+912(SB)/4, $0x7f800000
-DATA mathc<>+916(SB)/4, $0x7f800000
-DATA mathc<>+920(SB)/4, $0x7f800000
-DATA mathc<>+924(SB)/4, $0x7f800000
-DATA mathc<>+928(SB)/4, $0x7fc00000
-DATA mathc<>+932(SB)/4, $0x7fc00000
-DATA mathc<>+936(SB)/4, $0x7fc00000
-DATA mathc<>+940(SB)/4, $0x7fc00000
-DATA mathc<>+944(SB)/4, $0x7fc00000
-DATA mathc<>+948(SB)/4, $0x7fc00000
-DATA mathc<>+952(SB)/4, $0x7fc00000
-DATA mathc<>+956(SB)/4, $0x7fc00000
-DATA mathc<>+960(SB)/4, $0xff800000
-DATA mathc<>+964(SB)/4, $0xff800000
-DATA mathc<>+968(SB)/4, $0xff800000
-DATA mathc<>+972(SB)/4, $0xff800000
-DATA mathc<>+976(SB)/4, $0xff800000
-DATA mathc<>+980(SB)/4, $0xff800000
-DATA mathc<>+984(SB)/4, $0xff800000
-DATA mathc<>+988(SB)/4, $0xff800000
-DATA mathc<>+992(SB)/4, $0x80000000
-DATA mathc<>+996(SB)/4, $0x80000000
-DATA mathc<>+1000(SB)/4, $0x80000000
-DATA mathc<>+1004(SB)/4, $0x80000000
-DATA mathc<>+1008(SB)/4, $0x80000000
-DATA mathc<>+1012(SB)/4, $0x80000000
-DATA mathc<>+1016(SB)/4, $0x80000000
-DATA mathc<>+1020(SB)/4, $0x80000000
-DATA mathc<>+1024(SB)/4, $0x41200000
-DATA mathc<>+1028(SB)/4, $0x41200000
-DATA mathc<>+1032(SB)/4, $0x41200000
-DATA mathc<>+1036(SB)/4, $0x41200000
-DATA mathc<>+1040(SB)/4, $0x41200000
-DATA mathc<>+1044(SB)/4, $0x41200000
-DATA mathc<>+1048(SB)/4, $0x41200000
-DATA mathc<>+1052(SB)/4, $0x41200000
-DATA mathc<>+1056(SB)/4, $0xbbbaf0ea
-DATA mathc<>+1060(SB)/4, $0xbbbaf0ea
-DATA mathc<>+1064(SB)/4, $0xbbbaf0ea
-DATA mathc<>+1068(SB)/4, $0xbbbaf0ea
-DATA mathc<>+1072(SB)/4, $0xbbbaf0ea
-DATA mathc<>+1076(SB)/4, $0xbbbaf0ea
-DATA mathc<>+1080(SB)/4, $0xbbbaf0ea
-DATA mathc<>+1084(SB)/4, $0xbbbaf0ea
-DATA mathc<>+1088(SB)/4, $0x3ca9134e
-DATA mathc<>+1092(SB)/4, $0x3ca9134e
-DATA mathc<>+1096(SB)/4, $0x3ca9134e
-DATA mathc<>+1100(SB)/4, $0x3ca9134e
-DATA mathc<>+1104(SB)/4, $0x3ca9134e
-DATA mathc<>+1108(SB)/4, $0x3ca9134e
-DATA mathc<>+1112(SB)/4, $0x3ca9134e
-DATA mathc<>+1116(SB)/4, $0x3ca9134e
-DATA mathc<>+1120(SB)/4, $0xbd5c1e2d
-DATA mathc<>+1124(SB)/4, $0xbd5c1e2d
-DATA mathc<>+1128(SB)/4, $0xbd5c1e2d
-DATA mathc<>+1132(SB)/4, $0xbd5c1e2d
-DATA mathc<>+1136(SB)/4, $0xbd5c1e2d
-DATA mathc<>+1140(SB)/4, $0xbd5c1e2d
-DATA mathc<>+1144(SB)/4, $0xbd5c1e2d
-DATA mathc<>+1148(SB)/4, $0xbd5c1e2d
-DATA mathc<>+1152(SB)/4, $0x3e088393
-DATA mathc<>+1156(SB)/4, $0x3e088393
-DATA mathc<>+1160(SB)/4, $0x3e088393
-DATA mathc<>+1164(SB)/4, $0x3e088393
-DATA mathc<>+1168(SB)/4, $0x3e088393
-DATA mathc<>+1172(SB)/4, $0x3e088393
-DATA mathc<>+1176(SB)/4, $0x3e088393
-DATA mathc<>+1180(SB)/4, $0x3e088393
-DATA mathc<>+1184(SB)/4, $0xbeaaaa99
-DATA mathc<>+1188(SB)/4, $0xbeaaaa99
-DATA mathc<>+1192(SB)/4, $0xbeaaaa99
-DATA mathc<>+1196(SB)/4, $0xbeaaaa99
-DATA mathc<>+1200(SB)/4, $0xbeaaaa99
-DATA mathc<>+1204(SB)/4, $0xbeaaaa99
-DATA mathc<>+1208(SB)/4, $0xbeaaaa99
-DATA mathc<>+1212(SB)/4, $0xbeaaaa99
-DATA mathc<>+1216(SB)/4, $0x40000000
-DATA mathc<>+1220(SB)/4, $0x40000000
-DATA mathc<>+1224(SB)/4, $0x40000000
-DATA mathc<>+1228(SB)/4, $0x40000000
-DATA mathc<>+1232(SB)/4, $0x40000000
-DATA mathc<>+1236(SB)/4, $0x40000000
-DATA mathc<>+1240(SB)/4, $0x40000000
-DATA mathc<>+1244(SB)/4, $0x40000000
-DATA mathc<>+1248(SB)/4, $0x3f200000
-DATA mathc<>+1252(SB)/4, $0x3f200000
-DATA mathc<>+1256(SB)/4, $0x3f200000
-DATA mathc<>+1260(SB)/4, $0x3f200000
-DATA mathc<>+1264(SB)/4, $0x3f200000
-DATA mathc<>+1268(SB)/4, $0x3f200000
-DATA mathc<>+1272(SB)/4, $0x3f200000
-DATA mathc<>+1276(SB)/4, $0x3f200000
-DATA mathc<>+1280(SB)/4, $0x447a0000
-DATA mathc<>+1284(SB)/4, $0x447a0000
-DATA mathc<>+1288(SB)/4, $0x447a0000
-DATA mathc<>+1292(SB)/4, $0x447a0000
-DATA mathc<>+1296(SB)/4, $0x447a0000
-DATA mathc<>+1300(SB)/4, $0x447a0000
-DATA mathc<>+1304(SB)/4, $0x447a0000
-DATA mathc<>+1308(SB)/4, $0x447a0000
-DATA mathc<>+1312(SB)/4, $0x3f22f983
-DATA mathc<>+1316(SB)/4, $0x3f22f983
-DATA mathc<>+1320(SB)/4, $0x3f22f983
-DATA mathc<>+1324(SB)/4, $0x3f22f983
-DATA mathc<>+1328(SB)/4, $0x3f22f983
-DATA mathc<>+1332(SB)/4, $0x3f22f983
-DATA mathc<>+1336(SB)/4, $0x3f22f983
-DATA mathc<>+1340(SB)/4, $0x3f22f983
-DATA mathc<>+1344(SB)/4, $0x3fc90fdb
-DATA mathc<>+1348(SB)/4, $0x3fc90fdb
-DATA mathc<>+1352(SB)/4, $0x3fc90fdb
-DATA mathc<>+1356(SB)/4, $0x3fc90fdb
-DATA mathc<>+1360(SB)/4, $0x3fc90fdb
-DATA mathc<>+1364(SB)/4, $0x3fc90fdb
-DATA mathc<>+1368(SB)/4, $0x3fc90fdb
-DATA mathc<>+1372(SB)/4, $0x3fc90fdb
-DATA mathc<>+1376(SB)/4, $0xb33bbd2e
-DATA mathc<>+1380(SB)/4, $0xb33bbd2e
-DATA mathc<>+1384(SB)/4, $0xb33bbd2e
-DATA mathc<>+1388(SB)/4, $0xb33bbd2e
-DATA mathc<>+1392(SB)/4, $0xb33bbd2e
-DATA mathc<>+1396(SB)/4, $0xb33bbd2e
-DATA mathc<>+1400(SB)/4, $0xb33bbd2e
-DATA mathc<>+1404(SB)/4, $0xb33bbd2e
-DATA mathc<>+1408(SB)/4, $0xa6f72ced
-DATA mathc<>+1412(SB)/4, $0xa6f72ced
-DATA mathc<>+1416(SB)/4, $0xa6f72ced
-DATA mathc<>+1420(SB)/4, $0xa6f72ced
-DATA mathc<>+1424(SB)/4, $0xa6f72ced
-DATA mathc<>+1428(SB)/4, $0xa6f72ced
-DATA mathc<>+1432(SB)/4, $0xa6f72ced
-DATA mathc<>+1436(SB)/4, $0xa6f72ced
-DATA mathc<>+1440(SB)/4, $0xb94ca1f9
-DATA mathc<>+1444(SB)/4, $0xb94ca1f9
-DATA mathc<>+1448(SB)/4, $0xb94ca1f9
-DATA mathc<>+1452(SB)/4, $0xb94ca1f9
-DATA mathc<>+1456(SB)/4, $0xb94ca1f9
-DATA mathc<>+1460(SB)/4, $0xb94ca1f9
-DATA mathc<>+1464(SB)/4, $0xb94ca1f9
-DATA mathc<>+1468(SB)/4, $0xb94ca1f9
-DATA mathc<>+1472(SB)/4, $0x3c08839e
-DATA mathc<>+1476(SB)/4, $0x3c08839e
-DATA mathc<>+1480(SB)/4, $0x3c08839e
-DATA mathc<>+1484(SB)/4, $0x3c08839e
-DATA mathc<>+1488(SB)/4, $0x3c08839e
-DATA mathc<>+1492(SB)/4, $0x3c08839e
-DATA mathc<>+1496(SB)/4, $0x3c08839e
-DATA mathc<>+1500(SB)/4, $0x3c08839e
-DATA mathc<>+1504(SB)/4, $0xbe2aaaa3
-DATA mathc<>+1508(SB)/4, $0xbe2aaaa3
-DATA mathc<>+1512(SB)/4, $0xbe2aaaa3
-DATA mathc<>+1516(SB)/4, $0xbe2aaaa3
-DATA mathc<>+1520(SB)/4, $0xbe2aaaa3
-DATA mathc<>+1524(SB)/4, $0xbe2aaaa3
-DATA mathc<>+1528(SB)/4, $0xbe2aaaa3
-DATA mathc<>+1532(SB)/4, $0xbe2aaaa3
-DATA mathc<>+1536(SB)/4, $0x37ccf5ce
-DATA mathc<>+1540(SB)/4, $0x37ccf5ce
-DATA mathc<>+1544(SB)/4, $0x37ccf5ce
-DATA mathc<>+1548(SB)/4, $0x37ccf5ce
-DATA mathc<>+1552(SB)/4, $0x37ccf5ce
-DATA mathc<>+1556(SB)/4, $0x37ccf5ce
-DATA mathc<>+1560(SB)/4, $0x37ccf5ce
-DATA mathc<>+1564(SB)/4, $0x37ccf5ce
-DATA mathc<>+1568(SB)/4, $0xbab6061a
-DATA mathc<>+1572(SB)/4, $0xbab6061a
-DATA mathc<>+1576(SB)/4, $0xbab6061a
-DATA mathc<>+1580(SB)/4, $0xbab6061a
-DATA mathc<>+1584(SB)/4, $0xbab6061a
-DATA mathc<>+1588(SB)/4, $0xbab6061a
-DATA mathc<>+1592(SB)/4, $0xbab6061a
-DATA mathc<>+1596(SB)/4, $0xbab6061a
-DATA mathc<>+1600(SB)/4, $0x3d2aaaa5
-DATA mathc<>+1604(SB)/4, $0x3d2aaaa5
-DATA mathc<>+1608(SB)/4, $0x3d2aaaa5
-DATA mathc<>+1612(SB)/4, $0x3d2aaaa5
-DATA mathc<>+1616(SB)/4, $0x3d2aaaa5
-DATA mathc<>+1620(SB)/4, $0x3d2aaaa5
-DATA mathc<>+1624(SB)/4, $0x3d2aaaa5
-DATA mathc<>+1628(SB)/4, $0x3d2aaaa5
-DATA mathc<>+1632(SB)/4, $0x00000001
-DATA mathc<>+1636(SB)/4, $0x00000001
-DATA mathc<>+1640(SB)/4, $0x00000001
-DATA mathc<>+1644(SB)/4, $0x00000001
-DATA mathc<>+1648(SB)/4, $0x00000001
-DATA mathc<>+1652(SB)/4, $0x00000001
-DATA mathc<>+1656(SB)/4, $0x00000001
-DATA mathc<>+1660(SB)/4, $0x00000001
-GLOBL mathc<>(SB), RODATA|NOPTR, $1664
+DATA mathc<>+448(SB)/4, $0x7f7fffff
+DATA mathc<>+452(SB)/4, $0x7f7fffff
+DATA mathc<>+456(SB)/4, $0x7f7fffff
+DATA mathc<>+460(SB)/4, $0x7f7fffff
+DATA mathc<>+464(SB)/4, $0x7f7fffff
+DATA mathc<>+468(SB)/4, $0x7f7fffff
+DATA mathc<>+472(SB)/4, $0x7f7fffff
+DATA mathc<>+476(SB)/4, $0x7f7fffff
+DATA mathc<>+480(SB)/4, $0x0000007e
+DATA mathc<>+484(SB)/4, $0x0000007e
+DATA mathc<>+488(SB)/4, $0x0000007e
+DATA mathc<>+492(SB)/4, $0x0000007e
+DATA mathc<>+496(SB)/4, $0x0000007e
+DATA mathc<>+500(SB)/4, $0x0000007e
+DATA mathc<>+504(SB)/4, $0x0000007e
+DATA mathc<>+508(SB)/4, $0x0000007e
+DATA mathc<>+512(SB)/4, $0x007fffff
+DATA mathc<>+516(SB)/4, $0x007fffff
+DATA mathc<>+520(SB)/4, $0x007fffff
+DATA mathc<>+524(SB)/4, $0x007fffff
+DATA mathc<>+528(SB)/4, $0x007fffff
+DATA mathc<>+532(SB)/4, $0x007fffff
+DATA mathc<>+536(SB)/4, $0x007fffff
+DATA mathc<>+540(SB)/4, $0x007fffff
+DATA mathc<>+544(SB)/4, $0x3f000000
+DATA mathc<>+548(SB)/4, $0x3f000000
+DATA mathc<>+552(SB)/4, $0x3f000000
+DATA mathc<>+556(SB)/4, $0x3f000000
+DATA mathc<>+560(SB)/4, $0x3f000000
+DATA mathc<>+564(SB)/4, $0x3f000000
+DATA mathc<>+568(SB)/4, $0x3f000000
+DATA mathc<>+572(SB)/4, $0x3f000000
+DATA mathc<>+576(SB)/4, $0x3f3504f3
+DATA mathc<>+580(SB)/4, $0x3f3504f3
+DATA mathc<>+584(SB)/4, $0x3f3504f3
+DATA mathc<>+588(SB)/4, $0x3f3504f3
+DATA mathc<>+592(SB)/4, $0x3f3504f3
+DATA mathc<>+596(SB)/4, $0x3f3504f3
+DATA mathc<>+600(SB)/4, $0x3f3504f3
+DATA mathc<>+604(SB)/4, $0x3f3504f3
+DATA mathc<>+608(SB)/4, $0x3d9021bb
+DATA mathc<>+612(SB)/4, $0x3d9021bb
+DATA mathc<>+616(SB)/4, $0x3d9021bb
+DATA mathc<>+620(SB)/4, $0x3d9021bb
+DATA mathc<>+624(SB)/4, $0x3d9021bb
+DATA mathc<>+628(SB)/4, $0x3d9021bb
+DATA mathc<>+632(SB)/4, $0x3d9021bb
+DATA mathc<>+636(SB)/4, $0x3d9021bb
+DATA mathc<>+640(SB)/4, $0xbdebd1b8
+DATA mathc<>+644(SB)/4, $0xbdebd1b8
+DATA mathc<>+648(SB)/4, $0xbdebd1b8
+DATA mathc<>+652(SB)/4, $0xbdebd1b8
+DATA mathc<>+656(SB)/4, $0xbdebd1b8
+DATA mathc<>+660(SB)/4, $0xbdebd1b8
+DATA mathc<>+664(SB)/4, $0xbdebd1b8
+DATA mathc<>+668(SB)/4, $0xbdebd1b8
+DATA mathc<>+672(SB)/4, $0x3def251a
+DATA mathc<>+676(SB)/4, $0x3def251a
+DATA mathc<>+680(SB)/4, $0x3def251a
+DATA mathc<>+684(SB)/4, $0x3def251a
+DATA mathc<>+688(SB)/4, $0x3def251a
+DATA mathc<>+692(SB)/4, $0x3def251a
+DATA mathc<>+696(SB)/4, $0x3def251a
+DATA mathc<>+700(SB)/4, $0x3def251a
+DATA mathc<>+704(SB)/4, $0xbdfe5d4f
+DATA mathc<>+708(SB)/4, $0xbdfe5d4f
+DATA mathc<>+712(SB)/4, $0xbdfe5d4f
+DATA mathc<>+716(SB)/4, $0xbdfe5d4f
+DATA mathc<>+720(SB)/4, $0xbdfe5d4f
+DATA mathc<>+724(SB)/4, $0xbdfe5d4f
+DATA mathc<>+728(SB)/4, $0xbdfe5d4f
+DATA mathc<>+732(SB)/4, $0xbdfe5d4f
+DATA mathc<>+736(SB)/4, $0x3e11e9bf
+DATA mathc<>+740(SB)/4, $0x3e11e9bf
+DATA mathc<>+744(SB)/4, $0x3e11e9bf
+DATA mathc<>+748(SB)/4, $0x3e11e9bf
+DATA mathc<>+752(SB)/4, $0x3e11e9bf
+DATA mathc<>+756(SB)/4, $0x3e11e9bf
+DATA mathc<>+760(SB)/4, $0x3e11e9bf
+DATA mathc<>+764(SB)/4, $0x3e11e9bf
+DATA mathc<>+768(SB)/4, $0xbe2aae50
+DATA mathc<>+772(SB)/4, $0xbe2aae50
+DATA mathc<>+776(SB)/4, $0xbe2aae50
+DATA mathc<>+780(SB)/4, $0xbe2aae50
+DATA mathc<>+784(SB)/4, $0xbe2aae50
+DATA mathc<>+788(SB)/4, $0xbe2aae50
+DATA mathc<>+792(SB)/4, $0xbe2aae50
+DATA mathc<>+796(SB)/4, $0xbe2aae50
+DATA mathc<>+800(SB)/4, $0x3e4cceac
+DATA mathc<>+804(SB)/4, $0x3e4cceac
+DATA mathc<>+808(SB)/4, $0x3e4cceac
+DATA mathc<>+812(SB)/4, $0x3e4cceac
+DATA mathc<>+816(SB)/4, $0x3e4cceac
+DATA mathc<>+820(SB)/4, $0x3e4cceac
+DATA mathc<>+824(SB)/4, $0x3e4cceac
+DATA mathc<>+828(SB)/4, $0x3e4cceac
+DATA mathc<>+832(SB)/4, $0xbe7ffffc
+DATA mathc<>+836(SB)/4, $0xbe7ffffc
+DATA mathc<>+840(SB)/4, $0xbe7ffffc
+DATA mathc<>+844(SB)/4, $0xbe7ffffc
+DATA mathc<>+848(SB)/4, $0xbe7ffffc
+DATA mathc<>+852(SB)/4, $0xbe7ffffc
+DATA mathc<>+856(SB)/4, $0xbe7ffffc
+DATA mathc<>+860(SB)/4, $0xbe7ffffc
+DATA mathc<>+864(SB)/4, $0x3eaaaaaa
+DATA mathc<>+868(SB)/4, $0x3eaaaaaa
+DATA mathc<>+872(SB)/4, $0x3eaaaaaa
+DATA mathc<>+876(SB)/4, $0x3eaaaaaa
+DATA mathc<>+880(SB)/4, $0x3eaaaaaa
+DATA mathc<>+884(SB)/4, $0x3eaaaaaa
+DATA mathc<>+888(SB)/4, $0x3eaaaaaa
+DATA mathc<>+892(SB)/4, $0x3eaaaaaa
+DATA mathc<>+896(SB)/4, $0x3f000000
+DATA mathc<>+900(SB)/4, $0x3f000000
+DATA mathc<>+904(SB)/4, $0x3f000000
+DATA mathc<>+908(SB)/4, $0x3f000000
+DATA mathc<>+912(SB)/4, $0x3f000000
+DATA mathc<>+916(SB)/4, $0x3f000000
+DATA mathc<>+920(SB)/4, $0x3f000000
+DATA mathc<>+924(SB)/4, $0x3f000000
+DATA mathc<>+928(SB)/4, $0x7f800000
+DATA mathc<>+932(SB)/4, $0x7f800000
+DATA mathc<>+936(SB)/4, $0x7f800000
+DATA mathc<>+940(SB)/4, $0x7f800000
+DATA mathc<>+944(SB)/4, $0x7f800000
+DATA mathc<>+948(SB)/4, $0x7f800000
+DATA mathc<>+952(SB)/4, $0x7f800000
+DATA mathc<>+956(SB)/4, $0x7f800000
+DATA mathc<>+960(SB)/4, $0x7fc00000
+DATA mathc<>+964(SB)/4, $0x7fc00000
+DATA mathc<>+968(SB)/4, $0x7fc00000
+DATA mathc<>+972(SB)/4, $0x7fc00000
+DATA mathc<>+976(SB)/4, $0x7fc00000
+DATA mathc<>+980(SB)/4, $0x7fc00000
+DATA mathc<>+984(SB)/4, $0x7fc00000
+DATA mathc<>+988(SB)/4, $0x7fc00000
+DATA mathc<>+992(SB)/4, $0xff800000
+DATA mathc<>+996(SB)/4, $0xff800000
+DATA mathc<>+1000(SB)/4, $0xff800000
+DATA mathc<>+1004(SB)/4, $0xff800000
+DATA mathc<>+1008(SB)/4, $0xff800000
+DATA mathc<>+1012(SB)/4, $0xff800000
+DATA mathc<>+1016(SB)/4, $0xff800000
+DATA mathc<>+1020(SB)/4, $0xff800000
+DATA mathc<>+1024(SB)/4, $0x80000000
+DATA mathc<>+1028(SB)/4, $0x80000000
+DATA mathc<>+1032(SB)/4, $0x80000000
+DATA mathc<>+1036(SB)/4, $0x80000000
+DATA mathc<>+1040(SB)/4, $0x80000000
+DATA mathc<>+1044(SB)/4, $0x80000000
+DATA mathc<>+1048(SB)/4, $0x80000000
+DATA mathc<>+1052(SB)/4, $0x80000000
+DATA mathc<>+1056(SB)/4, $0x41200000
+DATA mathc<>+1060(SB)/4, $0x41200000
+DATA mathc<>+1064(SB)/4, $0x41200000
+DATA mathc<>+1068(SB)/4, $0x41200000
+DATA mathc<>+1072(SB)/4, $0x41200000
+DATA mathc<>+1076(SB)/4, $0x41200000
+DATA mathc<>+1080(SB)/4, $0x41200000
+DATA mathc<>+1084(SB)/4, $0x41200000
+DATA mathc<>+1088(SB)/4, $0xbbbaf0ea
+DATA mathc<>+1092(SB)/4, $0xbbbaf0ea
+DATA mathc<>+1096(SB)/4, $0xbbbaf0ea
+DATA mathc<>+1100(SB)/4, $0xbbbaf0ea
+DATA mathc<>+1104(SB)/4, $0xbbbaf0ea
+DATA mathc<>+1108(SB)/4, $0xbbbaf0ea
+DATA mathc<>+1112(SB)/4, $0xbbbaf0ea
+DATA mathc<>+1116(SB)/4, $0xbbbaf0ea
+DATA mathc<>+1120(SB)/4, $0x3ca9134e
+DATA mathc<>+1124(SB)/4, $0x3ca9134e
+DATA mathc<>+1128(SB)/4, $0x3ca9134e
+DATA mathc<>+1132(SB)/4, $0x3ca9134e
+DATA mathc<>+1136(SB)/4, $0x3ca9134e
+DATA mathc<>+1140(SB)/4, $0x3ca9134e
+DATA mathc<>+1144(SB)/4, $0x3ca9134e
+DATA mathc<>+1148(SB)/4, $0x3ca9134e
+DATA mathc<>+1152(SB)/4, $0xbd5c1e2d
+DATA mathc<>+1156(SB)/4, $0xbd5c1e2d
+DATA mathc<>+1160(SB)/4, $0xbd5c1e2d
+DATA mathc<>+1164(SB)/4, $0xbd5c1e2d
+DATA mathc<>+1168(SB)/4, $0xbd5c1e2d
+DATA mathc<>+1172(SB)/4, $0xbd5c1e2d
+DATA mathc<>+1176(SB)/4, $0xbd5c1e2d
+DATA mathc<>+1180(SB)/4, $0xbd5c1e2d
+DATA mathc<>+1184(SB)/4, $0x3e088393
+DATA mathc<>+1188(SB)/4, $0x3e088393
+DATA mathc<>+1192(SB)/4, $0x3e088393
+DATA mathc<>+1196(SB)/4, $0x3e088393
+DATA mathc<>+1200(SB)/4, $0x3e088393
+DATA mathc<>+1204(SB)/4, $0x3e088393
+DATA mathc<>+1208(SB)/4, $0x3e088393
+DATA mathc<>+1212(SB)/4, $0x3e088393
+DATA mathc<>+1216(SB)/4, $0xbeaaaa99
+DATA mathc<>+1220(SB)/4, $0xbeaaaa99
+DATA mathc<>+1224(SB)/4, $0xbeaaaa99
+DATA mathc<>+1228(SB)/4, $0xbeaaaa99
+DATA mathc<>+1232(SB)/4, $0xbeaaaa99
+DATA mathc<>+1236(SB)/4, $0xbeaaaa99
+DATA mathc<>+1240(SB)/4, $0xbeaaaa99
+DATA mathc<>+1244(SB)/4, $0xbeaaaa99
+DATA mathc<>+1248(SB)/4, $0x40000000
+DATA mathc<>+1252(SB)/4, $0x40000000
+DATA mathc<>+1256(SB)/4, $0x40000000
+DATA mathc<>+1260(SB)/4, $0x40000000
+DATA mathc<>+1264(SB)/4, $0x40000000
+DATA mathc<>+1268(SB)/4, $0x40000000
+DATA mathc<>+1272(SB)/4, $0x40000000
+DATA mathc<>+1276(SB)/4, $0x40000000
+DATA mathc<>+1280(SB)/4, $0x3f200000
+DATA mathc<>+1284(SB)/4, $0x3f200000
+DATA mathc<>+1288(SB)/4, $0x3f200000
+DATA mathc<>+1292(SB)/4, $0x3f200000
+DATA mathc<>+1296(SB)/4, $0x3f200000
+DATA mathc<>+1300(SB)/4, $0x3f200000
+DATA mathc<>+1304(SB)/4, $0x3f200000
+DATA mathc<>+1308(SB)/4, $0x3f200000
+DATA mathc<>+1312(SB)/4, $0x447a0000
+DATA mathc<>+1316(SB)/4, $0x447a0000
+DATA mathc<>+1320(SB)/4, $0x447a0000
+DATA mathc<>+1324(SB)/4, $0x447a0000
+DATA mathc<>+1328(SB)/4, $0x447a0000
+DATA mathc<>+1332(SB)/4, $0x447a0000
+DATA mathc<>+1336(SB)/4, $0x447a0000
+DATA mathc<>+1340(SB)/4, $0x447a0000
+DATA mathc<>+1344(SB)/4, $0x3f22f983
+DATA mathc<>+1348(SB)/4, $0x3f22f983
+DATA mathc<>+1352(SB)/4, $0x3f22f983
+DATA mathc<>+1356(SB)/4, $0x3f22f983
+DATA mathc<>+1360(SB)/4, $0x3f22f983
+DATA mathc<>+1364(SB)/4, $0x3f22f983
+DATA mathc<>+1368(SB)/4, $0x3f22f983
+DATA mathc<>+1372(SB)/4, $0x3f22f983
+DATA mathc<>+1376(SB)/4, $0x3fc90fdb
+DATA mathc<>+1380(SB)/4, $0x3fc90fdb
+DATA mathc<>+1384(SB)/4, $0x3fc90fdb
+DATA mathc<>+1388(SB)/4, $0x3fc90fdb
+DATA mathc<>+1392(SB)/4, $0x3fc90fdb
+DATA mathc<>+1396(SB)/4, $0x3fc90fdb
+DATA mathc<>+1400(SB)/4, $0x3fc90fdb
+DATA mathc<>+1404(SB)/4, $0x3fc90fdb
+DATA mathc<>+1408(SB)/4, $0xb33bbd2e
+DATA mathc<>+1412(SB)/4, $0xb33bbd2e
+DATA mathc<>+1416(SB)/4, $0xb33bbd2e
+DATA mathc<>+1420(SB)/4, $0xb33bbd2e
+DATA mathc<>+1424(SB)/4, $0xb33bbd2e
+DATA mathc<>+1428(SB)/4, $0xb33bbd2e
+DATA mathc<>+1432(SB)/4, $0xb33bbd2e
+DATA mathc<>+1436(SB)/4, $0xb33bbd2e
+DATA mathc<>+1440(SB)/4, $0xa6f72ced
+DATA mathc<>+1444(SB)/4, $0xa6f72ced
+DATA mathc<>+1448(SB)/4, $0xa6f72ced
+DATA mathc<>+1452(SB)/4, $0xa6f72ced
+DATA mathc<>+1456(SB)/4, $0xa6f72ced
+DATA mathc<>+1460(SB)/4, $0xa6f72ced
+DATA mathc<>+1464(SB)/4, $0xa6f72ced
+DATA mathc<>+1468(SB)/4, $0xa6f72ced
+DATA mathc<>+1472(SB)/4, $0xb94ca1f9
+DATA mathc<>+1476(SB)/4, $0xb94ca1f9
+DATA mathc<>+1480(SB)/4, $0xb94ca1f9
+DATA mathc<>+1484(SB)/4, $0xb94ca1f9
+DATA mathc<>+1488(SB)/4, $0xb94ca1f9
+DATA mathc<>+1492(SB)/4, $0xb94ca1f9
+DATA mathc<>+1496(SB)/4, $0xb94ca1f9
+DATA mathc<>+1500(SB)/4, $0xb94ca1f9
+DATA mathc<>+1504(SB)/4, $0x3c08839e
+DATA mathc<>+1508(SB)/4, $0x3c08839e
+DATA mathc<>+1512(SB)/4, $0x3c08839e
+DATA mathc<>+1516(SB)/4, $0x3c08839e
+DATA mathc<>+1520(SB)/4, $0x3c08839e
+DATA mathc<>+1524(SB)/4, $0x3c08839e
+DATA mathc<>+1528(SB)/4, $0x3c08839e
+DATA mathc<>+1532(SB)/4, $0x3c08839e
+DATA mathc<>+1536(SB)/4, $0xbe2aaaa3
+DATA mathc<>+1540(SB)/4, $0xbe2aaaa3
+DATA mathc<>+1544(SB)/4, $0xbe2aaaa3
+DATA mathc<>+1548(SB)/4, $0xbe2aaaa3
+DATA mathc<>+1552(SB)/4, $0xbe2aaaa3
+DATA mathc<>+1556(SB)/4, $0xbe2aaaa3
+DATA mathc<>+1560(SB)/4, $0xbe2aaaa3
+DATA mathc<>+1564(SB)/4, $0xbe2aaaa3
+DATA mathc<>+1568(SB)/4, $0x37ccf5ce
+DATA mathc<>+1572(SB)/4, $0x37ccf5ce
+DATA mathc<>+1576(SB)/4, $0x37ccf5ce
+DATA mathc<>+1580(SB)/4, $0x37ccf5ce
+DATA mathc<>+1584(SB)/4, $0x37ccf5ce
+DATA mathc<>+1588(SB)/4, $0x37ccf5ce
+DATA mathc<>+1592(SB)/4, $0x37ccf5ce
+DATA mathc<>+1596(SB)/4, $0x37ccf5ce
+DATA mathc<>+1600(SB)/4, $0xbab6061a
+DATA mathc<>+1604(SB)/4, $0xbab6061a
+DATA mathc<>+1608(SB)/4, $0xbab6061a
+DATA mathc<>+1612(SB)/4, $0xbab6061a
+DATA mathc<>+1616(SB)/4, $0xbab6061a
+DATA mathc<>+1620(SB)/4, $0xbab6061a
+DATA mathc<>+1624(SB)/4, $0xbab6061a
+DATA mathc<>+1628(SB)/4, $0xbab6061a
+DATA mathc<>+1632(SB)/4, $0x3d2aaaa5
+DATA mathc<>+1636(SB)/4, $0x3d2aaaa5
+DATA mathc<>+1640(SB)/4, $0x3d2aaaa5
+DATA mathc<>+1644(SB)/4, $0x3d2aaaa5
+DATA mathc<>+1648(SB)/4, $0x3d2aaaa5
+DATA mathc<>+1652(SB)/4, $0x3d2aaaa5
+DATA mathc<>+1656(SB)/4, $0x3d2aaaa5
+DATA mathc<>+1660(SB)/4, $0x3d2aaaa5
+DATA mathc<>+1664(SB)/4, $0x00000001
+DATA mathc<>+1668(SB)/4, $0x00000001
+DATA mathc<>+1672(SB)/4, $0x00000001
+DATA mathc<>+1676(SB)/4, $0x00000001
+DATA mathc<>+1680(SB)/4, $0x00000001
+DATA mathc<>+1684(SB)/4, $0x00000001
+DATA mathc<>+1688(SB)/4, $0x00000001
+DATA mathc<>+1692(SB)/4, $0x00000001
+GLOBL mathc<>(SB), RODATA|NOPTR, $1696
 DATA mathd<>+0(SB)/8, $0xc086200000000000
 DATA mathd<>+8(SB)/8, $0xc086200000000000
 DATA mathd<>+16(SB)/8, $0xc086200000000000
