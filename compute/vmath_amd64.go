@@ -24,8 +24,8 @@ func registerVmath() {
 	}{
 		{Sin, sinF64AVX2, sinF64NTAVX2, sinF64Z8, sinF64NTZ8, nil, nil},
 		{Cos, cosF64AVX2, cosF64NTAVX2, cosF64Z8, cosF64NTZ8, nil, nil},
-		{Log, logF64AVX2, logF64NTAVX2, logF64Z8, logF64NTZ8, logSF64AVX2, logSF64Z8},
-		{Log1p, log1pF64AVX2, log1pF64NTAVX2, log1pF64Z8, log1pF64NTZ8, log1pSF64AVX2, log1pSF64Z8},
+		{Log, logF64AVX2, logF64NTAVX2, nil, nil, logSF64AVX2, nil},
+		{Log1p, log1pF64AVX2, log1pF64NTAVX2, nil, nil, log1pSF64AVX2, nil},
 		{Arctan, arctanF64AVX2, arctanF64NTAVX2, arctanF64Z8, arctanF64NTZ8, nil, nil},
 		{Expm1, expm1F64AVX2, expm1F64NTAVX2, expm1F64Z8, expm1F64NTZ8, nil, nil},
 		{Tanh, tanhF64AVX2, tanhF64NTAVX2, tanhF64Z8, tanhF64NTZ8, nil, nil},
@@ -33,6 +33,11 @@ func registerVmath() {
 		{Tan, tanF64AVX2, tanF64NTAVX2, tanF64Z8, tanF64NTZ8, nil, nil},
 	} {
 		k, knt, ks := u.k, u.knt, u.ks
+		if z := vmathZ[u.op]; hasVmath512 && z != nil {
+			// written for AVX-512, it does every element (no streaming form)
+			unTable[u.op][Float64] = func(d, x unsafe.Pointer, n int) { z(d, x, n) }
+			continue
+		}
 		if hasVmath512 {
 			k, knt = vmZ8(u.k8, u.k, 0), vmZ8(u.k8nt, u.knt, 64)
 			if ks != nil {
@@ -75,6 +80,11 @@ func registerVmath() {
 	}
 	binTable[Power][Float32][VS] = powVS(4, binTable[Power][Float32][VS], unTable[Square][Float32], powF32AVX2, cubeF32AVX2)
 }
+
+// vmathZ are the float64 routines written for AVX-512 (vmathgen.go's
+// logZKernel): they do all n elements, arguments outside the domain
+// included, and replace the AVX2 kernels where the CPU has AVX-512.
+var vmathZ = map[Op]vmKernel{Log: logF64Z, Log1p: log1pF64Z}
 
 // powVS is x**y for a scalar y: y = 2 is square (NumPy's x*x), y = 3 the
 // cube rounded once (cube), a finite y other than 0 and 1 the routine pow

@@ -115,18 +115,6 @@ func cosF64Z8(dst, x unsafe.Pointer, n int) int
 func cosF64NTZ8(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
-func logF64Z8(dst, x unsafe.Pointer, n int) int
-
-//go:noescape
-func logF64NTZ8(dst, x unsafe.Pointer, n int) int
-
-//go:noescape
-func log1pF64Z8(dst, x unsafe.Pointer, n int) int
-
-//go:noescape
-func log1pF64NTZ8(dst, x unsafe.Pointer, n int) int
-
-//go:noescape
 func arctanF64Z8(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
@@ -181,13 +169,13 @@ func pow25F64Z8(dst, x unsafe.Pointer, n int) int
 func pow25F64NTZ8(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
-func logSF64Z8(dst, x unsafe.Pointer, n int) int
-
-//go:noescape
-func log1pSF64Z8(dst, x unsafe.Pointer, n int) int
-
-//go:noescape
 func arcsinSF64Z8(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
 func expF64Z8(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func logF64Z(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func log1pF64Z(dst, x unsafe.Pointer, n int) int

@@ -8,7 +8,8 @@
 // elements it did; the Go wrapper computes that vector with the Go loop.
 // The float64 routines also come in an AVX-512 form of 8 lanes (Z8),
 // translated from the AVX2 text line by line (z8Kernel, at the end of
-// this file), so that both give the same bits.
+// this file), so that both give the same bits; log and log1p instead
+// have AVX-512 kernels of their own (logZKernel, after it).
 // Run with `go generate ./compute`.
 //
 // The algorithms (all constants derived here, none taken from a library):
@@ -1114,6 +1115,12 @@ func asinBody(q []float64, lo bool) {
 // (the interpolation error is checked by checkFit). The Vandermonde system
 // is solved in prec bits.
 func fitPoly(c func(k int) *big.Float, zmax float64, deg int) []float64 {
+	return fitPolyOn(c, 0, zmax, deg)
+}
+
+// fitPolyOn is fitPoly on [lo, hi] (lo may be negative: the error is then
+// weighted by |z|).
+func fitPolyOn(c func(k int) *big.Float, lo, hi float64, deg int) []float64 {
 	series := func(z *big.Float) *big.Float {
 		sum := new(big.Float).SetPrec(prec)
 		pow := bf(1)
@@ -1126,7 +1133,7 @@ func fitPoly(c func(k int) *big.Float, zmax float64, deg int) []float64 {
 	n := deg + 1
 	a := make([][]*big.Float, n)
 	for i := range a {
-		zf := zmax / 2 * (1 + math.Cos(float64(2*i+1)*math.Pi/float64(2*n)))
+		zf := lo + (hi-lo)/2*(1+math.Cos(float64(2*i+1)*math.Pi/float64(2*n)))
 		z := bf(zf)
 		a[i] = make([]*big.Float, n+1)
 		pow := bf(1)
@@ -1163,13 +1170,13 @@ func fitPoly(c func(k int) *big.Float, zmax float64, deg int) []float64 {
 	// v + v z Q), at 500 points
 	worst := 0.0
 	for i := 0; i <= 500; i++ {
-		zf := zmax * float64(i) / 500
+		zf := lo + (hi-lo)*float64(i)/500
 		q := out[deg]
 		for j := deg - 1; j >= 0; j-- {
 			q = math.FMA(q, zf, out[j])
 		}
 		d, _ := new(big.Float).SetPrec(prec).Sub(bf(q), series(bf(zf))).Float64()
-		worst = max(worst, math.Abs(d)*zf)
+		worst = max(worst, math.Abs(d)*math.Abs(zf))
 	}
 	fitErr = worst
 	return out
@@ -1275,14 +1282,17 @@ func main() {
 	powKernels()
 	f64Kernels()
 	variants(atan2Kernel)
-	for _, f := range []string{"sin", "cos", "log", "log1p", "arctan", "expm1", "tanh", "arcsin", "tan", "atan2", "pow", "pow15", "pow25"} {
+	// (log and log1p have AVX-512 forms of their own: logZKernel)
+	for _, f := range []string{"sin", "cos", "arctan", "expm1", "tanh", "arcsin", "tan", "atan2", "pow", "pow15", "pow25"} {
 		z8Kernel(f+"F64AVX2", f+"F64Z8")
 		z8Kernel(f+"F64NTAVX2", f+"F64NTZ8")
 	}
-	z8Kernel("logSF64AVX2", "logSF64Z8")
-	z8Kernel("log1pSF64AVX2", "log1pSF64Z8")
 	z8Kernel("arcsinSF64AVX2", "arcsinSF64Z8")
 	z8Asmgen("expF64AVX2", "expF64Z8")
+	logZFit()
+	logZKernel(false)
+	logZKernel(true)
+	logZData()
 	for i, c := range consts {
 		for j := 0; j < 4; j++ {
 			fmt.Fprintf(&asm, "DATA vmd<>+%d(SB)/8, $0x%016x\n", 32*i+8*j, c)
@@ -1530,4 +1540,262 @@ func z8From(text, goDecl string, consts func(string) string, src, name string) {
 	p("VZEROUPPER")
 	p("RET")
 	asm.WriteString("\n")
+}
+
+// The AVX-512 logarithms (logF64Z, log1pF64Z) are written for AVX-512,
+// not translated: they use what AVX2 lacks (VGETMANTPD and VGETEXPPD for
+// the reduction, denormals included; VPERMI2PD for 16-entry tables held
+// in registers; VFPCLASSPD and masks for the arguments outside the
+// domain and the last, partial vector; VSCALEFPD), and so take about
+// two thirds of the translated kernels' instructions. Their results are
+// their own (within 0.52 ulp, like the AVX2 kernels', but not always the
+// same bits). Each does all n elements, returning n:
+//
+//   - x = 2^e m, m in [1, 2); j = round(15 m) in 15..30, read from the low
+//     bits of 15 m + 1.5*2^52, indexes tables of c = j/15: invc = 1/c
+//     rounded (1 and 1/2 exactly at the ends), logc = -log(invc) in two
+//     parts, the first on ln2hi's grid of 2^-32, so that hi = e ln2hi +
+//     logc_hi is exact (and 0 for x just below 1: j = 30, e = -1).
+//   - p = m invc and its FMA error pl, r = p - 1 (exact), |r| <= 1/30:
+//     log x = hi + lo + log1p(r + pl), lo = e ln2lo + logc_lo, and
+//     log1p(r + pl) = r + r^2 P(r) + pl (1 - r), P of degree 8 (2^-58.7
+//     relative to r).
+//   - t = hi + r rounded, its error by Fast2Sum (|hi| >= |r| or hi = 0),
+//     and the result t + (r^2 P(r) + (lo + err + pl (1 - r))).
+//   - log1p: u = 1 + x rounded, cc = x - (u - 1) (exact), log(u) as above
+//     with cc 2^-e invc (1 - r) added to pl's term (log(u + cc) = log u +
+//     cc/u to 2^-106).
+//
+// A vector with an argument outside the domain (zero, negative, NaN, an
+// infinity; log1p: x <= -1) sets those lanes after, with the Go loop's
+// bits (domainFix's rules; log1p of -0 is -0).
+
+// logZP is P of log1p(r) = r + r^2 P(r) on |r| <= 1/30.
+var logZP []float64
+
+// logZTable is the 16 entries each of invc, logc_hi and logc_lo.
+var logZTable [3][16]float64
+
+// bigLogOf is log(y) for y > 0, 2 atanh((y-1)/(y+1)) by its series.
+func bigLogOf(y float64) *big.Float {
+	s := new(big.Float).SetPrec(prec).Quo(new(big.Float).SetPrec(prec).Sub(bf(y), bf(1)), new(big.Float).SetPrec(prec).Add(bf(y), bf(1)))
+	s2 := new(big.Float).SetPrec(prec).Mul(s, s)
+	sum := new(big.Float).SetPrec(prec)
+	pow := new(big.Float).SetPrec(prec).Set(s)
+	for k := 0; k < 400; k++ {
+		sum.Add(sum, new(big.Float).SetPrec(prec).Quo(pow, bf(float64(2*k+1))))
+		pow.Mul(pow, s2)
+	}
+	return sum.Mul(sum, bf(2))
+}
+
+// logZFit derives logZTable and logZP, checking the properties the
+// kernels rely on.
+func logZFit() {
+	ln2 := new(big.Float).SetPrec(prec).Mul(bf(2), atanhInv(3))
+	rmax := 0.0
+	for j := 15; j <= 30; j++ {
+		var invc float64
+		switch j {
+		case 15:
+			invc = 1
+		case 30:
+			invc = 0.5
+		default:
+			invc, _ = new(big.Float).SetPrec(prec).Quo(bf(15), bf(float64(j))).Float64()
+		}
+		lc := bigLogOf(invc)
+		lc.Neg(lc)
+		f, _ := lc.Float64()
+		hi := math.Round(f*0x1p32) * 0x1p-32
+		if j == 30 {
+			hi = ln2hi
+			if d, _ := new(big.Float).SetPrec(prec).Sub(ln2, lc).Float64(); d != 0 {
+				log.Fatal("logZ: logc of 1/2 is not ln2")
+			}
+		}
+		lo, _ := new(big.Float).SetPrec(prec).Sub(lc, bf(hi)).Float64()
+		if j == 30 && lo != ln2lo {
+			log.Fatal("logZ: logc_lo of 1/2 is not ln2lo")
+		}
+		if hi*0x1p32 != math.Trunc(hi*0x1p32) || math.Abs(lo) > 0x1p-32 {
+			log.Fatalf("logZ: logc_hi %v off the 2^-32 grid", hi)
+		}
+		logZTable[0][j&15], logZTable[1][j&15], logZTable[2][j&15] = invc, hi, lo
+		// the m that round to j (15 m in [j - 1/2, j + 1/2], within [1, 2))
+		// and the largest |r| there (the product p rounded: + 2^-52)
+		mlo, mhi := max(1, (float64(j)-0.5)/15), min(2, (float64(j)+0.5)/15)
+		r := max(math.Abs(mlo*invc-1), math.Abs(mhi*invc-1)) + 0x1p-52
+		rmax = max(rmax, r)
+		// Fast2Sum of hi + r: |hi| >= |r| wherever hi is not 0
+		for e := -2; e <= 2; e++ {
+			h := float64(e)*ln2hi + hi
+			if h != 0 && math.Abs(h) < r {
+				log.Fatalf("logZ: |hi| %v < |r| %v at j %d, e %d", h, r, j, e)
+			}
+		}
+	}
+	if rmax > 1.0/30+0x1p-50 {
+		log.Fatalf("logZ: |r| up to %v", rmax)
+	}
+	// P(r) = sum_{k>=0} (-1)^(k+1) r^k/(k+2); its error times |r| is the
+	// error of r^2 P relative to r
+	logZP = fitPolyOn(func(k int) *big.Float {
+		v := new(big.Float).SetPrec(prec).Quo(bf(1), bf(float64(k+2)))
+		if k%2 == 0 {
+			v.Neg(v)
+		}
+		return v
+	}, -rmax, rmax, 8)
+	if fitErr > 0x1.6ap-59 { // 2^-58.5: 0.02 ulp of the result
+		log.Fatalf("logZ fit: 2^%.1f", math.Log2(fitErr))
+	}
+}
+
+// logZKernel writes logF64Z (log1p: log1pF64Z).
+func logZKernel(log1p bool) {
+	name := "logF64Z"
+	if log1p {
+		name = "log1pF64Z"
+	}
+	head(name, "dst, x unsafe.Pointer, n int", 32)
+	for _, a := range unaryArgs {
+		p("%s", a)
+	}
+	for t := 0; t < 3; t++ { // the tables into Z16-Z21, 32 bytes a load
+		for h := 0; h < 2; h++ {
+			off := 128*t + 64*h
+			z := fmt.Sprintf("Z%d", 16+2*t+h)
+			p("VBROADCASTF64X4 vmlogz<>+%d(SB), %s", off, z)
+			p("VINSERTF64X4 $1, vmlogz<>+%d(SB), %s, %s", off+32, z, z)
+		}
+	}
+	p("VBROADCASTSD %s, Z22", k(0x1.8p52))
+	p("VBROADCASTSD %s, Z23", k(15))
+	p("XORQ R8, R8")
+	p("MOVQ CX, R9")
+	p("ANDQ $-8, R9")
+	label("loop")
+	p("CMPQ R8, R9")
+	p("JGE tail")
+	p("VMOVUPD (SI)(R8*8), Z0")
+	logZBody(log1p)
+	p("JNE fix")
+	label("store")
+	p("VMOVUPD Z10, (DI)(R8*8)")
+	p("ADDQ $8, R8")
+	p("JMP loop")
+	label("tail")
+	p("CMPQ R8, CX")
+	p("JGE done")
+	p("MOVQ CX, R10")
+	p("SUBQ R8, R10")
+	p("MOVL $1, AX")
+	p("SHLXQ R10, AX, AX")
+	p("DECQ AX")
+	p("KMOVB AX, K2") // the lanes left
+	p("VBROADCASTSD %s, Z0", k(0.5))
+	p("VMOVUPD (SI)(R8*8), K2, Z0")
+	logZBody(log1p)
+	p("JNE tfix")
+	label("tstore")
+	p("VMOVUPD Z10, K2, (DI)(R8*8)")
+	p("MOVQ CX, R8")
+	label("done")
+	p("MOVQ R8, ret+24(FP)")
+	p("VZEROUPPER")
+	p("RET")
+	label("fix")
+	logZFix(log1p)
+	p("JMP store")
+	label("tfix")
+	logZFix(log1p)
+	p("JMP tstore")
+	asm.WriteString("\n")
+}
+
+// logZBody: Z0 = x -> Z10 = log x (log1p x), the flags set for JNE to
+// jump when a lane is outside the domain. Uses Z1-Z13, K1, K3.
+func logZBody(log1p bool) {
+	if log1p {
+		p("VFPCLASSPDZ $0x9d, Z0, K1") // NaN, infinities, -0
+		p("VCMPPD.BCST $0x12, %s, Z0, K3", k(-1))
+		p("KORB K3, K1, K1")
+	} else {
+		p("VFPCLASSPDZ $0xdf, Z0, K1") // NaN, zeros, infinities, negatives
+	}
+	u := "Z0"
+	if log1p {
+		u = "Z11"
+		p("VADDPD.BCST %s, Z0, Z11", k(1)) // u
+		p("VSUBPD.BCST %s, Z11, Z12", k(1))
+		p("VSUBPD Z12, Z0, Z12") // cc = x - (u - 1)
+	}
+	p("VGETMANTPD $0, %s, Z1", u) // m in [1, 2)
+	p("VGETEXPPD %s, Z2", u)      // e
+	p("VMOVAPD Z22, Z3")
+	p("VFMADD231PD Z23, Z1, Z3") // 15 m + 1.5*2^52: j in the low bits
+	p("VMOVAPD Z3, Z4")
+	p("VPERMI2PD Z17, Z16, Z4") // invc
+	p("VMOVAPD Z3, Z5")
+	p("VPERMI2PD Z19, Z18, Z5") // logc_hi
+	p("VPERMI2PD Z21, Z20, Z3") // logc_lo
+	p("VMULPD Z4, Z1, Z6")      // p
+	p("VFMSUB213PD Z6, Z4, Z1") // pl = m invc - p
+	if log1p {
+		p("VXORPD.BCST %s, Z2, Z13", kb(1<<63))
+		p("VSCALEFPD Z13, Z12, Z12") // cc 2^-e
+		p("VMULPD Z4, Z12, Z12")
+		p("VADDPD Z12, Z1, Z1") // pl + cc/u
+	}
+	p("VSUBPD.BCST %s, Z6, Z6", k(1)) // r
+	p("VMULPD Z6, Z6, Z7")            // r^2
+	d := len(logZP) - 1
+	p("VBROADCASTSD %s, Z8", k(logZP[d]))
+	for i := d - 1; i >= 0; i-- {
+		p("VFMADD213PD.BCST %s, Z6, Z8", k(logZP[i]))
+	}
+	p("VFMADD231PD.BCST %s, Z2, Z5", k(ln2hi)) // hi, exact
+	p("VFMADD231PD.BCST %s, Z2, Z3", k(ln2lo)) // lo
+	p("VADDPD Z6, Z5, Z9")                     // t = hi + r
+	p("VSUBPD Z9, Z5, Z5")
+	p("VADDPD Z6, Z5, Z5")       // its error
+	p("VFNMADD231PD Z6, Z1, Z1") // pl (1 - r)
+	p("VADDPD Z5, Z3, Z3")
+	p("VADDPD Z1, Z3, Z3")
+	p("VFMADD213PD Z3, Z7, Z8") // r^2 P + the low parts
+	p("VADDPD Z8, Z9, Z10")
+	p("KORTESTB K1, K1")
+}
+
+// logZFix sets the lanes of Z10 whose x (Z0) is outside the domain, as
+// domainFix does. Uses K3, K4.
+func logZFix(log1p bool) {
+	if log1p {
+		p("VCMPPD.BCST $0x11, %s, Z0, K3", k(-1))
+		p("VFPCLASSPDZ $0x81, Z0, K4") // NaN
+		p("KORB K4, K3, K3")
+		p("VBROADCASTSD %s, K3, Z10", k(math.NaN()))
+		p("VFPCLASSPDZ $0x0c, Z0, K3") // +Inf, -0: x
+		p("VMOVAPD Z0, K3, Z10")
+		p("VCMPPD.BCST $0x00, %s, Z0, K3", k(-1))
+		p("VBROADCASTSD %s, K3, Z10", k(math.Inf(-1)))
+		return
+	}
+	p("VFPCLASSPDZ $0x89, Z0, K3") // NaN, +Inf: x
+	p("VMOVAPD Z0, K3, Z10")
+	p("VPMOVQ2M Z0, K3") // the sign bit: NaN
+	p("VBROADCASTSD %s, K3, Z10", k(math.NaN()))
+	p("VFPCLASSPDZ $0x06, Z0, K3") // zeros: -Inf
+	p("VBROADCASTSD %s, K3, Z10", k(math.Inf(-1)))
+}
+
+// logZData writes the tables of logF64Z and log1pF64Z.
+func logZData() {
+	for t := range logZTable {
+		for i, v := range logZTable[t] {
+			fmt.Fprintf(&asm, "DATA vmlogz<>+%d(SB)/8, $0x%016x\n", 128*t+8*i, math.Float64bits(v))
+		}
+	}
+	asm.WriteString("GLOBL vmlogz<>(SB), RODATA|NOPTR, $384\n")
 }
