@@ -93,7 +93,9 @@ func flipIntoRandom[T float32 | float64 | int32 | int64](t *testing.T, rng *rand
 }
 
 // TestFlipRowCopy covers the row-at-a-time copy of a flipped last axis
-// (rowCopy): rank 1 to 3, every element size, rows shorter and longer than
+// and of contiguous rows under flipped outer axes (rowCopy, which walks
+// those forwards in the source): rank 1 to 3, every element size, every
+// combination of flipped axes at rank 3, rows shorter and longer than
 // minRowCopy, a fresh result, a contiguous out and an out whose rows are
 // padded (a column slice of a wider array), source views at an offset, and
 // sizes that the workers share (1, 2 and 3 workers), against the flip
@@ -131,7 +133,18 @@ func TestFlipRowCopy(t *testing.T) {
 			x, err := b2.View(shape, array.ContiguousStrides(shape), so)
 			require.NoError(t, err)
 			r := len(shape)
-			for _, axes := range [][]int{{r - 1}, nil} {
+			axesSets := [][]int{{r - 1}, nil, {0}}
+			if r == 3 {
+				axesSets = append(axesSets, []int{1}, []int{0, 2}, []int{0, 1})
+			}
+			for _, axes := range axesSets {
+				flipped := make([]bool, r)
+				for i := range flipped {
+					flipped[i] = axes == nil
+				}
+				for _, a := range axes {
+					flipped[a] = true
+				}
 				// the expected flip, in C order
 				want := make([]float64, n)
 				idx := make([]int, r)
@@ -139,7 +152,7 @@ func TestFlipRowCopy(t *testing.T) {
 					src := 0
 					for i := range shape {
 						j := idx[i]
-						if axes == nil || i == r-1 {
+						if flipped[i] {
 							j = shape[i] - 1 - j
 						}
 						src = src*shape[i] + j
