@@ -11,6 +11,9 @@ func sumF32F64AVX2(x unsafe.Pointer, n int) float64
 func rowsF32F64AVX2(acc, x unsafe.Pointer, n, rows, stride int)
 
 //go:noescape
+func rowsF32F64Z(acc, x unsafe.Pointer, n, rows, stride int)
+
+//go:noescape
 func sum2F64AVX2(x unsafe.Pointer, n, q int, out *[32]float64)
 
 //go:noescape
@@ -48,13 +51,23 @@ func rowsSum32AVX2(acc, comp, x unsafe.Pointer, n, rows, stride int) {
 		return
 	}
 	m := n &^ 7
-	if m > 0 {
+	switch {
+	case m >= rowsZMin && m <= rowsZMax && hasVmath512:
+		rowsF32F64Z(acc, x, m, rows, stride*4)
+	case m > 0:
 		rowsF32F64AVX2(acc, x, m, rows, stride*4)
 	}
 	if m < n {
 		rowsSum32Go(unsafe.Add(acc, m*8), unsafe.Add(comp, m*8), unsafe.Add(x, m*4), n-m, rows, stride)
 	}
 }
+
+// rowsZMin and rowsZMax bound the rows rowsF32F64Z takes a row at a time
+// (its accumulators in L1). Measured on Zen 5, 64 MB of float32 summed
+// over axis 0 (ms, eight rows side by side -> a row at a time): 1000
+// columns 3.5 -> 1.8, 512 5.3 -> 1.8, 2048 3.1 -> 2.2, 64 1.8 -> 1.7;
+// 32 columns 1.7 -> 3.4 and 4096 2.4 -> 3.0 went the other way.
+const rowsZMin, rowsZMax = 64, 2048
 
 func accSum32AVX2(acc, comp, x unsafe.Pointer, n int) { rowsSum32AVX2(acc, comp, x, n, 1, 0) }
 

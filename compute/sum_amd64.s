@@ -518,3 +518,60 @@ loop:
 	VMOVUPD Y7, 224(DI)
 	VZEROUPPER
 	RET
+
+// func rowsF32F64Z(acc, x unsafe.Pointer, n, rows, stride int)
+// rowsF32F64AVX2 a row at a time (n a multiple of 8, stride in bytes):
+// each row is read as one sequential run and added into the n float64
+// accumulators, which stay in L1 (n <= 2048: 16 KB), 32 lanes a step
+// (four Z vectors), then 8. The same additions in the same order per
+// lane, so the same bits; rows of a few KB are read at the memory's
+// speed, where eight rows side by side (rowsF32F64AVX2) make eight short
+// streams the prefetchers follow poorly.
+TEXT ·rowsF32F64Z(SB), NOSPLIT, $0-40
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), R10
+	MOVQ rows+24(FP), R8
+	MOVQ stride+32(FP), R9
+	TESTQ R8, R8
+	JZ zdone
+zrow:
+	MOVQ DI, AX
+	MOVQ SI, DX
+	MOVQ R10, CX
+zblock32:
+	CMPQ CX, $32
+	JLT zblock8
+	VCVTPS2PD 0(DX), Z0
+	VCVTPS2PD 32(DX), Z1
+	VCVTPS2PD 64(DX), Z2
+	VCVTPS2PD 96(DX), Z3
+	VADDPD 0(AX), Z0, Z0
+	VADDPD 64(AX), Z1, Z1
+	VADDPD 128(AX), Z2, Z2
+	VADDPD 192(AX), Z3, Z3
+	VMOVUPD Z0, 0(AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD Z2, 128(AX)
+	VMOVUPD Z3, 192(AX)
+	ADDQ $256, AX
+	ADDQ $128, DX
+	SUBQ $32, CX
+	JMP zblock32
+zblock8:
+	TESTQ CX, CX
+	JZ znext
+	VCVTPS2PD 0(DX), Z0
+	VADDPD 0(AX), Z0, Z0
+	VMOVUPD Z0, 0(AX)
+	ADDQ $64, AX
+	ADDQ $32, DX
+	SUBQ $8, CX
+	JMP zblock8
+znext:
+	ADDQ R9, SI
+	DECQ R8
+	JNZ zrow
+zdone:
+	VZEROUPPER
+	RET

@@ -169,7 +169,8 @@ func TestSumKernelsSpecial(t *testing.T) {
 // TestSumRowsMatchGo: the multi-row kernels add every lane's rows in row
 // order, as the Go loop does, so their accumulators and compensations
 // equal the Go loop's bit for bit, for widths around the vector block (16
-// lanes) and its tails, row counts around the block of eight rows, strides
+// lanes) and its tails, around the widths the AVX-512 kernel takes a row at
+// a time (64 to 2048), row counts around the block of eight rows, strides
 // wider than the rows, and starting accumulators that are not zero; and
 // the values' NaN, infinities, -0 and denormals pass through as in the
 // loop.
@@ -183,7 +184,7 @@ func TestSumRowsMatchGo(t *testing.T) {
 			g = SumKernels{Fold: foldSum64Go, Accum: accSum64Go, Rows: rowsSum64Go}
 		}
 		for it := 0; it < 400; it++ {
-			cols := []int{1, 7, 15, 16, 17, 31, 32, 33, 48, 100, 1000, 4099}[rng.IntN(12)]
+			cols := []int{1, 7, 15, 16, 17, 31, 32, 33, 48, 63, 64, 71, 100, 1000, 2048, 2055, 2056, 4099}[rng.IntN(18)]
 			rows := rng.IntN(20)
 			if it%5 == 0 {
 				rows = 60 + rng.IntN(80)
