@@ -14,6 +14,9 @@ func rowsF32F64AVX2(acc, x unsafe.Pointer, n, rows, stride int)
 func rowsF32F64Z(acc, x unsafe.Pointer, n, rows, stride int)
 
 //go:noescape
+func rowsF32F64Y(acc, x unsafe.Pointer, n, rows, stride int)
+
+//go:noescape
 func sum2F64AVX2(x unsafe.Pointer, n, q int, out *[32]float64)
 
 //go:noescape
@@ -54,6 +57,8 @@ func rowsSum32AVX2(acc, comp, x unsafe.Pointer, n, rows, stride int) {
 	switch {
 	case m >= rowsZMin && m <= rowsZMax && hasVmath512:
 		rowsF32F64Z(acc, x, m, rows, stride*4)
+	case m >= rowsZMin && m <= rowsZMax:
+		rowsF32F64Y(acc, x, m, rows, stride*4)
 	case m > 0:
 		rowsF32F64AVX2(acc, x, m, rows, stride*4)
 	}
@@ -62,11 +67,12 @@ func rowsSum32AVX2(acc, comp, x unsafe.Pointer, n, rows, stride int) {
 	}
 }
 
-// rowsZMin and rowsZMax bound the rows rowsF32F64Z takes a row at a time
-// (its accumulators in L1). Measured on Zen 5, 64 MB of float32 summed
-// over axis 0 (ms, eight rows side by side -> a row at a time): 1000
-// columns 3.5 -> 1.8, 512 5.3 -> 1.8, 2048 3.1 -> 2.2, 64 1.8 -> 1.7;
-// 32 columns 1.7 -> 3.4 and 4096 2.4 -> 3.0 went the other way.
+// rowsZMin and rowsZMax bound the rows rowsF32F64Z (rowsF32F64Y without
+// AVX-512) takes a row at a time (its accumulators in L1). Measured on Zen
+// 5, 64 MB of float32 summed over axis 0 (ms, eight rows side by side -> a
+// row at a time): 1000 columns 3.5 -> 1.8, 512 5.3 -> 1.8, 2048 3.1 ->
+// 2.2, 64 1.8 -> 1.7; 32 columns 1.7 -> 3.4 and 4096 2.4 -> 3.0 went the
+// other way. The AVX2 form measured the same there (1000 columns 1.9).
 const rowsZMin, rowsZMax = 64, 2048
 
 func accSum32AVX2(acc, comp, x unsafe.Pointer, n int) { rowsSum32AVX2(acc, comp, x, n, 1, 0) }
