@@ -118,6 +118,32 @@ func floorDivVVI32(mod bool, generic BinaryFunc, nt bool) BinaryFunc {
 	}
 }
 
+// floorDivVVI64Vec, where the CPU has it (AVX-512 F and DQ), is floor
+// division (mod != 0: the remainder) of two int64 vectors in float64, 8
+// lanes a step while both operands are below 2^52 in magnitude, stopping
+// at the first vector with one beyond (or fewer than 8 left) and returning
+// how many it did (nt != 0: streaming stores to a 64-byte aligned dst).
+// floorDivVVI32Vec's argument holds for any |x| + |y| < 2^53 (the
+// conversions are exact and 1/|y| exceeds half an ulp of k+1), so the
+// rounded quotient's floor is floor(x/y), and r = x - q y by FMA is exact;
+// a zero divisor gives 0.
+var floorDivVVI64Vec func(dst, x, y unsafe.Pointer, n int, mod, nt int) int
+
+// floorDivVVI64 runs floorDivVVI64Vec from the start, and generic (the
+// element-wise kernel) over each vector it stops at and the rest.
+func floorDivVVI64(mod bool, generic BinaryFunc, nt bool) BinaryFunc {
+	vec := floorDivVVI64Vec
+	return func(dst, x, y unsafe.Pointer, n int) {
+		for done := 0; done < n; {
+			done += vec(unsafe.Add(dst, 8*done), unsafe.Add(x, 8*done), unsafe.Add(y, 8*done), n-done, b2i(mod), b2i(nt))
+			if c := min(8, n-done); c > 0 {
+				generic(unsafe.Add(dst, 8*done), unsafe.Add(x, 8*done), unsafe.Add(y, 8*done), c)
+				done += c
+			}
+		}
+	}
+}
+
 type narrowSigned interface{ ~int8 | ~int16 | ~int32 }
 
 // floorDivNarrow computes dst = x // c (mod: x % c) for int8, int16 and
@@ -280,6 +306,11 @@ func registerIntDiv() {
 			binTable[op][Int32][VV] = floorDivVVI32(mod, g, false)
 			ntTable[op][Int32][VV] = ntSplitVV(binTable[op][Int32][VV], floorDivVVI32(mod, g, true), 4)
 		}
+		if floorDivVVI64Vec != nil {
+			g := binTable[op][Int64][VV]
+			binTable[op][Int64][VV] = floorDivVVI64(mod, g, false)
+			ntTable[op][Int64][VV] = ntSplitBin64(binTable[op][Int64][VV], floorDivVVI64(mod, g, true))
+		}
 	}
 }
 
@@ -306,6 +337,26 @@ func ntSplitBin(plain, nt BinaryFunc, size, ystep int) BinaryFunc {
 		}
 		if h < n {
 			nt(unsafe.Add(d, size*h), unsafe.Add(x, size*h), unsafe.Add(y, ystep*h), n-h)
+		}
+	}
+}
+
+// ntSplitBin64 is ntSplitVV for int64 kernels whose vectors are 64 bytes
+// (floorDivVVI64Vec): nt from the first element of d on a 64-byte boundary,
+// plain before it.
+func ntSplitBin64(plain, nt BinaryFunc) BinaryFunc {
+	return func(d, x, y unsafe.Pointer, n int) {
+		h := 0
+		if a := int(uintptr(d) & 63); a != 0 {
+			if a%8 != 0 {
+				plain(d, x, y, n)
+				return
+			}
+			h = min(n, (64-a)/8)
+			plain(d, x, y, h)
+		}
+		if h < n {
+			nt(unsafe.Add(d, 8*h), unsafe.Add(x, 8*h), unsafe.Add(y, 8*h), n-h)
 		}
 	}
 }

@@ -13,12 +13,18 @@ func floorDivI64AVX2(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod, n
 //go:noescape
 func floorDivVVI32AVX2(dst, x, y unsafe.Pointer, n int, mod, nt int)
 
+//go:noescape
+func floorDivVVI64Z(dst, x, y unsafe.Pointer, n int, mod, nt int) int
+
 func init() {
 	if Asm {
 		floorDivI32Vec = floorDivI32AVX2
 		floorDivI64Vec = floorDivI64AVX2
 		floorDivVVI32Vec = floorDivVVI32AVX2
 		floorDivSmallVec = floorDivSmall
+		if hasVmath512 {
+			floorDivVVI64Vec = floorDivVVI64Z
+		}
 	}
 }
 

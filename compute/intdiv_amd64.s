@@ -333,3 +333,61 @@ nextvv:
 	JNZ loopvv
 	VZEROUPPER
 	RET
+
+// func floorDivVVI64Z(dst, x, y unsafe.Pointer, n int, mod, nt int) int
+// int64 floor division (mod: the remainder) of two vectors, 8 lanes a step
+// (AVX-512 F and DQ) in float64 while both operands are below 2^52 in
+// magnitude: q = floor(x/y rounded) is exact there (floorDivVVI64Vec), and
+// r = x - q y by FMA is exact (|q y| < 2^53). y = 0 gives 0 (NumPy's). It
+// stops at the first vector with an operand of 2^52 or more (or fewer than
+// 8 left), returning how many it did. nt: streaming stores (dst 64-byte
+// aligned).
+TEXT ·floorDivVVI64Z(SB), NOSPLIT, $0-56
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVQ mod+32(FP), R8
+	MOVQ nt+40(FP), R9
+	XORQ R10, R10
+	MOVQ $0x000fffffffffffff, AX // 2^52 - 1
+	VPBROADCASTQ AX, Z10
+	VPXORQ Z12, Z12, Z12
+loopz:
+	LEAQ 8(R10), R11
+	CMPQ R11, CX
+	JGT donez
+	VMOVDQU64 (SI)(R10*8), Z0
+	VMOVDQU64 (DX)(R10*8), Z1
+	VPABSQ Z0, Z2
+	VPABSQ Z1, Z3
+	VPCMPUQ $2, Z10, Z2, K1 // |x| < 2^52
+	VPCMPUQ $2, Z10, Z3, K2
+	KANDB K1, K2, K1
+	KORTESTB K1, K1
+	JNC donez // not all eight lanes
+	VCVTQQ2PD Z0, Z0 // exact
+	VCVTQQ2PD Z1, Z1
+	VDIVPD Z1, Z0, Z2
+	VRNDSCALEPD $9, Z2, Z2 // q = floor(x/y rounded): floor(x/y)
+	TESTQ R8, R8
+	JZ quotz
+	VFNMADD213PD Z0, Z1, Z2 // r = x - q y (exact)
+quotz:
+	VCVTPD2QQ Z2, Z2
+	VPTESTMQ Z1, Z1, K5 // y != 0
+	VMOVDQA64 Z12, Z6
+	VMOVDQA64 Z2, K5, Z6
+	TESTQ R9, R9
+	JNZ ntz
+	VMOVDQU64 Z6, (DI)(R10*8)
+	JMP nextz
+ntz:
+	VMOVNTDQ Z6, (DI)(R10*8)
+nextz:
+	MOVQ R11, R10
+	JMP loopz
+donez:
+	MOVQ R10, ret+48(FP)
+	VZEROUPPER
+	RET
