@@ -22,7 +22,7 @@ func threadCPU() time.Duration {
 }
 
 // TestVmathCPU prints the CPU time per element of the float64
-// transcendental kernels on the vocab harness's input ranges (U uniform
+// transcendental kernels (and of float32 tan, "tan32") on the vocab harness's input ranges (U uniform
 // [-10, 10], P [0.01, 100], S [-1, 1]), in cache (4096 elements) and
 // streaming (STRIDE0_VMATH_CPU_N elements, default 4096), with plain and
 // non-temporal stores: the best of 15 trials of the thread's CPU time, so
@@ -72,6 +72,30 @@ func TestVmathCPU(t *testing.T) {
 		}
 		cases = append(cases, kcase{c.name, func() { k(dp, x, n) }})
 		if nt, ok := compute.LookupUnaryNT(c.op, compute.Float64); ok {
+			cases = append(cases, kcase{c.name + "/nt", func() { nt(dp, x, n) }})
+		}
+	}
+	// float32 kernels (tan32: the float32 tan of vmath32_amd64.s) on
+	// the same inputs rounded to float32
+	in32 := map[byte][]float32{}
+	for key, v := range in {
+		in32[key] = make([]float32, n)
+		for i, f := range v {
+			in32[key][i] = float32(f)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		op   compute.Op
+		x    byte
+	}{{"tan32", compute.Tan, 'U'}} {
+		x := unsafe.Pointer(&in32[c.x][0])
+		k, err := compute.LookupUnary(c.op, compute.Float32)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, kcase{c.name, func() { k(dp, x, n) }})
+		if nt, ok := compute.LookupUnaryNT(c.op, compute.Float32); ok {
 			cases = append(cases, kcase{c.name + "/nt", func() { nt(dp, x, n) }})
 		}
 	}
