@@ -39,6 +39,14 @@
 //     +-0: +0, -Inf: +Inf, x < 0: NaN.
 //   - tanh (written, not installed: no faster than asmgen's): |x| < 0.625
 //     x + x z T(z); else 1 - 2/(expm1(2|x|) + 2).
+//   - tan, in float64 arithmetic (tanHalf): x = k pi/2 + r (k = round(x
+//     2/pi), pi/2 in two parts), tan r = N/D with N = r + r z P(z), D = 1 +
+//     z Q(z), z = r^2, P and Q of degrees 1 and 3 fitted by Remez's
+//     exchange (fitRat) to the least relative error on |r| <= pi/4
+//     (2^-54.6); tan x = N/D for even k, -D/N for odd k, rounded to
+//     float32 (correctly rounded for every float32 |x| < 2^20:
+//     TestTanF32Accuracy); |x| < 2^-12: x; |x| > 2^20, inf, NaN: the Go
+//     loop.
 package main
 
 import (
@@ -724,44 +732,30 @@ const tanhDeg = 5
 
 var tanhC []float64
 
-// sinS is (sin(sqrt z)/sqrt z - 1)/z and cosC is (cos(sqrt z) - 1)/z, by
-// their series (z <= 0.62 here).
-func sinS(z float64) float64 {
-	s, t := 0.0, -1.0/6
-	for k := 1; k < 30; k++ {
-		s += t
-		t *= -z / float64((2*k+2)*(2*k+3))
-	}
-	return s
-}
+// Degrees in z of the tan kernel's rational function: tan(r) = N/D on
+// |r| <= pi/4 (a little beyond, for the rounding of k), N = r + r z P(z),
+// P of degree tanNumDeg-1, D = 1 + z Q(z), Q of degree tanDenDeg-1,
+// fitted (fitRat) to a relative error of 2^-54.6 (2^-51 in float64 with
+// the coefficients rounded), so that N/D rounded to float32 is the
+// correctly rounded tan (over all float32 |x| < 2^20; degrees 2 and 3,
+// one FMA less, fit to 2^-45 and missed 86 of those 2.5e9 by an ulp, the
+// sine and cosine polynomials of degrees 5 and 6 this replaced 20, for
+// five more FMAs).
+const tanNumDeg, tanDenDeg = 2, 4
 
-func cosC(z float64) float64 {
-	s, t := 0.0, -0.5
-	for k := 1; k < 30; k++ {
-		s += t
-		t *= -z / float64((2*k+1)*(2*k+2))
-	}
-	return s
-}
-
-// Degrees of the float64 polynomials of the tan kernel: sin(r) = r + r z
-// S(z), cos(r) = 1 + z C(z) on |r| <= pi/4 (a little beyond, for the
-// rounding of k), within 2^-45 relative (sin) and 2^-50 (cos), so that
-// s/c rounded to float32 is the correctly rounded tan but for results
-// within about 2^-20 ulp of a rounding boundary.
-const sinDegD, cosDegD = 5, 6
-
-var sinCD, cosCD []float64
+var tanP, tanQ []float64 // P and Q, coefficients from z^0
 var pio2Hi, pio2Lo float64
 
 // tanHalf is the float64 tan of 4 float32 lanes at off(SI)(R8*4), on the
 // seven registers Y[b]..Y[b+6]; the result, rounded to float32, is left
 // in X[b]. x = k pi/2 + r (k = round(x 2/pi) by the 1.5*2^52 shifter, whose
 // last mantissa bit is k's parity; pi/2 in two parts, x - k pio2Hi exact
-// by FMA for |x| < 2^20), tan x = s/c for even k, -c/s for odd k.
+// by FMA for |x| < 2^20), tan x = N/D for even k, -D/N for odd k (N/D
+// the rational function of tanNumDeg and tanDenDeg).
 // With wide (AVX-512), the same operations on 8 lanes: Z[b]..Z[b+6], the
-// constants as broadcast operands, the parity's mask in K[m], the result
-// in Y[b].
+// constants as broadcast operands, the parity's mask in K[m] (selecting
+// the divisor and negating the dividend, the same bits as negating the
+// quotient), the result in Y[b].
 func tanHalf(b, off int, wide bool, m int) {
 	reg, half, bc, cvt := "Y", "X", "", "VCVTPD2PSY"
 	if wide {
@@ -783,29 +777,31 @@ func tanHalf(b, off int, wide bool, m int) {
 	p("VFNMADD231PD%s %s, %s, %s", bc, kd(pio2Hi), D(2), D(0))   // exact
 	p("VFNMADD231PD%s %s, %s, %s", bc, kd(pio2Lo), D(2), D(0))   // r
 	p("VMULPD %s, %s, %s", D(0), D(0), D(2))                     // z
-	load(kd(sinCD[len(sinCD)-1]), D(3))
-	load(kd(cosCD[len(cosCD)-1]), D(4))
-	for i := len(cosCD) - 2; i >= 0; i-- {
-		if i < len(sinCD)-1 {
-			p("VFMADD213PD%s %s, %s, %s", bc, kd(sinCD[i]), D(2), D(3))
+	load(kd(tanP[len(tanP)-1]), D(3))
+	load(kd(tanQ[len(tanQ)-1]), D(4))
+	for i := len(tanQ) - 2; i >= 0; i-- {
+		if i < len(tanP)-1 {
+			p("VFMADD213PD%s %s, %s, %s", bc, kd(tanP[i]), D(2), D(3))
 		}
-		p("VFMADD213PD%s %s, %s, %s", bc, kd(cosCD[i]), D(2), D(4))
+		p("VFMADD213PD%s %s, %s, %s", bc, kd(tanQ[i]), D(2), D(4))
 	}
-	p("VFMADD213PD%s %s, %s, %s", bc, kd(1), D(2), D(4)) // c = 1 + z C
+	p("VFMADD213PD%s %s, %s, %s", bc, kd(1), D(2), D(4)) // D = 1 + z Q
 	p("VMULPD %s, %s, %s", D(0), D(2), D(2))             // r z
-	p("VFMADD213PD %s, %s, %s", D(0), D(2), D(3))        // s = r + r z S
-	p("VPSLLQ $63, %s, %s", D(1), D(1))                  // odd k: the sign bit
-	if wide {
+	p("VFMADD213PD %s, %s, %s", D(0), D(2), D(3))        // N = r + r z P
+	// odd k: dividend -D, divisor N
+	if wide { // K[m]: the parity of shifter + k
 		K := fmt.Sprintf("K%d", m)
-		p("VPMOVQ2M %s, %s", D(1), K)
-		p("VBLENDMPD %s, %s, %s, %s", D(4), D(3), K, D(5))
+		p("VPTESTMQ.BCST %s, %s, %s", kd(math.Float64frombits(1)), D(1), K)
 		p("VBLENDMPD %s, %s, %s, %s", D(3), D(4), K, D(6))
-	} else {
+		p("VXORPD.BCST %s, %s, %s, %s", kd(math.Copysign(0, -1)), D(4), K, D(3))
+		p("VDIVPD %s, %s, %s", D(6), D(3), D(5))
+	} else { // D(1): the parity as a sign bit, D/N, its sign flipped
+		p("VPSLLQ $63, %s, %s", D(1), D(1))
 		p("VBLENDVPD %s, %s, %s, %s", D(1), D(4), D(3), D(5))
 		p("VBLENDVPD %s, %s, %s, %s", D(1), D(3), D(4), D(6))
+		p("VDIVPD %s, %s, %s", D(6), D(5), D(5))
+		p("VXORPD %s, %s, %s", D(1), D(5), D(5))
 	}
-	p("VDIVPD %s, %s, %s", D(6), D(5), D(5))
-	p("VXORPD %s, %s, %s", D(1), D(5), D(5))
 	p("%s %s, %s%d", cvt, D(5), half, b)
 }
 
@@ -879,11 +875,10 @@ func emitTan16(nt bool) {
 	p("KMOVW K3, AX")
 	p("CMPL AX, $0xffff")
 	p("JNE done")
+	p("VCMPPS $0x%02x, %s, Z15, K4", cmpLT, k(0x1p-12))
 	dual(func() { tanHalf(0, 0, true, 1) }, func() { tanHalf(7, 32, true, 2) })
 	p("VINSERTF64X4 $1, Y7, Z0, Z0")
-	p("VANDPS %s, Z14, Z15", kb(absBits))
-	p("VCMPPS $0x%02x, %s, Z15, K3", cmpLT, k(0x1p-12))
-	p("VBLENDMPS Z14, Z0, K3, Z0")
+	p("VBLENDMPS Z14, Z0, K4, Z0")
 	if nt {
 		p("VMOVNTPS Z0, (DI)(R8*4)")
 	} else {
@@ -898,14 +893,177 @@ func emitTan16(nt bool) {
 	asm.WriteString("\n")
 }
 
-// fitTan fits the tan kernel's polynomials and checks them against math.
+// tanRatF is tan(sqrt z)/sqrt z at prec bits (z >= 0), by the series of
+// sin(sqrt z)/sqrt z and cos(sqrt z) in z.
+func tanRatF(z *big.Float, prec uint) *big.Float {
+	bf := func() *big.Float { return new(big.Float).SetPrec(prec) }
+	s, c := bf().SetInt64(1), bf().SetInt64(1)
+	ts, tc := bf().SetInt64(1), bf().SetInt64(1)
+	for i := int64(1); i < 60; i++ {
+		ts.Mul(ts, z).Quo(ts, bf().SetInt64(-(2*i)*(2*i+1)))
+		tc.Mul(tc, z).Quo(tc, bf().SetInt64(-(2*i-1)*(2*i)))
+		s.Add(s, ts)
+		c.Add(c, tc)
+	}
+	return s.Quo(s, c)
+}
+
+// solveBig solves the square system a x = y by Gaussian elimination with
+// partial pivoting (a and y are overwritten).
+func solveBig(a [][]*big.Float, y []*big.Float) []*big.Float {
+	n := len(y)
+	for c := 0; c < n; c++ {
+		piv := c
+		for r := c + 1; r < n; r++ {
+			if new(big.Float).Abs(a[r][c]).Cmp(new(big.Float).Abs(a[piv][c])) > 0 {
+				piv = r
+			}
+		}
+		a[c], a[piv], y[c], y[piv] = a[piv], a[c], y[piv], y[c]
+		for r := c + 1; r < n; r++ {
+			f := new(big.Float).SetPrec(a[r][c].Prec()).Quo(a[r][c], a[c][c])
+			for j := c; j < n; j++ {
+				a[r][j].Sub(a[r][j], new(big.Float).SetPrec(f.Prec()).Mul(f, a[c][j]))
+			}
+			y[r].Sub(y[r], new(big.Float).SetPrec(f.Prec()).Mul(f, y[c]))
+		}
+	}
+	x := make([]*big.Float, n)
+	for r := n - 1; r >= 0; r-- {
+		v := new(big.Float).SetPrec(y[r].Prec()).Set(y[r])
+		for j := r + 1; j < n; j++ {
+			v.Sub(v, new(big.Float).SetPrec(v.Prec()).Mul(a[r][j], x[j]))
+		}
+		x[r] = v.Quo(v, a[r][r])
+	}
+	return x
+}
+
+// fitRat is the rational function (1 + z P(z)) / (1 + z Q(z)), P of
+// degree m-1 and Q of degree n-1, of least relative error to f on [0, zmax]
+// by Remez's exchange: at m+n+1 nodes the relative error equioscillates
+// with a level E (the system in P, Q and E made linear by taking the
+// weight f D at E from the previous solution); the nodes move to the
+// extrema of the error on a grid. It returns P, Q and the largest
+// relative error on the grid.
+func fitRat(f func(*big.Float) *big.Float, zmax float64, m, n int) (P, Q []float64, worst float64) {
+	const prec, grid = 200, 3000
+	bf := func(v float64) *big.Float { return new(big.Float).SetPrec(prec).SetFloat64(v) }
+	k := m + n + 1
+	zs, fs := make([]float64, grid+1), make([]*big.Float, grid+1)
+	for i := range zs {
+		zs[i] = zmax * float64(i) / grid
+		fs[i] = f(bf(zs[i]))
+	}
+	// nodes: grid indices, Chebyshev points of (0, zmax] to begin
+	nodes := make([]int, k)
+	for i := range nodes {
+		nodes[i] = max(1, int(math.Round(grid*(1-math.Cos(math.Pi*(float64(i)+0.5)/float64(k)))/2)))
+	}
+	// P and Q (coefficients from z^0); horn(c, z) is 1 + z c(z)
+	var a, b []*big.Float
+	horn := func(c []*big.Float, z *big.Float) *big.Float {
+		v := bf(0)
+		for i := len(c) - 1; i >= 0; i-- {
+			v.Mul(v, z).Add(v, c[i])
+		}
+		return v.Mul(v, z).Add(v, bf(1))
+	}
+	relErr := func(i int) float64 {
+		z := bf(zs[i])
+		r := new(big.Float).SetPrec(prec).Quo(horn(a, z), horn(b, z))
+		r.Quo(r, fs[i]).Sub(r, bf(1))
+		v, _ := r.Float64()
+		return v
+	}
+	for it := 0; it < 12; it++ {
+		dprev := make([]*big.Float, k)
+		for i := range dprev {
+			dprev[i] = bf(1)
+		}
+		for inner := 0; inner < 4; inner++ {
+			// sum_j a_j z^(j+1) - f sum_j b_j z^(j+1) - s_i f Dprev E = f - 1
+			mat, y := make([][]*big.Float, k), make([]*big.Float, k)
+			for i, ni := range nodes {
+				z, fz := bf(zs[ni]), fs[ni]
+				row := make([]*big.Float, k)
+				pw := bf(1)
+				for j := 0; j < max(m, n); j++ {
+					pw = new(big.Float).SetPrec(prec).Mul(pw, z)
+					if j < m {
+						row[j] = new(big.Float).SetPrec(prec).Set(pw)
+					}
+					if j < n {
+						row[m+j] = new(big.Float).SetPrec(prec).Mul(pw, fz)
+						row[m+j].Neg(row[m+j])
+					}
+				}
+				row[k-1] = new(big.Float).SetPrec(prec).Mul(fz, dprev[i])
+				if i%2 == 1 {
+					row[k-1].Neg(row[k-1])
+				}
+				row[k-1].Neg(row[k-1])
+				mat[i], y[i] = row, new(big.Float).SetPrec(prec).Sub(fz, bf(1))
+			}
+			x := solveBig(mat, y)
+			a, b = x[:m], x[m:m+n]
+			for i, ni := range nodes {
+				dprev[i] = horn(b, bf(zs[ni]))
+			}
+		}
+		// the extremum of each run of one sign of the error
+		type run struct {
+			at  int
+			val float64
+		}
+		var runs []run
+		worst = 0
+		for i := 1; i <= grid; i++ {
+			e := relErr(i)
+			worst = max(worst, math.Abs(e))
+			if len(runs) == 0 || (e > 0) != (runs[len(runs)-1].val > 0) {
+				runs = append(runs, run{i, e})
+			} else if math.Abs(e) > math.Abs(runs[len(runs)-1].val) {
+				runs[len(runs)-1] = run{i, e}
+			}
+		}
+		if len(runs) < k {
+			log.Fatalf("fitRat: %d sign changes, want %d", len(runs), k)
+		}
+		best, from := -1.0, 0 // the k consecutive runs of the largest least extremum
+		for st := 0; st+k <= len(runs); st++ {
+			lo := math.Inf(1)
+			for _, r := range runs[st : st+k] {
+				lo = min(lo, math.Abs(r.val))
+			}
+			if lo > best {
+				best, from = lo, st
+			}
+		}
+		for i := range nodes {
+			nodes[i] = runs[from+i].at
+		}
+	}
+	P, Q = make([]float64, m), make([]float64, n)
+	for i := range P {
+		P[i], _ = a[i].Float64()
+	}
+	for i := range Q {
+		Q[i], _ = b[i].Float64()
+	}
+	return P, Q, worst
+}
+
+// fitTan fits the tan kernel's rational function and checks it, with its
+// float64 coefficients evaluated by FMA as the kernel does, against
+// math.Tan.
 func fitTan(pi *big.Float) {
 	h := new(big.Float).SetPrec(200).Quo(pi, new(big.Float).SetFloat64(2))
 	pio2Hi, _ = h.Float64()
 	pio2Lo, _ = new(big.Float).SetPrec(200).Sub(h, new(big.Float).SetFloat64(pio2Hi)).Float64()
 	zmax := math.Pow(math.Pi/4*1.001, 2)
-	sinCD = fit(sinS, 0, zmax, sinDegD-1)
-	cosCD = fit(cosC, 0, zmax, cosDegD-1)
+	var fitErr float64
+	tanP, tanQ, fitErr = fitRat(func(z *big.Float) *big.Float { return tanRatF(z, 200) }, zmax, tanNumDeg, tanDenDeg)
 	ev := func(c []float64, z float64) float64 {
 		v := 0.0
 		for i := len(c) - 1; i >= 0; i-- {
@@ -913,18 +1071,17 @@ func fitTan(pi *big.Float) {
 		}
 		return v
 	}
-	ws, wc := 0.0, 0.0
+	w := 0.0
 	for i := 1; i <= 200000; i++ {
 		r := math.Pi / 4 * 1.001 * float64(i) / 200000
 		z := r * r
-		sv := math.FMA(r*z, ev(sinCD, z), r)
-		cv := math.FMA(z, ev(cosCD, z), 1)
-		ws = max(ws, math.Abs(sv-math.Sin(r))/math.Sin(r))
-		wc = max(wc, math.Abs(cv-math.Cos(r))/math.Cos(r))
+		num := math.FMA(r*z, ev(tanP, z), r)
+		den := math.FMA(z, ev(tanQ, z), 1)
+		w = max(w, math.Abs(num/den-math.Tan(r))/math.Tan(r))
 	}
-	log.Printf("tan: sin degree %d in z (error 2^%.1f), cos degree %d (2^%.1f)", sinDegD, math.Log2(ws), cosDegD, math.Log2(wc))
-	if ws > 0x1p-45 || wc > 0x1p-45 {
-		log.Fatal("tan: polynomials not accurate enough")
+	log.Printf("tan: rational of degrees %d/%d in z, error 2^%.1f (fit), 2^%.1f (float64 against math.Tan)", tanNumDeg, tanDenDeg, math.Log2(fitErr), math.Log2(w))
+	if w > 0x1p-44 {
+		log.Fatal("tan: rational function not accurate enough")
 	}
 }
 
