@@ -187,3 +187,44 @@ func TestTanF32Accuracy(t *testing.T) {
 		}
 	}
 }
+
+// TestTanF32Stops checks where the tan kernels stop: with one argument out
+// of their range (beyond 2^20, infinite or NaN) at each position of 64 in
+// range, each returns the count of whole vectors (8 or 16 lanes) before
+// it, having written those with the bits of a run on them alone.
+func TestTanF32Stops(t *testing.T) {
+	if !Asm || !cpu.X86.HasAVX2 || !cpu.X86.HasFMA {
+		t.Skip("needs AVX2 and FMA")
+	}
+	const n = 64
+	xs := make([]float32, n)
+	for i := range xs {
+		xs[i] = float32(i)*0.37 - 11
+	}
+	want := make([]float32, n)
+	if d := tanF32D8(unsafe.Pointer(&want[0]), unsafe.Pointer(&xs[0]), n); d != n {
+		t.Fatalf("tanF32D8 did %d of %d in-range arguments", d, n)
+	}
+	kernels := map[int]func(d, x unsafe.Pointer, n int) int{8: tanF32D8}
+	if hasVmath512 {
+		kernels[16] = tanF32D16
+	}
+	for lanes, k := range kernels {
+		for _, bad := range []float32{0x1.000002p20, float32(math.Inf(-1)), float32(math.NaN())} {
+			for at := 0; at < n; at++ {
+				x := append([]float32(nil), xs...)
+				x[at] = bad
+				got := make([]float32, n)
+				d := k(unsafe.Pointer(&got[0]), unsafe.Pointer(&x[0]), n)
+				if d != at/lanes*lanes {
+					t.Fatalf("%d lanes, %v at %d: did %d, want %d", lanes, bad, at, d, at/lanes*lanes)
+				}
+				for i := 0; i < d; i++ {
+					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+						t.Fatalf("%d lanes, %v at %d: tan(%v) = %v, want %v", lanes, bad, at, x[i], got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}

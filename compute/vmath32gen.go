@@ -110,7 +110,11 @@ func label(l string) { fmt.Fprintf(cur, "%s:\n", l) }
 // dual emits the instructions of a and b, two independent computations on
 // disjoint registers, alternately one by one, so that the core finds two
 // dependency chains side by side instead of one long one.
-func dual(a, b func()) {
+func dual(a, b func()) { interleave(a, b) }
+
+// interleave is dual for any number of computations: one instruction of
+// each in turn.
+func interleave(fs ...func()) {
 	grab := func(f func()) []string {
 		var buf bytes.Buffer
 		cur = &buf
@@ -118,13 +122,16 @@ func dual(a, b func()) {
 		cur = &asm
 		return strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
 	}
-	la, lb := grab(a), grab(b)
-	for i := 0; i < max(len(la), len(lb)); i++ {
-		if i < len(la) {
-			asm.WriteString(la[i] + "\n")
-		}
-		if i < len(lb) {
-			asm.WriteString(lb[i] + "\n")
+	ls, n := make([][]string, len(fs)), 0
+	for i, f := range fs {
+		ls[i] = grab(f)
+		n = max(n, len(ls[i]))
+	}
+	for i := 0; i < n; i++ {
+		for _, l := range ls {
+			if i < len(l) {
+				asm.WriteString(l[i] + "\n")
+			}
 		}
 	}
 }
@@ -851,13 +858,20 @@ func emitTan(nt bool) {
 }
 
 // emitTan16 writes tanF32D16 (nt: tanF32D16NT, streaming stores to a
-// 64-byte aligned dst): tanF32D8 with AVX-512, 16 lanes a step as two
-// interleaved halves of tanHalf (wide), the same bits; it does whole vectors
-// of 16 and stops at the first with an argument tanF32D8 would stop at.
+// 64-byte aligned dst): tanF32D8 with AVX-512, 32 lanes a step as four
+// interleaved quarters of tanHalf (wide; 16 lanes a step, two quarters,
+// for the last 16 and from a vector with an argument out of range on),
+// the same bits; it does whole vectors of 16 and stops at the first with
+// an argument tanF32D8 would stop at. The four chains side by side took
+// 16Ki elements from 0.414 to 0.392 ns an element against two.
 func emitTan16(nt bool) {
 	name := "tanF32D16"
 	if nt {
 		name += "NT"
+	}
+	st := "VMOVUPS"
+	if nt {
+		st = "VMOVNTPS"
 	}
 	fmt.Fprintf(&decl, "//go:noescape\nfunc %s(dst, x unsafe.Pointer, n int) int\n\n", name)
 	fmt.Fprintf(&asm, "// func %s(dst, x unsafe.Pointer, n int) int\nTEXT ·%s(SB), NOSPLIT, $0-32\n", name, name)
@@ -866,26 +880,45 @@ func emitTan16(nt bool) {
 	p("MOVQ n+16(FP), CX")
 	p("ANDQ $-16, CX")
 	p("XORQ R8, R8")
-	label("loop")
+	// check loads the 16 arguments at off(SI)(R8*4) into Z[x] and their
+	// absolute values into Z[x+1], jumps to out unless all are within
+	// 2^20, and sets K[tiny] to those below 2^-12
+	check := func(off, x, tiny int, out string) {
+		p("VMOVUPS %d(SI)(R8*4), Z%d", off, x)
+		p("VANDPS %s, Z%d, Z%d", kb(absBits), x, x+1)
+		p("VCMPPS $0x%02x, %s, Z%d, K3", cmpLE, k(0x1p20), x+1)
+		p("KMOVW K3, AX")
+		p("CMPL AX, $0xffff")
+		p("JNE %s", out)
+		p("VCMPPS $0x%02x, %s, Z%d, K%d", cmpLT, k(0x1p-12), x+1, tiny)
+	}
+	// finish joins the halves in Y[b] and Y[b+7] into Z[b], puts back the
+	// arguments below 2^-12 and stores the 16 results at off(DI)(R8*4)
+	finish := func(off, b, x, tiny int) {
+		p("VINSERTF64X4 $1, Y%d, Z%d, Z%d", b+7, b, b)
+		p("VBLENDMPS Z%d, Z%d, K%d, Z%d", x, b, tiny, b)
+		p("%s Z%d, %d(DI)(R8*4)", st, b, off)
+	}
+	label("loop32")
+	p("LEAQ 32(R8), R9")
+	p("CMPQ R9, CX")
+	p("JGT loop16")
+	check(0, 14, 4, "loop16")
+	check(64, 30, 7, "loop16")
+	interleave(func() { tanHalf(0, 0, true, 1) }, func() { tanHalf(7, 32, true, 2) },
+		func() { tanHalf(16, 64, true, 5) }, func() { tanHalf(23, 96, true, 6) })
+	finish(0, 0, 14, 4)
+	finish(64, 16, 30, 7)
+	p("ADDQ $32, R8")
+	p("JMP loop32")
+	label("loop16")
 	p("CMPQ R8, CX")
 	p("JGE done")
-	p("VMOVUPS (SI)(R8*4), Z14")
-	p("VANDPS %s, Z14, Z15", kb(absBits))
-	p("VCMPPS $0x%02x, %s, Z15, K3", cmpLE, k(0x1p20))
-	p("KMOVW K3, AX")
-	p("CMPL AX, $0xffff")
-	p("JNE done")
-	p("VCMPPS $0x%02x, %s, Z15, K4", cmpLT, k(0x1p-12))
+	check(0, 14, 4, "done")
 	dual(func() { tanHalf(0, 0, true, 1) }, func() { tanHalf(7, 32, true, 2) })
-	p("VINSERTF64X4 $1, Y7, Z0, Z0")
-	p("VBLENDMPS Z14, Z0, K4, Z0")
-	if nt {
-		p("VMOVNTPS Z0, (DI)(R8*4)")
-	} else {
-		p("VMOVUPS Z0, (DI)(R8*4)")
-	}
+	finish(0, 0, 14, 4)
 	p("ADDQ $16, R8")
-	p("JMP loop")
+	p("JMP loop16")
 	label("done")
 	p("MOVQ R8, ret+24(FP)")
 	p("VZEROUPPER")
