@@ -228,18 +228,16 @@ func asmMath(k func(d, x unsafe.Pointer, n int) int, slow UnaryFunc, size int) U
 			oneScratchPool.Put(sc)
 		}
 	}
-	if size == 8 { // float64: data with NaNs in chunks (vmNaNChunks)
-		return func(d, x unsafe.Pointer, n int) {
-			done := 0
-			if m := n &^ (lanes - 1); m > 0 {
-				done = k(d, x, m)
-			}
-			if done < n {
-				vmNaNChunks(run, slow, unsafe.Add(d, size*done), unsafe.Add(x, size*done), n-done)
-			}
+	// data with NaNs in chunks (vmNaNChunks)
+	return func(d, x unsafe.Pointer, n int) {
+		done := 0
+		if m := n &^ (lanes - 1); m > 0 {
+			done = k(d, x, m)
+		}
+		if done < n {
+			vmNaNChunks(run, slow, size, unsafe.Add(d, size*done), unsafe.Add(x, size*done), n-done)
 		}
 	}
-	return func(d, x unsafe.Pointer, n int) { run(d, x, x, n) }
 }
 
 // asmUnary runs whole vectors in assembly and the rest with the Go loop.

@@ -3,6 +3,7 @@
 package compute
 
 import (
+	"fmt"
 	"math"
 	"math/rand"
 	"testing"
@@ -300,7 +301,7 @@ func TestVmathDomain(t *testing.T) {
 // BenchmarkVmathNaN: float64 sin and exp of data with 1% NaN (missing
 // values), through the chunked path that replaces NaNs for the kernel
 // (vmUnaryS; asmMath) against the kernel stopping at each (vmUnary), and
-// on data with none.
+// on data with none; float32 sin and exp (asmMath) with and without.
 func BenchmarkVmathNaN(b *testing.B) {
 	const n = 1 << 16
 	rng := rand.New(rand.NewSource(1))
@@ -332,11 +333,29 @@ func BenchmarkVmathNaN(b *testing.B) {
 			}
 		})
 	}
+	clean32, nan32 := make([]float32, n), make([]float32, n)
+	for i := range clean32 {
+		clean32[i], nan32[i] = float32(clean[i]), float32(nan[i])
+	}
+	for _, op := range []Op{Sin, Exp} {
+		for _, x := range []struct {
+			name string
+			v    []float32
+		}{{"clean", clean32}, {"nan", nan32}} {
+			b.Run(fmt.Sprintf("%v32/%s", op, x.name), func(b *testing.B) {
+				b.SetBytes(4 * n)
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					unTable[op][Float32](unsafe.Pointer(&d[0]), unsafe.Pointer(&x.v[0]), n)
+				}
+			})
+		}
+	}
 }
 
-// TestVmathNaNChunks: the float64 routines on data with NaNs (missing
-// values; quiet and signaling, both signs) among values in and out of
-// range, at densities from none to most, out of place and in place, and
+// TestVmathNaNChunks: the float64 and float32 routines on data with NaNs
+// (missing values; quiet and signaling, both signs) among values in and out
+// of range, at densities from none to most, out of place and in place, and
 // past a chunk: every element is the routine's result for it alone, and
 // every NaN the Go loop's.
 func TestVmathNaNChunks(t *testing.T) {
@@ -383,6 +402,52 @@ func TestVmathNaNChunks(t *testing.T) {
 					if math.Float64bits(g) != math.Float64bits(want) {
 						t.Fatalf("%s n %d: element %d (x %v, %#x) = %v (%#x), want %v (%#x)", c.name, n, i, x, math.Float64bits(x),
 							g, math.Float64bits(g), want, math.Float64bits(want))
+					}
+				}
+			}
+		}
+	}
+	// float32 (asmMath's routines; tanh is vm32Unary's): the same, with
+	// float32 NaNs and values
+	// outside the kernels' ranges (huge arguments of sin and tan, exp's
+	// overflow and underflow)
+	nans32 := []float32{float32(math.NaN()), math.Float32frombits(0x7fc0abcd), math.Float32frombits(0xffc00123), math.Float32frombits(0x7f800001)}
+	others32 := []float32{float32(math.Inf(1)), float32(math.Inf(-1)), 0, float32(math.Copysign(0, -1)), 1e30, -1e30, 1e-45, 1 << 30, -200, 200}
+	for _, c := range []struct {
+		op   Op
+		goF  UnaryFunc
+		name string
+	}{{Sin, wrapUnary(sin_f[float32]), "sin"}, {Cos, wrapUnary(cos_f[float32]), "cos"}, {Tan, wrapUnary(tan_f[float32]), "tan"},
+		{Exp, wrapUnary(exp_f[float32]), "exp"}, {Log, wrapUnary(log_f[float32]), "log"}} {
+		f := unTable[c.op][Float32]
+		for trial := 0; trial < 24; trial++ {
+			n := 1 + rng.Intn(3*vmChunk)
+			xs := make([]float32, n)
+			density := []int{0, 1, 10, 80}[trial%4]
+			for i := range xs {
+				xs[i] = float32(rng.Float64()*20 - 10)
+				switch r := rng.Intn(100); {
+				case r < density:
+					xs[i] = nans32[rng.Intn(len(nans32))]
+				case r < density+2:
+					xs[i] = others32[rng.Intn(len(others32))]
+				}
+			}
+			got := make([]float32, n)
+			f(unsafe.Pointer(&got[0]), unsafe.Pointer(&xs[0]), n)
+			in := append([]float32(nil), xs...)
+			f(unsafe.Pointer(&in[0]), unsafe.Pointer(&in[0]), n) // in place
+			for i, x := range xs {
+				var want float32
+				if x != x {
+					c.goF(unsafe.Pointer(&want), unsafe.Pointer(&xs[i]), 1)
+				} else {
+					f(unsafe.Pointer(&want), unsafe.Pointer(&xs[i]), 1)
+				}
+				for _, g := range []float32{got[i], in[i]} {
+					if math.Float32bits(g) != math.Float32bits(want) {
+						t.Fatalf("float32 %s n %d: element %d (x %v, %#x) = %v (%#x), want %v (%#x)", c.name, n, i, x, math.Float32bits(x),
+							g, math.Float32bits(g), want, math.Float32bits(want))
 					}
 				}
 			}

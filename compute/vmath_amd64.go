@@ -177,7 +177,7 @@ func vmUnaryS(k, ks vmKernel, slow UnaryFunc) UnaryFunc {
 		run := func(d, kin, xin unsafe.Pointer, n int) { vmRun(k, slow, d, kin, xin, n) }
 		return func(d, x unsafe.Pointer, n int) {
 			if done := k(d, x, n); done < n {
-				vmNaNChunks(run, slow, unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), n-done)
+				vmNaNChunks(run, slow, 8, unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), n-done)
 			}
 		}
 	}
@@ -192,18 +192,21 @@ func vmUnaryS(k, ks vmKernel, slow UnaryFunc) UnaryFunc {
 // vmChunk is how many elements vmNaNChunks takes at a time.
 const vmChunk = 512
 
-// vmScratch is vmNaNChunks's copy of a chunk, its NaN mask and its NaNs,
-// from a pool: on the stack it would escape (k is a function value) and
-// a fresh heap block a call cost more than the chunk's arithmetic.
+// vmScratch is vmNaNChunks's copy of a chunk, its NaN mask and its NaNs
+// (their bits, float32 in the low half), from a pool: on the stack it
+// would escape (k is a function value) and a fresh heap block a call cost
+// more than the chunk's arithmetic.
 type vmScratch struct {
-	tmp, nanVal [vmChunk]float64
-	mask        [vmChunk]bool
-	nanIdx      [vmChunk]uint16
+	tmp    [vmChunk]float64 // float64 or, in its first half, float32 values
+	nanVal [vmChunk]uint64
+	mask   [vmChunk]bool
+	nanIdx [vmChunk]uint16
 }
 
 var vmScratchPool = sync.Pool{New: func() any { return new(vmScratch) }}
 
-// vmHalves is a chunk of 0.5s, what vmNaNChunks puts in place of a NaN.
+// vmHalves and vmHalves32 are a chunk of 0.5s, what vmNaNChunks puts in
+// place of a NaN.
 var vmHalves = func() (h [vmChunk]float64) {
 	for i := range h {
 		h[i] = 0.5
@@ -211,21 +214,31 @@ var vmHalves = func() (h [vmChunk]float64) {
 	return
 }()
 
-// vmNaNChunks runs a float64 routine over n elements a chunk at a time:
-// run(d, kin, xin, n) is the routine's loop with its kernel reading kin
-// and slow (the Go loop, for an element the kernel leaves) reading xin. A
-// chunk with no NaN runs as it is; in one with NaNs (found by the isnan
-// kernel) they are replaced by 0.5, in the range of every routine here
-// (the where kernel, into a copy), the kernel runs on the copy, and slow
-// computes each NaN from its own value, kept aside (d may be x).
-func vmNaNChunks(run func(d, kin, xin unsafe.Pointer, n int), slow UnaryFunc, d, x unsafe.Pointer, n int) {
+var vmHalves32 = func() (h [vmChunk]float32) {
+	for i := range h {
+		h[i] = 0.5
+	}
+	return
+}()
+
+// vmNaNChunks runs a float64 routine (size 8; float32: size 4) over n
+// elements a chunk at a time: run(d, kin, xin, n) is the routine's loop
+// with its kernel reading kin and slow (the Go loop, for an element the
+// kernel leaves) reading xin. A chunk with no NaN runs as it is; in one
+// with NaNs (found by the isnan kernel) they are replaced by 0.5, in the
+// range of every routine here (the where kernel, into a copy), the kernel
+// runs on the copy, and slow computes each NaN from its own value, kept
+// aside (d may be x).
+func vmNaNChunks(run func(d, kin, xin unsafe.Pointer, n int), slow UnaryFunc, size int, d, x unsafe.Pointer, n int) {
 	sc := vmScratchPool.Get().(*vmScratch)
 	defer vmScratchPool.Put(sc)
-	isnan, where := unTable[IsNaN][Float64], whereTable[8]
+	isnan, where, halves := unTable[IsNaN][Float64], whereTable[8], unsafe.Pointer(&vmHalves[0])
+	if size == 4 {
+		isnan, where, halves = unTable[IsNaN][Float32], whereTable[4], unsafe.Pointer(&vmHalves32[0])
+	}
 	for done := 0; done < n; {
 		c := min(vmChunk, n-done)
-		xp, dp := unsafe.Add(x, 8*done), unsafe.Add(d, 8*done)
-		src := unsafe.Slice((*float64)(xp), c)
+		xp, dp := unsafe.Add(x, size*done), unsafe.Add(d, size*done)
 		isnan(unsafe.Pointer(&sc.mask[0]), xp, c)
 		nans := 0
 		for i := 0; i < c; i += 8 {
@@ -234,7 +247,12 @@ func vmNaNChunks(run func(d, kin, xin unsafe.Pointer, n int), slow UnaryFunc, d,
 			}
 			for j := i; j < min(i+8, c); j++ {
 				if sc.mask[j] {
-					sc.nanIdx[nans], sc.nanVal[nans] = uint16(j), src[j]
+					sc.nanIdx[nans] = uint16(j)
+					if size == 4 {
+						sc.nanVal[nans] = uint64(*(*uint32)(unsafe.Add(xp, 4*j)))
+					} else {
+						sc.nanVal[nans] = *(*uint64)(unsafe.Add(xp, 8*j))
+					}
 					nans++
 				}
 			}
@@ -242,10 +260,10 @@ func vmNaNChunks(run func(d, kin, xin unsafe.Pointer, n int), slow UnaryFunc, d,
 		if nans == 0 {
 			run(dp, xp, xp, c)
 		} else {
-			where(unsafe.Pointer(&sc.tmp[0]), unsafe.Pointer(&sc.mask[0]), unsafe.Pointer(&vmHalves[0]), xp, c, 1, 1, 1)
+			where(unsafe.Pointer(&sc.tmp[0]), unsafe.Pointer(&sc.mask[0]), halves, xp, c, 1, 1, 1)
 			run(dp, unsafe.Pointer(&sc.tmp[0]), xp, c)
 			for j := 0; j < nans; j++ {
-				slow(unsafe.Add(dp, 8*int(sc.nanIdx[j])), unsafe.Pointer(&sc.nanVal[j]), 1)
+				slow(unsafe.Add(dp, size*int(sc.nanIdx[j])), unsafe.Pointer(&sc.nanVal[j]), 1)
 			}
 		}
 		done += c
