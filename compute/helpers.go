@@ -34,6 +34,15 @@ func b2u(b bool) uint8 {
 	return 0
 }
 
+// b2u64 is b2u as a uint64 (a SETcc, no branch).
+func b2u64(b bool) uint64 {
+	var u uint64
+	if b {
+		u = 1
+	}
+	return u
+}
+
 func wrapVV[T, R any](f func(d []R, x, y []T)) BinaryFunc {
 	return func(d, x, y unsafe.Pointer, n int) {
 		f(unsafe.Slice((*R)(d), n), unsafe.Slice((*T)(x), n), unsafe.Slice((*T)(y), n))

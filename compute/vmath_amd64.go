@@ -117,20 +117,8 @@ func powVS(size int, slow BinaryFunc, square UnaryFunc, pow func(d, x unsafe.Poi
 			return
 		}
 		if size == 8 { // the float64 kernel does the last partial block and each element of a block it left
-			// a finite negative base has no real power of a non-integer
-			// exponent: NaN (math.Pow's), without a call per element
-			nanNeg := yv != math.Trunc(yv)
-			for done := 0; done < n; {
-				done += pow(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), n-done, yv)
-				for end := min(done+4, n); done < end; done++ {
-					if xv := *(*float64)(unsafe.Add(x, 8*done)); nanNeg && xv < 0 && xv > math.Inf(-1) {
-						*(*float64)(unsafe.Add(d, 8*done)) = math.NaN()
-						continue
-					}
-					if pow(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), 1, yv) == 0 {
-						slow(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), y, 1)
-					}
-				}
+			if done := pow(d, x, n, yv); done < n {
+				powNegChunks(pow, slow, y, yv, unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), n-done)
 			}
 			return
 		}
@@ -145,6 +133,62 @@ func powVS(size int, slow BinaryFunc, square UnaryFunc, pow func(d, x unsafe.Poi
 				done += c
 			}
 		}
+	}
+}
+
+// powNegChunks goes on with the float64 power x**y after the kernel pow
+// stopped, vmChunk elements at a time, so that data with negative bases
+// stays in the vector loop (a stop per block of 4 cost 36 ns an element).
+// A chunk without a finite negative base runs as it is (each element of a
+// block pow leaves by pow alone, or slow). In one with some, those are
+// replaced by their magnitudes in a copy, the chunk runs on the copy, and
+// their results are set after: a non-integer exponent has no real power
+// of a negative base (NaN, math.Pow's), an odd integer one negates
+// |x|**y, an even one keeps it (so a negative base's power is its
+// magnitude's, signed, whichever of pow and slow computed it).
+func powNegChunks(pow func(d, x unsafe.Pointer, n int, y float64) int, slow BinaryFunc, y unsafe.Pointer, yv float64, d, x unsafe.Pointer, n int) {
+	run := func(d, x unsafe.Pointer, n int) {
+		for done := 0; done < n; {
+			done += pow(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), n-done, yv)
+			for end := min(done+4, n); done < end; done++ {
+				if pow(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), 1, yv) == 0 {
+					slow(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), y, 1)
+				}
+			}
+		}
+	}
+	nonInt := yv != math.Trunc(yv)
+	odd := !nonInt && math.Mod(yv, 2) != 0
+	sc := vmScratchPool.Get().(*vmScratch)
+	defer vmScratchPool.Put(sc)
+	for done := 0; done < n; {
+		c := min(vmChunk, n-done)
+		xs := unsafe.Slice((*float64)(unsafe.Add(x, 8*done)), c)
+		ds := unsafe.Slice((*float64)(unsafe.Add(d, 8*done)), c)
+		// the copy with the finite negatives' signs cleared, and their
+		// places, without a branch on the sign (random signs mispredict)
+		negs := 0
+		for i, v := range xs {
+			b := math.Float64bits(v)
+			neg := b >> 63 & b2u64((b&^(1<<63))-1 < 0x7fefffffffffffff) // finite, not zero
+			sc.tmp[i] = math.Float64frombits(b ^ neg<<63)
+			sc.nanIdx[negs] = uint16(i)
+			negs += int(neg)
+		}
+		if negs == 0 {
+			run(unsafe.Pointer(&ds[0]), unsafe.Pointer(&xs[0]), c)
+		} else {
+			run(unsafe.Pointer(&ds[0]), unsafe.Pointer(&sc.tmp[0]), c)
+			for _, i := range sc.nanIdx[:negs] {
+				switch {
+				case nonInt:
+					ds[i] = math.NaN()
+				case odd:
+					ds[i] = -ds[i]
+				}
+			}
+		}
+		done += c
 	}
 }
 

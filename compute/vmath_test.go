@@ -776,3 +776,60 @@ func TestVmathBinaryNTMatchesPlain(t *testing.T) {
 	}
 	require.Greater(t, checked, 10000)
 }
+
+// TestPowerNegativeBases: float64 x**y for a scalar y over data with many
+// negative bases (half of them, and runs of them; -0, -Inf and negative
+// denormals among them), in place and out, at lengths past a chunk: every
+// element is its own power alone, a finite negative base's power is NaN
+// for a non-integer y and its magnitude's power, signed by y's parity, for
+// an integer one, and the other bases' results are math.Pow's where it
+// gives a NaN, an infinity or a zero.
+func TestPowerNegativeBases(t *testing.T) {
+	rng := rand.New(rand.NewSource(27))
+	k, err := compute.LookupBinary(compute.Power, compute.Float64, compute.VS)
+	require.NoError(t, err)
+	sp := []float64{math.Copysign(0, -1), math.Inf(-1), -5e-324, -1e-310, -1e300, 0, math.Inf(1), math.NaN(), 5e-324}
+	for _, y := range []float64{0.3, 2.5, 1.5, 3, 5, 4, -3, -2.7, 7, 1e20} {
+		for trial := 0; trial < 6; trial++ {
+			n := 1 + rng.Intn(1500)
+			xs := make([]float64, n)
+			for i := range xs {
+				xs[i] = rng.Float64()*20 - 10
+				if trial%3 == 1 && (i/37)%2 == 0 {
+					xs[i] = -math.Abs(xs[i]) // runs of negatives
+				}
+				if rng.Intn(30) == 0 {
+					xs[i] = sp[rng.Intn(len(sp))]
+				}
+			}
+			yy := y
+			got := make([]float64, n)
+			k(unsafe.Pointer(&got[0]), unsafe.Pointer(&xs[0]), unsafe.Pointer(&yy), n)
+			in := append([]float64(nil), xs...)
+			k(unsafe.Pointer(&in[0]), unsafe.Pointer(&in[0]), unsafe.Pointer(&yy), n)
+			for i, x := range xs {
+				var alone, mag float64
+				k(unsafe.Pointer(&alone), unsafe.Pointer(&xs[i]), unsafe.Pointer(&yy), 1)
+				for _, g := range []float64{got[i], in[i]} {
+					require.Equal(t, math.Float64bits(alone), math.Float64bits(g), "%v**%v, element %d of %d", x, y, i, n)
+				}
+				if x < 0 && x > math.Inf(-1) {
+					a := -x
+					k(unsafe.Pointer(&mag), unsafe.Pointer(&a), unsafe.Pointer(&yy), 1)
+					switch {
+					case y != math.Trunc(y):
+						require.True(t, math.IsNaN(alone), "%v**%v = %v", x, y, alone)
+					case math.Mod(y, 2) != 0:
+						require.Equal(t, math.Float64bits(-mag), math.Float64bits(alone), "%v**%v", x, y)
+					default:
+						require.Equal(t, math.Float64bits(mag), math.Float64bits(alone), "%v**%v", x, y)
+					}
+				} else if w := math.Pow(x, y); math.IsNaN(w) || math.IsInf(w, 0) || w == 0 {
+					if !(math.IsNaN(w) && math.IsNaN(alone)) {
+						require.Equal(t, math.Float64bits(w), math.Float64bits(alone), "%v**%v", x, y)
+					}
+				}
+			}
+		}
+	}
+}
