@@ -116,75 +116,108 @@ func powVS(size int, slow BinaryFunc, square UnaryFunc, pow func(d, x unsafe.Poi
 			slow(d, x, y, n)
 			return
 		}
+		var run func(d, x unsafe.Pointer, n int)
 		if size == 8 { // the float64 kernel does the last partial block and each element of a block it left
-			if done := pow(d, x, n, yv); done < n {
-				powNegChunks(pow, slow, y, yv, unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), n-done)
+			run = func(d, x unsafe.Pointer, n int) {
+				for done := 0; done < n; {
+					done += pow(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), n-done, yv)
+					for end := min(done+4, n); done < end; done++ {
+						if pow(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), 1, yv) == 0 {
+							slow(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), y, 1)
+						}
+					}
+				}
 			}
-			return
+		} else { // float32: whole blocks of 4 by the kernel, the rest by the Go loop
+			run = func(d, x unsafe.Pointer, n int) {
+				for done := 0; done < n; {
+					if m := (n - done) &^ 3; m > 0 {
+						done += pow(unsafe.Add(d, 4*done), unsafe.Add(x, 4*done), m, yv)
+					}
+					if done < n {
+						c := min(4, n-done)
+						slow(unsafe.Add(d, 4*done), unsafe.Add(x, 4*done), y, c)
+						done += c
+					}
+				}
+			}
 		}
-		done := 0
-		for done < n {
-			if m := (n - done) &^ 3; m > 0 {
-				done += pow(unsafe.Add(d, size*done), unsafe.Add(x, size*done), m, yv)
-			}
-			if done < n {
-				c := min(4, n-done)
-				slow(unsafe.Add(d, size*done), unsafe.Add(x, size*done), y, c)
-				done += c
-			}
+		done := n
+		if size == 8 {
+			done = pow(d, x, n, yv)
+		} else if m := n &^ 3; m > 0 {
+			done = pow(d, x, m, yv)
+		} else {
+			done = 0
+		}
+		if done < n {
+			powNegChunks(run, size, yv, unsafe.Add(d, size*done), unsafe.Add(x, size*done), n-done)
 		}
 	}
 }
 
-// powNegChunks goes on with the float64 power x**y after the kernel pow
-// stopped, vmChunk elements at a time, so that data with negative bases
-// stays in the vector loop (a stop per block of 4 cost 36 ns an element).
-// A chunk without a finite negative base runs as it is (each element of a
-// block pow leaves by pow alone, or slow). In one with some, those are
-// replaced by their magnitudes in a copy, the chunk runs on the copy, and
-// their results are set after: a non-integer exponent has no real power
-// of a negative base (NaN, math.Pow's), an odd integer one negates
-// |x|**y, an even one keeps it (so a negative base's power is its
-// magnitude's, signed, whichever of pow and slow computed it).
-func powNegChunks(pow func(d, x unsafe.Pointer, n int, y float64) int, slow BinaryFunc, y unsafe.Pointer, yv float64, d, x unsafe.Pointer, n int) {
-	run := func(d, x unsafe.Pointer, n int) {
-		for done := 0; done < n; {
-			done += pow(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), n-done, yv)
-			for end := min(done+4, n); done < end; done++ {
-				if pow(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), 1, yv) == 0 {
-					slow(unsafe.Add(d, 8*done), unsafe.Add(x, 8*done), y, 1)
-				}
-			}
-		}
-	}
+// powNegChunks goes on with the power x**y (float64: size 8; float32: 4)
+// after its kernel stopped, vmChunk elements at a time, so that data with
+// negative bases stays in the vector loop (a stop per block of 4 cost 36
+// ns an element). run(d, x, n) is the loop of the kernel and of the Go
+// loop for what the kernel leaves. A chunk without a finite negative base
+// runs as it is. In one with some, those are replaced by their magnitudes
+// in a copy, the chunk runs on the copy, and their results are set after:
+// a non-integer exponent has no real power of a negative base (NaN,
+// math.Pow's), an odd integer one negates |x|**y, an even one keeps it
+// (math.Pow's rule, so a negative base's power is its magnitude's, signed,
+// whichever of the kernel and the Go loop computed it).
+func powNegChunks(run func(d, x unsafe.Pointer, n int), size int, yv float64, d, x unsafe.Pointer, n int) {
 	nonInt := yv != math.Trunc(yv)
 	odd := !nonInt && math.Mod(yv, 2) != 0
 	sc := vmScratchPool.Get().(*vmScratch)
 	defer vmScratchPool.Put(sc)
+	tmp := unsafe.Pointer(&sc.tmp[0])
 	for done := 0; done < n; {
 		c := min(vmChunk, n-done)
-		xs := unsafe.Slice((*float64)(unsafe.Add(x, 8*done)), c)
-		ds := unsafe.Slice((*float64)(unsafe.Add(d, 8*done)), c)
+		xp, dp := unsafe.Add(x, size*done), unsafe.Add(d, size*done)
 		// the copy with the finite negatives' signs cleared, and their
 		// places, without a branch on the sign (random signs mispredict)
 		negs := 0
-		for i, v := range xs {
-			b := math.Float64bits(v)
-			neg := b >> 63 & b2u64((b&^(1<<63))-1 < 0x7fefffffffffffff) // finite, not zero
-			sc.tmp[i] = math.Float64frombits(b ^ neg<<63)
-			sc.nanIdx[negs] = uint16(i)
-			negs += int(neg)
+		if size == 8 {
+			t := unsafe.Slice((*uint64)(tmp), c)
+			for i, b := range unsafe.Slice((*uint64)(xp), c) {
+				neg := b >> 63 & b2u64((b&^(1<<63))-1 < 0x7fefffffffffffff) // finite, not zero
+				t[i] = b ^ neg<<63
+				sc.nanIdx[negs] = uint16(i)
+				negs += int(neg)
+			}
+		} else {
+			t := unsafe.Slice((*uint32)(tmp), c)
+			for i, b := range unsafe.Slice((*uint32)(xp), c) {
+				neg := b >> 31 & uint32(b2u64((b&^(1<<31))-1 < 0x7f7fffff))
+				t[i] = b ^ neg<<31
+				sc.nanIdx[negs] = uint16(i)
+				negs += int(neg)
+			}
 		}
 		if negs == 0 {
-			run(unsafe.Pointer(&ds[0]), unsafe.Pointer(&xs[0]), c)
-		} else {
-			run(unsafe.Pointer(&ds[0]), unsafe.Pointer(&sc.tmp[0]), c)
-			for _, i := range sc.nanIdx[:negs] {
+			run(dp, xp, c)
+			done += c
+			continue
+		}
+		run(dp, tmp, c)
+		for _, i := range sc.nanIdx[:negs] {
+			if size == 8 {
+				r := (*float64)(unsafe.Add(dp, 8*int(i)))
 				switch {
 				case nonInt:
-					ds[i] = math.NaN()
+					*r = math.NaN()
 				case odd:
-					ds[i] = -ds[i]
+					*r = -*r
+				}
+			} else {
+				r := (*float32)(unsafe.Add(dp, 4*int(i)))
+				switch {
+				case nonInt:
+					*r = float32(math.NaN())
+				case odd:
+					*r = -*r
 				}
 			}
 		}

@@ -833,3 +833,53 @@ func TestPowerNegativeBases(t *testing.T) {
 		}
 	}
 }
+
+// TestPowerNegativeBasesF32 is TestPowerNegativeBases for float32, whose
+// routine leaves a whole block of 4 to the Go loop where the kernel stops
+// (so an element is not always its own power alone): x**y over data with
+// negative bases equals the power of the magnitudes (the same array with
+// finite negatives made positive), NaN at a negative base for a
+// non-integer y and signed by y's parity for an integer one.
+func TestPowerNegativeBasesF32(t *testing.T) {
+	rng := rand.New(rand.NewSource(28))
+	k, err := compute.LookupBinary(compute.Power, compute.Float32, compute.VS)
+	require.NoError(t, err)
+	sp := []float32{float32(math.Copysign(0, -1)), float32(math.Inf(-1)), -1e-45, -1e-40, -1e30, 0, float32(math.Inf(1)), float32(math.NaN())}
+	for _, y := range []float32{0.3, 2.5, 5, 4, -3, -2.7, 7} {
+		for trial := 0; trial < 6; trial++ {
+			n := 1 + rng.Intn(1500)
+			xs, mag := make([]float32, n), make([]float32, n)
+			for i := range xs {
+				xs[i] = float32(rng.Float64()*20 - 10)
+				if trial%3 == 1 && (i/37)%2 == 0 {
+					xs[i] = -float32(math.Abs(float64(xs[i])))
+				}
+				if rng.Intn(30) == 0 {
+					xs[i] = sp[rng.Intn(len(sp))]
+				}
+				mag[i] = xs[i]
+				if xs[i] < 0 && !math.IsInf(float64(xs[i]), -1) {
+					mag[i] = -xs[i]
+				}
+			}
+			yy := y
+			got, want := make([]float32, n), make([]float32, n)
+			k(unsafe.Pointer(&got[0]), unsafe.Pointer(&xs[0]), unsafe.Pointer(&yy), n)
+			k(unsafe.Pointer(&want[0]), unsafe.Pointer(&mag[0]), unsafe.Pointer(&yy), n)
+			for i, x := range xs {
+				w := want[i]
+				if x < 0 && !math.IsInf(float64(x), -1) {
+					switch {
+					case y != float32(math.Trunc(float64(y))):
+						w = float32(math.NaN())
+					case math.Mod(float64(y), 2) != 0:
+						w = -w
+					}
+				}
+				if math.Float32bits(got[i]) != math.Float32bits(w) && !(got[i] != got[i] && w != w) {
+					t.Fatalf("%v**%v, element %d of %d: %v, want %v", x, y, i, n, got[i], w)
+				}
+			}
+		}
+	}
+}
