@@ -84,7 +84,7 @@ var unary = []op{
 	{"exp2", "Exp2", "T", map[string]string{"f": "T(math.Exp2(float64(X)))"}},
 	{"expm1", "Expm1", "T", map[string]string{"f": "T(math.Expm1(float64(X)))"}},
 	{"log", "Log", "T", map[string]string{"f": "T(logF(float64(X)))"}},
-	{"log2", "Log2", "T", map[string]string{"f": "T(math.Log2(float64(X)))"}},
+	{"log2", "Log2", "T", map[string]string{"f": "T(log2F(float64(X)))"}},
 	{"log10", "Log10", "T", map[string]string{"f": "T(log10F(float64(X)))"}},
 	{"log1p", "Log1p", "T", map[string]string{"f": "T(math.Log1p(float64(X)))"}},
 	{"sin", "Sin", "T", map[string]string{"f": "T(sinF(float64(X)))"}},

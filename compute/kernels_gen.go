@@ -2268,7 +2268,7 @@ func log_f[T float](d []T, x []T) {
 func log2_f[T float](d []T, x []T) {
 	d = d[:len(x)]
 	for i := range x {
-		d[i] = T(math.Log2(float64(x[i])))
+		d[i] = T(log2F(float64(x[i])))
 	}
 }
 

@@ -684,11 +684,12 @@ func unaryType[T elem](t *testing.T, typ compute.Type) {
 						a, b := math.Float64bits(float64(d[lo+i])), math.Float64bits(float64(w))
 						poly = max(a, b)-min(a, b) <= 2
 					}
-					// float64 sin, cos, tan, log, log1p, expm1, tanh, arctan and
-					// arcsin (vmath_amd64.s; arcsin's Go loop rounds 1 - x^2
-					// once, Go's math.Asin twice) within 2 (TestVmathF64
-					// sweeps them against 160 bits)
-					if typ == compute.Float64 && (op == compute.Sin || op == compute.Cos || op == compute.Tan || op == compute.Log || op == compute.Log1p || op == compute.Arctan || op == compute.Arcsin || op == compute.Expm1 || op == compute.Tanh) {
+					// float64 sin, cos, tan, log, log1p, log2, log10, expm1,
+					// tanh, arctan and arcsin (vmath_amd64.s; arcsin's Go loop
+					// rounds 1 - x^2 once, Go's math.Asin twice) within 2
+					// (TestVmathF64 and TestLogEdges hold them to 160 bits)
+					if typ == compute.Float64 && (op == compute.Sin || op == compute.Cos || op == compute.Tan || op == compute.Log || op == compute.Log1p ||
+						op == compute.Log2 || op == compute.Log10 || op == compute.Arctan || op == compute.Arcsin || op == compute.Expm1 || op == compute.Tanh) {
 						poly = poly || nearFloat(typ, float64(d[lo+i]), float64(w))
 					}
 					// arcsinh, arccosh, arctanh and cbrt (Go's math) against

@@ -60,16 +60,15 @@ func logEdges(rng *rand.Rand) []float64 {
 	return xs
 }
 
-// TestLogEdges holds float64 log and log1p against 160 bits at the
-// arguments of logEdges (log1p also at x - 1 for each, near 0, near -1
-// and past 2^53), each element the same bits alone as in the vector: the
-// AVX-512 kernels (logZKernel) within 0.52 ulp, the AVX2 kernels and Go's
-// math (other CPUs, noasm) within 1 ulp.
+// TestLogEdges holds float64 log, log1p, log2 and log10 against 160 bits
+// at the arguments of logEdges (log1p also at x - 1 for each, near 0, near
+// -1 and past 2^53), each element the same bits alone as in the vector:
+// the AVX-512 kernels (logZKernel) within 0.52 ulp (log2 and log10, one
+// more rounding, 0.53), the AVX2 kernels and Go's math (other CPUs, noasm)
+// within 1 ulp (log2F and log10F, Go's log times 1/ln2 or 1/ln10 in two
+// parts, 1.3; log10 of denormals, log2 times log10(2), 1.75).
 func TestLogEdges(t *testing.T) {
-	lim := 1.0
-	if compute.Asm && cpu.X86.HasFMA && cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ {
-		lim = 0.52
-	}
+	avx512 := compute.Asm && cpu.X86.HasFMA && cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ
 	rng := rand.New(rand.NewSource(30))
 	xs := logEdges(rng)
 	var xs1 []float64
@@ -82,11 +81,19 @@ func TestLogEdges(t *testing.T) {
 		v := math.Ldexp(1, -k)
 		xs1 = append(xs1, v, -v, -1+math.Max(v, 0x1p-53), 0x1p53+float64(k), 0x1p53-float64(k), math.Ldexp(1.5, 60+k/2))
 	}
+	ln10 := bigLog(10)
+	bigLog2 := func(x float64) *big.Float { return new(big.Float).SetPrec(bprec).Quo(bigLog(x), bigLn2) }
+	bigLog10 := func(x float64) *big.Float { return new(big.Float).SetPrec(bprec).Quo(bigLog(x), ln10) }
 	for _, c := range []struct {
-		op  compute.Op
-		xs  []float64
-		ref func(float64) *big.Float
-	}{{compute.Log, xs, bigLog}, {compute.Log1p, xs1, bigLog1p}} {
+		op          compute.Op
+		xs          []float64
+		ref         func(float64) *big.Float
+		lim, lim512 float64 // Go's math (other CPUs, noasm), the AVX-512 kernels
+	}{{compute.Log, xs, bigLog, 1, 0.52}, {compute.Log1p, xs1, bigLog1p, 1, 0.52}, {compute.Log2, xs, bigLog2, 1.3, 0.53}, {compute.Log10, xs, bigLog10, 1.75, 0.53}} {
+		lim := c.lim
+		if avx512 {
+			lim = c.lim512
+		}
 		got := run64(t, c.op, c.xs)
 		worst, wx := 0.0, 0.0
 		for i, x := range c.xs {

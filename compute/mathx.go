@@ -404,12 +404,58 @@ func logF(x float64) float64 {
 	return math.Log(x)
 }
 
-// log10F is log10(x), denormals as in logF.
-func log10F(x float64) float64 {
-	if x > 0 && x < 0x1p-1022 {
-		return math.Log10(x*0x1p54) - 54*math.Log10(2)
+// log2F is log2(x). Go's math.Log2 adds the exponent to log(frac)/ln2,
+// which cancels near 1 (log2(1+2^-50) came out 3e14 ulp off); here logF(x)
+// times 1/ln2 in two parts (logScaled), a power of two exactly.
+func log2F(x float64) float64 {
+	if frac, exp := math.Frexp(x); frac == 0.5 {
+		return float64(exp - 1)
 	}
-	return math.Log10(x)
+	if x > 0 && x < 0x1p-1022 { // denormals scaled first (the integer part exact)
+		return log2F(x*0x1p54) - 54
+	}
+	return logScaled(logF(x), log2eHi, log2eLo)
+}
+
+// log10F is log10(x): logF(x) times 1/ln10 in two parts (Go's math.Log10
+// is its Log2 times a rounded constant, off near 1 as that is and by an ulp
+// at powers of ten: Log10(1000) = 2.9999999999999996); the powers of ten
+// that are float64s give their exponent exactly.
+func log10F(x float64) float64 {
+	if x > 0 && x < 0x1p-1022 { // denormals: log2 (scaled first) times log10(2)
+		return logScaled(log2F(x), log10of2Hi, log10of2Lo)
+	}
+	l := logScaled(logF(x), log10eHi, log10eLo)
+	if k := math.Round(l); k >= 0 && k < float64(len(pow10F)) && x == pow10F[int(k)] {
+		return k
+	}
+	return l
+}
+
+// log2eHi + log2eLo and log10eHi + log10eLo are 1/ln2 and 1/ln10 to 106
+// bits (the second part the rounding error of the first).
+const (
+	log2eHi  = 1.4426950408889634
+	log2eLo  = 2.0355273740931033e-17
+	log10eHi = 0.43429448190325182
+	log10eLo = 1.0983196502167651e-17
+	// log10(2), for denormals
+	log10of2Hi = 0.3010299956639812
+	log10of2Lo = -2.8037281277851704e-18
+)
+
+// pow10F are the powers of ten float64 holds exactly.
+var pow10F = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// logScaled is l (a logarithm) times c = hi + lo: l hi exactly as p + its
+// FMA error, then p + (error + l lo); zeros, infinities and NaNs as l hi.
+func logScaled(l, hi, lo float64) float64 {
+	if l == 0 || l-l != 0 {
+		return l * hi
+	}
+	p := l * hi
+	return p + (math.FMA(l, hi, -p) + l*lo)
 }
 
 // asinF is arcsin(x): Go's math.Asin computes sqrt(1 - x*x) with 1 - x*x

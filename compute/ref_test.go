@@ -389,12 +389,24 @@ func refUnary[T elem](t compute.Type, op compute.Op, x T) T {
 		if f > 0 && f < 0x1p-1022 { // Go's math.Log is wrong for denormals on amd64
 			r = math.Log(f*0x1p54) - 54*math.Ln2
 		}
-	case compute.Log2:
-		r = math.Log2(f)
-	case compute.Log10:
-		r = math.Log10(f)
-		if f > 0 && f < 0x1p-1022 { // as log
-			r = math.Log10(f*0x1p54) - 54*math.Log10(2)
+	case compute.Log2, compute.Log10:
+		// log(x) times 1/ln2 or 1/ln10 in two parts (Go's math.Log2 cancels
+		// near 1, its Log10 is Log2 times a rounded constant), denormals
+		// scaled; powers of two as math.Log2 gives them, exactly
+		l := math.Log(f)
+		if f > 0 && f < 0x1p-1022 {
+			l = math.Log(f*0x1p54) - 54*math.Ln2
+		}
+		c, cl := 1.4426950408889634, 2.0355273740931033e-17
+		if op == compute.Log10 {
+			c, cl = 0.43429448190325182, 1.0983196502167651e-17
+		}
+		r = l * c
+		if l != 0 && l-l == 0 {
+			r += math.FMA(l, c, -r) + l*cl
+		}
+		if fr, _ := math.Frexp(f); fr == 0.5 && op == compute.Log2 {
+			r = math.Log2(f)
 		}
 	case compute.Log1p:
 		r = math.Log1p(f)

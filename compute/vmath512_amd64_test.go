@@ -454,3 +454,59 @@ func TestVmathNaNChunks(t *testing.T) {
 		}
 	}
 }
+
+// TestLogZDomain holds the AVX-512 log2 and log10 (the log kernel scaled,
+// which nothing else checks outside the domain) to the Go loop bit for
+// bit at zeros, negatives, infinities and NaNs of every kind (signaling,
+// with payloads, with the sign bit), and every element in the domain
+// (denormals included) to its value alone, at densities up to most.
+func TestLogZDomain(t *testing.T) {
+	if !Asm || !hasVmath512 {
+		t.Skip("needs AVX-512")
+	}
+	rng := rand.New(rand.NewSource(66))
+	nan := math.Float64frombits(0x7ff8000000abcdef)
+	sp := []float64{0, math.Copysign(0, -1), -1, -1e-300, -5e-324, math.Inf(1), math.Inf(-1), nan, -nan,
+		math.Float64frombits(0x7ff0000000000001), math.Float64frombits(0xfff0000000000001), 5e-324, 0x1p-1030, 1000, 1e22, 0.001}
+	for _, c := range []struct {
+		op  Op
+		goF UnaryFunc
+	}{{Log2, wrapUnary(log2_f[float64])}, {Log10, wrapUnary(log10_f[float64])}} {
+		f := unTable[c.op][Float64]
+		for trial := 0; trial < 40; trial++ {
+			n := 1 + rng.Intn(300)
+			xs := make([]float64, n)
+			density := []int{0, 2, 30, 90}[trial%4]
+			for i := range xs {
+				xs[i] = rng.Float64()*8 + 0.01
+				if rng.Intn(100) < density {
+					xs[i] = sp[rng.Intn(len(sp))]
+				}
+			}
+			got := make([]float64, n)
+			f(unsafe.Pointer(&got[0]), unsafe.Pointer(&xs[0]), n)
+			for i, x := range xs {
+				var want float64
+				if x > 0 && x <= math.MaxFloat64 {
+					f(unsafe.Pointer(&want), unsafe.Pointer(&xs[i]), 1)
+				} else {
+					c.goF(unsafe.Pointer(&want), unsafe.Pointer(&xs[i]), 1)
+				}
+				if math.Float64bits(got[i]) != math.Float64bits(want) {
+					t.Fatalf("%v: element %d of %d, x %v (%#x): %v (%#x), want %v (%#x)", c.op, i, n, x,
+						math.Float64bits(x), got[i], math.Float64bits(got[i]), want, math.Float64bits(want))
+				}
+			}
+		}
+	}
+	// exact powers of ten and of two
+	for k := 0; k <= 22; k++ {
+		x, y := math.Pow(10, float64(k)), math.Ldexp(1, k*40-500)
+		var g10, g2 float64
+		unTable[Log10][Float64](unsafe.Pointer(&g10), unsafe.Pointer(&x), 1)
+		unTable[Log2][Float64](unsafe.Pointer(&g2), unsafe.Pointer(&y), 1)
+		if g10 != float64(k) || g2 != float64(k*40-500) {
+			t.Fatalf("log10(1e%d) = %v, log2(2^%d) = %v", k, g10, k*40-500, g2)
+		}
+	}
+}

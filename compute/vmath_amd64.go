@@ -33,12 +33,7 @@ func registerVmath() {
 		{Tan, tanF64AVX2, tanF64NTAVX2, tanF64Z8, tanF64NTZ8, nil, nil},
 	} {
 		k, knt, ks := u.k, u.knt, u.ks
-		if z := vmathZ[u.op]; hasVmath512 && z != nil {
-			// written for AVX-512, it does every element (no streaming form)
-			unTable[u.op][Float64] = func(d, x unsafe.Pointer, n int) { z(d, x, n) }
-			continue
-		}
-		if hasVmath512 {
+		if hasVmath512 && u.k8 != nil {
 			k, knt = vmZ8(u.k8, u.k, 0), vmZ8(u.k8nt, u.knt, 64)
 			if ks != nil {
 				ks = vmZ8(u.ks8, u.ks, 0)
@@ -47,6 +42,12 @@ func registerVmath() {
 		slow := unTable[u.op][Float64]
 		unTable[u.op][Float64] = vmUnaryS(k, ks, slow)
 		unNTTable[u.op][Float64] = vmUnaryNT(knt, unTable[u.op][Float64], slow)
+	}
+	if hasVmath512 { // written for AVX-512, they do every element (no streaming form)
+		for op, z := range vmathZ {
+			unTable[op][Float64] = func(d, x unsafe.Pointer, n int) { z(d, x, n) }
+			unNTTable[op][Float64] = nil
+		}
 	}
 	atan2, atan2NT := vmKernel2(atan2F64AVX2), vmKernel2(atan2F64NTAVX2)
 	pow, powNT := powF64AVX2, powF64NTAVX2
@@ -83,8 +84,9 @@ func registerVmath() {
 
 // vmathZ are the float64 routines written for AVX-512 (vmathgen.go's
 // logZKernel): they do all n elements, arguments outside the domain
-// included, and replace the AVX2 kernels where the CPU has AVX-512.
-var vmathZ = map[Op]vmKernel{Log: logF64Z, Log1p: log1pF64Z}
+// included, and replace the AVX2 kernels (log2 and log10: the Go loops)
+// where the CPU has AVX-512.
+var vmathZ = map[Op]vmKernel{Log: logF64Z, Log1p: log1pF64Z, Log2: log2F64Z, Log10: log10F64Z}
 
 // powVS is x**y for a scalar y: y = 2 is square (NumPy's x*x), y = 3 the
 // cube rounded once (cube), a finite y other than 0 and 1 the routine pow
@@ -143,7 +145,9 @@ func powVS(size int, slow BinaryFunc, square UnaryFunc, pow func(d, x unsafe.Poi
 			}
 		}
 		done := n
-		if size == 8 {
+		if n <= 0 {
+			return
+		} else if size == 8 {
 			done = pow(d, x, n, yv)
 		} else if m := n &^ 3; m > 0 {
 			done = pow(d, x, m, yv)

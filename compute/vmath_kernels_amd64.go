@@ -179,3 +179,9 @@ func logF64Z(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
 func log1pF64Z(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func log2F64Z(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func log10F64Z(dst, x unsafe.Pointer, n int) int

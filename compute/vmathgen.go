@@ -1290,8 +1290,10 @@ func main() {
 	z8Kernel("arcsinSF64AVX2", "arcsinSF64Z8")
 	z8Asmgen("expF64AVX2", "expF64Z8")
 	logZFit()
-	logZKernel(false)
-	logZKernel(true)
+	logZKernel(false, "")
+	logZKernel(true, "")
+	logZKernel(false, "log2")
+	logZKernel(false, "log10")
 	logZData()
 	for i, c := range consts {
 		for j := 0; j < 4; j++ {
@@ -1542,7 +1544,8 @@ func z8From(text, goDecl string, consts func(string) string, src, name string) {
 	asm.WriteString("\n")
 }
 
-// The AVX-512 logarithms (logF64Z, log1pF64Z) are written for AVX-512,
+// The AVX-512 logarithms (logF64Z, log1pF64Z, and log2F64Z and log10F64Z,
+// the first times 1/ln2 or 1/ln10 in double-double) are written for AVX-512,
 // not translated: they use what AVX2 lacks (VGETMANTPD and VGETEXPPD for
 // the reduction, denormals included; VPERMI2PD for 16-entry tables held
 // in registers; VFPCLASSPD and masks for the arguments outside the
@@ -1652,11 +1655,15 @@ func logZFit() {
 	}
 }
 
-// logZKernel writes logF64Z (log1p: log1pF64Z).
-func logZKernel(log1p bool) {
+// logZKernel writes logF64Z (log1p: log1pF64Z; scale: log2F64Z or
+// log10F64Z, the logarithm times 1/ln2 or 1/ln10 in double-double).
+func logZKernel(log1p bool, scale string) {
 	name := "logF64Z"
 	if log1p {
 		name = "log1pF64Z"
+	}
+	if scale != "" {
+		name = scale + "F64Z"
 	}
 	head(name, "dst, x unsafe.Pointer, n int", 32)
 	for _, a := range unaryArgs {
@@ -1679,7 +1686,7 @@ func logZKernel(log1p bool) {
 	p("CMPQ R8, R9")
 	p("JGE tail")
 	p("VMOVUPD (SI)(R8*8), Z0")
-	logZBody(log1p)
+	logZBody(log1p, scale)
 	p("JNE fix")
 	label("store")
 	p("VMOVUPD Z10, (DI)(R8*8)")
@@ -1696,7 +1703,7 @@ func logZKernel(log1p bool) {
 	p("KMOVB AX, K2") // the lanes left
 	p("VBROADCASTSD %s, Z0", k(0.5))
 	p("VMOVUPD (SI)(R8*8), K2, Z0")
-	logZBody(log1p)
+	logZBody(log1p, scale)
 	p("JNE tfix")
 	label("tstore")
 	p("VMOVUPD Z10, K2, (DI)(R8*8)")
@@ -1706,17 +1713,18 @@ func logZKernel(log1p bool) {
 	p("VZEROUPPER")
 	p("RET")
 	label("fix")
-	logZFix(log1p)
+	logZFix(log1p, scale)
 	p("JMP store")
 	label("tfix")
-	logZFix(log1p)
+	logZFix(log1p, scale)
 	p("JMP tstore")
 	asm.WriteString("\n")
 }
 
-// logZBody: Z0 = x -> Z10 = log x (log1p x), the flags set for JNE to
-// jump when a lane is outside the domain. Uses Z1-Z13, K1, K3.
-func logZBody(log1p bool) {
+// logZBody: Z0 = x -> Z10 = log x (log1p x; scale "log2", "log10": log x
+// times 1/ln2 or 1/ln10), the flags set for JNE to jump when a lane is
+// outside the domain. Uses Z1-Z13, K1, K3.
+func logZBody(log1p bool, scale string) {
 	if log1p {
 		p("VFPCLASSPDZ $0x9d, Z0, K1") // NaN, infinities, -0
 		p("VCMPPD.BCST $0x12, %s, Z0, K3", k(-1))
@@ -1764,13 +1772,40 @@ func logZBody(log1p bool) {
 	p("VADDPD Z5, Z3, Z3")
 	p("VADDPD Z1, Z3, Z3")
 	p("VFMADD213PD Z3, Z7, Z8") // r^2 P + the low parts
-	p("VADDPD Z8, Z9, Z10")
+	if scale == "" {
+		p("VADDPD Z8, Z9, Z10")
+		p("KORTESTB K1, K1")
+		return
+	}
+	// (t + q) C with C = ch + cl: t ch exactly as p + pe (FMA), then p +
+	// (pe + t cl + q ch)
+	ch, cl := logZScale(scale)
+	p("VMULPD.BCST %s, Z9, Z10", k(ch)) // p
+	p("VMOVAPD Z10, Z11")
+	p("VFMSUB231PD.BCST %s, Z9, Z11", k(ch)) // pe
+	p("VMULPD.BCST %s, Z9, Z12", k(cl))
+	p("VFMADD231PD.BCST %s, Z8, Z12", k(ch))
+	p("VADDPD Z11, Z12, Z12")
+	p("VADDPD Z12, Z10, Z10")
 	p("KORTESTB K1, K1")
 }
 
+// logZScale is 1/ln2 (scale "log2") or 1/ln10 ("log10") in two parts.
+func logZScale(scale string) (hi, lo float64) {
+	ln2 := new(big.Float).SetPrec(prec).Mul(bf(2), atanhInv(3))
+	l := ln2
+	if scale == "log10" {
+		l = bigLogOf(10)
+	}
+	c := new(big.Float).SetPrec(prec).Quo(bf(1), l)
+	hi, _ = c.Float64()
+	lo, _ = new(big.Float).SetPrec(prec).Sub(c, bf(hi)).Float64()
+	return hi, lo
+}
+
 // logZFix sets the lanes of Z10 whose x (Z0) is outside the domain, as
-// domainFix does. Uses K3, K4.
-func logZFix(log1p bool) {
+// domainFix does (scaled, a signaling NaN quieted). Uses K3, K4.
+func logZFix(log1p bool, scale string) {
 	if log1p {
 		p("VCMPPD.BCST $0x11, %s, Z0, K3", k(-1))
 		p("VFPCLASSPDZ $0x81, Z0, K4") // NaN
@@ -1784,6 +1819,10 @@ func logZFix(log1p bool) {
 	}
 	p("VFPCLASSPDZ $0x89, Z0, K3") // NaN, +Inf: x
 	p("VMOVAPD Z0, K3, Z10")
+	if scale != "" { // a signaling NaN quieted, as Go's log times its constant
+		p("VFPCLASSPDZ $0x81, Z0, K3")
+		p("VPORQ.BCST %s, Z0, K3, Z10", kb(1<<51))
+	}
 	p("VPMOVQ2M Z0, K3") // the sign bit: NaN
 	p("VBROADCASTSD %s, K3, Z10", k(math.NaN()))
 	p("VFPCLASSPDZ $0x06, Z0, K3") // zeros: -Inf
