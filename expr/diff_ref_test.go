@@ -736,7 +736,8 @@ func unElem(op compute.Op, ct array.DType, x uint64) uint64 {
 }
 
 // approxMath marks an exact float result of pow, sin, cos, tan, exp, log,
-// tanh, log1p, expm1, arctan, arcsin or arctan2 approx within 2 ulp (3 for
+// log2, log10, tanh, log1p, expm1, arctan, arcsin or arctan2 approx within
+// 2 ulp (3 for
 // float64 tanh and arcsin): the kernels compute them with AVX2 polynomials
 // (arctan2 also in its Go loop, within 1.5 ulp of the exact result; float32
 // arctan2 in vmath32gen.go's float32 polynomial, within 1 ulp), pow
@@ -749,7 +750,7 @@ func approxMath(o *refTensor, i int, op compute.Op, ct array.DType, x uint64) {
 	tol := 2.0
 	switch op {
 	case compute.Power, compute.Sin, compute.Cos, compute.Tan, compute.Arctan2, compute.FloatPower, compute.Logaddexp, compute.Logaddexp2:
-	case compute.Exp, compute.Log, compute.Tanh, compute.Log1p, compute.Expm1, compute.Arctan, compute.Arcsin:
+	case compute.Exp, compute.Log, compute.Log2, compute.Log10, compute.Tanh, compute.Log1p, compute.Expm1, compute.Arctan, compute.Arcsin:
 		// AVX2 polynomials (compute/asmgen.go, vmathgen.go) within 2 ulp;
 		// float64 tanh and arcsin within 1.9 and 1.6 ulp of the exact
 		// result, so 3 of Go's math
@@ -827,7 +828,7 @@ func cmpSign[T int64 | float64](v T) int {
 // comparison allows it, see tolerance).
 var mathFuncs = map[compute.Op]func(float64) float64{
 	compute.Sqrt: math.Sqrt, compute.Exp: math.Exp, compute.Exp2: math.Exp2, compute.Expm1: math.Expm1,
-	compute.Log: math.Log, compute.Log2: math.Log2, compute.Log10: math.Log10, compute.Log1p: math.Log1p,
+	compute.Log: math.Log, compute.Log2: refLog2, compute.Log10: refLog10, compute.Log1p: math.Log1p,
 	compute.Sin: math.Sin, compute.Cos: math.Cos, compute.Tan: math.Tan, compute.Arcsin: math.Asin,
 	compute.Arccos: math.Acos, compute.Arctan: math.Atan, compute.Sinh: math.Sinh, compute.Cosh: math.Cosh,
 	compute.Tanh: math.Tanh, compute.Arcsinh: math.Asinh, compute.Arccosh: math.Acosh,
@@ -835,6 +836,37 @@ var mathFuncs = map[compute.Op]func(float64) float64{
 	compute.Deg2rad: func(x float64) float64 { return x * 0.017453292519943295 }, // NumPy's constants
 	compute.Rad2deg: func(x float64) float64 { return x * 57.29577951308232 },
 	compute.Fabs:    math.Abs,
+}
+
+// refLog2 and refLog10 are log2 and log10 as Go's log (denormals scaled)
+// times 1/ln2 or 1/ln10 in two parts, powers of two and ten exactly: Go's
+// math.Log2 cancels near 1 (log2(1+2^-50) 3e14 ulp off) and its Log10 is
+// Log2 times a rounded constant.
+func refLog2(x float64) float64 {
+	if fr, e := math.Frexp(x); fr == 0.5 {
+		return float64(e - 1)
+	}
+	return refLogScaled(x, 1.4426950408889634, 2.0355273740931033e-17)
+}
+
+func refLog10(x float64) float64 {
+	r := refLogScaled(x, 0.43429448190325182, 1.0983196502167651e-17)
+	if k := math.Round(r); k >= 0 && k <= 22 && x == math.Pow(10, k) {
+		return k
+	}
+	return r
+}
+
+func refLogScaled(x, c, cl float64) float64 {
+	l := math.Log(x)
+	if x > 0 && x < 0x1p-1022 {
+		l = math.Log(x*0x1p54) - 54*math.Ln2
+	}
+	r := l * c
+	if l != 0 && l-l == 0 {
+		r += math.FMA(l, c, -r) + l*cl
+	}
+	return r
 }
 
 // refTypes is the compute and result dtype of op over operands of dts,
