@@ -401,7 +401,7 @@ func (ev *evaluation) buildGroup(r *rnode, shape, dstStrides []int, want array.D
 	g.nphys = g.regAlloc()
 	g.wide = max(g.wide, 1)
 	if !ev.o.tileSet {
-		g.tile = passTile(ev.o.tile*8/g.wide, size(shape))
+		g.tile = passTile(ev.o.tile*g.tileBytes()/g.wide, size(shape))
 	}
 	if err := g.checkScratch(); err != nil {
 		return nil, err
@@ -513,6 +513,28 @@ func runElementwise(g *group, arrs []*array.Array, dt array.DType, shape []int, 
 // than L1 and L2, so the result would evict the inputs on its way out and
 // is unlikely to be read again while still cached.
 var ntThreshold = 16 << 20
+
+// tileBytes is the bytes a register of the pass takes per element of
+// DefaultTile (the tile is DefaultTile*tileBytes/wide elements): 8, a
+// register of 8 KiB, except in a pass that reads two or more long runs
+// from memory (x and y of W5's (x + b) * s - y), which takes 4. Its
+// kernels consume those runs one after another within a tile, and with 8
+// KiB a register one run's hardware prefetch went idle while another's
+// kernel ran: W5 on one worker 10.8 -> 7.6 ms (out), 10.1 -> 7.6 (alloc),
+// medians of 15 samples interleaved; passes reading one long run measured
+// equal or slower with the smaller tile (W1, W3, W8 alloc by 8-15 %).
+func (g *group) tileBytes() int {
+	runs := 0
+	for _, l := range g.leaves {
+		if l.inner() == 1 && l.r.arr != nil && l.r.arr.Len()*l.dt.Size() >= ntThreshold {
+			runs++
+		}
+	}
+	if runs >= 2 {
+		return 4
+	}
+	return 8
+}
 
 // prefetchOn asks for the next tile of every operand that streams from
 // memory while the current tile is computed. It is off: on 2026-11-21 it
