@@ -6385,9 +6385,8 @@ tail:
 	JGE done
 	MOVQ CX, R10
 	SUBQ R8, R10
-	MOVL $1, AX
-	SHLXQ R10, AX, AX
-	DECQ AX
+	LEAQ vmlogzmask<>(SB), R11
+	MOVBLZX (R11)(R10*1), AX
 	KMOVB AX, K2
 	VBROADCASTSD vmd<>+736(SB), Z0
 	VMOVUPD (SI)(R8*8), K2, Z0
@@ -6529,9 +6528,8 @@ tail:
 	JGE done
 	MOVQ CX, R10
 	SUBQ R8, R10
-	MOVL $1, AX
-	SHLXQ R10, AX, AX
-	DECQ AX
+	LEAQ vmlogzmask<>(SB), R11
+	MOVBLZX (R11)(R10*1), AX
 	KMOVB AX, K2
 	VBROADCASTSD vmd<>+736(SB), Z0
 	VMOVUPD (SI)(R8*8), K2, Z0
@@ -6683,9 +6681,8 @@ tail:
 	JGE done
 	MOVQ CX, R10
 	SUBQ R8, R10
-	MOVL $1, AX
-	SHLXQ R10, AX, AX
-	DECQ AX
+	LEAQ vmlogzmask<>(SB), R11
+	MOVBLZX (R11)(R10*1), AX
 	KMOVB AX, K2
 	VBROADCASTSD vmd<>+736(SB), Z0
 	VMOVUPD (SI)(R8*8), K2, Z0
@@ -6834,9 +6831,8 @@ tail:
 	JGE done
 	MOVQ CX, R10
 	SUBQ R8, R10
-	MOVL $1, AX
-	SHLXQ R10, AX, AX
-	DECQ AX
+	LEAQ vmlogzmask<>(SB), R11
+	MOVBLZX (R11)(R10*1), AX
 	KMOVB AX, K2
 	VBROADCASTSD vmd<>+736(SB), Z0
 	VMOVUPD (SI)(R8*8), K2, Z0
@@ -6958,6 +6954,15 @@ DATA vmlogz<>+360(SB)/8, $0x3db6bff2b983b5df
 DATA vmlogz<>+368(SB)/8, $0x3dea39ef35793c76
 DATA vmlogz<>+376(SB)/8, $0x0000000000000000
 GLOBL vmlogz<>(SB), RODATA|NOPTR, $384
+DATA vmlogzmask<>+0(SB)/1, $0x00
+DATA vmlogzmask<>+1(SB)/1, $0x01
+DATA vmlogzmask<>+2(SB)/1, $0x03
+DATA vmlogzmask<>+3(SB)/1, $0x07
+DATA vmlogzmask<>+4(SB)/1, $0x0f
+DATA vmlogzmask<>+5(SB)/1, $0x1f
+DATA vmlogzmask<>+6(SB)/1, $0x3f
+DATA vmlogzmask<>+7(SB)/1, $0x7f
+GLOBL vmlogzmask<>(SB), RODATA|NOPTR, $8
 DATA vmd<>+0(SB)/8, $0x7fffffffffffffff
 DATA vmd<>+8(SB)/8, $0x7fffffffffffffff
 DATA vmd<>+16(SB)/8, $0x7fffffffffffffff

@@ -1697,9 +1697,8 @@ func logZKernel(log1p bool, scale string) {
 	p("JGE done")
 	p("MOVQ CX, R10")
 	p("SUBQ R8, R10")
-	p("MOVL $1, AX")
-	p("SHLXQ R10, AX, AX")
-	p("DECQ AX")
+	p("LEAQ vmlogzmask<>(SB), R11")
+	p("MOVBLZX (R11)(R10*1), AX")
 	p("KMOVB AX, K2") // the lanes left
 	p("VBROADCASTSD %s, Z0", k(0.5))
 	p("VMOVUPD (SI)(R8*8), K2, Z0")
@@ -1837,4 +1836,9 @@ func logZData() {
 		}
 	}
 	asm.WriteString("GLOBL vmlogz<>(SB), RODATA|NOPTR, $384\n")
+	// vmlogzmask<>+r: the mask of the first r lanes (no BMI2 shift needed)
+	for r := 0; r < 8; r++ {
+		fmt.Fprintf(&asm, "DATA vmlogzmask<>+%d(SB)/1, $0x%02x\n", r, 1<<r-1)
+	}
+	asm.WriteString("GLOBL vmlogzmask<>(SB), RODATA|NOPTR, $8\n")
 }
