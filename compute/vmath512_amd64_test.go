@@ -510,3 +510,63 @@ func TestLogZDomain(t *testing.T) {
 		}
 	}
 }
+
+// TestLogAVX2Kernels keeps the AVX2 log and log1p (what CPUs without
+// AVX-512 run; on this CPU the AVX-512 kernels replace them, so the tests
+// through the tables no longer reach them) within 2 ulp of Go's math and
+// within 1 ulp of the AVX-512 kernels (held to 0.52 ulp of the exact
+// result by TestLogEdges), over log-uniform arguments, values near 1 and
+// denormals, the plain kernel and the domain form each over all of them.
+func TestLogAVX2Kernels(t *testing.T) {
+	if !Asm || !cpu.X86.HasFMA {
+		t.Skip("needs AVX2 and FMA")
+	}
+	rng := rand.New(rand.NewSource(67))
+	var xs []float64
+	for i := 0; i < 20000; i++ {
+		xs = append(xs, math.Exp(rng.Float64()*1400-700), 1+(rng.Float64()-0.5)/4)
+	}
+	for i := 0; i < 2000; i++ { // after: the vector loop runs on the rest
+		xs = append(xs, math.Float64frombits(rng.Uint64()&(1<<52-1)+1))
+	}
+	for _, c := range []struct {
+		name  string
+		k, ks vmKernel
+		z     vmKernel
+		goF   func(float64) float64
+		arg   func(float64) float64
+	}{{"log", logF64AVX2, logSF64AVX2, logF64Z, logF, func(x float64) float64 { return x }},
+		{"log1p", log1pF64AVX2, log1pSF64AVX2, log1pF64Z, math.Log1p, func(x float64) float64 { return x - 1 }}} {
+		in := make([]float64, len(xs))
+		for i, x := range xs {
+			in[i] = c.arg(x)
+		}
+		slow := UnaryFunc(func(d, x unsafe.Pointer, n int) {
+			dst, src := unsafe.Slice((*float64)(d), n), unsafe.Slice((*float64)(x), n)
+			for i, v := range src {
+				dst[i] = c.goF(v)
+			}
+		})
+		z := make([]float64, len(in))
+		if hasVmath512 {
+			c.z(unsafe.Pointer(&z[0]), unsafe.Pointer(&in[0]), len(in))
+		}
+		ulps := func(a, b float64) float64 { return math.Abs(a-b) / math.Abs(math.Nextafter(b, math.Inf(1))-b) }
+		// the plain kernel (its stops: denormals, by the Go loop) and the
+		// domain form, each over every argument
+		for _, k := range []vmKernel{c.k, c.ks} {
+			got := make([]float64, len(in))
+			vmUnary(k, slow)(unsafe.Pointer(&got[0]), unsafe.Pointer(&in[0]), len(in))
+			for i, x := range in {
+				if u := ulps(got[i], c.goF(x)); u > 2 {
+					t.Fatalf("%s(%v) = %v, Go's math %v: %.2f ulp", c.name, x, got[i], c.goF(x), u)
+				}
+				if hasVmath512 {
+					if u := ulps(got[i], z[i]); u > 1 {
+						t.Fatalf("%s(%v) = %v, the AVX-512 kernel %v: %.2f ulp", c.name, x, got[i], z[i], u)
+					}
+				}
+			}
+		}
+	}
+}
