@@ -309,7 +309,7 @@ func registerIntDiv() {
 		if floorDivVVI64Vec != nil {
 			g := binTable[op][Int64][VV]
 			binTable[op][Int64][VV] = floorDivVVI64(mod, g, false)
-			ntTable[op][Int64][VV] = ntSplitBin64(binTable[op][Int64][VV], floorDivVVI64(mod, g, true))
+			ntTable[op][Int64][VV] = ntSplitBin(binTable[op][Int64][VV], floorDivVVI64(mod, g, true), 8, 8, 64)
 		}
 	}
 }
@@ -318,45 +318,29 @@ func registerIntDiv() {
 // which needs a 32-byte aligned dst) from the first element of d on a
 // 32-byte boundary, and plain (the same results) on the elements before
 // it; a dst not aligned to its elements goes to plain whole.
-func ntSplitVS(plain, nt BinaryFunc, size int) BinaryFunc { return ntSplitBin(plain, nt, size, 0) }
+func ntSplitVS(plain, nt BinaryFunc, size int) BinaryFunc { return ntSplitBin(plain, nt, size, 0, 32) }
 
 // ntSplitVV is ntSplitVS for VV kernels (y advances with x).
-func ntSplitVV(plain, nt BinaryFunc, size int) BinaryFunc { return ntSplitBin(plain, nt, size, size) }
+func ntSplitVV(plain, nt BinaryFunc, size int) BinaryFunc {
+	return ntSplitBin(plain, nt, size, size, 32)
+}
 
-// ntSplitBin is ntSplitVS and ntSplitVV: y advances ystep bytes an element.
-func ntSplitBin(plain, nt BinaryFunc, size, ystep int) BinaryFunc {
+// ntSplitBin is ntSplitVS and ntSplitVV: y advances ystep bytes an
+// element, and nt starts at the first element of d on an align-byte
+// boundary (32, or 64 for kernels of 64-byte vectors).
+func ntSplitBin(plain, nt BinaryFunc, size, ystep, align int) BinaryFunc {
 	return func(d, x, y unsafe.Pointer, n int) {
 		h := 0
-		if a := int(uintptr(d) & 31); a != 0 {
+		if a := int(uintptr(d) & uintptr(align-1)); a != 0 {
 			if a%size != 0 {
 				plain(d, x, y, n)
 				return
 			}
-			h = min(n, (32-a)/size)
+			h = min(n, (align-a)/size)
 			plain(d, x, y, h)
 		}
 		if h < n {
 			nt(unsafe.Add(d, size*h), unsafe.Add(x, size*h), unsafe.Add(y, ystep*h), n-h)
-		}
-	}
-}
-
-// ntSplitBin64 is ntSplitVV for int64 kernels whose vectors are 64 bytes
-// (floorDivVVI64Vec): nt from the first element of d on a 64-byte boundary,
-// plain before it.
-func ntSplitBin64(plain, nt BinaryFunc) BinaryFunc {
-	return func(d, x, y unsafe.Pointer, n int) {
-		h := 0
-		if a := int(uintptr(d) & 63); a != 0 {
-			if a%8 != 0 {
-				plain(d, x, y, n)
-				return
-			}
-			h = min(n, (64-a)/8)
-			plain(d, x, y, h)
-		}
-		if h < n {
-			nt(unsafe.Add(d, 8*h), unsafe.Add(x, 8*h), unsafe.Add(y, 8*h), n-h)
 		}
 	}
 }
