@@ -115,12 +115,6 @@ func cosF64Z8(dst, x unsafe.Pointer, n int) int
 func cosF64NTZ8(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
-func arctanF64Z8(dst, x unsafe.Pointer, n int) int
-
-//go:noescape
-func arctanF64NTZ8(dst, x unsafe.Pointer, n int) int
-
-//go:noescape
 func expm1F64Z8(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
@@ -185,3 +179,6 @@ func log2F64Z(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
 func log10F64Z(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func arctanF64Z(dst, x unsafe.Pointer, n int) int

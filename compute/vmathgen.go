@@ -1282,8 +1282,9 @@ func main() {
 	powKernels()
 	f64Kernels()
 	variants(atan2Kernel)
-	// (log and log1p have AVX-512 forms of their own: logZKernel)
-	for _, f := range []string{"sin", "cos", "arctan", "expm1", "tanh", "arcsin", "tan", "atan2", "pow", "pow15", "pow25"} {
+	// (log, log1p and arctan have AVX-512 forms of their own: logZKernel,
+	// atanZKernel)
+	for _, f := range []string{"sin", "cos", "expm1", "tanh", "arcsin", "tan", "atan2", "pow", "pow15", "pow25"} {
 		z8Kernel(f+"F64AVX2", f+"F64Z8")
 		z8Kernel(f+"F64NTAVX2", f+"F64NTZ8")
 	}
@@ -1294,6 +1295,7 @@ func main() {
 	logZKernel(true, "")
 	logZKernel(false, "log2")
 	logZKernel(false, "log10")
+	atanZKernel()
 	logZData()
 	for i, c := range consts {
 		for j := 0; j < 4; j++ {
@@ -1841,4 +1843,146 @@ func logZData() {
 		fmt.Fprintf(&asm, "DATA vmlogzmask<>+%d(SB)/1, $0x%02x\n", r, 1<<r-1)
 	}
 	asm.WriteString("GLOBL vmlogzmask<>(SB), RODATA|NOPTR, $8\n")
+}
+
+// atanZKernel emits arctanF64Z, float64 arctan written for AVX-512. It is
+// atanBody2's reduction and polynomial (atanQ) without the division: the
+// divider is one unit for the whole core (a VDIVPD of 8 lanes held the
+// translated kernel to ~14 cycles a vector, and to ~20 whenever the
+// core's other thread divided too). 1/den comes from VRCP14PD (relative
+// error below 2^-14) and one Newton step (2^-28); the quotient q = num r
+// is then corrected by its residual, u = q + r (num - den q) (exact by
+// FMA), which squares the error again (2^-56: u is the rounded quotient
+// but for the rarest ties). The denominator of the big arguments is
+// capped at 2^1000 (arctan is pi/2 rounded from 2^54 up; infinity would
+// make the Newton step 0 times infinity). Every lane is done in the
+// kernel: tiny arguments and zeros give x through the polynomial (u = x,
+// u^3 Q underflows or is below half an ulp), NaNs x quieted (Go's math
+// on a NaN), so it never stops. The tail is a masked vector.
+func atanZKernel() {
+	head("arctanF64Z", "dst, x unsafe.Pointer, n int", 32)
+	for _, a := range unaryArgs {
+		p("%s", a)
+	}
+	pi := bigPi()
+	q4 := split(new(big.Float).SetPrec(prec).Quo(pi, bf(4)), 2)
+	q2 := split(new(big.Float).SetPrec(prec).Quo(pi, bf(2)), 2)
+	for i, c := range []float64{q4[0], q4[1], q2[0], q2[1]} {
+		p("VBROADCASTSD %s, Z%d", k(c), 10+i)
+	}
+	for i, c := range []uint64{math.Float64bits(-1), math.Float64bits(1), 0x7fffffffffffffff,
+		math.Float64bits(0.41421356237309503), math.Float64bits(2.414213562373095), math.Float64bits(0x1p1000), 1 << 63} {
+		p("VBROADCASTSD %s, Z%d", kb(c), []int{14, 15, 26, 27, 28, 29, 30}[i])
+	}
+	p("VXORPD Z31, Z31, Z31")
+	p("XORQ R8, R8")
+	p("MOVQ CX, R9")
+	p("ANDQ $-16, R9")
+	label("loop2") // two vectors a step, for the long chain's sake
+	p("CMPQ R8, R9")
+	p("JGE one")
+	p("VMOVUPD (SI)(R8*8), Z0")
+	p("VMOVUPD 64(SI)(R8*8), Z16")
+	atanZBody([2]int{0, 16}, [2][3]string{{"K1", "K3", "K4"}, {"K5", "K6", "K7"}})
+	p("VMOVUPD Z8, (DI)(R8*8)")
+	p("VMOVUPD Z24, 64(DI)(R8*8)")
+	p("ADDQ $16, R8")
+	p("JMP loop2")
+	label("one")
+	p("MOVQ CX, R9")
+	p("ANDQ $-8, R9")
+	p("CMPQ R8, R9")
+	p("JGE tail")
+	p("VMOVUPD (SI)(R8*8), Z0")
+	atanZBody([2]int{0}, [2][3]string{{"K1", "K3", "K4"}})
+	p("VMOVUPD Z8, (DI)(R8*8)")
+	p("ADDQ $8, R8")
+	label("tail")
+	p("CMPQ R8, CX")
+	p("JGE done")
+	p("MOVQ CX, R10")
+	p("SUBQ R8, R10")
+	p("LEAQ vmlogzmask<>(SB), R11")
+	p("MOVBLZX (R11)(R10*1), AX")
+	p("KMOVB AX, K2") // the lanes left
+	p("VBROADCASTSD %s, Z0", k(0.5))
+	p("VMOVUPD (SI)(R8*8), K2, Z0")
+	atanZBody([2]int{0}, [2][3]string{{"K1", "K3", "K4"}})
+	p("VMOVUPD Z8, K2, (DI)(R8*8)")
+	p("MOVQ CX, R8")
+	label("done")
+	p("MOVQ R8, ret+24(FP)")
+	p("VZEROUPPER")
+	p("RET")
+	asm.WriteString("\n")
+}
+
+// atanZBody: Z(b) = x -> Z(b+8) = arctan x for each base b of bases (the
+// second 0: one vector), their instructions interleaved; uses Z(b)-Z(b+9)
+// and the masks ks.
+func atanZBody(bases [2]int, ks [2][3]string) {
+	pi := bigPi()
+	q4 := split(new(big.Float).SetPrec(prec).Quo(pi, bf(4)), 2)
+	q2 := split(new(big.Float).SetPrec(prec).Quo(pi, bf(2)), 2)
+	nv := 1
+	if bases[1] != 0 {
+		nv = 2
+	}
+	e := func(format string, args ...any) { // format with Z%[1]d..: registers relative to the base
+		for v := 0; v < nv; v++ {
+			b := bases[v]
+			r := strings.NewReplacer("$K1", ks[v][0], "$K3", ks[v][1], "$K4", ks[v][2])
+			line := fmt.Sprintf(format, args...)
+			line = r.Replace(line)
+			for i := 9; i >= 0; i-- {
+				line = strings.ReplaceAll(line, fmt.Sprintf("Z@%d", i), fmt.Sprintf("Z%d", b+i))
+			}
+			p("%s", line)
+		}
+	}
+	e("VANDPD Z26, Z@0, Z@1")        // a
+	e("VCMPPD $0x1e, Z27, Z@1, $K3") // beyond tan(pi/8)
+	e("VCMPPD $0x1e, Z28, Z@1, $K4") // beyond tan(3pi/8)
+	e("VSUBPD Z15, Z@1, Z@2")        // a - 1
+	e("VMOVAPD Z14, $K4, Z@2")       // num (the small lanes: u = a below)
+	e("VADDPD Z15, Z@1, Z@3")        // a + 1
+	e("VMINPD Z29, Z@1, $K4, Z@3")   // den
+	e("VRCP14PD Z@3, Z@4")           // r0
+	e("VMOVAPD Z@4, Z@5")
+	e("VFNMADD213PD Z15, Z@3, Z@5") // e = 1 - den r0
+	e("VFMADD213PD Z@4, Z@5, Z@4")  // r = r0 + r0 e
+	e("VMULPD Z@4, Z@2, Z@5")       // q
+	// the middle lanes' num = a - 1 and den = a + 1 are rounded: their
+	// errors (exact: num + 1 and den - 1 are, and a minus them) go into
+	// the residual, or u would be 1.6 ulp off near tan(pi/8)
+	e("VADDPD Z15, Z@2, Z@6")
+	e("VSUBPD Z@6, Z@1, Z@6") // a - (num + 1)
+	e("VSUBPD Z15, Z@3, Z@7")
+	e("VSUBPD Z@7, Z@1, Z@7")       // a - (den - 1)
+	e("VFNMADD231PD Z@7, Z@5, Z@6") // their share of the residual
+	e("VMOVAPD Z31, $K4, Z@6")      // none in the big lanes
+	e("VFNMADD213PD Z@2, Z@5, Z@3") // num - den q
+	e("VADDPD Z@6, Z@3, Z@3")
+	e("VFMADD213PD Z@5, Z@4, Z@3") // u
+	e("VMOVAPD Z@1, Z@6")
+	e("VMOVAPD Z@3, $K3, Z@6") // u (a itself up to tan(pi/8))
+	e("VMULPD Z@6, Z@6, Z@7")  // z
+	q := atanQ
+	d := len(q) - 1
+	e("VBROADCASTSD %s, Z@8", k(q[d]))
+	for i := d - 1; i >= 0; i-- {
+		e("VFMADD213PD.BCST %s, Z@7, Z@8", k(q[i]))
+	}
+	e("VMULPD Z@6, Z@7, Z@7") // u z
+	e("VXORPD Z@9, Z@9, Z@9") // base lo
+	e("VXORPD Z@1, Z@1, Z@1") // base
+	_, _ = q4, q2
+	e("VMOVAPD Z11, $K3, Z@9")
+	e("VMOVAPD Z10, $K3, Z@1")
+	e("VMOVAPD Z13, $K4, Z@9")
+	e("VMOVAPD Z12, $K4, Z@1")
+	e("VFMADD213PD Z@9, Z@7, Z@8") // u z Q + base lo
+	e("VADDPD Z@6, Z@8, Z@8")
+	e("VADDPD Z@1, Z@8, Z@8")
+	e("VPTERNLOGQ $0xf8, Z30, Z@0, Z@8") // | (x & sign)
 }
