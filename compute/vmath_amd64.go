@@ -20,24 +20,21 @@ func registerVmath() {
 	for _, u := range []struct {
 		op               Op
 		k, knt, k8, k8nt vmKernel
-		ks, ks8          vmKernel // the forms that take arguments outside the domain too, or nil
+		ks               vmKernel // the form that takes arguments outside the domain too, or nil
 	}{
-		{Sin, sinF64AVX2, sinF64NTAVX2, sinF64Z8, sinF64NTZ8, nil, nil},
-		{Cos, cosF64AVX2, cosF64NTAVX2, cosF64Z8, cosF64NTZ8, nil, nil},
-		{Log, logF64AVX2, logF64NTAVX2, nil, nil, logSF64AVX2, nil},
-		{Log1p, log1pF64AVX2, log1pF64NTAVX2, nil, nil, log1pSF64AVX2, nil},
-		{Arctan, arctanF64AVX2, arctanF64NTAVX2, nil, nil, nil, nil},
-		{Expm1, expm1F64AVX2, expm1F64NTAVX2, expm1F64Z8, expm1F64NTZ8, nil, nil},
-		{Tanh, tanhF64AVX2, tanhF64NTAVX2, tanhF64Z8, tanhF64NTZ8, nil, nil},
-		{Arcsin, arcsinF64AVX2, arcsinF64NTAVX2, arcsinF64Z8, arcsinF64NTZ8, arcsinSF64AVX2, arcsinSF64Z8},
-		{Tan, tanF64AVX2, tanF64NTAVX2, tanF64Z8, tanF64NTZ8, nil, nil},
+		{Sin, sinF64AVX2, sinF64NTAVX2, sinF64Z8, sinF64NTZ8, nil},
+		{Cos, cosF64AVX2, cosF64NTAVX2, cosF64Z8, cosF64NTZ8, nil},
+		{Log, logF64AVX2, logF64NTAVX2, nil, nil, logSF64AVX2},
+		{Log1p, log1pF64AVX2, log1pF64NTAVX2, nil, nil, log1pSF64AVX2},
+		{Arctan, arctanF64AVX2, arctanF64NTAVX2, nil, nil, nil},
+		{Expm1, expm1F64AVX2, expm1F64NTAVX2, expm1F64Z8, expm1F64NTZ8, nil},
+		{Tanh, tanhF64AVX2, tanhF64NTAVX2, tanhF64Z8, tanhF64NTZ8, nil},
+		{Arcsin, arcsinF64AVX2, arcsinF64NTAVX2, nil, nil, arcsinSF64AVX2},
+		{Tan, tanF64AVX2, tanF64NTAVX2, tanF64Z8, tanF64NTZ8, nil},
 	} {
 		k, knt, ks := u.k, u.knt, u.ks
-		if hasVmath512 && u.k8 != nil {
+		if hasVmath512 && u.k8 != nil { // (no translated kernel has a domain form)
 			k, knt = vmZ8(u.k8, u.k, 0), vmZ8(u.k8nt, u.knt, 64)
-			if ks != nil {
-				ks = vmZ8(u.ks8, u.ks, 0)
-			}
 		}
 		slow := unTable[u.op][Float64]
 		unTable[u.op][Float64] = vmUnaryS(k, ks, slow)
@@ -86,7 +83,7 @@ func registerVmath() {
 // logZKernel): they do all n elements, arguments outside the domain
 // included, and replace the AVX2 kernels (log2 and log10: the Go loops)
 // where the CPU has AVX-512.
-var vmathZ = map[Op]vmKernel{Log: logF64Z, Log1p: log1pF64Z, Log2: log2F64Z, Log10: log10F64Z, Arctan: arctanF64Z}
+var vmathZ = map[Op]vmKernel{Log: logF64Z, Log1p: log1pF64Z, Log2: log2F64Z, Log10: log10F64Z, Arctan: arctanF64Z, Arcsin: arcsinF64Z}
 
 // powVS is x**y for a scalar y: y = 2 is square (NumPy's x*x), y = 3 the
 // cube rounded once (cube), a finite y other than 0 and 1 the routine pow

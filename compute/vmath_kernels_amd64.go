@@ -182,3 +182,6 @@ func log10F64Z(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
 func arctanF64Z(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func arcsinF64Z(dst, x unsafe.Pointer, n int) int

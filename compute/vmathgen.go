@@ -1282,13 +1282,12 @@ func main() {
 	powKernels()
 	f64Kernels()
 	variants(atan2Kernel)
-	// (log, log1p and arctan have AVX-512 forms of their own: logZKernel,
-	// atanZKernel)
-	for _, f := range []string{"sin", "cos", "expm1", "tanh", "arcsin", "tan", "atan2", "pow", "pow15", "pow25"} {
+	// (log, log1p, arctan and arcsin have AVX-512 forms of their own:
+	// logZKernel, atanZKernel, asinZKernel)
+	for _, f := range []string{"sin", "cos", "expm1", "tanh", "tan", "atan2", "pow", "pow15", "pow25"} {
 		z8Kernel(f+"F64AVX2", f+"F64Z8")
 		z8Kernel(f+"F64NTAVX2", f+"F64NTZ8")
 	}
-	z8Kernel("arcsinSF64AVX2", "arcsinSF64Z8")
 	z8Asmgen("expF64AVX2", "expF64Z8")
 	logZFit()
 	logZKernel(false, "")
@@ -1296,6 +1295,7 @@ func main() {
 	logZKernel(false, "log2")
 	logZKernel(false, "log10")
 	atanZKernel()
+	asinZKernel()
 	logZData()
 	for i, c := range consts {
 		for j := 0; j < 4; j++ {
@@ -1924,22 +1924,7 @@ func atanZBody(bases [2]int, ks [2][3]string) {
 	pi := bigPi()
 	q4 := split(new(big.Float).SetPrec(prec).Quo(pi, bf(4)), 2)
 	q2 := split(new(big.Float).SetPrec(prec).Quo(pi, bf(2)), 2)
-	nv := 1
-	if bases[1] != 0 {
-		nv = 2
-	}
-	e := func(format string, args ...any) { // format with Z%[1]d..: registers relative to the base
-		for v := 0; v < nv; v++ {
-			b := bases[v]
-			r := strings.NewReplacer("$K1", ks[v][0], "$K3", ks[v][1], "$K4", ks[v][2])
-			line := fmt.Sprintf(format, args...)
-			line = r.Replace(line)
-			for i := 9; i >= 0; i-- {
-				line = strings.ReplaceAll(line, fmt.Sprintf("Z@%d", i), fmt.Sprintf("Z%d", b+i))
-			}
-			p("%s", line)
-		}
-	}
+	e := zLanes(bases, ks)
 	e("VANDPD Z26, Z@0, Z@1")        // a
 	e("VCMPPD $0x1e, Z27, Z@1, $K3") // beyond tan(pi/8)
 	e("VCMPPD $0x1e, Z28, Z@1, $K4") // beyond tan(3pi/8)
@@ -1985,4 +1970,150 @@ func atanZBody(bases [2]int, ks [2][3]string) {
 	e("VADDPD Z@6, Z@8, Z@8")
 	e("VADDPD Z@1, Z@8, Z@8")
 	e("VPTERNLOGQ $0xf8, Z30, Z@0, Z@8") // | (x & sign)
+}
+
+// zLanes returns the emitter of a kernel body run on one or two vectors
+// side by side: each line (a format and its arguments) is written once
+// for each base of bases (the second 0: one vector), with Z@i the
+// register i past the base and $K1, $K3, $K4 the base's masks of ks.
+func zLanes(bases [2]int, ks [2][3]string) func(format string, args ...any) {
+	nv := 1
+	if bases[1] != 0 {
+		nv = 2
+	}
+	return func(format string, args ...any) {
+		for v := 0; v < nv; v++ {
+			b := bases[v]
+			r := strings.NewReplacer("$K1", ks[v][0], "$K3", ks[v][1], "$K4", ks[v][2])
+			line := r.Replace(fmt.Sprintf(format, args...))
+			for i := 15; i >= 0; i-- { // Z@11 before Z@1
+				line = strings.ReplaceAll(line, fmt.Sprintf("Z@%d", i), fmt.Sprintf("Z%d", b+i))
+			}
+			p("%s", line)
+		}
+	}
+}
+
+// asinZKernel emits arcsinF64Z, float64 arcsin written for AVX-512 with
+// asinBody's reduction and asinP but no square root instruction: the
+// square root unit is the divider (one a core, shared by its threads), and
+// VSQRTPD of 8 lanes bound the translated kernel to ~14 cycles a vector.
+// With a = |x|: up to 1/2, arcsin a = w + w z P(z), w = a, z = a^2; beyond,
+// z = (1 - a)/2 (exact) and w = sqrt z from VRSQRT14PD (2^-14) by
+// Goldschmidt's step (g = z y, h = y/2, r = 1/2 - g h, g += g r, h += h r:
+// 2^-28) and the residual (g += (z - g^2) h: 2^-56), and arcsin a =
+// pi/2 - 2 arcsin w, summed as t = hi - 2w (Fast2Sum's error kept) plus
+// (lo + err - 2 w z P): max 1.6 -> ~1 ulp. z is kept above 2^-1000 for
+// the reciprocal square root (a = 1: pi/2). Lanes beyond 1 and NaNs are
+// set to Go's bits (NaN(), x quieted) by masks; the tail is a masked
+// vector; the kernel does every element.
+func asinZKernel() {
+	hp := split(new(big.Float).SetPrec(prec).Quo(bigPi(), bf(2)), 2)
+	head("arcsinF64Z", "dst, x unsafe.Pointer, n int", 32)
+	for _, a := range unaryArgs {
+		p("%s", a)
+	}
+	for i, c := range []uint64{0x7fffffffffffffff, math.Float64bits(0.5), math.Float64bits(1), math.Float64bits(0x1p-1000),
+		math.Float64bits(hp[0]), math.Float64bits(hp[1]), math.Float64bits(2), math.Float64bits(asinP[len(asinP)-1])} {
+		p("VBROADCASTSD %s, Z%d", kb(c), []int{12, 13, 14, 15, 28, 29, 30, 31}[i])
+	}
+	p("XORQ R8, R8")
+	p("MOVQ CX, R9")
+	p("ANDQ $-16, R9")
+	label("loop2")
+	p("CMPQ R8, R9")
+	p("JGE one")
+	p("VMOVUPD (SI)(R8*8), Z0")
+	p("VMOVUPD 64(SI)(R8*8), Z16")
+	asinZBody([2]int{0, 16}, [2][3]string{{"K1", "K3", "K4"}, {"K5", "K6", "K7"}})
+	asinZFix("a2", 0, "K1", "K3")
+	asinZFix("b2", 16, "K5", "K6")
+	p("VMOVUPD Z11, (DI)(R8*8)")
+	p("VMOVUPD Z27, 64(DI)(R8*8)")
+	p("ADDQ $16, R8")
+	p("JMP loop2")
+	label("one")
+	p("MOVQ CX, R9")
+	p("ANDQ $-8, R9")
+	p("CMPQ R8, R9")
+	p("JGE tail")
+	p("VMOVUPD (SI)(R8*8), Z0")
+	asinZBody([2]int{0}, [2][3]string{{"K1", "K3", "K4"}})
+	asinZFix("a1", 0, "K1", "K3")
+	p("VMOVUPD Z11, (DI)(R8*8)")
+	p("ADDQ $8, R8")
+	label("tail")
+	p("CMPQ R8, CX")
+	p("JGE done")
+	p("MOVQ CX, R10")
+	p("SUBQ R8, R10")
+	p("LEAQ vmlogzmask<>(SB), R11")
+	p("MOVBLZX (R11)(R10*1), AX")
+	p("KMOVB AX, K2") // the lanes left
+	p("VMOVAPD Z13, Z0")
+	p("VMOVUPD (SI)(R8*8), K2, Z0")
+	asinZBody([2]int{0}, [2][3]string{{"K1", "K3", "K4"}})
+	asinZFix("t1", 0, "K1", "K3")
+	p("VMOVUPD Z11, K2, (DI)(R8*8)")
+	p("MOVQ CX, R8")
+	label("done")
+	p("MOVQ R8, ret+24(FP)")
+	p("VZEROUPPER")
+	p("RET")
+	asm.WriteString("\n")
+}
+
+// asinZBody: Z@0 = x -> Z@11 = arcsin x (lanes beyond 1 and NaNs: see
+// asinZFix, $K1 set to them); uses Z@1-Z@10, $K1, $K3 and the constants
+// asinZKernel holds in Z12-Z15 and Z28-Z31.
+func asinZBody(bases [2]int, ks [2][3]string) {
+	e := zLanes(bases, ks)
+	e("VANDPD Z12, Z@0, Z@1")        // a
+	e("VCMPPD $0x1e, Z13, Z@1, $K3") // a > 1/2
+	e("VCMPPD $0x06, Z14, Z@1, $K1") // not a <= 1: outside the domain, NaN
+	e("VMOVAPD Z13, Z@2")
+	e("VFNMADD231PD Z13, Z@1, Z@2") // (1 - a)/2, exact beyond 1/2
+	e("VMULPD Z@1, Z@1, Z@3")
+	e("VMOVAPD Z@2, $K3, Z@3") // z
+	e("VMAXPD Z15, Z@2, Z@4")  // zc
+	e("VRSQRT14PD Z@4, Z@5")   // y
+	e("VMULPD Z@5, Z@4, Z@6")  // g = zc y
+	e("VMULPD Z13, Z@5, Z@5")  // h = y/2
+	e("VMOVAPD Z13, Z@7")
+	e("VFNMADD231PD Z@5, Z@6, Z@7") // r = 1/2 - g h
+	e("VFMADD231PD Z@7, Z@6, Z@6")  // g += g r
+	e("VFMADD231PD Z@7, Z@5, Z@5")  // h += h r
+	e("VMOVAPD Z@4, Z@7")
+	e("VFNMADD231PD Z@6, Z@6, Z@7") // zc - g^2
+	e("VFMADD231PD Z@7, Z@5, Z@6")  // sqrt zc
+	e("VMOVAPD Z@1, Z@8")
+	e("VMOVAPD Z@6, $K3, Z@8") // w
+	e("VMOVAPD Z31, Z@9")
+	for i := len(asinP) - 2; i >= 0; i-- {
+		e("VFMADD213PD.BCST %s, Z@3, Z@9", k(asinP[i]))
+	}
+	e("VMULPD Z@3, Z@8, Z@10")
+	e("VMULPD Z@9, Z@10, Z@10") // w z P
+	e("VADDPD Z@10, Z@8, Z@11") // arcsin w
+	e("VMOVAPD Z28, Z@4")
+	e("VFNMADD231PD Z30, Z@8, Z@4") // t = hi - 2w
+	e("VSUBPD Z28, Z@4, Z@5")
+	e("VFNMSUB231PD Z30, Z@8, Z@5") // its error, -2w - (t - hi)
+	e("VADDPD Z29, Z@5, Z@5")
+	e("VFNMADD231PD Z30, Z@10, Z@5") // lo + err - 2 w z P
+	e("VADDPD Z@5, Z@4, $K3, Z@11")
+	e("VPTERNLOGQ $0xf6, Z@1, Z@0, Z@11") // | (x ^ a): x's sign
+}
+
+// asinZFix sets the lanes $K1 of the vector at base b (x in Z[b], the
+// result in Z[b+11]) that are outside the domain: NaN() beyond 1, x
+// quieted for a NaN (Go's math.Asin); id names its skip label. Uses
+// the mask kt.
+func asinZFix(id string, b int, k1, kt string) {
+	p("KORTESTB %s, %s", k1, k1)
+	p("JEQ asinok%s", id)
+	p("VBROADCASTSD %s, %s, Z%d", kb(0x7ff8000000000001), k1, b+11)
+	p("VFPCLASSPDZ $0x81, Z%d, %s", b, kt)
+	p("VPORQ.BCST %s, Z%d, %s, Z%d", kb(1<<51), b, kt, b+11)
+	label("asinok" + id)
 }
