@@ -18,7 +18,7 @@ var vm32Pairs = []struct {
 	{"arctan", atanF32V8, atanF32V16, math.Atan},
 	{"expm1", expm1F32V8, expm1F32V16, nil},
 	{"log1p", log1pF32V8, log1pF32V16, nil},
-	{"arcsin", asinF32V8, asinF32V16, nil},
+	{"arcsin", asinF32V8, asinF32V16, math.Asin},
 	{"power2.5", pow25F32V8, pow25F32V16, nil},
 	{"tanh", tanhF32V8, tanhF32V16, nil},
 }
@@ -44,9 +44,10 @@ func vm32Inputs(rng *rand.Rand, n int) []float32 {
 
 // TestVmath32Widths checks that the AVX2 kernels (8 lanes) give bit for bit
 // the results of the AVX-512 ones (16 lanes) where the CPU has both (the
-// public tests exercise only the one registered); arctan, whose AVX-512
-// form takes a reciprocal where the AVX2 one divides, both within 1 ulp of
-// float64 math instead; each streaming form the bits of its plain form.
+// public tests exercise only the one registered); arctan and arcsin,
+// whose AVX-512 forms take a reciprocal (square root) where the AVX2 ones
+// divide (take the root), both within 1 ulp of float64 math instead; each
+// streaming form the bits of its plain form.
 func TestVmath32Widths(t *testing.T) {
 	if !Asm || !hasVmath512 {
 		t.Skip("needs AVX2 and AVX-512")

@@ -647,16 +647,37 @@ func asinBody() {
 	mul(R(2), R(2), k(0.5)) // (1 - a)/2, exact for a > 1/2
 	mul(R(3), R(1), R(1))
 	blend(R(3), M(1), R(2), R(3)) // z
-	p("VSQRTPS %s, %s", R(2), R(4))
-	blend(R(4), M(1), R(4), R(1)) // w
-	mov(R(5), R(3))
-	fnma231(R(5), R(4), R(4)) // z - w^2, exact
-	add(R(6), R(4), R(4))
-	div(R(5), R(5), R(6)) // wl: sqrt z = w + wl
-	xor(R(7), R(7), R(7))
-	cmp(cmpEQ, M(2), R(6), R(7))
-	blend(R(5), M(2), R(7), R(5)) // a = 1: 0 (not 0/0)
-	blend(R(5), M(1), R(5), R(7)) // a <= 1/2: 0
+	if W == 16 {
+		// no square root or division (the divider is shared by the
+		// core's threads): y = 1/sqrt zc by VRSQRT14PS (2^-14; zc = z
+		// but at least 2^-100, a = 1 giving pi/2 all the same), w = zc y
+		// and h = y/2 by Goldschmidt's step (2^-28), wl = (zc - w^2) h
+		p("VMAXPS %s, %s, %s", k(0x1p-100), R(2), R(2)) // zc
+		p("VRSQRT14PS %s, %s", R(2), R(6))
+		mul(R(4), R(2), R(6))
+		mul(R(6), R(6), k(0.5))
+		mov(R(5), k(0.5))
+		fnma231(R(5), R(4), R(6)) // r = 1/2 - w h
+		fma231(R(4), R(4), R(5))
+		fma231(R(6), R(6), R(5))
+		mov(R(5), R(2))
+		fnma231(R(5), R(4), R(4))     // zc - w^2, exact
+		mul(R(5), R(5), R(6))         // wl: sqrt zc = w + wl
+		blend(R(4), M(1), R(4), R(1)) // w
+		xor(R(7), R(7), R(7))
+		blend(R(5), M(1), R(5), R(7)) // a <= 1/2: 0
+	} else {
+		p("VSQRTPS %s, %s", R(2), R(4))
+		blend(R(4), M(1), R(4), R(1)) // w
+		mov(R(5), R(3))
+		fnma231(R(5), R(4), R(4)) // z - w^2, exact
+		add(R(6), R(4), R(4))
+		div(R(5), R(5), R(6)) // wl: sqrt z = w + wl
+		xor(R(7), R(7), R(7))
+		cmp(cmpEQ, M(2), R(6), R(7))
+		blend(R(5), M(2), R(7), R(5)) // a = 1: 0 (not 0/0)
+		blend(R(5), M(1), R(5), R(7)) // a <= 1/2: 0
+	}
 	horner(R(8), R(3), asinC)
 	mul(R(8), R(8), R(3))
 	mul(R(8), R(8), R(4))
