@@ -91,7 +91,7 @@ var unary = []op{
 	{"cos", "Cos", "T", map[string]string{"f": "T(cosF(float64(X)))"}},
 	{"tan", "Tan", "T", map[string]string{"f": "T(tanF(float64(X)))"}},
 	{"arcsin", "Arcsin", "T", map[string]string{"f": "T(asinF(float64(X)))"}},
-	{"arccos", "Arccos", "T", map[string]string{"f": "T(math.Acos(float64(X)))"}},
+	{"arccos", "Arccos", "T", map[string]string{"f": "T(acosF(float64(X)))"}},
 	{"arctan", "Arctan", "T", map[string]string{"f": "T(math.Atan(float64(X)))"}},
 	{"sinh", "Sinh", "T", map[string]string{"f": "T(math.Sinh(float64(X)))"}},
 	{"cosh", "Cosh", "T", map[string]string{"f": "T(math.Cosh(float64(X)))"}},

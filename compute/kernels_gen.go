@@ -2317,7 +2317,7 @@ func arcsin_f[T float](d []T, x []T) {
 func arccos_f[T float](d []T, x []T) {
 	d = d[:len(x)]
 	for i := range x {
-		d[i] = T(math.Acos(float64(x[i])))
+		d[i] = T(acosF(float64(x[i])))
 	}
 }
 

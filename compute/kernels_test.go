@@ -675,9 +675,11 @@ func unaryType[T elem](t *testing.T, typ compute.Type) {
 					w := refUnary(typ, op, x[xo+i])
 					// float32 exp, log, tanh, sin and cos are AVX2 polynomials within 1 ulp
 					// (TestExpLogFloat32 sweeps them), and so are float32 arctan, expm1, log1p and arcsin
-					// (vmath32_amd64.s; TestVmathF32, and TestVmath32Sweep over all inputs)
+					// (vmath32_amd64.s; TestVmathF32, and TestVmath32Sweep over all inputs),
+					// and log2, log10 and arccos through the float64 AVX-512 kernels (viaF64)
 					poly := typ == compute.Float32 && (op == compute.Exp || op == compute.Log || op == compute.Tanh || op == compute.Sin || op == compute.Cos ||
-						op == compute.Arctan || op == compute.Expm1 || op == compute.Log1p || op == compute.Arcsin) &&
+						op == compute.Arctan || op == compute.Expm1 || op == compute.Log1p || op == compute.Arcsin ||
+						op == compute.Log2 || op == compute.Log10 || op == compute.Arccos) &&
 						ulps32(float32(d[lo+i]), float32(w)) <= 1
 					// and float64 exp within 2 (TestExpFloat64)
 					if typ == compute.Float64 && op == compute.Exp {
@@ -685,11 +687,13 @@ func unaryType[T elem](t *testing.T, typ compute.Type) {
 						poly = max(a, b)-min(a, b) <= 2
 					}
 					// float64 sin, cos, tan, log, log1p, log2, log10, expm1,
-					// tanh, arctan and arcsin (vmath_amd64.s; arcsin's Go loop
+					// tanh, arctan, arcsin and arccos (vmath_amd64.s; arcsin's Go loop
 					// rounds 1 - x^2 once, Go's math.Asin twice) within 2
-					// (TestVmathF64 and TestLogEdges hold them to 160 bits)
+					// (TestVmathF64, TestLogEdges and TestInverseTrigEdges hold
+					// them to 160 bits)
 					if typ == compute.Float64 && (op == compute.Sin || op == compute.Cos || op == compute.Tan || op == compute.Log || op == compute.Log1p ||
-						op == compute.Log2 || op == compute.Log10 || op == compute.Arctan || op == compute.Arcsin || op == compute.Expm1 || op == compute.Tanh) {
+						op == compute.Log2 || op == compute.Log10 || op == compute.Arctan || op == compute.Arcsin || op == compute.Arccos ||
+						op == compute.Expm1 || op == compute.Tanh) {
 						poly = poly || nearFloat(typ, float64(d[lo+i]), float64(w))
 					}
 					// arcsinh, arccosh, arctanh and cbrt (Go's math) against

@@ -479,6 +479,28 @@ func asinF(x float64) float64 {
 	return math.Copysign(r, x)
 }
 
+// acosF is arccos(x): Go's math.Acos is pi/2 - math.Asin(x), which
+// cancels near x = 1 (arccos(1 - 2^-52) 2.5e7 ulp off); here beyond |x| =
+// 1/2 it is 2 arcsin(sqrt((1 - |x|)/2)) ((1 - |x|)/2 exact), or pi minus
+// that below -1/2, and pi/2 - arcsin(x) (pi/2 in two parts) up to 1/2.
+func acosF(x float64) float64 {
+	a := math.Abs(x)
+	if !(a <= 1) {
+		return math.Acos(x) // NaN
+	}
+	if a <= 0.5 {
+		return (math.Pi/2 - asinF(x)) + halfPiLo
+	}
+	w := 2 * asinF(math.Sqrt((1-a)*0.5))
+	if x < 0 {
+		return (math.Pi - w) + 2*halfPiLo
+	}
+	return w
+}
+
+// halfPiLo is pi/2 - math.Pi/2.
+const halfPiLo = 6.123233995736766e-17
+
 // pi/4 with its low 3 bits zero (j times it is exact for j <= 4), and the
 // rest rounded (vmathgen.go).
 var (

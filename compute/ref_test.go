@@ -415,7 +415,7 @@ func refUnary[T elem](t compute.Type, op compute.Op, x T) T {
 	case compute.Arcsin:
 		r = math.Asin(f)
 	case compute.Arccos:
-		r = math.Acos(f)
+		r = refAcos(f)
 	case compute.Arctan:
 		r = math.Atan(f)
 	case compute.Sinh:
@@ -759,4 +759,13 @@ func refLogaddexp(base2 bool, x, y float64) float64 {
 		return m + math.Log2E*math.Log1p(math.Exp2(n-m))
 	}
 	return m + math.Log1p(math.Exp(n-m))
+}
+
+// refAcos is arccos(x) as 2 arctan(sqrt((1 - x)/(1 + x))), a formula of
+// its own (Go's math.Acos cancels near 1).
+func refAcos(x float64) float64 {
+	if !(math.Abs(x) <= 1) {
+		return math.Acos(x)
+	}
+	return 2 * math.Atan(math.Sqrt((1-x)/(1+x)))
 }

@@ -181,7 +181,8 @@ func TestVmath32Sweep(t *testing.T) {
 	for _, c := range []struct {
 		op compute.Op
 		f  func(float64) float64
-	}{{compute.Arctan, math.Atan}, {compute.Expm1, math.Expm1}, {compute.Log1p, math.Log1p}, {compute.Arcsin, math.Asin}, {compute.Tan, math.Tan}} {
+	}{{compute.Arctan, math.Atan}, {compute.Expm1, math.Expm1}, {compute.Log1p, math.Log1p}, {compute.Arcsin, math.Asin}, {compute.Tan, math.Tan},
+		{compute.Log2, math.Log2}, {compute.Log10, math.Log10}, {compute.Arccos, math.Acos}} {
 		if s := os.Getenv("STRIDE0_SWEEP_OP"); s != "" && s != c.op.String() {
 			continue
 		}

@@ -219,22 +219,6 @@ func blend(d, m, t, f string) {
 	}
 }
 
-// recip: d = 1/x to about 2^-28 (VRCP14PS, 2^-14, and a Newton step;
-// AVX-512 only), for quotients whose residual a correction takes up; tmp
-// is clobbered. The divider is one unit a core: a VDIVPS of 16 lanes costs
-// about what a dozen FMAs do, and more while the core's other thread
-// divides. (For AVX2, VRCPPS's 12 bits need more work than VDIVPS of 8
-// lanes costs: its kernels divide.)
-func recip(d, x, tmp string) {
-	if W != 16 {
-		log.Fatal("recip: AVX-512 only")
-	}
-	p("VRCP14PS %s, %s", x, d)
-	mov(tmp, k(1))
-	fnma231(tmp, x, d) // 1 - x d
-	fma231(d, d, tmp)
-}
-
 // signMask: mask m = the sign bits of a.
 func signMask(m, a string) {
 	if W == 16 {
@@ -469,13 +453,7 @@ func atanBody(unary bool) {
 	if unary {                               // 1/inf would leave e = 1 - 0*inf NaN; atan(1e-30) is nothing beside pi/2
 		p("VMINPS %s, %s, %s", k(1e30), R(4), R(4))
 	}
-	switch {
-	case unary && W == 16: // t = mn/mx without the divider (shared by the core's threads): see recip
-		recip(R(3), R(4), R(9)) // r = 1/mx (R3 is free until Bhi)
-		mul(R(6), R(3), R(5))
-	default:
-		div(R(6), R(5), R(4)) // t
-	}
+	div(R(6), R(5), R(4)) // t
 	if !unary {
 		cmp(cmpEQ, M(1), R(4), k(0))
 		blend(R(6), M(1), k(0), R(6))
@@ -484,13 +462,9 @@ func atanBody(unary bool) {
 	}
 	cmp(cmpGT, M(2), R(2), R(3)) // swap: |y| > |x|
 	mul(R(7), R(6), R(6))        // z
-	if unary {                   // e = mn - t mx (exact); the correction e/mx (1 - z/2), R5
+	if unary {                   // e = mn - t mx (exact); the correction t e (1 - z/2), R5
 		fnma231(R(5), R(6), R(4))
-		if W == 16 {
-			mul(R(5), R(5), R(3)) // r
-		} else {
-			mul(R(5), R(5), R(6)) // t: e is 0 where mx = 1, and t = 1/mx elsewhere
-		}
+		mul(R(5), R(5), R(6))
 		mov(R(9), one)
 		fnma231(R(9), R(7), k(0.5))
 		mul(R(5), R(5), R(9))

@@ -45,6 +45,10 @@ func registerVmath() {
 			unTable[op][Float64] = func(d, x unsafe.Pointer, n int) { z(d, x, n) }
 			unNTTable[op][Float64] = nil
 		}
+		for _, op := range []Op{Log2, Log10, Arccos} {
+			unTable[op][Float32] = viaF64(op)
+			unNTTable[op][Float32] = nil
+		}
 	}
 	atan2, atan2NT := vmKernel2(atan2F64AVX2), vmKernel2(atan2F64NTAVX2)
 	pow, powNT := powF64AVX2, powF64NTAVX2
@@ -83,7 +87,51 @@ func registerVmath() {
 // logZKernel): they do all n elements, arguments outside the domain
 // included, and replace the AVX2 kernels (log2 and log10: the Go loops)
 // where the CPU has AVX-512.
-var vmathZ = map[Op]vmKernel{Log: logF64Z, Log1p: log1pF64Z, Log2: log2F64Z, Log10: log10F64Z, Arctan: arctanF64Z, Arcsin: arcsinF64Z}
+var vmathZ = map[Op]vmKernel{Log: logF64Z, Log1p: log1pF64Z, Log2: log2F64Z, Log10: log10F64Z, Arctan: arctanF64Z,
+	Arcsin: arcsinF64Z, Arccos: arccosF64Z}
+
+// viaF64 is float32 op computed by its float64 AVX-512 kernel (vmathZ;
+// log2, log10 and arccos, whose float32 forms were Go loops): chunks of
+// viaChunk elements widened into a buffer on the stack, computed there in
+// place and narrowed into d. The float64 result is within 0.53 ulp (1.02
+// for arccos) of the exact value, so the float32 one is within half an
+// ulp and about 2^-28 of one. The kernels are called by name, not
+// through vmathZ's func values, so that the buffer stays on the stack.
+func viaF64(op Op) UnaryFunc {
+	return func(d, x unsafe.Pointer, n int) {
+		var buf [viaChunk]float64
+		b := unsafe.Pointer(&buf[0])
+		for i := 0; i < n; i += viaChunk {
+			m := min(viaChunk, n-i)
+			xs := unsafe.Slice((*float32)(unsafe.Add(x, 4*i)), m)
+			w := m &^ 15
+			if w > 0 {
+				castF32F64AVX2(b, unsafe.Pointer(&xs[0]), w)
+			}
+			for j := w; j < m; j++ {
+				buf[j] = float64(xs[j])
+			}
+			switch op {
+			case Log2:
+				log2F64Z(b, b, m)
+			case Log10:
+				log10F64Z(b, b, m)
+			case Arccos:
+				arccosF64Z(b, b, m)
+			}
+			ds := unsafe.Slice((*float32)(unsafe.Add(d, 4*i)), m)
+			if w > 0 {
+				castF64F32AVX2(unsafe.Pointer(&ds[0]), b, w)
+			}
+			for j := w; j < m; j++ {
+				ds[j] = float32(buf[j])
+			}
+		}
+	}
+}
+
+// viaChunk is the elements viaF64 widens at a time (4 KiB of float64).
+const viaChunk = 512
 
 // powVS is x**y for a scalar y: y = 2 is square (NumPy's x*x), y = 3 the
 // cube rounded once (cube), a finite y other than 0 and 1 the routine pow

@@ -127,12 +127,6 @@ func tanhF64Z8(dst, x unsafe.Pointer, n int) int
 func tanhF64NTZ8(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
-func arcsinF64Z8(dst, x unsafe.Pointer, n int) int
-
-//go:noescape
-func arcsinF64NTZ8(dst, x unsafe.Pointer, n int) int
-
-//go:noescape
 func tanF64Z8(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
@@ -163,9 +157,6 @@ func pow25F64Z8(dst, x unsafe.Pointer, n int) int
 func pow25F64NTZ8(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
-func arcsinSF64Z8(dst, x unsafe.Pointer, n int) int
-
-//go:noescape
 func expF64Z8(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
@@ -185,3 +176,6 @@ func arctanF64Z(dst, x unsafe.Pointer, n int) int
 
 //go:noescape
 func arcsinF64Z(dst, x unsafe.Pointer, n int) int
+
+//go:noescape
+func arccosF64Z(dst, x unsafe.Pointer, n int) int

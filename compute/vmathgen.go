@@ -1295,7 +1295,8 @@ func main() {
 	logZKernel(false, "log2")
 	logZKernel(false, "log10")
 	atanZKernel()
-	asinZKernel()
+	asinZKernel(false)
+	asinZKernel(true)
 	logZData()
 	for i, c := range consts {
 		for j := 0; j < 4; j++ {
@@ -2003,13 +2004,21 @@ func zLanes(bases [2]int, ks [2][3]string) func(format string, args ...any) {
 // Goldschmidt's step (g = z y, h = y/2, r = 1/2 - g h, g += g r, h += h r:
 // 2^-28) and the residual (g += (z - g^2) h: 2^-56), and arcsin a =
 // pi/2 - 2 arcsin w, summed as t = hi - 2w (Fast2Sum's error kept) plus
-// (lo + err - 2 w z P): max 1.6 -> ~1 ulp. z is kept above 2^-1000 for
-// the reciprocal square root (a = 1: pi/2). Lanes beyond 1 and NaNs are
+// (lo + err - 2 w z P): max 1.6 -> ~1 ulp. The reciprocal square root
+// is taken of z kept above 2^-1000 (a = 1: w = 0 y = 0). Lanes beyond 1 and NaNs are
 // set to Go's bits (NaN(), x quieted) by masks; the tail is a masked
 // vector; the kernel does every element.
-func asinZKernel() {
+//
+// With acos, arccosF64Z: the same w, z and w z P, and arccos x = C + m (w
+// + w z P), C and m: pi/2 and -sign(x) up to 1/2, 0 and 2 beyond, pi and
+// -2 below -1/2 (C in two parts, the sum by Fast2Sum as above).
+func asinZKernel(acos bool) {
 	hp := split(new(big.Float).SetPrec(prec).Quo(bigPi(), bf(2)), 2)
-	head("arcsinF64Z", "dst, x unsafe.Pointer, n int", 32)
+	name := "arcsinF64Z"
+	if acos {
+		name = "arccosF64Z"
+	}
+	head(name, "dst, x unsafe.Pointer, n int", 32)
 	for _, a := range unaryArgs {
 		p("%s", a)
 	}
@@ -2025,7 +2034,7 @@ func asinZKernel() {
 	p("JGE one")
 	p("VMOVUPD (SI)(R8*8), Z0")
 	p("VMOVUPD 64(SI)(R8*8), Z16")
-	asinZBody([2]int{0, 16}, [2][3]string{{"K1", "K3", "K4"}, {"K5", "K6", "K7"}})
+	asinZBody([2]int{0, 16}, [2][3]string{{"K1", "K3", "K4"}, {"K5", "K6", "K7"}}, acos)
 	asinZFix("a2", 0, "K1", "K3")
 	asinZFix("b2", 16, "K5", "K6")
 	p("VMOVUPD Z11, (DI)(R8*8)")
@@ -2038,7 +2047,7 @@ func asinZKernel() {
 	p("CMPQ R8, R9")
 	p("JGE tail")
 	p("VMOVUPD (SI)(R8*8), Z0")
-	asinZBody([2]int{0}, [2][3]string{{"K1", "K3", "K4"}})
+	asinZBody([2]int{0}, [2][3]string{{"K1", "K3", "K4"}}, acos)
 	asinZFix("a1", 0, "K1", "K3")
 	p("VMOVUPD Z11, (DI)(R8*8)")
 	p("ADDQ $8, R8")
@@ -2052,7 +2061,7 @@ func asinZKernel() {
 	p("KMOVB AX, K2") // the lanes left
 	p("VMOVAPD Z13, Z0")
 	p("VMOVUPD (SI)(R8*8), K2, Z0")
-	asinZBody([2]int{0}, [2][3]string{{"K1", "K3", "K4"}})
+	asinZBody([2]int{0}, [2][3]string{{"K1", "K3", "K4"}}, acos)
 	asinZFix("t1", 0, "K1", "K3")
 	p("VMOVUPD Z11, K2, (DI)(R8*8)")
 	p("MOVQ CX, R8")
@@ -2063,10 +2072,10 @@ func asinZKernel() {
 	asm.WriteString("\n")
 }
 
-// asinZBody: Z@0 = x -> Z@11 = arcsin x (lanes beyond 1 and NaNs: see
-// asinZFix, $K1 set to them); uses Z@1-Z@10, $K1, $K3 and the constants
-// asinZKernel holds in Z12-Z15 and Z28-Z31.
-func asinZBody(bases [2]int, ks [2][3]string) {
+// asinZBody: Z@0 = x -> Z@11 = arcsin x, or arccos x (lanes beyond 1 and
+// NaNs: see asinZFix, $K1 set to them); uses Z@1-Z@10, $K1, $K3, $K4 and
+// the constants asinZKernel holds in Z12-Z15 and Z28-Z31.
+func asinZBody(bases [2]int, ks [2][3]string, acos bool) {
 	e := zLanes(bases, ks)
 	e("VANDPD Z12, Z@0, Z@1")        // a
 	e("VCMPPD $0x1e, Z13, Z@1, $K3") // a > 1/2
@@ -2077,15 +2086,15 @@ func asinZBody(bases [2]int, ks [2][3]string) {
 	e("VMOVAPD Z@2, $K3, Z@3") // z
 	e("VMAXPD Z15, Z@2, Z@4")  // zc
 	e("VRSQRT14PD Z@4, Z@5")   // y
-	e("VMULPD Z@5, Z@4, Z@6")  // g = zc y
+	e("VMULPD Z@5, Z@2, Z@6")  // g = z y (z, not zc: 0 at a = 1, where arccos is 0)
 	e("VMULPD Z13, Z@5, Z@5")  // h = y/2
 	e("VMOVAPD Z13, Z@7")
 	e("VFNMADD231PD Z@5, Z@6, Z@7") // r = 1/2 - g h
 	e("VFMADD231PD Z@7, Z@6, Z@6")  // g += g r
 	e("VFMADD231PD Z@7, Z@5, Z@5")  // h += h r
-	e("VMOVAPD Z@4, Z@7")
-	e("VFNMADD231PD Z@6, Z@6, Z@7") // zc - g^2
-	e("VFMADD231PD Z@7, Z@5, Z@6")  // sqrt zc
+	e("VMOVAPD Z@2, Z@7")
+	e("VFNMADD231PD Z@6, Z@6, Z@7") // z - g^2
+	e("VFMADD231PD Z@7, Z@5, Z@6")  // sqrt z
 	e("VMOVAPD Z@1, Z@8")
 	e("VMOVAPD Z@6, $K3, Z@8") // w
 	e("VMOVAPD Z31, Z@9")
@@ -2094,6 +2103,29 @@ func asinZBody(bases [2]int, ks [2][3]string) {
 	}
 	e("VMULPD Z@3, Z@8, Z@10")
 	e("VMULPD Z@9, Z@10, Z@10") // w z P
+	if acos {
+		pi := split(bigPi(), 2)
+		e("VBROADCASTSD %s, Z@5", k(-1))
+		e("VMOVAPD Z30, $K3, Z@5")
+		e("VPTERNLOGQ $0x96, Z@1, Z@0, Z@5") // m: -1 or 2, times sign(x)
+		e("VMULPD Z@5, Z@8, Z@8")            // v = m w
+		e("VMULPD Z@5, Z@10, Z@10")          // m w z P
+		e("VPMOVQ2M Z@0, $K4")
+		e("KANDB $K3, $K4, $K4") // below -1/2
+		e("VMOVAPD Z28, Z@6")
+		e("VMOVAPD Z29, Z@7")
+		e("VXORPD Z@6, Z@6, $K3, Z@6")
+		e("VXORPD Z@7, Z@7, $K3, Z@7")
+		e("VBROADCASTSD %s, $K4, Z@6", k(pi[0])) // C
+		e("VBROADCASTSD %s, $K4, Z@7", k(pi[1])) // its low part
+		e("VADDPD Z@8, Z@6, Z@11")               // t = C + v
+		e("VSUBPD Z@6, Z@11, Z@6")
+		e("VSUBPD Z@6, Z@8, Z@6") // its error
+		e("VADDPD Z@7, Z@6, Z@6")
+		e("VADDPD Z@10, Z@6, Z@6")
+		e("VADDPD Z@6, Z@11, Z@11")
+		return
+	}
 	e("VADDPD Z@10, Z@8, Z@11") // arcsin w
 	e("VMOVAPD Z28, Z@4")
 	e("VFNMADD231PD Z30, Z@8, Z@4") // t = hi - 2w
