@@ -16,6 +16,12 @@ func floorDivVVI32AVX2(dst, x, y unsafe.Pointer, n int, mod, nt int)
 //go:noescape
 func floorDivVVI64Z(dst, x, y unsafe.Pointer, n int, mod, nt int) int
 
+//go:noescape
+func floorDivI32Z(dst, x unsafe.Pointer, n int, m, l uint64, c int64, mod, nt int)
+
+//go:noescape
+func floorDivI64Z(dst, x unsafe.Pointer, n int, sh uint64, c int64, mod, nt int, m31 uint64) int
+
 func init() {
 	if Asm {
 		floorDivI32Vec = floorDivI32AVX2
@@ -24,6 +30,51 @@ func init() {
 		floorDivSmallVec = floorDivSmall
 		if hasVmath512 {
 			floorDivVVI64Vec = floorDivVVI64Z
+			floorDivI64Vec = floorDivI64Wide
+			floorDivI32Vec = floorDivI32Wide
+		}
+	}
+}
+
+// floorDivI32Wide is floorDivI32AVX2 sixteen lanes a vector
+// (floorDivI32Z, AVX-512) over the whole blocks of 16 (n is a multiple of
+// 8); the AVX2 kernel does a last 8, and a first 8 that brings a
+// streaming dst to a 64-byte boundary.
+func floorDivI32Wide(dst, x unsafe.Pointer, n int, m, l uint64, c int64, mod, nt int) {
+	if nt != 0 && uintptr(dst)&63 != 0 {
+		floorDivI32AVX2(dst, x, 8, m, l, c, mod, nt)
+		dst, x, n = unsafe.Add(dst, 32), unsafe.Add(x, 32), n-8
+	}
+	if w := n &^ 15; w > 0 {
+		floorDivI32Z(dst, x, w, m, l, c, mod, nt)
+		dst, x, n = unsafe.Add(dst, 4*w), unsafe.Add(x, 4*w), n-w
+	}
+	if n > 0 {
+		floorDivI32AVX2(dst, x, n, m, l, c, mod, nt)
+	}
+}
+
+// floorDivI64Wide is floorDivI64AVX2 with its path for magnitudes below
+// 2^31 eight lanes a step (floorDivI64Z, AVX-512): from a vector that
+// kernel stops at, the AVX2 kernel does the next 256 elements (n and each
+// count a multiple of 4). A 64-byte boundary for streaming stores is
+// reached by the AVX2 kernel's first 4.
+func floorDivI64Wide(dst, x unsafe.Pointer, n int, m, sh uint64, c int64, mod, nt int, m31 uint64) {
+	if m31 == 0 {
+		floorDivI64AVX2(dst, x, n, m, sh, c, mod, nt, m31)
+		return
+	}
+	done := 0
+	if nt != 0 && uintptr(dst)&63 != 0 {
+		floorDivI64AVX2(dst, x, 4, m, sh, c, mod, nt, m31)
+		done = 4
+	}
+	for done < n {
+		done += floorDivI64Z(unsafe.Add(dst, 8*done), unsafe.Add(x, 8*done), n-done, sh, c, mod, nt, m31)
+		if done < n {
+			k := min(256, n-done)
+			floorDivI64AVX2(unsafe.Add(dst, 8*done), unsafe.Add(x, 8*done), k, m, sh, c, mod, nt, m31)
+			done += k
 		}
 	}
 }

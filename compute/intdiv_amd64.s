@@ -391,3 +391,156 @@ donez:
 	MOVQ R10, ret+48(FP)
 	VZEROUPPER
 	RET
+
+// func floorDivI64Z(dst, x unsafe.Pointer, n int, sh uint64, c int64, mod, nt int, m31 uint64) int
+// floorDivI64AVX2's path for magnitudes below 2^31, 8 lanes a step
+// (AVX-512): s = x >> 63, u = x ^ s, q = ((m31*u) >> (32+sh)) ^ s, the
+// remainder x - q*c (mod != 0; one signed 32-bit multiply, |q| and c below
+// 2^31). It stops at the first vector of 8 with a magnitude of 2^31 or
+// more and returns the elements done (a multiple of 8; n's last n%8 are
+// left). nt != 0: streaming stores to a 64-byte aligned dst.
+TEXT ·floorDivI64Z(SB), NOSPLIT, $0-72
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	ANDQ $-8, CX
+	MOVQ sh+24(FP), AX
+	ADDQ $32, AX
+	VMOVQ AX, X13
+	VPBROADCASTQ c+32(FP), Z12
+	MOVQ mod+40(FP), R8
+	MOVQ nt+48(FP), R9
+	VPBROADCASTQ m31+56(FP), Z9
+	XORQ R10, R10
+zloop:
+	CMPQ R10, CX
+	JGE zdone
+	VMOVDQU64 (SI)(R10*8), Z0
+	VPSRAQ $63, Z0, Z1
+	VPXORQ Z1, Z0, Z2
+	VPSRLQ $31, Z2, Z3
+	VPTESTMQ Z3, Z3, K1
+	KORTESTB K1, K1
+	JNZ zdone
+	VPMULUDQ Z9, Z2, Z5
+	VPSRLQ X13, Z5, Z5
+	VPXORQ Z1, Z5, Z5
+	TESTQ R8, R8
+	JZ zstore
+	VPMULDQ Z12, Z5, Z6
+	VPSUBQ Z6, Z0, Z5
+zstore:
+	TESTQ R9, R9
+	JNZ znt
+	VMOVDQU64 Z5, (DI)(R10*8)
+	ADDQ $8, R10
+	JMP zloop
+znt:
+	VMOVNTDQ Z5, (DI)(R10*8)
+	ADDQ $8, R10
+	JMP zloop
+zdone:
+	MOVQ R10, ret+64(FP)
+	VZEROUPPER
+	RET
+
+// func floorDivI32Z(dst, x unsafe.Pointer, n int, m, l uint64, c int64, mod, nt int)
+// floorDivI32AVX2 sixteen lanes a vector (AVX-512), the odd lanes' products
+// put in place by a masked blend (K7 = 0xAAAA); n is a multiple of 16.
+// nt != 0: streaming stores to a 64-byte aligned dst. Thirty-two lanes a
+// step, then sixteen.
+#define DIV16Z(off, R) \
+	VMOVDQU32 off(SI), Z0 \
+	VPSRAD $31, Z0, Z1 \
+	VPXORD Z1, Z0, Z2 \
+	VPMULUDQ Z15, Z2, Z3 \
+	VPSRLQ $32, Z2, Z4 \
+	VPMULUDQ Z15, Z4, Z4 \
+	VPSRLQ X14, Z3, Z3 \
+	VPSRLQ X12, Z4, Z4 \
+	VPBLENDMD Z4, Z3, K7, Z3 \
+	VPXORD Z1, Z3, R
+
+#define MOD16Z(off, R) \
+	DIV16Z(off, Z5) \
+	VPMULLD Z13, Z5, Z6 \
+	VPSUBD Z6, Z0, R
+
+#define STEP32Z(K, STORE) \
+	K(0, Z7) \
+	K(64, Z8) \
+	STORE Z7, 0(DI) \
+	STORE Z8, 64(DI) \
+	ADDQ $128, SI \
+	ADDQ $128, DI \
+	SUBQ $32, CX
+
+TEXT ·floorDivI32Z(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VPBROADCASTQ m+24(FP), Z15
+	MOVQ l+32(FP), AX
+	LEAQ 31(AX), BX
+	VMOVQ BX, X14
+	DECQ AX
+	VMOVQ AX, X12
+	VPBROADCASTD c+40(FP), Z13
+	MOVL $0xAAAA, AX
+	KMOVW AX, K7
+	MOVQ mod+48(FP), R8
+	MOVQ nt+56(FP), R9
+	TESTQ R8, R8
+	JNZ zmodsel
+	TESTQ R9, R9
+	JNZ zdivnt32
+zdiv32:
+	CMPQ CX, $32
+	JLT zdiv16
+	STEP32Z(DIV16Z, VMOVDQU32)
+	JMP zdiv32
+zdiv16:
+	TESTQ CX, CX
+	JZ zdone32
+	DIV16Z(0, Z7)
+	VMOVDQU32 Z7, 0(DI)
+	JMP zdone32
+zdivnt32:
+	CMPQ CX, $32
+	JLT zdivnt16
+	STEP32Z(DIV16Z, VMOVNTDQ)
+	JMP zdivnt32
+zdivnt16:
+	TESTQ CX, CX
+	JZ zdone32
+	DIV16Z(0, Z7)
+	VMOVNTDQ Z7, 0(DI)
+	JMP zdone32
+zmodsel:
+	TESTQ R9, R9
+	JNZ zmodnt32
+zmod32:
+	CMPQ CX, $32
+	JLT zmod16
+	STEP32Z(MOD16Z, VMOVDQU32)
+	JMP zmod32
+zmod16:
+	TESTQ CX, CX
+	JZ zdone32
+	MOD16Z(0, Z7)
+	VMOVDQU32 Z7, 0(DI)
+	JMP zdone32
+zmodnt32:
+	CMPQ CX, $32
+	JLT zmodnt16
+	STEP32Z(MOD16Z, VMOVNTDQ)
+	JMP zmodnt32
+zmodnt16:
+	TESTQ CX, CX
+	JZ zdone32
+	MOD16Z(0, Z7)
+	VMOVNTDQ Z7, 0(DI)
+	JMP zdone32
+zdone32:
+	VZEROUPPER
+	RET
