@@ -41,16 +41,17 @@ func init() {
 // 8); the AVX2 kernel does a last 8, and a first 8 that brings a
 // streaming dst to a 64-byte boundary.
 func floorDivI32Wide(dst, x unsafe.Pointer, n int, m, l uint64, c int64, mod, nt int) {
+	done := 0 // (pointers are formed only below n: one past the end fails checkptr)
 	if nt != 0 && uintptr(dst)&63 != 0 {
 		floorDivI32AVX2(dst, x, 8, m, l, c, mod, nt)
-		dst, x, n = unsafe.Add(dst, 32), unsafe.Add(x, 32), n-8
+		done = 8
 	}
-	if w := n &^ 15; w > 0 {
-		floorDivI32Z(dst, x, w, m, l, c, mod, nt)
-		dst, x, n = unsafe.Add(dst, 4*w), unsafe.Add(x, 4*w), n-w
+	if w := (n - done) &^ 15; w > 0 {
+		floorDivI32Z(unsafe.Add(dst, 4*done), unsafe.Add(x, 4*done), w, m, l, c, mod, nt)
+		done += w
 	}
-	if n > 0 {
-		floorDivI32AVX2(dst, x, n, m, l, c, mod, nt)
+	if done < n {
+		floorDivI32AVX2(unsafe.Add(dst, 4*done), unsafe.Add(x, 4*done), n-done, m, l, c, mod, nt)
 	}
 }
 
