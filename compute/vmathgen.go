@@ -1876,46 +1876,8 @@ func atanZKernel() {
 		p("VBROADCASTSD %s, Z%d", kb(c), []int{14, 15, 26, 27, 28, 29, 30}[i])
 	}
 	p("VXORPD Z31, Z31, Z31")
-	p("XORQ R8, R8")
-	p("MOVQ CX, R9")
-	p("ANDQ $-16, R9")
-	label("loop2") // two vectors a step, for the long chain's sake
-	p("CMPQ R8, R9")
-	p("JGE one")
-	p("VMOVUPD (SI)(R8*8), Z0")
-	p("VMOVUPD 64(SI)(R8*8), Z16")
-	atanZBody([2]int{0, 16}, [2][3]string{{"K1", "K3", "K4"}, {"K5", "K6", "K7"}})
-	p("VMOVUPD Z8, (DI)(R8*8)")
-	p("VMOVUPD Z24, 64(DI)(R8*8)")
-	p("ADDQ $16, R8")
-	p("JMP loop2")
-	label("one")
-	p("MOVQ CX, R9")
-	p("ANDQ $-8, R9")
-	p("CMPQ R8, R9")
-	p("JGE tail")
-	p("VMOVUPD (SI)(R8*8), Z0")
-	atanZBody([2]int{0}, [2][3]string{{"K1", "K3", "K4"}})
-	p("VMOVUPD Z8, (DI)(R8*8)")
-	p("ADDQ $8, R8")
-	label("tail")
-	p("CMPQ R8, CX")
-	p("JGE done")
-	p("MOVQ CX, R10")
-	p("SUBQ R8, R10")
-	p("LEAQ vmlogzmask<>(SB), R11")
-	p("MOVBLZX (R11)(R10*1), AX")
-	p("KMOVB AX, K2") // the lanes left
-	p("VBROADCASTSD %s, Z0", k(0.5))
-	p("VMOVUPD (SI)(R8*8), K2, Z0")
-	atanZBody([2]int{0}, [2][3]string{{"K1", "K3", "K4"}})
-	p("VMOVUPD Z8, K2, (DI)(R8*8)")
-	p("MOVQ CX, R8")
-	label("done")
-	p("MOVQ R8, ret+24(FP)")
-	p("VZEROUPPER")
-	p("RET")
-	asm.WriteString("\n")
+	zLoops(8, fmt.Sprintf("VBROADCASTSD %s, Z0", k(0.5)), atanZBody, nil)
+
 }
 
 // atanZBody: Z(b) = x -> Z(b+8) = arctan x for each base b of bases (the
@@ -2026,50 +1988,9 @@ func asinZKernel(acos bool) {
 		math.Float64bits(hp[0]), math.Float64bits(hp[1]), math.Float64bits(2), math.Float64bits(asinP[len(asinP)-1])} {
 		p("VBROADCASTSD %s, Z%d", kb(c), []int{12, 13, 14, 15, 28, 29, 30, 31}[i])
 	}
-	p("XORQ R8, R8")
-	p("MOVQ CX, R9")
-	p("ANDQ $-16, R9")
-	label("loop2")
-	p("CMPQ R8, R9")
-	p("JGE one")
-	p("VMOVUPD (SI)(R8*8), Z0")
-	p("VMOVUPD 64(SI)(R8*8), Z16")
-	asinZBody([2]int{0, 16}, [2][3]string{{"K1", "K3", "K4"}, {"K5", "K6", "K7"}}, acos)
-	asinZFix("a2", 0, "K1", "K3")
-	asinZFix("b2", 16, "K5", "K6")
-	p("VMOVUPD Z11, (DI)(R8*8)")
-	p("VMOVUPD Z27, 64(DI)(R8*8)")
-	p("ADDQ $16, R8")
-	p("JMP loop2")
-	label("one")
-	p("MOVQ CX, R9")
-	p("ANDQ $-8, R9")
-	p("CMPQ R8, R9")
-	p("JGE tail")
-	p("VMOVUPD (SI)(R8*8), Z0")
-	asinZBody([2]int{0}, [2][3]string{{"K1", "K3", "K4"}}, acos)
-	asinZFix("a1", 0, "K1", "K3")
-	p("VMOVUPD Z11, (DI)(R8*8)")
-	p("ADDQ $8, R8")
-	label("tail")
-	p("CMPQ R8, CX")
-	p("JGE done")
-	p("MOVQ CX, R10")
-	p("SUBQ R8, R10")
-	p("LEAQ vmlogzmask<>(SB), R11")
-	p("MOVBLZX (R11)(R10*1), AX")
-	p("KMOVB AX, K2") // the lanes left
-	p("VMOVAPD Z13, Z0")
-	p("VMOVUPD (SI)(R8*8), K2, Z0")
-	asinZBody([2]int{0}, [2][3]string{{"K1", "K3", "K4"}}, acos)
-	asinZFix("t1", 0, "K1", "K3")
-	p("VMOVUPD Z11, K2, (DI)(R8*8)")
-	p("MOVQ CX, R8")
-	label("done")
-	p("MOVQ R8, ret+24(FP)")
-	p("VZEROUPPER")
-	p("RET")
-	asm.WriteString("\n")
+	zLoops(11, "VMOVAPD Z13, Z0", func(bases [2]int, ks [2][3]string) { asinZBody(bases, ks, acos) },
+		func(id string, b int, ks [3]string) { asinZFix(id, b, ks[0], ks[1]) })
+
 }
 
 // asinZBody: Z@0 = x -> Z@11 = arcsin x, or arccos x (lanes beyond 1 and
@@ -2148,4 +2069,67 @@ func asinZFix(id string, b int, k1, kt string) {
 	p("VFPCLASSPDZ $0x81, Z%d, %s", b, kt)
 	p("VPORQ.BCST %s, Z%d, %s, Z%d", kb(1<<51), b, kt, b+11)
 	label("asinok" + id)
+}
+
+// zLoops emits the loops of a float64 kernel written for AVX-512 whose
+// body (on zLanes' registers) maps Z@0 = x to Z@out: two vectors a step
+// (bases 0 and 16; masks K1, K3, K4 and K5, K6, K7), then one, then the
+// last n%8 as a vector loaded under the mask of vmlogzmask<> over the
+// value benign sets (one inside the domain), stored under it; fix, when
+// not nil, runs after each body for each vector (an id for its labels, the
+// base, the masks). The arguments are in DI, SI, CX (unaryArgs); it ends
+// the function.
+func zLoops(out int, benign string, body func(bases [2]int, ks [2][3]string), fix func(id string, b int, ks [3]string)) {
+	two := [2][3]string{{"K1", "K3", "K4"}, {"K5", "K6", "K7"}}
+	one := [2][3]string{{"K1", "K3", "K4"}}
+	p("XORQ R8, R8")
+	p("MOVQ CX, R9")
+	p("ANDQ $-16, R9")
+	label("loop2") // two vectors a step, for the long chains' sake
+	p("CMPQ R8, R9")
+	p("JGE one")
+	p("VMOVUPD (SI)(R8*8), Z0")
+	p("VMOVUPD 64(SI)(R8*8), Z16")
+	body([2]int{0, 16}, two)
+	if fix != nil {
+		fix("a2", 0, two[0])
+		fix("b2", 16, two[1])
+	}
+	p("VMOVUPD Z%d, (DI)(R8*8)", out)
+	p("VMOVUPD Z%d, 64(DI)(R8*8)", 16+out)
+	p("ADDQ $16, R8")
+	p("JMP loop2")
+	label("one")
+	p("MOVQ CX, R9")
+	p("ANDQ $-8, R9")
+	p("CMPQ R8, R9")
+	p("JGE tail")
+	p("VMOVUPD (SI)(R8*8), Z0")
+	body([2]int{0}, one)
+	if fix != nil {
+		fix("a1", 0, one[0])
+	}
+	p("VMOVUPD Z%d, (DI)(R8*8)", out)
+	p("ADDQ $8, R8")
+	label("tail")
+	p("CMPQ R8, CX")
+	p("JGE done")
+	p("MOVQ CX, R10")
+	p("SUBQ R8, R10")
+	p("LEAQ vmlogzmask<>(SB), R11")
+	p("MOVBLZX (R11)(R10*1), AX")
+	p("KMOVB AX, K2") // the lanes left
+	p("%s", benign)
+	p("VMOVUPD (SI)(R8*8), K2, Z0")
+	body([2]int{0}, one)
+	if fix != nil {
+		fix("t1", 0, one[0])
+	}
+	p("VMOVUPD Z%d, K2, (DI)(R8*8)", out)
+	p("MOVQ CX, R8")
+	label("done")
+	p("MOVQ R8, ret+24(FP)")
+	p("VZEROUPPER")
+	p("RET")
+	asm.WriteString("\n")
 }
