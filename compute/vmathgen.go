@@ -1877,7 +1877,6 @@ func atanZKernel() {
 	}
 	p("VXORPD Z31, Z31, Z31")
 	zLoops(8, fmt.Sprintf("VBROADCASTSD %s, Z0", k(0.5)), atanZBody, nil)
-
 }
 
 // atanZBody: Z(b) = x -> Z(b+8) = arctan x for each base b of bases (the
@@ -1990,7 +1989,6 @@ func asinZKernel(acos bool) {
 	}
 	zLoops(11, "VMOVAPD Z13, Z0", func(bases [2]int, ks [2][3]string) { asinZBody(bases, ks, acos) },
 		func(id string, b int, ks [3]string) { asinZFix(id, b, ks[0], ks[1]) })
-
 }
 
 // asinZBody: Z@0 = x -> Z@11 = arcsin x, or arccos x (lanes beyond 1 and
